@@ -1,0 +1,50 @@
+// A clock reading as a value (STYLE V2): an instant plus the UTC offset in force, because local
+// dates name archives and changelog headings. The core never reads a clock; the shell passes one.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "memkit/result.hpp"
+
+namespace memkit {
+
+struct CivilDate {
+  std::int32_t year;
+  std::uint8_t month;  // 1..12
+  std::uint8_t day;    // 1..31
+  friend bool operator==(const CivilDate&, const CivilDate&) = default;
+};
+
+class ClockReading final {
+ public:
+  // Fails when the offset is outside -23:59..+23:59.
+  [[nodiscard]] static Result<ClockReading> create(std::int64_t unix_millis,
+                                                   std::int32_t utc_offset_minutes);
+
+  // Parses an RFC 3339 timestamp with an offset ("2026-11-30T10:00:00+01:00", "...Z",
+  // optional fraction, which keeps millisecond precision). `what` names the source in messages,
+  // e.g. "--now: the time has no offset".
+  [[nodiscard]] static Result<ClockReading> parse_rfc3339(std::string_view text,
+                                                          std::string_view what = "--now");
+
+  [[nodiscard]] std::int64_t unix_millis() const noexcept { return unix_millis_; }
+  [[nodiscard]] std::int32_t utc_offset_minutes() const noexcept { return offset_minutes_; }
+
+  [[nodiscard]] CivilDate local_date() const noexcept;
+  [[nodiscard]] std::string local_date_iso() const;  // "2026-11-30"
+  [[nodiscard]] std::string utc_rfc3339_millis() const;  // "2026-11-30T09:00:00.000Z"
+  [[nodiscard]] std::string local_rfc3339() const;       // "2026-11-30T10:00:00+01:00"
+
+  friend bool operator==(const ClockReading&, const ClockReading&) = default;
+
+ private:
+  ClockReading(std::int64_t unix_millis, std::int32_t offset_minutes) noexcept
+      : unix_millis_(unix_millis), offset_minutes_(offset_minutes) {}
+
+  std::int64_t unix_millis_;
+  std::int32_t offset_minutes_;
+};
+
+}  // namespace memkit

@@ -1,0 +1,21 @@
+// Content digests: SHA-256 for plan IDs and file hashes that must match across machines, and
+// XXH3 for fast in-memory indexes that never leave the process.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace memkit {
+
+using Sha256 = std::array<std::uint8_t, 32>;
+
+[[nodiscard]] Sha256 sha256(std::string_view bytes) noexcept;
+[[nodiscard]] std::string to_hex(const Sha256& digest);  // 64 lowercase hex digits
+[[nodiscard]] std::string sha256_hex(std::string_view bytes);
+
+// A 64-bit non-cryptographic hash, stable for one build; never persist it.
+[[nodiscard]] std::uint64_t fast_hash(std::string_view bytes) noexcept;
+
+}  // namespace memkit

@@ -1,0 +1,60 @@
+// The narrow door through which the shell reaches the operating system. Tests substitute an
+// implementation that fails chosen calls, to prove that a crash at any step leaves the old state
+// or the new one, never a mix (STYLE L2, T2).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "memkit/result.hpp"
+
+namespace memkit {
+
+enum class NodeType : std::uint8_t { none, file, directory, symlink, other };
+
+// Releases its lock when destroyed (or when the process dies: the lock is an OS advisory lock).
+class LockHandle {
+ public:
+  virtual ~LockHandle() = default;
+};
+
+class FileSystem {
+ public:
+  virtual ~FileSystem() = default;
+
+  // What is at `path`, without following a final symbolic link.
+  [[nodiscard]] virtual Result<NodeType> node_type(const std::string& path) const = 0;
+  // Reads a regular file whole; refuses to follow a final symbolic link.
+  [[nodiscard]] virtual Result<std::string> read_file(const std::string& path) const = 0;
+  // The names in a directory, sorted bytewise, without "." and "..".
+  [[nodiscard]] virtual Result<std::vector<std::string>> list_directory(
+      const std::string& path) const = 0;
+  // Permission bits of an existing file.
+  [[nodiscard]] virtual Result<std::uint32_t> file_mode(const std::string& path) const = 0;
+
+  // Creates one directory; succeeds when it already exists as a directory.
+  [[nodiscard]] virtual Status create_directory(const std::string& path) = 0;
+  // Creates a new uniquely named file in `directory`, writes `bytes`, fsyncs it, and returns
+  // its path.
+  [[nodiscard]] virtual Result<std::string> write_temporary(const std::string& directory,
+                                                            std::string_view bytes) = 0;
+  [[nodiscard]] virtual Status set_mode(const std::string& path, std::uint32_t mode) = 0;
+  // Atomically renames `from` over `to`.
+  [[nodiscard]] virtual Status rename_replace(const std::string& from, const std::string& to) = 0;
+  // Atomically renames `from` to `to`, failing with Errc::io when `to` exists.
+  [[nodiscard]] virtual Status rename_no_replace(const std::string& from,
+                                                 const std::string& to) = 0;
+  [[nodiscard]] virtual Status sync_directory(const std::string& path) = 0;
+  [[nodiscard]] virtual Status remove_file(const std::string& path) = 0;
+  // Takes an exclusive advisory lock on `path` (created if needed), waiting up to the timeout.
+  [[nodiscard]] virtual Result<std::unique_ptr<LockHandle>> lock_exclusive(
+      const std::string& path, double timeout_seconds) = 0;
+};
+
+// The real file system (POSIX).
+[[nodiscard]] FileSystem& posix_file_system();
+
+}  // namespace memkit

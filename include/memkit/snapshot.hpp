@@ -1,0 +1,46 @@
+// A snapshot: the bytes of a memory folder's files as the shell read them at one moment. The core
+// plans and reports over snapshots only, so it never touches the file system itself.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace memkit {
+
+enum class EntryState : std::uint8_t {
+  file,        // read completely
+  missing,     // no such path
+  not_a_file,  // a directory or other non-regular file where a file was expected
+  unreadable,  // the read failed; `error` says why
+};
+
+struct FileSnapshot {
+  std::string path;  // relative to the memory folder, POSIX separators
+  EntryState state = EntryState::missing;
+  std::shared_ptr<const std::string> bytes;  // set iff state == file
+  std::string error;                         // for unreadable: e.g. "permission denied"
+
+  [[nodiscard]] bool exists() const noexcept { return state == EntryState::file; }
+  [[nodiscard]] std::string_view text() const noexcept {
+    return bytes ? std::string_view(*bytes) : std::string_view();
+  }
+};
+
+class Snapshot final {
+ public:
+  Snapshot() = default;
+  // Files are kept sorted by path; a later duplicate path replaces an earlier one.
+  explicit Snapshot(std::vector<FileSnapshot> files);
+
+  [[nodiscard]] const std::vector<FileSnapshot>& files() const noexcept { return files_; }
+  // Returns the entry for `path`, or nullptr when the snapshot never looked at it.
+  [[nodiscard]] const FileSnapshot* find(std::string_view path) const noexcept;
+
+ private:
+  std::vector<FileSnapshot> files_;
+};
+
+}  // namespace memkit

@@ -1,0 +1,70 @@
+// A workspace: one memory folder opened with a layout profile. The only object that reads or
+// writes memory files; everything it decides, it asks the pure core to decide.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "memkit/audit.hpp"
+#include "memkit/clock.hpp"
+#include "memkit/file_system.hpp"
+#include "memkit/layouts.hpp"
+#include "memkit/result.hpp"
+
+namespace memkit {
+
+struct WorkspaceOptions {
+  std::string project_root = ".";
+  std::string memory_dir;              // relative to the project root; empty: the profile default
+  double lock_timeout_seconds = 10.0;  // --lock-timeout
+};
+
+// What `custodian init` did. Paths are relative to the memory directory.
+struct InitResult {
+  std::string memory_dir;
+  std::vector<std::string> created;  // in write order
+  std::vector<std::string> existing;  // left untouched
+};
+
+// Writes `bytes` to `path` atomically (spec README.md "Writes"): a temporary file in the same
+// directory, fsync, the target's permission bits (0644 for a new file), rename, fsync of the
+// directory. With `create_only`, an existing target is never replaced. Refuses a symbolic link.
+[[nodiscard]] Status write_file_atomically(FileSystem& fs, const std::string& path,
+                                           std::string_view bytes, bool create_only);
+
+class Workspace final {
+ public:
+  // Fails with Errc::invalid_argument when the project root is not a directory, Errc::layout when
+  // the memory directory lies outside the profile's parent, and Errc::unsafe_path when a
+  // component between the root and the memory directory is a symbolic link.
+  [[nodiscard]] static Result<Workspace> open(FileSystem& fs, const LayoutProfile& profile,
+                                              WorkspaceOptions options);
+
+  [[nodiscard]] const std::string& memory_dir() const noexcept { return memory_dir_; }
+  [[nodiscard]] bool memory_dir_exists() const;
+
+  // Reads the fixed files, module files, archive count and journal count (custodian layout).
+  [[nodiscard]] Result<CustodianInputs> read_custodian_inputs() const;
+
+  // §16: creates the memory directory and every missing template file, never replacing one,
+  // plus .memkit/.gitignore; holds .memkit/lock while writing.
+  [[nodiscard]] Result<InitResult> init_custodian(bool extended, const ClockReading& now);
+
+ private:
+  Workspace(FileSystem& fs, const LayoutProfile& profile, WorkspaceOptions options,
+            std::string memory_dir)
+      : fs_(&fs), profile_(&profile), options_(std::move(options)),
+        memory_dir_(std::move(memory_dir)) {}
+
+  [[nodiscard]] std::string absolute(std::string_view relative_to_root) const;
+  [[nodiscard]] std::string memory_path(std::string_view relative_to_memory) const;
+  [[nodiscard]] Status ensure_directories(std::string_view relative_to_root);
+
+  FileSystem* fs_;
+  const LayoutProfile* profile_;
+  WorkspaceOptions options_;
+  std::string memory_dir_;
+};
+
+}  // namespace memkit

@@ -1,0 +1,38 @@
+#include "memkit/digest.hpp"
+
+#include <openssl/evp.h>
+#include <xxhash.h>
+
+#include <stdexcept>
+
+namespace memkit {
+
+Sha256 sha256(std::string_view bytes) noexcept {
+  Sha256 out{};
+  unsigned int size = 0;
+  // EVP_Digest fails only when OpenSSL itself is broken (no SHA-256 provider); that is a bug in
+  // the installation, not an input error, so it terminates rather than returning a wrong hash.
+  if (EVP_Digest(bytes.data(), bytes.size(), out.data(), &size, EVP_sha256(), nullptr) != 1 ||
+      size != out.size()) {
+    std::terminate();
+  }
+  return out;
+}
+
+std::string to_hex(const Sha256& digest) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out(digest.size() * 2, '0');
+  for (std::size_t i = 0; i < digest.size(); ++i) {
+    out[2 * i] = kHex[digest[i] >> 4];
+    out[2 * i + 1] = kHex[digest[i] & 0x0F];
+  }
+  return out;
+}
+
+std::string sha256_hex(std::string_view bytes) { return to_hex(sha256(bytes)); }
+
+std::uint64_t fast_hash(std::string_view bytes) noexcept {
+  return XXH3_64bits(bytes.data(), bytes.size());
+}
+
+}  // namespace memkit

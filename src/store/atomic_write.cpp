@@ -1,0 +1,42 @@
+// Atomic file replacement (spec README.md "Writes"): the old bytes or the new ones survive any
+// crash, never a mix.
+#include "memkit/workspace.hpp"
+
+namespace memkit {
+
+Status write_file_atomically(FileSystem& fs, const std::string& path, std::string_view bytes,
+                             bool create_only) {
+  const std::size_t slash = path.find_last_of('/');
+  const std::string directory = slash == std::string::npos ? "." : path.substr(0, slash);
+  const Result<NodeType> existing = fs.node_type(path);
+  if (!existing) return existing.status();
+  if (*existing == NodeType::symlink) {
+    return Status(Errc::unsafe_path, path + ": refusing to write through a symbolic link");
+  }
+  if (*existing != NodeType::none && *existing != NodeType::file) {
+    return Status(Errc::io, path + ": not a regular file");
+  }
+  if (create_only && *existing == NodeType::file) {
+    return Status(Errc::io, path + ": already exists");
+  }
+  std::uint32_t mode = 0644;
+  if (*existing == NodeType::file) {
+    const Result<std::uint32_t> current = fs.file_mode(path);
+    if (!current) return current.status();
+    mode = *current;
+  }
+  const Result<std::string> temporary = fs.write_temporary(directory, bytes);
+  if (!temporary) return temporary.status();
+  Status status = fs.set_mode(*temporary, mode);
+  if (status.ok()) {
+    status = create_only ? fs.rename_no_replace(*temporary, path)
+                         : fs.rename_replace(*temporary, path);
+  }
+  if (!status.ok()) {
+    (void)fs.remove_file(*temporary);  // best effort: the target is untouched either way
+    return status;
+  }
+  return fs.sync_directory(directory);
+}
+
+}  // namespace memkit

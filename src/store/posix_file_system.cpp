@@ -1,0 +1,225 @@
+// The POSIX FileSystem: the only code that makes system calls on memory files.
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <boost/filesystem.hpp>
+#include <cerrno>
+#include <cstring>
+#include <thread>
+#include <random>
+
+#include "memkit/file_system.hpp"
+
+namespace memkit {
+namespace {
+
+Status io_error(const std::string& path, int error) {
+  const Errc code = error == ENOENT ? Errc::not_found : Errc::io;
+  std::string what = std::strerror(error);
+  if (!what.empty()) what[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(what[0])));
+  return Status(code, path + ": " + what);
+}
+
+class FdCloser final {
+ public:
+  explicit FdCloser(int fd) noexcept : fd_(fd) {}
+  ~FdCloser() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  FdCloser(const FdCloser&) = delete;
+  FdCloser& operator=(const FdCloser&) = delete;
+  [[nodiscard]] int get() const noexcept { return fd_; }
+  int release() noexcept { return std::exchange(fd_, -1); }
+
+ private:
+  int fd_;
+};
+
+class FlockHandle final : public LockHandle {
+ public:
+  explicit FlockHandle(int fd) noexcept : fd_(fd) {}
+  ~FlockHandle() override {
+    ::flock(fd_, LOCK_UN);
+    ::close(fd_);
+  }
+
+ private:
+  int fd_;
+};
+
+class PosixFileSystem final : public FileSystem {
+ public:
+  Result<NodeType> node_type(const std::string& path) const override {
+    struct stat st {};
+    if (::lstat(path.c_str(), &st) != 0) {
+      if (errno == ENOENT || errno == ENOTDIR) return NodeType::none;
+      return io_error(path, errno);
+    }
+    if (S_ISREG(st.st_mode)) return NodeType::file;
+    if (S_ISDIR(st.st_mode)) return NodeType::directory;
+    if (S_ISLNK(st.st_mode)) return NodeType::symlink;
+    return NodeType::other;
+  }
+
+  Result<std::string> read_file(const std::string& path) const override {
+    FdCloser fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW));
+    if (fd.get() < 0) return io_error(path, errno);
+    struct stat st {};
+    if (::fstat(fd.get(), &st) != 0) return io_error(path, errno);
+    if (!S_ISREG(st.st_mode)) return Status(Errc::io, path + ": not a regular file");
+    std::string bytes;
+    bytes.resize(static_cast<std::size_t>(st.st_size));
+    std::size_t done = 0;
+    while (true) {
+      if (done == bytes.size()) bytes.resize(bytes.size() + 65536);  // the file grew
+      const ssize_t n = ::read(fd.get(), bytes.data() + done, bytes.size() - done);
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        return io_error(path, errno);
+      }
+      if (n == 0) break;
+      done += static_cast<std::size_t>(n);
+    }
+    bytes.resize(done);
+    return bytes;
+  }
+
+  Result<std::vector<std::string>> list_directory(const std::string& path) const override {
+    boost::system::error_code error;
+    boost::filesystem::directory_iterator it(path, error);
+    if (error) return Status(Errc::io, path + ": " + error.message());
+    std::vector<std::string> names;
+    for (; it != boost::filesystem::directory_iterator(); it.increment(error)) {
+      if (error) return Status(Errc::io, path + ": " + error.message());
+      names.push_back(it->path().filename().string());
+    }
+    std::sort(names.begin(), names.end());
+    return names;
+  }
+
+  Result<std::uint32_t> file_mode(const std::string& path) const override {
+    struct stat st {};
+    if (::lstat(path.c_str(), &st) != 0) return io_error(path, errno);
+    return static_cast<std::uint32_t>(st.st_mode & 07777);
+  }
+
+  Status create_directory(const std::string& path) override {
+    if (::mkdir(path.c_str(), 0755) == 0) return Status();
+    if (errno == EEXIST) {
+      struct stat st {};
+      if (::lstat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) return Status();
+      return Status(Errc::io, path + ": exists and is not a directory");
+    }
+    return io_error(path, errno);
+  }
+
+  Result<std::string> write_temporary(const std::string& directory,
+                                      std::string_view bytes) override {
+    for (int attempt = 0; attempt < 16; ++attempt) {
+      const std::string path = directory + "/.memkit-tmp-" + random_suffix();
+      const int raw =
+          ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+      if (raw < 0 && errno != EEXIST) return io_error(path, errno);
+      if (raw >= 0) {
+        FdCloser opened(raw);
+        return finish_temporary(path, opened, bytes);
+      }
+    }
+    return Status(Errc::io, directory + ": cannot create a temporary file");
+  }
+
+  Status set_mode(const std::string& path, std::uint32_t mode) override {
+    if (::chmod(path.c_str(), static_cast<mode_t>(mode)) != 0) return io_error(path, errno);
+    return Status();
+  }
+
+  Status rename_replace(const std::string& from, const std::string& to) override {
+    if (::rename(from.c_str(), to.c_str()) != 0) return io_error(to, errno);
+    return Status();
+  }
+
+  Status rename_no_replace(const std::string& from, const std::string& to) override {
+    // link() fails with EEXIST instead of replacing, which renameat2 needs a newer libc to offer
+    // portably; the temporary name is removed afterwards.
+    if (::link(from.c_str(), to.c_str()) != 0) {
+      if (errno == EEXIST) return Status(Errc::io, to + ": already exists");
+      return io_error(to, errno);
+    }
+    ::unlink(from.c_str());
+    return Status();
+  }
+
+  Status sync_directory(const std::string& path) override {
+    FdCloser fd(::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    if (fd.get() < 0) return io_error(path, errno);
+    if (::fsync(fd.get()) != 0) return io_error(path, errno);
+    return Status();
+  }
+
+  Status remove_file(const std::string& path) override {
+    if (::unlink(path.c_str()) != 0 && errno != ENOENT) return io_error(path, errno);
+    return Status();
+  }
+
+  Result<std::unique_ptr<LockHandle>> lock_exclusive(const std::string& path,
+                                                     double timeout_seconds) override {
+    FdCloser fd(::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644));
+    if (fd.get() < 0) return io_error(path, errno);
+    const auto deadline = std::chrono::steady_clock::now() +
+                          std::chrono::milliseconds(static_cast<long>(timeout_seconds * 1000));
+    while (::flock(fd.get(), LOCK_EX | LOCK_NB) != 0) {
+      if (errno != EWOULDBLOCK && errno != EINTR) return io_error(path, errno);
+      if (std::chrono::steady_clock::now() >= deadline) {
+        return Status(Errc::lock_busy, path + ": lock not acquired within the timeout");
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    return std::unique_ptr<LockHandle>(std::make_unique<FlockHandle>(fd.release()));
+  }
+
+ private:
+  static std::string random_suffix() {
+    static thread_local std::mt19937_64 rng(std::random_device{}());
+    static constexpr char kHex[] = "0123456789abcdef";
+    std::string out(16, '0');
+    std::uint64_t v = rng();
+    for (char& c : out) {
+      c = kHex[v & 0xF];
+      v >>= 4;
+    }
+    return out;
+  }
+
+  static Result<std::string> finish_temporary(const std::string& path, FdCloser& fd,
+                                              std::string_view bytes) {
+    std::size_t done = 0;
+    while (done < bytes.size()) {
+      const ssize_t n = ::write(fd.get(), bytes.data() + done, bytes.size() - done);
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        const Status failed = io_error(path, errno);
+        ::unlink(path.c_str());
+        return failed;
+      }
+      done += static_cast<std::size_t>(n);
+    }
+    if (::fsync(fd.get()) != 0) {
+      const Status failed = io_error(path, errno);
+      ::unlink(path.c_str());
+      return failed;
+    }
+    return path;
+  }
+};
+
+}  // namespace
+
+FileSystem& posix_file_system() {
+  static PosixFileSystem fs;
+  return fs;
+}
+
+}  // namespace memkit

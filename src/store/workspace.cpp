@@ -1,0 +1,205 @@
+// Workspace: opens a memory folder, snapshots it for the core, and writes what the core decided.
+#include "memkit/workspace.hpp"
+
+#include "memkit/version.hpp"
+
+namespace memkit {
+namespace {
+
+bool ends_with(std::string_view s, std::string_view suffix) noexcept {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+// Reads one memory file into a snapshot entry; problems become entry states, not failures,
+// because reports go on past an unreadable file.
+FileSnapshot read_entry(const FileSystem& fs, const std::string& absolute, std::string path) {
+  FileSnapshot entry;
+  entry.path = std::move(path);
+  const Result<NodeType> type = fs.node_type(absolute);
+  if (!type) {
+    entry.state = EntryState::unreadable;
+    entry.error = type.status().message();
+    return entry;
+  }
+  switch (*type) {
+    case NodeType::none: entry.state = EntryState::missing; return entry;
+    case NodeType::directory:
+    case NodeType::other: entry.state = EntryState::not_a_file; return entry;
+    case NodeType::symlink:
+      entry.state = EntryState::unreadable;
+      entry.error = "a symbolic link; memkit does not follow links in the memory directory";
+      return entry;
+    case NodeType::file: break;
+  }
+  Result<std::string> bytes = fs.read_file(absolute);
+  if (!bytes) {
+    entry.state = EntryState::unreadable;
+    const Status failed = bytes.status();
+    const std::string& message = failed.message();
+    const std::size_t colon = message.rfind(": ");
+    entry.error = colon == std::string::npos ? message : message.substr(colon + 2);
+    return entry;
+  }
+  entry.state = EntryState::file;
+  entry.bytes = std::make_shared<const std::string>(std::move(bytes).value());
+  return entry;
+}
+
+}  // namespace
+
+Result<Workspace> Workspace::open(FileSystem& fs, const LayoutProfile& profile,
+                                  WorkspaceOptions options) {
+  if (options.project_root.empty()) options.project_root.assign(1, '.');
+  while (options.project_root.size() > 1 && options.project_root.back() == '/') {
+    options.project_root.pop_back();
+  }
+  // The root itself may be reached through a link; "root/." makes lstat follow it.
+  std::string root_itself = options.project_root;
+  root_itself += "/.";  // (appending, not operator+, avoids a GCC 12 -Wrestrict false positive)
+  const Result<NodeType> root = fs.node_type(root_itself);
+  if (!root) return root.status();
+  if (*root != NodeType::directory) {
+    return Status(Errc::invalid_argument,
+                  "--project-root: " + options.project_root + ": no such directory");
+  }
+  const std::string requested =
+      options.memory_dir.empty() ? profile.default_memory_dir : options.memory_dir;
+  Result<std::string> memory_dir = normalize_memory_dir(requested, profile);
+  if (!memory_dir) return memory_dir.status();
+  Workspace ws(fs, profile, std::move(options), std::move(memory_dir).value());
+  // No component between the root and the memory directory may be a symbolic link (§3).
+  std::size_t pos = 0;
+  while (pos != std::string::npos) {
+    pos = ws.memory_dir_.find('/', pos + 1);
+    const std::string prefix = ws.memory_dir_.substr(0, pos);
+    const Result<NodeType> type = fs.node_type(ws.absolute(prefix));
+    if (!type) return type.status();
+    if (*type == NodeType::symlink) {
+      return Status(Errc::unsafe_path, prefix + ": is a symbolic link; memkit does not follow "
+                                                "links between the project root and its memory");
+    }
+    if (*type == NodeType::none) break;
+    if (*type != NodeType::directory) return Status(Errc::layout, prefix + ": not a directory");
+  }
+  return ws;
+}
+
+std::string Workspace::absolute(std::string_view relative_to_root) const {
+  return options_.project_root + "/" + std::string(relative_to_root);
+}
+
+std::string Workspace::memory_path(std::string_view relative_to_memory) const {
+  return absolute(memory_dir_) + "/" + std::string(relative_to_memory);
+}
+
+bool Workspace::memory_dir_exists() const {
+  const Result<NodeType> type = fs_->node_type(absolute(memory_dir_));
+  return type && *type == NodeType::directory;
+}
+
+Result<CustodianInputs> Workspace::read_custodian_inputs() const {
+  CustodianInputs inputs;
+  inputs.memory_dir = memory_dir_;
+  inputs.memory_dir_exists = memory_dir_exists();
+  std::vector<FileSnapshot> files;
+  if (inputs.memory_dir_exists) {
+    for (const std::string& path : profile_->files) {
+      files.push_back(read_entry(*fs_, memory_path(path), path));
+    }
+    for (const std::string& folder : profile_->module_folders) {
+      const Result<NodeType> type = fs_->node_type(memory_path(folder));
+      if (!type || *type != NodeType::directory) continue;
+      Result<std::vector<std::string>> names = fs_->list_directory(memory_path(folder));
+      if (!names) return names.status();
+      for (const std::string& name : *names) {
+        if (!ends_with(name, ".md") || name == "README.md") continue;
+        const std::string path = folder + "/" + name;
+        files.push_back(read_entry(*fs_, memory_path(path), path));
+      }
+    }
+    const Result<NodeType> archive = fs_->node_type(memory_path(profile_->archive_folder));
+    if (archive && *archive == NodeType::directory) {
+      Result<std::vector<std::string>> names =
+          fs_->list_directory(memory_path(profile_->archive_folder));
+      if (!names) return names.status();
+      for (const std::string& name : *names) {
+        const Result<NodeType> type =
+            fs_->node_type(memory_path(profile_->archive_folder + "/" + name));
+        inputs.archive_files += name != "README.md" && type && *type == NodeType::file;
+      }
+    }
+  }
+  const Result<NodeType> txn = fs_->node_type(absolute(".memkit/txn"));
+  if (txn && *txn == NodeType::directory) {
+    Result<std::vector<std::string>> names = fs_->list_directory(absolute(".memkit/txn"));
+    if (!names) return names.status();
+    inputs.unfinished_transactions = static_cast<std::uint32_t>(names->size());
+  }
+  inputs.snapshot = Snapshot(std::move(files));
+  return inputs;
+}
+
+Status Workspace::ensure_directories(std::string_view relative_to_root) {
+  std::size_t pos = 0;
+  while (pos != std::string_view::npos) {
+    pos = relative_to_root.find('/', pos + 1);
+    const std::string path = absolute(relative_to_root.substr(0, pos));
+    const Result<NodeType> type = fs_->node_type(path);
+    if (!type) return type.status();
+    if (*type == NodeType::symlink) {
+      return Status(Errc::unsafe_path, std::string(relative_to_root.substr(0, pos)) +
+                                           ": is a symbolic link; memkit does not write through "
+                                           "links");
+    }
+    if (*type == NodeType::none) {
+      if (Status made = fs_->create_directory(path); !made.ok()) return made;
+    } else if (*type != NodeType::directory) {
+      return Status(Errc::io, std::string(relative_to_root.substr(0, pos)) + ": not a directory");
+    }
+  }
+  return Status();
+}
+
+Result<InitResult> Workspace::init_custodian(bool extended, const ClockReading& now) {
+  if (Status made = ensure_directories(".memkit"); !made.ok()) return made;
+  Result<std::unique_ptr<LockHandle>> lock =
+      fs_->lock_exclusive(absolute(".memkit/lock"), options_.lock_timeout_seconds);
+  if (!lock) return lock.status();
+  const Result<NodeType> ignore = fs_->node_type(absolute(".memkit/.gitignore"));
+  if (!ignore) return ignore.status();
+  if (*ignore == NodeType::none) {
+    // The state directory ignores itself, so a project's VCS never picks up locks or journals.
+    if (Status written = write_file_atomically(*fs_, absolute(".memkit/.gitignore"), "*\n", true);
+        !written.ok()) {
+      return written;
+    }
+  }
+  if (Status made = ensure_directories(memory_dir_); !made.ok()) return made;
+  InitResult result;
+  result.memory_dir = memory_dir_;
+  // Each file is created on its own and never replaced, so an interrupted init leaves complete
+  // files only, and running init again finishes the job.
+  for (const custodian::TemplateFile& file :
+       custodian::init_templates(extended, version(), now)) {
+    const Result<NodeType> type = fs_->node_type(memory_path(file.path));
+    if (!type) return type.status();
+    if (*type != NodeType::none) {
+      result.existing.push_back(file.path);
+      continue;
+    }
+    if (const std::size_t slash = file.path.rfind('/'); slash != std::string::npos) {
+      if (Status made = ensure_directories(memory_dir_ + "/" + file.path.substr(0, slash));
+          !made.ok()) {
+        return made;
+      }
+    }
+    if (Status written = write_file_atomically(*fs_, memory_path(file.path), file.bytes, true);
+        !written.ok()) {
+      return written;
+    }
+    result.created.push_back(file.path);
+  }
+  return result;
+}
+
+}  // namespace memkit

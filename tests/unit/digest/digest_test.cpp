@@ -1,0 +1,18 @@
+#include <doctest/doctest.h>
+
+#include "memkit/digest.hpp"
+
+TEST_CASE("digest: SHA-256 of the empty string and of the §20 inbox vector") {
+  CHECK(memkit::sha256_hex("") ==
+        "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+  CHECK(memkit::sha256_hex("# Inbox\n\n- Use tabs\n- use tabs  \n- Keep CRLF\n") ==
+        "dd200bb0529fe9bf762e157308c38e31ba69473aaa52f51b73b5ba75d6d87687");
+  CHECK(memkit::sha256_hex("# Inbox\n\n- Use tabs\n- Keep CRLF\n") ==
+        "8f1df89ff7437abfd2f19899e03f687dc19a92f3590cf8725dafe06a8e891d48");
+}
+
+TEST_CASE("digest: the fast hash separates different bytes and repeats for equal ones") {
+  CHECK(memkit::fast_hash("a") == memkit::fast_hash(std::string("a")));
+  CHECK(memkit::fast_hash("a") != memkit::fast_hash("b"));
+  CHECK(memkit::fast_hash("") != memkit::fast_hash(std::string_view("\0", 1)));
+}
