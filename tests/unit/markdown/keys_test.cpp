@@ -39,7 +39,7 @@ TEST_CASE("markdown: opaque lines inside a unit are part of its key") {
   CHECK(first_key("- a\n  ```\n  X\n  ```\n") == "a\n  ```\n  x\n  ```");
 }
 
-TEST_CASE("markdown: heading keys fold the stripped heading text; other kinds have none") {
+TEST_CASE("markdown: heading keys fold the stripped heading text and other kinds have none") {
   const memkit::Document doc =
       memkit::parse_markdown(std::string("##   Tombstone: Redis  ##\ntext\n\n"));
   CHECK(memkit::unit_key(doc, doc.units()[0]) == std::optional<std::string>("tombstone: redis  ##"));

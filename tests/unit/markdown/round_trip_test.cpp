@@ -23,11 +23,11 @@ constexpr std::array<const char*, 40> kFragments = {
 std::string generate(std::mt19937& rng) {
   std::string out;
   if (rng() % 8 == 0) out += "\xEF\xBB\xBF";
-  const std::uint32_t lines = rng() % 24;
+  const auto lines = static_cast<std::uint32_t>(rng() % 24);
   for (std::uint32_t i = 0; i < lines; ++i) {
     out += kFragments[rng() % kFragments.size()];
     if (rng() % 3 == 0) out += kFragments[rng() % kFragments.size()];
-    const std::uint32_t end = rng() % 10;
+    const auto end = static_cast<std::uint32_t>(rng() % 10);
     if (i + 1 == lines && end == 0) break;  // an unterminated last line
     out += end == 1 ? "\r\n" : "\n";
   }

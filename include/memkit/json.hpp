@@ -1,0 +1,32 @@
+// The one JSON output contract (spec README.md "Result envelope"; compaction.md §12.1 canonical
+// encoding). The CLI prints these bytes, and the C API and every binding return the same bytes,
+// so no front end can drift.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "memkit/audit.hpp"
+#include "memkit/findings.hpp"
+#include "memkit/markdown.hpp"
+#include "memkit/workspace.hpp"
+
+namespace memkit {
+
+// {"command","data","exit_class","findings","output_schema_version":1,"status"} on one line.
+// REQUIRES: data_json is canonical JSON (one of the *_json functions below, or "{}").
+[[nodiscard]] std::string envelope_json(std::string_view command, std::string_view data_json,
+                                        const std::vector<Finding>& findings);
+
+// `markdown units` data (§6.4): {"sections":[...],"units":[...]}, both null when unparseable.
+[[nodiscard]] std::string document_json(const Document& doc);
+
+[[nodiscard]] std::string status_json(const StatusReport& report);
+[[nodiscard]] std::string check_json(const CheckReport& report);
+[[nodiscard]] std::string init_json(const InitResult& result);
+
+// Encodes a string as a canonical JSON string literal; ill-formed UTF-8 reads as U+FFFD.
+[[nodiscard]] std::string json_string(std::string_view text);
+
+}  // namespace memkit

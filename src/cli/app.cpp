@@ -1,0 +1,258 @@
+// Dispatch, the envelope, and the mapping from failures to findings.
+#include "cli/app.hpp"
+
+#include <filesystem>
+#include <map>
+#include <ostream>
+
+#include "cli/invocation.hpp"
+#include "cli/text_view.hpp"
+#include "memkit/json.hpp"
+#include "memkit/version.hpp"
+#include "memkit/workspace.hpp"
+
+namespace memkit::cli {
+namespace {
+
+const std::map<std::string, CommandOptions>& commands() {
+  static const std::map<std::string, CommandOptions> known = {
+      {"custodian init", {{"--project-root", "--memory-dir"}, {"--extended"}}},
+      {"custodian status", {{"--project-root", "--memory-dir"}, {}}},
+      {"custodian check", {{"--project-root", "--memory-dir"}, {}}},
+      {"markdown units", {{}, {}}},
+  };
+  return known;
+}
+
+constexpr const char* kUsage =
+    "usage: memkit <group> <command> [args] [--format text|json] [--now TIME] "
+    "[--lock-timeout SECONDS]\n"
+    "\n"
+    "groups:\n"
+    "  custodian   the memory-custodian layout under docs/memory\n"
+    "  markdown    text-model tools\n"
+    "\n"
+    "Run `memkit <group> --help` for its commands.\n";
+
+constexpr const char* kCustodianUsage =
+    "usage: memkit custodian <command> [--project-root DIR] [--memory-dir DIR]\n"
+    "\n"
+    "commands:\n"
+    "  init [--extended]   create the memory directory and any missing file; never overwrites\n"
+    "  status              token budgets and states per file; writes nothing\n"
+    "  check               layout consistency: manifest routes, budgets, modules; writes nothing\n"
+    "\n"
+    "--project-root defaults to the current directory, --memory-dir to docs/memory.\n";
+
+constexpr const char* kMarkdownUsage =
+    "usage: memkit markdown units FILE\n"
+    "\n"
+    "Lists the units that partition FILE's lines (kind, first and last line, key) and its\n"
+    "sections. Reads one file, writes nothing.\n";
+
+struct Reply {
+  std::string command;
+  std::string data = "{}";
+  std::vector<Finding> findings;
+  std::string text;  // the human view, printed before the findings
+};
+
+// Failures of the invocation or environment become fatal findings (spec README.md exit classes).
+Finding finding_from(const Status& status) {
+  switch (status.code()) {
+    case Errc::invalid_argument: return make_fatal("MK-ARG-001", "", status.message());
+    case Errc::layout:
+    case Errc::unsafe_path: return make_fatal("MK-LAYOUT-001", "", status.message());
+    case Errc::lock_busy:
+      return make_finding("MK-LOCK-001", Severity::blocker, "", status.message(),
+                          "retry when the other memkit process has finished");
+    default: return make_fatal("MK-IO-001", "", status.message());
+  }
+}
+
+int emit(const Reply& reply, const Invocation& inv, const Environment& env, std::ostream& out,
+         std::ostream& err) {
+  std::vector<Finding> findings = reply.findings;
+  sort_findings(findings);
+  const ExitClass exit_class = derive_exit_class(findings);
+  if (inv.format == Format::json) {
+    out << envelope_json(reply.command, reply.data, findings) << '\n';
+  } else if (exit_class == ExitClass::fatal && reply.text.empty()) {
+    for (const Finding& f : findings) err << "memkit: " << f.message << '\n';
+  } else {
+    const Style style{env.stdout_is_terminal && !env.no_colour};
+    out << reply.text;
+    if (reply.text.empty()) out << findings_text(findings, style);
+  }
+  return exit_code(exit_class);
+}
+
+Result<ClockReading> clock_of(const Invocation& inv, const Environment& env) {
+  if (inv.now) return ClockReading::parse_rfc3339(*inv.now, "--now");
+  if (env.memkit_now) return ClockReading::parse_rfc3339(*env.memkit_now, "MEMKIT_NOW");
+  return env.system_clock();
+}
+
+Result<Workspace> open_workspace(const Invocation& inv) {
+  WorkspaceOptions options;
+  if (const auto it = inv.options.find("--project-root"); it != inv.options.end()) {
+    options.project_root = it->second;
+  }
+  if (const auto it = inv.options.find("--memory-dir"); it != inv.options.end()) {
+    options.memory_dir = it->second;
+  }
+  options.lock_timeout_seconds = inv.lock_timeout_seconds;
+  return Workspace::open(posix_file_system(), custodian_layout(), std::move(options));
+}
+
+bool has_flag(const Invocation& inv, std::string_view flag) {
+  for (const std::string& f : inv.flags) {
+    if (f == flag) return true;
+  }
+  return false;
+}
+
+Status no_positionals(const Invocation& inv) {
+  if (inv.positionals.empty()) return Status();
+  return Status(Errc::invalid_argument, "unexpected argument '" + inv.positionals[0] + "'");
+}
+
+void run_custodian(const Invocation& inv, const Environment& env, Reply& reply) {
+  const Style style{env.stdout_is_terminal && !env.no_colour};
+  if (Status extra = no_positionals(inv); !extra.ok()) {
+    reply.findings.push_back(finding_from(extra));
+    return;
+  }
+  // Every command reads the clock, so a bad --now fails the same way everywhere.
+  const Result<ClockReading> now = clock_of(inv, env);
+  if (!now) {
+    reply.findings.push_back(finding_from(now.status()));
+    return;
+  }
+  Result<Workspace> ws = open_workspace(inv);
+  if (!ws) {
+    reply.findings.push_back(finding_from(ws.status()));
+    return;
+  }
+  if (inv.command == "init") {
+    const Result<InitResult> result = ws->init_custodian(has_flag(inv, "--extended"), *now);
+    if (!result) {
+      reply.findings.push_back(finding_from(result.status()));
+      return;
+    }
+    reply.data = init_json(*result);
+    reply.text = init_text(*result);
+    return;
+  }
+  const Result<CustodianInputs> inputs = ws->read_custodian_inputs();
+  if (!inputs) {
+    reply.findings.push_back(finding_from(inputs.status()));
+    return;
+  }
+  if (inv.command == "status") {
+    const StatusReport report = custodian_status(*inputs, default_token_counter());
+    reply.findings = report.findings;
+    reply.data = status_json(report);
+    reply.text = status_text(report, style);
+  } else {
+    const CheckReport report = custodian_check(*inputs, default_token_counter());
+    reply.findings = report.findings;
+    reply.data = check_json(report);
+    reply.text = check_text(report, style);
+  }
+}
+
+// Paths in output are relative to the current directory and never absolute (spec README.md).
+std::string display_path(const std::string& given, const Environment& env) {
+  const std::filesystem::path path(given);
+  if (!path.is_absolute()) return path.lexically_normal().generic_string();
+  return path.lexically_relative(env.current_directory).generic_string();
+}
+
+void run_markdown_units(const Invocation& inv, const Environment& env, Reply& reply) {
+  if (inv.positionals.size() != 1) {
+    reply.findings.push_back(finding_from(
+        Status(Errc::invalid_argument, "markdown units: expected exactly one FILE")));
+    return;
+  }
+  const std::string path = display_path(inv.positionals[0], env);
+  Result<std::string> bytes = posix_file_system().read_file(inv.positionals[0]);
+  if (!bytes) {
+    Status failed = bytes.status();
+    std::string message = failed.message();
+    // Name the file as the user will recognise it, not as the OS spelled it.
+    if (message.rfind(inv.positionals[0], 0) == 0) {
+      message = path + message.substr(inv.positionals[0].size());
+    }
+    Finding finding = make_fatal("MK-IO-001", path, message);
+    reply.findings.push_back(std::move(finding));
+    return;
+  }
+  const Document doc = parse_markdown(std::move(bytes).value());
+  if (const auto& issue = doc.parse_error()) {
+    reply.findings.push_back(
+        make_finding("MK-PARSE-001", Severity::error, path, describe_issue(*issue, path)));
+  }
+  if (const auto& issue = doc.utf8_error()) {
+    reply.findings.push_back(
+        make_finding("MK-UTF8-001", Severity::error, path, describe_issue(*issue, path)));
+  }
+  reply.data = document_json(doc);
+  reply.text = units_text(doc, Style{env.stdout_is_terminal && !env.no_colour});
+  if (!reply.findings.empty()) {
+    reply.text += "\n" + findings_text(reply.findings, Style{});
+  }
+}
+
+}  // namespace
+
+int run(const std::vector<std::string>& args, const Environment& env, std::ostream& out,
+        std::ostream& err) {
+  Result<Invocation> parsed = parse_invocation(args, commands());
+  if (!parsed) {
+    // Without a parse there is no format either; look for --format json by hand so that
+    // scripts still receive an envelope for their typo.
+    Invocation fallback;
+    for (std::size_t i = 0; i + 1 < args.size(); ++i) {
+      if (args[i] == "--format" && args[i + 1] == "json") fallback.format = Format::json;
+    }
+    for (const std::string& a : args) {
+      if (a == "--format=json") fallback.format = Format::json;
+    }
+    Reply reply;
+    reply.findings.push_back(finding_from(parsed.status()));
+    return emit(reply, fallback, env, out, err);
+  }
+  const Invocation& inv = *parsed;
+  const std::string name = inv.group + (inv.command.empty() ? "" : " " + inv.command);
+  if (inv.help || inv.group.empty()) {
+    if (inv.group == "custodian") {
+      out << kCustodianUsage;
+    } else if (inv.group == "markdown") {
+      out << kMarkdownUsage;
+    } else {
+      out << kUsage;
+    }
+    if (!inv.help && inv.group.empty()) return 2;
+    return 0;
+  }
+  if (inv.group == "version" || inv.group == "--version") {
+    out << "memkit " << version() << '\n';
+    return 0;
+  }
+  Reply reply;
+  reply.command = name;
+  if (commands().count(name) == 0) {
+    reply.findings.push_back(finding_from(Status(
+        Errc::invalid_argument,
+        inv.command.empty() ? "missing command for '" + inv.group + "'; see --help"
+                            : "unknown command '" + name + "'; see memkit --help")));
+  } else if (inv.group == "custodian") {
+    run_custodian(inv, env, reply);
+  } else {
+    run_markdown_units(inv, env, reply);
+  }
+  return emit(reply, inv, env, out, err);
+}
+
+}  // namespace memkit::cli

@@ -1,0 +1,143 @@
+#include "cli/text_view.hpp"
+
+#include <fmt/format.h>
+
+#include "memkit/text.hpp"
+
+namespace memkit::cli {
+namespace {
+
+constexpr const char* kReset = "\x1b[0m";
+
+const char* state_colour(std::string_view state) {
+  if (state == "OK" || state == "PASS") return "\x1b[32m";
+  if (state == "NEAR LIMIT" || state == "WARNING" || state == "REVIEW") return "\x1b[33m";
+  if (state == "NOT ENABLED" || state == "INFO") return "\x1b[2m";
+  return "\x1b[31m";
+}
+
+std::string paint(std::string_view text, Style style) {
+  if (!style.colour) return std::string(text);
+  return std::string(state_colour(text)) + std::string(text) + kReset;
+}
+
+// Display width in code points, so that non-ASCII keys still line up.
+std::size_t width(std::string_view text) {
+  std::size_t n = 0;
+  for (char c : text) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  return n;
+}
+
+std::string number_or_dash(const std::optional<std::uint64_t>& value) {
+  return value ? std::to_string(*value) : "-";
+}
+
+// Keys hold line breaks; a table row shows them as the two characters \n.
+std::string one_line(std::string_view text) {
+  std::string out;
+  for (char c : to_valid_utf8(text)) {
+    if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string table_text(const std::vector<std::vector<std::string>>& rows, Style style) {
+  std::vector<std::size_t> widths;
+  for (const auto& row : rows) {
+    if (widths.size() < row.size()) widths.resize(row.size(), 0);
+    for (std::size_t c = 0; c < row.size(); ++c) widths[c] = std::max(widths[c], width(row[c]));
+  }
+  std::string out;
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    std::string line;
+    for (std::size_t c = 0; c < rows[r].size(); ++c) {
+      const std::string& cell = rows[r][c];
+      const bool last = c + 1 == rows[r].size();
+      const bool is_state_column = r > 0 && c == 1;
+      line += is_state_column ? paint(cell, style) : cell;
+      if (!last) line += std::string(widths[c] - width(cell) + 2, ' ');
+    }
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    out += line + "\n";
+  }
+  return out;
+}
+
+std::string findings_text(const std::vector<Finding>& findings, Style style) {
+  std::string out;
+  for (const Finding& f : findings) {
+    out += fmt::format("{} {}: {}\n", paint(severity_name(f.severity), style), f.code,
+                       one_line(f.message));
+    if (!f.remediation.empty()) out += "  " + one_line(f.remediation) + "\n";
+  }
+  return out;
+}
+
+std::string status_text(const StatusReport& report, Style style) {
+  std::string out = fmt::format("Memory directory: {}\nProtocol version: {}\n\n", report.memory_dir,
+                                report.protocol_version ? *report.protocol_version : "-");
+  std::vector<std::vector<std::string>> rows = {{"FILE", "STATE", "TOKENS", "LIMIT", "NOTES"}};
+  for (const FileStatus& f : report.files) {
+    std::vector<std::string> notes;
+    if (f.items) notes.push_back(fmt::format("{} items", *f.items));
+    if (f.compaction_recommended) notes.push_back("compaction recommended");
+    if (f.entries) notes.push_back(fmt::format("{} entries", *f.entries));
+    if (!f.long_decisions.empty()) {
+      notes.push_back(fmt::format("{} long decision(s)", f.long_decisions.size()));
+    }
+    if (f.needs_curation) notes.push_back("needs curation");
+    rows.push_back({f.path, std::string(file_state_name(f.state)), number_or_dash(f.tokens),
+                    number_or_dash(f.limit), fmt::format("{}", fmt::join(notes, ", "))});
+  }
+  out += table_text(rows, style);
+  out += fmt::format("archive/: {} file(s)\n", report.archive_files);
+  if (!report.findings.empty()) out += "\n" + findings_text(report.findings, style);
+  return out;
+}
+
+std::string check_text(const CheckReport& report, Style style) {
+  std::string out = fmt::format("Memory directory: {}\nCheck: {}\n", report.memory_dir,
+                                paint(report.passed ? "OK" : "FAILED", style));
+  if (!report.findings.empty()) out += "\n" + findings_text(report.findings, style);
+  return out;
+}
+
+std::string init_text(const InitResult& result) {
+  std::string out = fmt::format("Memory directory: {}\n", result.memory_dir);
+  for (const std::string& path : result.created) out += "created  " + path + "\n";
+  for (const std::string& path : result.existing) out += "kept     " + path + "\n";
+  if (result.created.empty()) out += "Nothing to create: every file exists.\n";
+  return out;
+}
+
+std::string units_text(const Document& doc, Style style) {
+  if (!doc.parseable()) return {};
+  std::vector<std::vector<std::string>> rows = {{"LINES", "KIND", "KEY"}};
+  for (const Unit& unit : doc.units()) {
+    const std::optional<std::string> key = unit_key(doc, unit);
+    rows.push_back({fmt::format("{}-{}", unit.first_line, unit.last_line),
+                    std::string(unit_kind_name(unit.kind)), key ? one_line(*key) : ""});
+  }
+  std::string out = table_text(rows, Style{});
+  (void)style;
+  out += "\n";
+  std::vector<std::vector<std::string>> sections = {{"LINES", "SECTION", "HEADING"}};
+  for (const Section& s : doc.sections()) {
+    const std::optional<std::string_view> heading = section_heading(doc, s);
+    sections.push_back({fmt::format("{}-{}", s.first_line, s.last_line),
+                        s.kind == SectionKind::preamble ? "preamble" : "section",
+                        heading ? one_line(*heading) : ""});
+  }
+  out += table_text(sections, Style{});
+  return out;
+}
+
+}  // namespace memkit::cli

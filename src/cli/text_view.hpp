@@ -1,0 +1,29 @@
+// The human views of each result (spec README.md: text is not a stable contract). Tables are
+// aligned; colour is used only when stdout is a terminal.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "memkit/audit.hpp"
+#include "memkit/findings.hpp"
+#include "memkit/markdown.hpp"
+#include "memkit/workspace.hpp"
+
+namespace memkit::cli {
+
+struct Style {
+  bool colour = false;
+};
+
+[[nodiscard]] std::string status_text(const StatusReport& report, Style style);
+[[nodiscard]] std::string check_text(const CheckReport& report, Style style);
+[[nodiscard]] std::string init_text(const InitResult& result);
+[[nodiscard]] std::string units_text(const Document& doc, Style style);
+[[nodiscard]] std::string findings_text(const std::vector<Finding>& findings, Style style);
+
+// Lays out rows under a header with every column padded to its widest cell.
+[[nodiscard]] std::string table_text(const std::vector<std::vector<std::string>>& rows,
+                                     Style style);
+
+}  // namespace memkit::cli

@@ -1,0 +1,25 @@
+// Canonical JSON (spec compaction.md §12.1): keys sorted bytewise, no whitespace, integers only,
+// non-ASCII raw, only '"', '\' and control characters escaped -- byte-identical to Python's
+// json.dumps(obj, ensure_ascii=False, sort_keys=True, separators=(",", ":")).
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+
+#include "memkit/text.hpp"
+
+namespace memkit::detail {
+
+// nlohmann's default object is a std::map<std::string, ...>, whose ordering is bytewise, and its
+// dump with ensure_ascii=false escapes exactly the characters Python escapes. Strings must be
+// valid UTF-8 before they enter a value: add them through utf8().
+[[nodiscard]] inline std::string canonical_dump(const nlohmann::json& value) {
+  return value.dump(-1, ' ', false, nlohmann::json::error_handler_t::strict);
+}
+
+[[nodiscard]] inline nlohmann::json utf8(std::string_view text) {
+  return nlohmann::json(to_valid_utf8(text));
+}
+
+}  // namespace memkit::detail

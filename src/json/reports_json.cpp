@@ -1,0 +1,109 @@
+// JSON for reports and the envelope.
+#include <fmt/format.h>
+
+#include "json/canonical.hpp"
+#include "memkit/json.hpp"
+
+namespace memkit {
+
+using nlohmann::json;
+using detail::utf8;
+
+std::string json_string(std::string_view text) { return detail::canonical_dump(utf8(text)); }
+
+std::string envelope_json(std::string_view command, std::string_view data_json,
+                          const std::vector<Finding>& findings) {
+  json list = json::array();
+  for (const Finding& f : findings) {
+    list.push_back(json{{"code", utf8(f.code)},
+                        {"severity", std::string(severity_name(f.severity))},
+                        {"fatal", f.fatal},
+                        {"path", utf8(f.path)},
+                        {"message", utf8(f.message)},
+                        {"remediation", utf8(f.remediation)}});
+  }
+  // Keys in bytewise order; `data` is spliced in as the canonical text it already is.
+  return fmt::format(
+      R"({{"command":{},"data":{},"exit_class":"{}","findings":{},"output_schema_version":1,"status":"{}"}})",
+      json_string(command), data_json, exit_class_name(derive_exit_class(findings)),
+      detail::canonical_dump(list), report_status_name(derive_status(findings)));
+}
+
+std::string document_json(const Document& doc) {
+  if (!doc.parseable()) return R"({"sections":null,"units":null})";
+  json units = json::array();
+  for (const Unit& unit : doc.units()) {
+    const std::optional<std::string> key = unit_key(doc, unit);
+    units.push_back(json{{"kind", std::string(unit_kind_name(unit.kind))},
+                         {"first_line", unit.first_line},
+                         {"last_line", unit.last_line},
+                         {"key", key ? utf8(*key) : json(nullptr)}});
+  }
+  json sections = json::array();
+  for (const Section& section : doc.sections()) {
+    const std::optional<std::string_view> heading = section_heading(doc, section);
+    sections.push_back(
+        json{{"kind", section.kind == SectionKind::preamble ? "preamble" : "section"},
+             {"first_line", section.first_line},
+             {"last_line", section.last_line},
+             {"heading", heading ? utf8(*heading) : json(nullptr)}});
+  }
+  return detail::canonical_dump(json{{"sections", sections}, {"units", units}});
+}
+
+namespace {
+
+json optional_number(const std::optional<std::uint64_t>& value) {
+  return value ? json(*value) : json(nullptr);
+}
+
+}  // namespace
+
+std::string status_json(const StatusReport& report) {
+  json files = json::array();
+  for (const FileStatus& f : report.files) {
+    json long_decisions = json::array();
+    for (const custodian::DecisionEntry& d : f.long_decisions) {
+      long_decisions.push_back(json{{"title", utf8(d.title)}, {"line", d.line}, {"tokens", d.tokens}});
+    }
+    json row{{"path", utf8(f.path)},
+             {"exists", f.exists},
+             {"tokens", optional_number(f.tokens)},
+             {"limit", optional_number(f.limit)},
+             {"state", std::string(file_state_name(f.state))},
+             {"long_decisions", long_decisions},
+             {"needs_curation", f.needs_curation}};
+    if (f.path == "inbox.md") {
+      row["items"] = optional_number(f.items);
+      row["compaction_recommended"] = f.compaction_recommended;
+    }
+    if (f.path == "decisions.md" || f.path == "do-not-use.md") {
+      row["entries"] = optional_number(f.entries);
+    }
+    files.push_back(std::move(row));
+  }
+  return detail::canonical_dump(
+      json{{"memory_dir", utf8(report.memory_dir)},
+           {"protocol_version",
+            report.protocol_version ? utf8(*report.protocol_version) : json(nullptr)},
+           {"files", files},
+           {"archive_files", report.archive_files}});
+}
+
+std::string check_json(const CheckReport& report) {
+  return detail::canonical_dump(json{{"memory_dir", utf8(report.memory_dir)},
+                                     {"check_status", report.passed ? "OK" : "FAILED"}});
+}
+
+std::string init_json(const InitResult& result) {
+  json created = json::array();
+  for (const std::string& path : result.created) created.push_back(utf8(path));
+  json existing = json::array();
+  for (const std::string& path : result.existing) existing.push_back(utf8(path));
+  return detail::canonical_dump(json{{"memory_dir", utf8(result.memory_dir)},
+                                     {"created", created},
+                                     {"existing", existing},
+                                     {"written", created}});
+}
+
+}  // namespace memkit

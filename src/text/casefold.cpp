@@ -1,0 +1,103 @@
+// Unicode 15.0.0 full case folding (spec compaction.md §6.3), used for the dedupe key and heading
+// keys. The ASCII fast path matters: almost every key is ASCII.
+#include <algorithm>
+#include <cstring>
+#include <iterator>
+
+#include "memkit/text.hpp"
+#include "text/casefold_table.hpp"
+#include "text/utf8_decode.hpp"
+
+namespace memkit {
+namespace detail {
+namespace {
+
+constexpr char32_t kFirstFolded = kFoldRunFirst[0];
+constexpr char32_t kLastFolded =
+    kFoldRunFirst[kFoldRunCount - 1] + kFoldRuns[kFoldRunCount - 1].span;
+
+}  // namespace
+
+std::size_t fold_code_point(char32_t cp, char32_t (&out)[kMaxFoldLength]) noexcept {
+  out[0] = cp;
+  if (cp < kFirstFolded || cp > kLastFolded) return 1;
+  // The last run that starts at or before cp is the only one that can hold it.
+  const char32_t* after = std::upper_bound(std::begin(kFoldRunFirst), std::end(kFoldRunFirst), cp);
+  const auto index = static_cast<std::size_t>(after - std::begin(kFoldRunFirst)) - 1;
+  const FoldRun& run = kFoldRuns[index];
+  const char32_t offset = cp - kFoldRunFirst[index];
+  if (offset > run.span || offset % run.stride != 0) return 1;
+  if (run.kind == FoldKind::shift) {
+    out[0] = static_cast<char32_t>(static_cast<std::int32_t>(cp) + run.value);
+    return 1;
+  }
+  const char16_t(&multi)[kMaxFoldLength] = kFoldMulti[run.value];
+  out[0] = multi[0];
+  out[1] = multi[1];
+  if (multi[2] == 0) return 2;
+  out[2] = multi[2];
+  return 3;
+}
+
+}  // namespace detail
+
+namespace {
+
+constexpr std::uint64_t kHighBits = 0x8080808080808080ULL;
+constexpr std::uint64_t kEachByte = 0x0101010101010101ULL;
+
+// Lower-cases 8 ASCII bytes at once. Adding 0x80 - 'A' (resp. 0x80 - 'Z' - 1) to a byte below
+// 0x80 sets its high bit iff the byte is >= 'A' (resp. > 'Z'), and never carries into the next
+// byte, so the difference marks exactly the upper-case letters; 0x80 >> 2 is the 0x20 case bit.
+std::uint64_t lower_ascii_word(std::uint64_t word) noexcept {
+  const std::uint64_t at_least_a = word + kEachByte * (0x80U - 'A');
+  const std::uint64_t above_z = word + kEachByte * (0x80U - 'Z' - 1);
+  const std::uint64_t upper = at_least_a & ~above_z & kHighBits;
+  return word | (upper >> 2);
+}
+
+}  // namespace
+
+void casefold_append(std::string_view text, std::string& out) {
+  const auto* p = reinterpret_cast<const unsigned char*>(text.data());
+  const std::size_t n = text.size();
+  out.reserve(out.size() + n);
+  std::size_t i = 0;
+  while (i < n) {
+    if (n - i >= 8) {
+      std::uint64_t word;
+      std::memcpy(&word, p + i, sizeof word);
+      if ((word & kHighBits) == 0) {
+        word = lower_ascii_word(word);
+        char lowered[sizeof word];
+        std::memcpy(lowered, &word, sizeof word);
+        out.append(lowered, sizeof word);
+        i += sizeof word;
+        continue;
+      }
+    }
+    const unsigned char b = p[i];
+    if (b < 0x80U) {
+      out.push_back(static_cast<char>(b >= 'A' && b <= 'Z' ? b | 0x20U : b));
+      ++i;
+      continue;
+    }
+    const detail::DecodedChar c = detail::decode_char(p + i, n - i);
+    char32_t folded[detail::kMaxFoldLength];
+    const std::size_t count = detail::fold_code_point(c.cp, folded);
+    if (c.valid && count == 1 && folded[0] == c.cp) {
+      out.append(text.data() + i, c.size);  // unchanged: skip re-encoding
+    } else {
+      for (std::size_t k = 0; k < count; ++k) append_utf8(folded[k], out);
+    }
+    i += c.size;
+  }
+}
+
+std::string casefold(std::string_view text) {
+  std::string out;
+  casefold_append(text, out);
+  return out;
+}
+
+}  // namespace memkit
