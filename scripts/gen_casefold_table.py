@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Generates src/text/casefold_table.inc from the Unicode 15.0.0 CaseFolding.txt.
 
-memkit pins full case folding (statuses C and F) to Unicode 15.0.0 (spec compaction.md §6.3), so the
-generated table is committed and a build never needs this script or its input. Only regenerating
-the table needs Debian 12's unicode-data package, which installs /usr/share/unicode/CaseFolding.txt.
+memkit pins full case folding (statuses C and F) to Unicode 15.0.0 (spec compaction.md §6.3), so
+the generated table is committed and a build never needs this script or its input. Only
+regenerating the table needs Debian 12's unicode-data package, which installs
+/usr/share/unicode/CaseFolding.txt.
 
 The table is a list of runs sorted by first code point. A run maps first, first + stride, ...,
 first + span to code points shifted by one delta; that covers the long alternating upper/lower

@@ -71,8 +71,9 @@ INTERESTING = [
 ILL_FORMED = [
     b"\x80", b"\xbf", b"\xc0", b"\xc1", b"\xc0\x80", b"\xc1\xbf", b"\xc2", b"\xdf",
     b"\xe0\x80\x80", b"\xe0\x9f\xbf", b"\xe0", b"\xe0\xa0", b"\xe1\x80", b"\xed\xa0\x80",
-    b"\xed\xbf\xbf", b"\xed\xa0", b"\xee\x80", b"\xef\xbf", b"\xf0\x80\x80\x80", b"\xf0\x8f\xbf\xbf",
-    b"\xf0", b"\xf0\x90", b"\xf0\x90\x80", b"\xf3\xbf\xbf", b"\xf4\x90\x80\x80", b"\xf4\x8f\xbf",
+    b"\xed\xbf\xbf", b"\xed\xa0", b"\xee\x80", b"\xef\xbf", b"\xf0\x80\x80\x80",
+    b"\xf0\x8f\xbf\xbf", b"\xf0", b"\xf0\x90", b"\xf0\x90\x80", b"\xf3\xbf\xbf",
+    b"\xf4\x90\x80\x80", b"\xf4\x8f\xbf",
     b"\xf5\x80\x80\x80", b"\xf7", b"\xf8\x88\x80\x80\x80", b"\xfc\x84\x80\x80\x80\x80", b"\xfe",
     b"\xff", b"\xc2\x41", b"\xe2\x82\x41", b"\xe2\x41\x82",
 ]
@@ -144,7 +145,7 @@ def run_helper(helper, mode, stdin=b""):
 
 
 def check_references_agree():
-    """Fails loudly if this Python's idea of whitespace is not W, since the references rely on it."""
+    """Fails loudly if Python's idea of whitespace is not W: the references rely on it."""
     isspace = [cp for cp in range(0x110000) if chr(cp).isspace()]
     if isspace != W_CODE_POINTS:
         sys.exit("python3 str.isspace() differs from W; the references below would be wrong")
