@@ -100,7 +100,10 @@ Manifest read_manifest(const Document& doc) {
           manifest.routes.push_back(
               Route{std::string(route_of_bullet(content)), line.number, required});
         }
-      } else if (area == Area::module_index && is_bullet(content)) {
+      } else if (area == Area::module_index && is_bullet(content) &&
+                 starts_with(strip_w(content.substr(2)), "`")) {
+        // Only ``- `<folder>/<name>.md`: ...`` is an entry; placeholders such as
+        // "- None enabled." written by other tools of the family are prose.
         manifest.module_index.push_back(
             Route{std::string(route_of_bullet(content)), line.number, false});
       }

@@ -128,7 +128,8 @@ TEST_CASE("layouts: manifest routes are read from labels, backticks and the modu
   const Document doc = parse_markdown(std::string(
       "## Always load\n- brief.md\n- `constraints.md`\n\n## Load by task\n### Preferences\n"
       "Load if present:\n- preferences.md\nLoad:\n- decisions.md\n### Preferences\n\n"
-      "## Optional module index\n### Enabled areas\n- `areas/db.md`: when the database is touched\n"
+      "## Optional module index\n### Enabled rules\n- None enabled.\n### Enabled areas\n"
+      "- `areas/db.md`: when the database is touched\n"
       "## Always load\n"));
   const custodian::Manifest m = custodian::read_manifest(doc);
   CHECK(m.always_load_sections == 2);
