@@ -1,0 +1,172 @@
+// A FileSystem that forwards to the real one and fails chosen calls (STYLE T2, after leveldb's
+// fault_injection_test): the Nth call of one operation, before or after the real effect, or
+// every read of chosen files. It logs the mutating calls so tests can check their order.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "memkit/file_system.hpp"
+
+namespace memkit::shell_test {
+
+enum class Op : std::uint8_t {
+  write_temporary,
+  set_mode,
+  rename_replace,
+  rename_no_replace,
+  sync_directory,
+  create_directory,
+  remove_file,
+  read_file,
+};
+inline constexpr std::size_t kOpCount = 8;
+
+inline std::string_view op_name(Op op) noexcept {
+  switch (op) {
+    case Op::write_temporary: return "write_temporary";
+    case Op::set_mode: return "set_mode";
+    case Op::rename_replace: return "rename_replace";
+    case Op::rename_no_replace: return "rename_no_replace";
+    case Op::sync_directory: return "sync_directory";
+    case Op::create_directory: return "create_directory";
+    case Op::remove_file: return "remove_file";
+    case Op::read_file: return "read_file";
+  }
+  return "?";
+}
+
+// When an injected fault strikes: before the real call (nothing happened) or after it (the
+// effect is on disk, but the caller is told it failed, like a crash between two steps).
+enum class Timing : std::uint8_t { before, after };
+
+struct LoggedCall {
+  Op op;
+  std::string path;  // the first path argument
+  std::string to;    // renames: the destination
+};
+
+class FaultyFileSystem final : public FileSystem {
+ public:
+  explicit FaultyFileSystem(FileSystem& inner = posix_file_system()) : inner_(&inner) {}
+
+  // Fails the `nth` call (1-based) of `op` from now on; 0 disarms.
+  void fail_nth(Op op, int nth, Timing timing = Timing::before) {
+    fault_op_ = op;
+    fault_nth_ = nth;
+    fault_timing_ = timing;
+    calls_.fill(0);
+  }
+  // Fails every read_file of a path that ends with `suffix`.
+  void fail_reads_of(std::string suffix) { unreadable_.push_back(std::move(suffix)); }
+
+  [[nodiscard]] int calls(Op op) const noexcept { return calls_[static_cast<std::size_t>(op)]; }
+  [[nodiscard]] bool fault_struck() const noexcept { return struck_; }
+  [[nodiscard]] const std::vector<LoggedCall>& log() const noexcept { return log_; }
+  // The temporary files write_temporary handed out, in order.
+  [[nodiscard]] const std::vector<std::string>& temporaries() const noexcept {
+    return temporaries_;
+  }
+
+  Result<NodeType> node_type(const std::string& path) const override {
+    return inner_->node_type(path);
+  }
+
+  Result<std::string> read_file(const std::string& path) const override {
+    for (const std::string& suffix : unreadable_) {
+      if (path.size() >= suffix.size() &&
+          path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0) {
+        return Status(Errc::io, path + ": permission denied");
+      }
+    }
+    if (strikes(Op::read_file)) return injected(path);
+    return inner_->read_file(path);
+  }
+
+  Result<std::vector<std::string>> list_directory(const std::string& path) const override {
+    return inner_->list_directory(path);
+  }
+
+  Result<std::uint32_t> file_mode(const std::string& path) const override {
+    return inner_->file_mode(path);
+  }
+
+  Status create_directory(const std::string& path) override {
+    return run(Op::create_directory, path, {}, [&] { return inner_->create_directory(path); });
+  }
+
+  Result<std::string> write_temporary(const std::string& directory,
+                                      std::string_view bytes) override {
+    log_.push_back({Op::write_temporary, directory, {}});
+    // A temporary whose creation "fails after the effect" would be unknown to the caller and
+    // could never be cleaned up; FileSystem promises it removes it itself, so only "before".
+    if (strikes(Op::write_temporary)) return injected(directory);
+    Result<std::string> made = inner_->write_temporary(directory, bytes);
+    if (made) temporaries_.push_back(*made);
+    return made;
+  }
+
+  Status set_mode(const std::string& path, std::uint32_t mode) override {
+    return run(Op::set_mode, path, {}, [&] { return inner_->set_mode(path, mode); });
+  }
+
+  Status rename_replace(const std::string& from, const std::string& to) override {
+    return run(Op::rename_replace, from, to, [&] { return inner_->rename_replace(from, to); });
+  }
+
+  Status rename_no_replace(const std::string& from, const std::string& to) override {
+    return run(Op::rename_no_replace, from, to,
+               [&] { return inner_->rename_no_replace(from, to); });
+  }
+
+  Status sync_directory(const std::string& path) override {
+    return run(Op::sync_directory, path, {}, [&] { return inner_->sync_directory(path); });
+  }
+
+  Status remove_file(const std::string& path) override {
+    return run(Op::remove_file, path, {}, [&] { return inner_->remove_file(path); });
+  }
+
+  Result<std::unique_ptr<LockHandle>> lock_exclusive(const std::string& path,
+                                                     double timeout_seconds) override {
+    return inner_->lock_exclusive(path, timeout_seconds);
+  }
+
+ private:
+  static Status injected(const std::string& path) {
+    return Status(Errc::io, path + ": injected fault");
+  }
+
+  // Counts the call and says whether the armed fault strikes it.
+  bool strikes(Op op) const {
+    const int n = ++calls_[static_cast<std::size_t>(op)];
+    if (fault_nth_ <= 0 || op != fault_op_ || n != fault_nth_) return false;
+    struck_ = true;
+    return true;
+  }
+
+  template <class Call>
+  Status run(Op op, const std::string& path, const std::string& to, Call&& call) {
+    log_.push_back({op, path, to});
+    if (!strikes(op)) return call();
+    if (fault_timing_ == Timing::after) (void)call();
+    return injected(path);
+  }
+
+  FileSystem* inner_;
+  Op fault_op_ = Op::write_temporary;
+  int fault_nth_ = 0;
+  Timing fault_timing_ = Timing::before;
+  mutable std::array<int, kOpCount> calls_{};
+  mutable bool struck_ = false;
+  std::vector<std::string> unreadable_;
+  std::vector<LoggedCall> log_;
+  std::vector<std::string> temporaries_;
+};
+
+}  // namespace memkit::shell_test
