@@ -15,6 +15,7 @@ enum class EntryState : std::uint8_t {
   missing,     // no such path
   not_a_file,  // a directory or other non-regular file where a file was expected
   unreadable,  // the read failed; `error` says why
+  symlink,     // a symbolic link: memkit neither reads nor writes through it (§3)
 };
 
 struct FileSnapshot {

@@ -57,6 +57,10 @@ class Workspace final {
       : fs_(&fs), profile_(&profile), options_(std::move(options)),
         memory_dir_(std::move(memory_dir)) {}
 
+  [[nodiscard]] Result<CustodianInputs> read_custodian_inputs_from_disk() const;
+  [[nodiscard]] Result<InitResult> write_custodian_templates(bool extended,
+                                                             const ClockReading& now);
+  [[nodiscard]] Status relative(const Status& status) const;
   [[nodiscard]] std::string absolute(std::string_view relative_to_root) const;
   [[nodiscard]] std::string memory_path(std::string_view relative_to_memory) const;
   [[nodiscard]] Status ensure_directories(std::string_view relative_to_root);

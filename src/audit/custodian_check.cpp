@@ -1,6 +1,7 @@
 // `custodian check` (spec compaction.md §15): layout consistency, ERRORs and WARNINGs.
 #include <fmt/format.h>
 
+#include <cctype>
 #include <unordered_map>
 
 #include "audit/file_facts.hpp"
@@ -81,7 +82,11 @@ bool has_machine_path(std::string_view text) noexcept {
   for (std::size_t i = 1; i + 1 < text.size(); ++i) {
     const char drive = text[i - 1];
     const bool letter = (drive >= 'A' && drive <= 'Z') || (drive >= 'a' && drive <= 'z');
-    if (letter && text[i] == ':' && (text[i + 1] == '\\' || text[i + 1] == '/')) return true;
+    // A drive letter stands alone: "C:/" is a path, the "s:/" of "https://" is not.
+    const bool word_start = i < 2 || !std::isalnum(static_cast<unsigned char>(text[i - 2]));
+    if (letter && word_start && text[i] == ':' && (text[i + 1] == '\\' || text[i + 1] == '/')) {
+      return true;
+    }
   }
   return false;
 }
@@ -143,7 +148,8 @@ CheckReport custodian_check(const CustodianInputs& inputs, const TokenCounter& c
 
   for (const detail::FileFacts& f : facts) {
     if (!exists(&f)) {
-      if (custodian::file_role(f.path) == custodian::FileRole::core && inputs.memory_dir_exists) {
+      if (custodian::file_role(f.path) == custodian::FileRole::core && inputs.memory_dir_exists &&
+          !f.present_but_unusable()) {
         out.push_back(check_error("MK-CHECK-001", f.path, f.path + ": missing core file",
                                   "run `memkit custodian init` to create it"));
       }

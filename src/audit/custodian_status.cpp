@@ -56,7 +56,7 @@ StatusReport custodian_status(const CustodianInputs& inputs, const TokenCounter&
     const bool core = custodian::file_role(f.path) == custodian::FileRole::core;
     if (!row.exists) {
       row.state = core ? FileState::missing : FileState::not_enabled;
-      if (core && inputs.memory_dir_exists) {
+      if (core && inputs.memory_dir_exists && !f.present_but_unusable()) {
         report.findings.push_back(status_error(f.path, f.path + ": missing core file",
                                                "run `memkit custodian init` to create it"));
       }

@@ -48,6 +48,11 @@ void append_text_findings(const std::vector<FileFacts>& facts, std::vector<Findi
     if (f.snapshot != nullptr && f.snapshot->state == EntryState::not_a_file) {
       out.push_back(make_fatal("MK-IO-001", f.path, f.path + ": not a regular file"));
     }
+    if (f.snapshot != nullptr && f.snapshot->state == EntryState::symlink) {
+      out.push_back(make_fatal("MK-LAYOUT-001", f.path,
+                               f.path + ": is a symbolic link; memkit does not follow links in "
+                                        "the memory directory"));
+    }
     if (f.snapshot != nullptr && f.snapshot->state == EntryState::unreadable) {
       out.push_back(make_fatal("MK-IO-001", f.path, f.path + ": " + f.snapshot->error));
     }

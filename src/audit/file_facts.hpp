@@ -21,6 +21,13 @@ struct FileFacts {
   std::optional<std::uint64_t> bullet_units;  // nullopt when unparseable
   std::optional<std::uint64_t> h2_sections;
   bool needs_curation = false;
+
+  // Returns true iff something is at the path but it is not a readable file (a directory, a
+  // link, a failed read): append_text_findings reports it, so it is never also "missing".
+  [[nodiscard]] bool present_but_unusable() const noexcept {
+    return snapshot != nullptr && snapshot->state != EntryState::file &&
+           snapshot->state != EntryState::missing;
+  }
 };
 
 // Facts for the profile's fixed files, then every module file in path order.

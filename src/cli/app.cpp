@@ -204,6 +204,25 @@ void run_markdown_units(const Invocation& inv, const Environment& env, Reply& re
   }
 }
 
+// "group command" from argv when it could not be parsed: the first two words that are neither
+// options nor the values of options, so that the envelope still names what was asked.
+std::string command_words(const std::vector<std::string>& args) {
+  std::vector<std::string> words;
+  for (std::size_t i = 0; i < args.size() && words.size() < 2; ++i) {
+    const std::string& a = args[i];
+    if (a.rfind("-", 0) == 0) {
+      const bool takes_value = a == "--format" || a == "--now" || a == "--lock-timeout" ||
+                               a == "--project-root" || a == "--memory-dir";
+      if (takes_value) ++i;
+      continue;
+    }
+    words.push_back(a);
+  }
+  std::string name;
+  for (const std::string& w : words) name += (name.empty() ? "" : " ") + w;
+  return name;
+}
+
 }  // namespace
 
 int run(const std::vector<std::string>& args, const Environment& env, std::ostream& out,
@@ -220,6 +239,7 @@ int run(const std::vector<std::string>& args, const Environment& env, std::ostre
       if (a == "--format=json") fallback.format = Format::json;
     }
     Reply reply;
+    reply.command = command_words(args);
     reply.findings.push_back(finding_from(parsed.status()));
     return emit(reply, fallback, env, out, err);
   }

@@ -70,8 +70,10 @@ Result<Invocation> parse_invocation(const std::vector<std::string>& args,
       if (!value) return value.status();
       double seconds = -1;
       const auto [end, error] = std::from_chars(value->data(), value->data() + value->size(), seconds);
-      if (error != std::errc() || end != value->data() + value->size() || !(seconds >= 0)) {
-        return bad("--lock-timeout: expected a number of seconds, got '" + *value + "'");
+      // Bounded so that the millisecond deadline cannot overflow; a day is already absurd.
+      if (error != std::errc() || end != value->data() + value->size() || !(seconds >= 0) ||
+          !(seconds <= 86400)) {
+        return bad("--lock-timeout: expected 0 to 86400 seconds, got '" + *value + "'");
       }
       inv.lock_timeout_seconds = seconds;
     } else if (value_options.count(arg) != 0) {

@@ -1,6 +1,8 @@
 // Workspace: opens a memory folder, snapshots it for the core, and writes what the core decided.
 #include "memkit/workspace.hpp"
 
+#include <algorithm>
+
 #include "memkit/version.hpp"
 
 namespace memkit {
@@ -25,10 +27,7 @@ FileSnapshot read_entry(const FileSystem& fs, const std::string& absolute, std::
     case NodeType::none: entry.state = EntryState::missing; return entry;
     case NodeType::directory:
     case NodeType::other: entry.state = EntryState::not_a_file; return entry;
-    case NodeType::symlink:
-      entry.state = EntryState::unreadable;
-      entry.error = "a symbolic link; memkit does not follow links in the memory directory";
-      return entry;
+    case NodeType::symlink: entry.state = EntryState::symlink; return entry;
     case NodeType::file: break;
   }
   Result<std::string> bytes = fs.read_file(absolute);
@@ -43,6 +42,37 @@ FileSnapshot read_entry(const FileSystem& fs, const std::string& absolute, std::
   entry.state = EntryState::file;
   entry.bytes = std::make_shared<const std::string>(std::move(bytes).value());
   return entry;
+}
+
+Status symlink_refused(const std::string& folder) {
+  return Status(Errc::unsafe_path,
+                folder + ": is a symbolic link; memkit does not follow links in the memory "
+                         "directory");
+}
+
+// The safe route paths and module-index entries of a readable, parseable manifest.md that the
+// snapshot does not hold yet.
+std::vector<std::string> route_targets(const std::vector<FileSnapshot>& files) {
+  std::vector<std::string> targets;
+  const auto manifest = std::find_if(files.begin(), files.end(), [](const FileSnapshot& f) {
+    return f.path == "manifest.md" && f.exists();
+  });
+  if (manifest == files.end()) return targets;
+  const Document doc = parse_markdown(manifest->bytes);
+  if (!doc.parseable()) return targets;
+  const custodian::Manifest m = custodian::read_manifest(doc);
+  auto add = [&](const custodian::Route& route) {
+    if (!custodian::is_safe_route(route.path)) return;
+    for (const FileSnapshot& f : files) {
+      if (f.path == route.path) return;
+    }
+    if (std::find(targets.begin(), targets.end(), route.path) == targets.end()) {
+      targets.push_back(route.path);
+    }
+  };
+  for (const custodian::Route& route : m.routes) add(route);
+  for (const custodian::Route& entry : m.module_index) add(entry);
+  return targets;
 }
 
 }  // namespace
@@ -97,7 +127,7 @@ bool Workspace::memory_dir_exists() const {
   return type && *type == NodeType::directory;
 }
 
-Result<CustodianInputs> Workspace::read_custodian_inputs() const {
+Result<CustodianInputs> Workspace::read_custodian_inputs_from_disk() const {
   CustodianInputs inputs;
   inputs.memory_dir = memory_dir_;
   inputs.memory_dir_exists = memory_dir_exists();
@@ -108,7 +138,9 @@ Result<CustodianInputs> Workspace::read_custodian_inputs() const {
     }
     for (const std::string& folder : profile_->module_folders) {
       const Result<NodeType> type = fs_->node_type(memory_path(folder));
-      if (!type || *type != NodeType::directory) continue;
+      if (!type) return type.status();
+      if (*type == NodeType::symlink) return symlink_refused(folder);
+      if (*type != NodeType::directory) continue;
       Result<std::vector<std::string>> names = fs_->list_directory(memory_path(folder));
       if (!names) return names.status();
       for (const std::string& name : *names) {
@@ -117,7 +149,12 @@ Result<CustodianInputs> Workspace::read_custodian_inputs() const {
         files.push_back(read_entry(*fs_, memory_path(path), path));
       }
     }
+    // check verifies that manifest routes lead somewhere, so their targets join the snapshot.
+    for (const std::string& path : route_targets(files)) {
+      files.push_back(read_entry(*fs_, memory_path(path), path));
+    }
     const Result<NodeType> archive = fs_->node_type(memory_path(profile_->archive_folder));
+    if (archive && *archive == NodeType::symlink) return symlink_refused(profile_->archive_folder);
     if (archive && *archive == NodeType::directory) {
       Result<std::vector<std::string>> names =
           fs_->list_directory(memory_path(profile_->archive_folder));
@@ -160,7 +197,7 @@ Status Workspace::ensure_directories(std::string_view relative_to_root) {
   return Status();
 }
 
-Result<InitResult> Workspace::init_custodian(bool extended, const ClockReading& now) {
+Result<InitResult> Workspace::write_custodian_templates(bool extended, const ClockReading& now) {
   if (Status made = ensure_directories(".memkit"); !made.ok()) return made;
   Result<std::unique_ptr<LockHandle>> lock =
       fs_->lock_exclusive(absolute(".memkit/lock"), options_.lock_timeout_seconds);
@@ -199,6 +236,28 @@ Result<InitResult> Workspace::init_custodian(bool extended, const ClockReading& 
     }
     result.created.push_back(file.path);
   }
+  return result;
+}
+
+// Output never shows absolute paths (spec README.md "Paths in output"): messages from the OS
+// layer name paths under the project root, so the root is cut from their front.
+Status Workspace::relative(const Status& status) const {
+  if (status.ok()) return status;
+  const std::string prefix = options_.project_root + "/";
+  const std::string& message = status.message();
+  if (message.compare(0, prefix.size(), prefix) != 0) return status;
+  return Status(status.code(), message.substr(prefix.size()));
+}
+
+Result<CustodianInputs> Workspace::read_custodian_inputs() const {
+  Result<CustodianInputs> inputs = read_custodian_inputs_from_disk();
+  if (!inputs) return relative(inputs.status());
+  return inputs;
+}
+
+Result<InitResult> Workspace::init_custodian(bool extended, const ClockReading& now) {
+  Result<InitResult> result = write_custodian_templates(extended, now);
+  if (!result) return relative(result.status());
   return result;
 }
 

@@ -74,9 +74,9 @@ TEST_CASE("shell: check warns about a machine-specific absolute path in preferen
   }
 }
 
-// Bug: src/audit/custodian_check.cpp has_machine_path() takes any letter followed by ":/" for a
+// Was a bug: src/audit/custodian_check.cpp has_machine_path() takes any letter followed by ":/" for a
 // drive letter, so "https://", "file:///" and "mailto:/" all count as machine paths.
-TEST_CASE("shell: a URL in preferences.md is not a machine-specific path" * doctest::may_fail()) {
+TEST_CASE("shell: a URL in preferences.md is not a machine-specific path") {
   for (const char* line : {"- Read https://example.com/guide first.",
                            "- Shared notes: file:///srv/shared/notes.md",
                            "- Ask on http://chat.example.org/memkit."}) {
@@ -103,11 +103,10 @@ TEST_CASE("shell: check reports a Load: route whose file is missing, not a Load 
   CHECK(check.findings[0].message == "manifest.md:24: route file rules/missing.md is missing");
 }
 
-// Bug: src/audit/custodian_check.cpp check_manifest_routes() looks route targets up in the
+// Was a bug: src/audit/custodian_check.cpp check_manifest_routes() looks route targets up in the
 // snapshot, which holds only the fixed files and the module files. A Load: route to any other
 // existing file (a README, a sub-folder, notes/) is reported as missing.
-TEST_CASE("shell: a Load: route to an existing file outside the fixed and module files is not missing" *
-          doctest::may_fail()) {
+TEST_CASE("shell: a Load: route to an existing file outside the fixed and module files is not missing") {
   TempDir dir;
   make_healthy_memory(dir.path());
   write_bytes(dir.path() / "docs/memory/notes/architecture.md", "# Architecture\n");
@@ -119,11 +118,10 @@ TEST_CASE("shell: a Load: route to an existing file outside the fixed and module
   CHECK(codes_of(check.findings).empty());
 }
 
-// Bug: a directory (or an unreadable file) in a core file's place gets the fatal MK-IO-001 and,
+// Was a bug: a directory (or an unreadable file) in a core file's place gets the fatal MK-IO-001 and,
 // in addition, "missing core file" (status MK-STATUS-001, check MK-CHECK-001), although the path
 // is present. §15 keeps MISSING for an absent core file.
-TEST_CASE("shell: a directory in a core file's place is not also a missing core file" *
-          doctest::may_fail()) {
+TEST_CASE("shell: a directory in a core file's place is not also a missing core file") {
   TempDir dir;
   make_healthy_memory(dir.path());
   fs::remove(dir.path() / "docs/memory/brief.md");
