@@ -4,25 +4,14 @@
 #include <doctest/doctest.h>
 
 #include <cstddef>
-#include <cstdlib>
-#include <new>
 #include <optional>
 #include <string>
 #include <string_view>
 
+#include "allocation_counter.hpp"
 #include "memkit/text.hpp"
 
-namespace {
-std::size_t allocation_count = 0;
-}  // namespace
-
-void* operator new(std::size_t size) {
-  ++allocation_count;
-  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
-  throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+using memkit::testing::allocation_count;
 
 TEST_CASE("text: the checks, decoding and strips never allocate") {
   std::string text = "\xC2\xA0 ";
@@ -30,7 +19,7 @@ TEST_CASE("text: the checks, decoding and strips never allocate") {
   text += "\xE3\x80\x80";
   std::string broken = text + "\xED\xA0\x80";
 
-  const std::size_t before = allocation_count;
+  const std::size_t before = allocation_count();
   const std::optional<std::size_t> valid = memkit::find_invalid_utf8(text);
   const std::optional<std::size_t> invalid = memkit::find_invalid_utf8(broken);
   std::size_t pos = 0;
@@ -42,7 +31,7 @@ TEST_CASE("text: the checks, decoding and strips never allocate") {
   const std::string_view stripped = memkit::strip_w(text);
   const std::string_view left = memkit::lstrip_w(text);
   const std::string_view right = memkit::rstrip_w(text);
-  const std::size_t after = allocation_count;
+  const std::size_t after = allocation_count();
 
   CHECK(after == before);
   CHECK(valid == std::nullopt);
@@ -52,7 +41,7 @@ TEST_CASE("text: the checks, decoding and strips never allocate") {
   CHECK(left.size() == text.size() - 3);
   CHECK(right.size() == text.size() - 4);
 
-  const std::size_t probe_before = allocation_count;  // the probe must see a real allocation
+  const std::size_t probe_before = allocation_count();  // the probe must see a real allocation
   CHECK(memkit::casefold(text).size() > 1000);
-  CHECK(allocation_count > probe_before);
+  CHECK(allocation_count() > probe_before);
 }
