@@ -200,7 +200,7 @@ void run_markdown_units(const Invocation& inv, const Environment& env, Reply& re
   reply.data = document_json(doc);
   reply.text = units_text(doc, Style{env.stdout_is_terminal && !env.no_colour});
   if (!reply.findings.empty()) {
-    reply.text += "\n" + findings_text(reply.findings, Style{});
+    reply.text += (reply.text.empty() ? "" : "\n") + findings_text(reply.findings, Style{});
   }
 }
 

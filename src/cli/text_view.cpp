@@ -38,6 +38,8 @@ std::string one_line(std::string_view text) {
   for (char c : to_valid_utf8(text)) {
     if (c == '\n') {
       out += "\\n";
+    } else if (c == '\r') {
+      out += "\\r";
     } else if (c == '\t') {
       out += "\\t";
     } else {

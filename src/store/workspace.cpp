@@ -170,7 +170,11 @@ Result<CustodianInputs> Workspace::read_custodian_inputs_from_disk() const {
   if (txn && *txn == NodeType::directory) {
     Result<std::vector<std::string>> names = fs_->list_directory(absolute(".memkit/txn"));
     if (!names) return names.status();
-    inputs.unfinished_transactions = static_cast<std::uint32_t>(names->size());
+    // Each transaction is one directory; a stray file there is not one.
+    for (const std::string& name : *names) {
+      const Result<NodeType> type = fs_->node_type(absolute(".memkit/txn/" + name));
+      inputs.unfinished_transactions += type && *type == NodeType::directory;
+    }
   }
   inputs.snapshot = Snapshot(std::move(files));
   return inputs;
@@ -220,7 +224,15 @@ Result<InitResult> Workspace::write_custodian_templates(bool extended, const Clo
        custodian::init_templates(extended, version(), now)) {
     const Result<NodeType> type = fs_->node_type(memory_path(file.path));
     if (!type) return type.status();
-    if (*type != NodeType::none) {
+    if (*type == NodeType::symlink) {
+      return Status(Errc::unsafe_path, memory_dir_ + "/" + file.path +
+                                           ": is a symbolic link; memkit does not write through "
+                                           "links");
+    }
+    if (*type != NodeType::none && *type != NodeType::file) {
+      return Status(Errc::io, memory_dir_ + "/" + file.path + ": exists and is not a regular file");
+    }
+    if (*type == NodeType::file) {
       result.existing.push_back(file.path);
       continue;
     }

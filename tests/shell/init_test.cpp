@@ -314,15 +314,23 @@ TEST_CASE("shell: init refuses a symbolic link in a template file's place") {
   write_bytes(dir.path() / "outside.md", "outside\n");
   fs::create_symlink(dir.path() / "outside.md", memory / "brief.md");
   const Result<InitResult> result = init_at(posix_file_system(), dir.path(), false);
-  // Either refused or reported as existing; never written through.
-  if (result.ok()) {
-    CHECK(std::find(result->existing.begin(), result->existing.end(), "brief.md") !=
-          result->existing.end());
-  } else {
-    CHECK(result.status().code() == Errc::unsafe_path);
-  }
+  REQUIRE_FALSE(result.ok());
+  CHECK(result.status().code() == Errc::unsafe_path);
+  CHECK(result.status().message() ==
+        "docs/memory/brief.md: is a symbolic link; memkit does not write through links");
   CHECK(read_bytes(dir.path() / "outside.md") == "outside\n");
   CHECK(fs::is_symlink(memory / "brief.md"));
+}
+
+TEST_CASE("shell: init refuses a directory in a template file's place") {
+  TempDir dir;
+  const fs::path memory = dir.path() / "docs" / "memory";
+  fs::create_directories(memory / "brief.md");
+  const Result<InitResult> result = init_at(posix_file_system(), dir.path(), false);
+  REQUIRE_FALSE(result.ok());
+  CHECK(result.status().code() == Errc::io);
+  CHECK(result.status().message() == "docs/memory/brief.md: exists and is not a regular file");
+  CHECK(fs::is_directory(memory / "brief.md"));
 }
 
 }  // namespace
