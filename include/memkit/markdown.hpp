@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <optional>
 #include <span>
@@ -74,8 +75,27 @@ class LineCursor final {
   LineCursor(std::string_view bytes, std::size_t begin, std::size_t end,
              std::uint32_t first_number) noexcept
       : bytes_(bytes), pos_(begin), end_(end), number_(first_number) {}
-  // Returns true and fills `line` while lines remain.
-  bool next(Line& line) noexcept;
+  // Returns true and fills `line` while lines remain. Inline: it runs once per line.
+  bool next(Line& line) noexcept {
+    if (pos_ >= end_) return false;
+    const char* const base = bytes_.data();
+    const void* nl = std::memchr(base + pos_, '\n', end_ - pos_);
+    line.number = number_++;
+    line.begin = pos_;
+    if (nl == nullptr) {
+      line.content = bytes_.substr(pos_, end_ - pos_);
+      line.terminator = {};
+      pos_ = end_;
+      return true;
+    }
+    const auto lf = static_cast<std::size_t>(static_cast<const char*>(nl) - base);
+    const bool crlf = lf > pos_ && base[lf - 1] == '\r';
+    const std::size_t content_end = crlf ? lf - 1 : lf;
+    line.content = bytes_.substr(pos_, content_end - pos_);
+    line.terminator = bytes_.substr(content_end, lf + 1 - content_end);
+    pos_ = lf + 1;
+    return true;
+  }
 
  private:
   std::string_view bytes_;
@@ -165,7 +185,7 @@ void for_each_visible_line(const Document& doc, const Section& section, Visit&& 
     if (unit.kind == UnitKind::front_matter) continue;
     detail::RegionTracker tracker;
     LineCursor cursor = doc.lines(unit);
-    Line line;
+    Line line{};
     while (cursor.next(line)) {
       if (line.number > section.last_line) return;
       if (!tracker.is_opaque(line.content)) visit(line);

@@ -141,7 +141,7 @@ void run_custodian(const Invocation& inv, const Environment& env, Reply& reply) 
       return;
     }
     reply.data = init_json(*result);
-    reply.text = init_text(*result);
+    if (inv.format == Format::text) reply.text = init_text(*result);
     return;
   }
   const Result<CustodianInputs> inputs = ws->read_custodian_inputs();
@@ -153,12 +153,12 @@ void run_custodian(const Invocation& inv, const Environment& env, Reply& reply) 
     const StatusReport report = custodian_status(*inputs, default_token_counter());
     reply.findings = report.findings;
     reply.data = status_json(report);
-    reply.text = status_text(report, style);
+    if (inv.format == Format::text) reply.text = status_text(report, style);
   } else {
     const CheckReport report = custodian_check(*inputs, default_token_counter());
     reply.findings = report.findings;
     reply.data = check_json(report);
-    reply.text = check_text(report, style);
+    if (inv.format == Format::text) reply.text = check_text(report, style);
   }
 }
 
@@ -197,7 +197,10 @@ void run_markdown_units(const Invocation& inv, const Environment& env, Reply& re
     reply.findings.push_back(
         make_finding("MK-UTF8-001", Severity::error, path, describe_issue(*issue, path)));
   }
-  reply.data = document_json(doc);
+  if (inv.format == Format::json) {
+    reply.data = document_json(doc);
+    return;
+  }
   reply.text = units_text(doc, Style{env.stdout_is_terminal && !env.no_colour});
   if (!reply.findings.empty()) {
     reply.text += (reply.text.empty() ? "" : "\n") + findings_text(reply.findings, Style{});

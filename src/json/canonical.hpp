@@ -22,4 +22,8 @@ namespace memkit::detail {
   return nlohmann::json(to_valid_utf8(text));
 }
 
+// Appends `text` as a canonical JSON string literal, for writers that stream large arrays
+// without building a value tree. The same bytes as canonical_dump(utf8(text)).
+void append_json_string(std::string& out, std::string_view text);
+
 }  // namespace memkit::detail

@@ -9,7 +9,11 @@ namespace memkit {
 using nlohmann::json;
 using detail::utf8;
 
-std::string json_string(std::string_view text) { return detail::canonical_dump(utf8(text)); }
+std::string json_string(std::string_view text) {
+  std::string out;
+  detail::append_json_string(out, text);
+  return out;
+}
 
 std::string envelope_json(std::string_view command, std::string_view data_json,
                           const std::vector<Finding>& findings) {
@@ -29,26 +33,73 @@ std::string envelope_json(std::string_view command, std::string_view data_json,
       detail::canonical_dump(list), report_status_name(derive_status(findings)));
 }
 
+namespace detail {
+
+void append_json_string(std::string& out, std::string_view text) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  const std::string valid = to_valid_utf8(text);
+  out += '"';
+  for (const char c : valid) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\b': out += "\\b"; break;
+      case '\f': out += "\\f"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          out += "\\u00";
+          out += kHex[(c >> 4) & 0xF];
+          out += kHex[c & 0xF];
+        } else {
+          out += c;
+        }
+    }
+  }
+  out += '"';
+}
+
+}  // namespace detail
+
+// Streamed rather than built as a value tree: a large file has millions of units. Keys are
+// written in their canonical (bytewise) order.
 std::string document_json(const Document& doc) {
   if (!doc.parseable()) return R"({"sections":null,"units":null})";
-  json units = json::array();
-  for (const Unit& unit : doc.units()) {
-    const std::optional<std::string> key = unit_key(doc, unit);
-    units.push_back(json{{"kind", std::string(unit_kind_name(unit.kind))},
-                         {"first_line", unit.first_line},
-                         {"last_line", unit.last_line},
-                         {"key", key ? utf8(*key) : json(nullptr)}});
-  }
-  json sections = json::array();
+  std::string out;
+  out.reserve(64 * (doc.units().size() + doc.sections().size()) + 32);
+  out += R"({"sections":[)";
+  bool first = true;
   for (const Section& section : doc.sections()) {
-    const std::optional<std::string_view> heading = section_heading(doc, section);
-    sections.push_back(
-        json{{"kind", section.kind == SectionKind::preamble ? "preamble" : "section"},
-             {"first_line", section.first_line},
-             {"last_line", section.last_line},
-             {"heading", heading ? utf8(*heading) : json(nullptr)}});
+    out += first ? "" : ",";
+    first = false;
+    out += R"({"first_line":)" + std::to_string(section.first_line) + R"(,"heading":)";
+    if (const std::optional<std::string_view> heading = section_heading(doc, section)) {
+      detail::append_json_string(out, *heading);
+    } else {
+      out += "null";
+    }
+    out += section.kind == SectionKind::preamble ? R"(,"kind":"preamble")" : R"(,"kind":"section")";
+    out += R"(,"last_line":)" + std::to_string(section.last_line) + "}";
   }
-  return detail::canonical_dump(json{{"sections", sections}, {"units", units}});
+  out += R"(],"units":[)";
+  first = true;
+  for (const Unit& unit : doc.units()) {
+    out += first ? "" : ",";
+    first = false;
+    out += R"({"first_line":)" + std::to_string(unit.first_line) + R"(,"key":)";
+    if (const std::optional<std::string> key = unit_key(doc, unit)) {
+      detail::append_json_string(out, *key);
+    } else {
+      out += "null";
+    }
+    out += R"(,"kind":")";
+    out += unit_kind_name(unit.kind);
+    out += R"(","last_line":)" + std::to_string(unit.last_line) + "}";
+  }
+  out += "]}";
+  return out;
 }
 
 namespace {

@@ -1,6 +1,4 @@
 // Document accessors, line walking and rendering.
-#include <cstring>
-
 #include "markdown/document_impl.hpp"
 #include "markdown/line_kinds.hpp"
 
@@ -29,27 +27,6 @@ std::string describe_issue(const TextIssue& issue, std::string_view path) {
   out += ": ";
   out += what;
   return out;
-}
-
-bool LineCursor::next(Line& line) noexcept {
-  if (pos_ >= end_) return false;
-  const char* const base = bytes_.data();
-  const void* nl = std::memchr(base + pos_, '\n', end_ - pos_);
-  line.number = number_++;
-  line.begin = pos_;
-  if (nl == nullptr) {
-    line.content = bytes_.substr(pos_, end_ - pos_);
-    line.terminator = {};
-    pos_ = end_;
-    return true;
-  }
-  const std::size_t lf = static_cast<std::size_t>(static_cast<const char*>(nl) - base);
-  const bool crlf = lf > pos_ && base[lf - 1] == '\r';
-  const std::size_t content_end = crlf ? lf - 1 : lf;
-  line.content = bytes_.substr(pos_, content_end - pos_);
-  line.terminator = bytes_.substr(content_end, lf + 1 - content_end);
-  pos_ = lf + 1;
-  return true;
 }
 
 std::string_view Document::bytes() const noexcept { return *impl_->bytes; }

@@ -12,7 +12,7 @@ std::string_view heading_text(std::string_view content) noexcept {
 
 std::optional<std::string_view> section_heading(const Document& doc, const Section& section) {
   if (section.kind == SectionKind::preamble) return std::nullopt;
-  Line line;
+  Line line{};
   LineCursor cursor = doc.lines(section);
   if (!cursor.next(line)) return std::nullopt;
   return heading_text(line.content);
@@ -20,7 +20,7 @@ std::optional<std::string_view> section_heading(const Document& doc, const Secti
 
 std::optional<std::string> unit_key(const Document& doc, const Unit& unit) {
   if (unit.kind == UnitKind::heading) {
-    Line line;
+    Line line{};
     LineCursor cursor = doc.lines(unit);
     if (!cursor.next(line)) return std::string();
     return casefold(heading_text(line.content));
@@ -30,7 +30,7 @@ std::optional<std::string> unit_key(const Document& doc, const Unit& unit) {
   std::string joined;
   joined.reserve(unit.end - unit.begin);
   LineCursor cursor = doc.lines(unit);
-  Line line;
+  Line line{};
   bool first = true;
   while (cursor.next(line)) {
     if (first) {

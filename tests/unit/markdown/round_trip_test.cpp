@@ -43,7 +43,7 @@ void check_partition(const memkit::Document& doc) {
     REQUIRE(unit.last_line >= unit.first_line);
     std::uint32_t count = 0;
     memkit::LineCursor cursor = doc.lines(unit);
-    memkit::Line line;
+    memkit::Line line{};
     while (cursor.next(line)) {
       ++count;
       if (unit.kind == memkit::UnitKind::blank) CHECK(memkit::detail::is_blank(line.content));

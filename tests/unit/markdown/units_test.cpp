@@ -209,7 +209,7 @@ TEST_CASE("markdown: CRLF, a BOM and a missing final newline are kept and counte
   CHECK(doc.text(doc.units()[0]) == "- a\r\n");
   CHECK(memkit::render_markdown(doc) == bytes);
 
-  memkit::Line line;
+  memkit::Line line{};
   memkit::LineCursor cursor = doc.lines();
   REQUIRE(cursor.next(line));
   CHECK(line.content == "- a");
