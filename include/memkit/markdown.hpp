@@ -13,6 +13,8 @@
 #include <string_view>
 #include <vector>
 
+#include "memkit/status.hpp"
+
 namespace memkit {
 
 // §6.4: the kinds of line range a file is partitioned into.
@@ -141,6 +143,11 @@ class Document final {
 // Parses any bytes. Never fails: problems are reported by parse_error() and utf8_error().
 [[nodiscard]] Document parse_markdown(std::shared_ptr<const std::string> bytes);
 [[nodiscard]] Document parse_markdown(std::string bytes);
+
+// Returns OK iff memkit may change the file: a parse error (Errc::parse) or an ill-formed UTF-8
+// sequence (Errc::invalid_utf8) makes every mutating operation refuse, with the message
+// "<path>:<line>: ..." (spec compaction.md §2.1, §2.3). Reports read such files and go on.
+[[nodiscard]] Status check_editable(const Document& doc, std::string_view path);
 
 // The BOM followed by every unit's bytes in order: equal to the input for a parseable document
 // (the units partition the file), and the input itself otherwise.

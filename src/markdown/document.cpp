@@ -56,6 +56,16 @@ LineCursor Document::lines() const noexcept {
   return LineCursor(bytes(), content_begin(), bytes().size(), 1);
 }
 
+Status check_editable(const Document& doc, std::string_view path) {
+  if (const auto& issue = doc.parse_error()) {
+    return Status(Errc::parse, describe_issue(*issue, path));
+  }
+  if (const auto& issue = doc.utf8_error()) {
+    return Status(Errc::invalid_utf8, describe_issue(*issue, path));
+  }
+  return Status();
+}
+
 std::string render_markdown(const Document& doc) {
   if (!doc.parseable()) return std::string(doc.bytes());
   std::string out;

@@ -150,6 +150,16 @@ TEST_CASE("markdown: an unclosed fence or comment is a parse error at the opener
   CHECK(memkit::describe_issue(*comment.parse_error(), "x.md") == "x.md:2: unclosed HTML comment");
 }
 
+TEST_CASE("markdown: only a parseable, well-formed file may be changed") {
+  CHECK(memkit::check_editable(parse_markdown(std::string("- a\n")), "inbox.md").ok());
+  const memkit::Status fence = memkit::check_editable(parse_markdown(std::string("a\n~~~\n")), "x.md");
+  CHECK(fence.code() == memkit::Errc::parse);
+  CHECK(fence.message() == "x.md:2: unclosed code fence");
+  const memkit::Status utf8 = memkit::check_editable(parse_markdown(std::string("\xFF\n")), "y.md");
+  CHECK(utf8.code() == memkit::Errc::invalid_utf8);
+  CHECK(utf8.message() == "y.md:1: invalid UTF-8 sequence");
+}
+
 TEST_CASE("markdown: a comment ends at the first --> after its opener") {
   CHECK(shape(parse_markdown(std::string("<!-- a -->\n"))) == "comment 1-1");
   CHECK(shape(parse_markdown(std::string("<!-->\nb -->\nc\n"))) == "comment 1-2, text 3-3");
