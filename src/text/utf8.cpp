@@ -7,6 +7,7 @@
 
 #include "memkit/text.hpp"
 #include "text/utf8_decode.hpp"
+#include "text/utf8_simd.hpp"
 
 namespace memkit {
 namespace {
@@ -68,7 +69,9 @@ char32_t decode_utf8(std::string_view bytes, std::size_t& pos) noexcept {
 std::optional<std::size_t> find_invalid_utf8(std::string_view bytes) noexcept {
   const unsigned char* p = byte_data(bytes);
   const std::size_t n = bytes.size();
-  std::size_t i = 0;
+  // The vector validator skips the valid prefix; the scalar loop pins down the exact offset of an
+  // error, and handles machines without a vector unit.
+  std::size_t i = n >= 64 ? detail::valid_utf8_prefix(p, n) : 0;
   while (i < n) {
     if (p[i] < 0x80U) {
       i = skip_ascii(p, i, n);
