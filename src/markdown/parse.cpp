@@ -4,6 +4,7 @@
 
 #include "markdown/document_impl.hpp"
 #include "markdown/line_kinds.hpp"
+#include "markdown/line_scanner.hpp"
 #include "memkit/text.hpp"
 
 namespace memkit {
@@ -75,7 +76,7 @@ class Scanner final {
       : bytes_(bytes), begin_(begin), doc_(doc), partition_(doc.units) {}
 
   void run() {
-    LineCursor cursor(bytes_, begin_, bytes_.size(), 1);
+    detail::LineScanner cursor(bytes_, begin_, 1);
     Line line{};
     bool have = cursor.next(line);
     if (have && skip_front_matter(cursor, line)) have = cursor.next(line);
@@ -97,9 +98,9 @@ class Scanner final {
   // §2.3.1: line 1 is "---" and a later line is "---" or "...". Returns true and moves `cursor`
   // past the closing line when the file has front matter; otherwise line 1 is scanned as an
   // ordinary line (a thematic break).
-  bool skip_front_matter(LineCursor& cursor, const Line& first) {
+  bool skip_front_matter(detail::LineScanner& cursor, const Line& first) {
     if (!detail::equals_trimmed(first.content, "---")) return false;
-    LineCursor probe = cursor;
+    detail::LineScanner probe = cursor;
     Line line{};
     while (probe.next(line)) {
       if (detail::equals_trimmed(line.content, "---") ||
