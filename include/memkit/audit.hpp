@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -22,6 +23,9 @@ struct CustodianInputs {
   Snapshot snapshot;  // the profile's fixed files and every module file found, memory-relative
   std::uint32_t archive_files = 0;            // regular files under archive/, README.md excluded
   std::uint32_t unfinished_transactions = 0;  // directories under .memkit/txn/
+  // What lies at each safe manifest route path the snapshot does not hold (check §15 needs only
+  // existence): file, missing, not_a_file or symlink. Never read, never followed.
+  std::map<std::string, EntryState> route_targets;
 };
 
 enum class FileState : std::uint8_t { ok, near_limit, over_budget, missing, not_enabled };

@@ -29,7 +29,7 @@ struct InitResult {
 
 // Writes `bytes` to `path` atomically (spec README.md "Writes"): a temporary file in the same
 // directory, fsync, the target's permission bits (0644 for a new file), rename, fsync of the
-// directory. With `create_only`, an existing target is never replaced. Refuses a symbolic link.
+// directory, then a read-back that must give the same bytes. With `create_only`, an existing target is never replaced. Refuses a symbolic link.
 [[nodiscard]] Status write_file_atomically(FileSystem& fs, const std::string& path,
                                            std::string_view bytes, bool create_only);
 
@@ -57,10 +57,14 @@ class Workspace final {
       : fs_(&fs), profile_(&profile), options_(std::move(options)),
         memory_dir_(std::move(memory_dir)) {}
 
+  [[nodiscard]] static Result<Workspace> open_unchecked(FileSystem& fs,
+                                                        const LayoutProfile& profile,
+                                                        WorkspaceOptions options);
   [[nodiscard]] Result<CustodianInputs> read_custodian_inputs_from_disk() const;
   [[nodiscard]] Result<InitResult> write_custodian_templates(bool extended,
                                                              const ClockReading& now);
   [[nodiscard]] Status relative(const Status& status) const;
+  [[nodiscard]] EntryState entry_state_without_links(const std::string& path) const;
   [[nodiscard]] std::string absolute(std::string_view relative_to_root) const;
   [[nodiscard]] std::string memory_path(std::string_view relative_to_memory) const;
   [[nodiscard]] Status ensure_directories(std::string_view relative_to_root);

@@ -51,8 +51,20 @@ void check_manifest_routes(const std::vector<detail::FileFacts>& facts,
                                 "use a relative path to a .md file inside the memory directory"));
       return;
     }
-    const FileSnapshot* target = inputs.snapshot.find(route.path);
-    if (must_exist && (target == nullptr || !target->exists())) {
+    EntryState state = EntryState::missing;
+    if (const FileSnapshot* held = inputs.snapshot.find(route.path)) {
+      state = held->state;
+    } else if (const auto it = inputs.route_targets.find(route.path);
+               it != inputs.route_targets.end()) {
+      state = it->second;
+    }
+    if (state == EntryState::symlink) {
+      out.push_back(make_fatal("MK-LAYOUT-001", "manifest.md",
+                               fmt::format("manifest.md:{}: route {} passes through a symbolic link",
+                                           route.line, route.path)));
+      return;
+    }
+    if (must_exist && state != EntryState::file) {
       out.push_back(check_error("MK-CHECK-005", "manifest.md",
                                 fmt::format("manifest.md:{}: route file {} is missing", route.line,
                                             route.path)));

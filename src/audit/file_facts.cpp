@@ -7,7 +7,12 @@ namespace memkit::detail {
 std::vector<FileFacts> gather_facts(const CustodianInputs& inputs, const TokenCounter& counter) {
   std::vector<std::string> paths = custodian_layout().files;
   for (const FileSnapshot& file : inputs.snapshot.files()) {
-    if (custodian::file_role(file.path) == custodian::FileRole::module) paths.push_back(file.path);
+    // Module rows come from the folders' listings: a module the manifest names but nobody wrote
+    // is check's business (a missing route), not a status row.
+    if (custodian::file_role(file.path) == custodian::FileRole::module &&
+        file.state != EntryState::missing) {
+      paths.push_back(file.path);
+    }
   }
   std::vector<FileFacts> facts;
   facts.reserve(paths.size());

@@ -94,6 +94,12 @@ Result<ClockReading> clock_of(const Invocation& inv, const Environment& env) {
 }
 
 Result<Workspace> open_workspace(const Invocation& inv) {
+  for (const char* name : {"--project-root", "--memory-dir"}) {
+    const auto it = inv.options.find(name);
+    if (it != inv.options.end() && it->second.empty()) {
+      return Status(Errc::invalid_argument, std::string(name) + ": empty path");
+    }
+  }
   WorkspaceOptions options;
   if (const auto it = inv.options.find("--project-root"); it != inv.options.end()) {
     options.project_root = it->second;
@@ -176,14 +182,16 @@ void run_markdown_units(const Invocation& inv, const Environment& env, Reply& re
     return;
   }
   const std::string path = display_path(inv.positionals[0], env);
-  Result<std::string> bytes = posix_file_system().read_file(inv.positionals[0]);
+  // A read-only tool may follow a link to the file the user named; only writes refuse links.
+  std::error_code resolve_error;
+  const std::filesystem::path resolved = std::filesystem::canonical(inv.positionals[0], resolve_error);
+  const std::string target = resolve_error ? inv.positionals[0] : resolved.string();
+  Result<std::string> bytes = posix_file_system().read_file(target);
   if (!bytes) {
     Status failed = bytes.status();
     std::string message = failed.message();
     // Name the file as the user will recognise it, not as the OS spelled it.
-    if (message.rfind(inv.positionals[0], 0) == 0) {
-      message = path + message.substr(inv.positionals[0].size());
-    }
+    if (message.rfind(target, 0) == 0) message = path + message.substr(target.size());
     Finding finding = make_fatal("MK-IO-001", path, message);
     reply.findings.push_back(std::move(finding));
     return;
@@ -207,25 +215,6 @@ void run_markdown_units(const Invocation& inv, const Environment& env, Reply& re
   }
 }
 
-// "group command" from argv when it could not be parsed: the first two words that are neither
-// options nor the values of options, so that the envelope still names what was asked.
-std::string command_words(const std::vector<std::string>& args) {
-  std::vector<std::string> words;
-  for (std::size_t i = 0; i < args.size() && words.size() < 2; ++i) {
-    const std::string& a = args[i];
-    if (a.rfind("-", 0) == 0) {
-      const bool takes_value = a == "--format" || a == "--now" || a == "--lock-timeout" ||
-                               a == "--project-root" || a == "--memory-dir";
-      if (takes_value) ++i;
-      continue;
-    }
-    words.push_back(a);
-  }
-  std::string name;
-  for (const std::string& w : words) name += (name.empty() ? "" : " ") + w;
-  return name;
-}
-
 }  // namespace
 
 int run(const std::vector<std::string>& args, const Environment& env, std::ostream& out,
@@ -242,12 +231,25 @@ int run(const std::vector<std::string>& args, const Environment& env, std::ostre
       if (a == "--format=json") fallback.format = Format::json;
     }
     Reply reply;
-    reply.command = command_words(args);
+    const std::vector<std::string> words = plain_words(args, commands());
+    for (std::size_t w = 0; w < words.size() && w < 2; ++w) {
+      reply.command += (w == 0 ? "" : " ") + words[w];
+    }
     reply.findings.push_back(finding_from(parsed.status()));
     return emit(reply, fallback, env, out, err);
   }
   const Invocation& inv = *parsed;
   const std::string name = inv.group + (inv.command.empty() ? "" : " " + inv.command);
+  if (inv.version) {
+    out << "memkit " << version() << '\n';
+    return 0;
+  }
+  if (inv.group.empty() && !inv.help && inv.format == Format::json) {
+    Reply reply;
+    reply.findings.push_back(
+        finding_from(Status(Errc::invalid_argument, "missing group; see memkit --help")));
+    return emit(reply, inv, env, out, err);
+  }
   if (inv.help || inv.group.empty()) {
     if (inv.group == "custodian") {
       out << kCustodianUsage;
@@ -257,10 +259,6 @@ int run(const std::vector<std::string>& args, const Environment& env, std::ostre
       out << kUsage;
     }
     if (!inv.help && inv.group.empty()) return 2;
-    return 0;
-  }
-  if (inv.group == "version" || inv.group == "--version") {
-    out << "memkit " << version() << '\n';
     return 0;
   }
   Reply reply;

@@ -15,9 +15,36 @@ Status bad(std::string message) { return Status(Errc::invalid_argument, std::mov
 
 }  // namespace
 
+std::vector<std::string> plain_words(const std::vector<std::string>& args,
+                                     const std::map<std::string, CommandOptions>& known) {
+  std::set<std::string> takes_value = {"--format", "--now", "--lock-timeout"};
+  for (const auto& [name, spec] : known) {
+    takes_value.insert(spec.with_value.begin(), spec.with_value.end());
+  }
+  std::vector<std::string> words;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (args[i].rfind("-", 0) != 0) {
+      words.push_back(args[i]);
+    } else if (takes_value.count(args[i]) != 0) {
+      ++i;  // its value is not a word
+    }
+  }
+  return words;
+}
+
 Result<Invocation> parse_invocation(const std::vector<std::string>& args,
                                     const std::map<std::string, CommandOptions>& known) {
   Invocation inv;
+  // --help wins over everything else on the line (spec README.md): find the group and command
+  // from the plain words and ignore the rest, even options that would be errors.
+  for (std::size_t i = 0; i < args.size() && args[i] != "--"; ++i) {
+    if (args[i] != "--help" && args[i] != "-h") continue;
+    inv.help = true;
+    const std::vector<std::string> words = plain_words(args, known);
+    if (!words.empty()) inv.group = words[0];
+    if (words.size() > 1) inv.command = words[1];
+    return inv;
+  }
   // Every option any command takes, so that a value is consumed before the command is known.
   std::set<std::string> value_options;
   std::set<std::string> flag_options;
@@ -33,8 +60,8 @@ Result<Invocation> parse_invocation(const std::vector<std::string>& args,
       for (++i; i < args.size(); ++i) words.push_back(args[i]);
       break;
     }
-    if (arg == "-h" || arg == "--help") {
-      inv.help = true;
+    if (arg == "--version") {
+      inv.version = true;
       continue;
     }
     if (arg.size() < 3 || arg.compare(0, 2, "--") != 0) {

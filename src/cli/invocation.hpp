@@ -19,6 +19,7 @@ struct Invocation {
   std::optional<std::string> now;  // --now, or MEMKIT_NOW
   double lock_timeout_seconds = 10.0;
   bool help = false;
+  bool version = false;
   std::vector<std::string> positionals;        // after group and command
   std::map<std::string, std::string> options;  // "--project-root" -> value
   std::vector<std::string> flags;              // "--extended"
@@ -29,6 +30,11 @@ struct CommandOptions {
   std::vector<std::string> with_value;
   std::vector<std::string> flags;
 };
+
+// The words of argv that are neither options nor option values: the group, the command and the
+// positionals, even when the line as a whole does not parse.
+[[nodiscard]] std::vector<std::string> plain_words(
+    const std::vector<std::string>& args, const std::map<std::string, CommandOptions>& known);
 
 // Splits argv (without argv[0]) into an Invocation. Global options may appear anywhere;
 // `known` maps "group command" to the options that command takes. Fails with

@@ -148,15 +148,11 @@ ProtocolSupport protocol_support(std::string_view version) noexcept {
     pos = dot + 1;
   }
   if (count < 2) return ProtocolSupport::invalid;
-  // 0.5 <= version <= 0.7, with missing parts read as zero (0.7.0 == 0.7).
-  for (std::size_t i = 2; i < count; ++i) {
-    if (parts[i] != 0) {
-      return (parts[0] == 0 && parts[1] >= 5 && parts[1] < 7) ? ProtocolSupport::supported
-                                                              : ProtocolSupport::unsupported;
-    }
-  }
-  return (parts[0] == 0 && parts[1] >= 5 && parts[1] <= 7) ? ProtocolSupport::supported
-                                                           : ProtocolSupport::unsupported;
+  // Supported means numerically equal to 0.5, 0.6 or 0.7: trailing zero parts do not count
+  // (0.7.0 is 0.7), and anything between or beyond them is a protocol memkit does not know.
+  while (count > 2 && parts[count - 1] == 0) --count;
+  const bool known = count == 2 && parts[0] == 0 && parts[1] >= 5 && parts[1] <= 7;
+  return known ? ProtocolSupport::supported : ProtocolSupport::unsupported;
 }
 
 }  // namespace custodian

@@ -109,7 +109,7 @@ std::vector<TemplateFile> init_templates(bool extended, std::string_view version
   files.push_back({"manifest.md", manifest_template(version)});
   files.push_back(
       {"brief.md",
-       "# Brief\n\nThe one-screen summary of this project. Replace each TODO(memkit) line with the "
+       "# Brief\n\nThe one-screen summary of this project. Replace each placeholder below with the "
        "real answer.\n\n"
        "- TODO(memkit) Purpose: what this project is for and whom it serves.\n"
        "- TODO(memkit) Current direction: what is being built now, and why.\n"

@@ -36,7 +36,11 @@ Status write_file_atomically(FileSystem& fs, const std::string& path, std::strin
     (void)fs.remove_file(*temporary);  // best effort: the target is untouched either way
     return status;
   }
-  return fs.sync_directory(directory);
+  if (Status synced = fs.sync_directory(directory); !synced.ok()) return synced;
+  const Result<std::string> written = fs.read_file(path);
+  if (!written) return written.status();
+  if (*written != bytes) return Status(Errc::io, path + ": read-back mismatch after the write");
+  return Status();
 }
 
 }  // namespace memkit

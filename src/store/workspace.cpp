@@ -77,8 +77,8 @@ std::vector<std::string> route_targets(const std::vector<FileSnapshot>& files) {
 
 }  // namespace
 
-Result<Workspace> Workspace::open(FileSystem& fs, const LayoutProfile& profile,
-                                  WorkspaceOptions options) {
+Result<Workspace> Workspace::open_unchecked(FileSystem& fs, const LayoutProfile& profile,
+                                            WorkspaceOptions options) {
   if (options.project_root.empty()) options.project_root.assign(1, '.');
   while (options.project_root.size() > 1 && options.project_root.back() == '/') {
     options.project_root.pop_back();
@@ -114,6 +114,18 @@ Result<Workspace> Workspace::open(FileSystem& fs, const LayoutProfile& profile,
   return ws;
 }
 
+Result<Workspace> Workspace::open(FileSystem& fs, const LayoutProfile& profile,
+                                  WorkspaceOptions options) {
+  const std::string root = options.project_root;
+  Result<Workspace> ws = open_unchecked(fs, profile, std::move(options));
+  if (ws) return ws;
+  // Output never shows absolute paths: cut the root from OS messages about paths under it.
+  const Status failed = ws.status();
+  const std::string prefix = (root.empty() ? std::string(".") : root) + "/";
+  if (failed.message().compare(0, prefix.size(), prefix) != 0) return failed;
+  return Status(failed.code(), failed.message().substr(prefix.size()));
+}
+
 std::string Workspace::absolute(std::string_view relative_to_root) const {
   return options_.project_root + "/" + std::string(relative_to_root);
 }
@@ -125,6 +137,23 @@ std::string Workspace::memory_path(std::string_view relative_to_memory) const {
 bool Workspace::memory_dir_exists() const {
   const Result<NodeType> type = fs_->node_type(absolute(memory_dir_));
   return type && *type == NodeType::directory;
+}
+
+// What lies at a memory-relative path, looking at each component without following links.
+EntryState Workspace::entry_state_without_links(const std::string& path) const {
+  std::size_t pos = 0;
+  while (true) {
+    const std::size_t slash = path.find('/', pos);
+    const Result<NodeType> type = fs_->node_type(memory_path(path.substr(0, slash)));
+    if (!type) return EntryState::unreadable;
+    if (*type == NodeType::symlink) return EntryState::symlink;
+    if (*type == NodeType::none) return EntryState::missing;
+    if (slash == std::string::npos) {
+      return *type == NodeType::file ? EntryState::file : EntryState::not_a_file;
+    }
+    if (*type != NodeType::directory) return EntryState::missing;
+    pos = slash + 1;
+  }
 }
 
 Result<CustodianInputs> Workspace::read_custodian_inputs_from_disk() const {
@@ -149,9 +178,10 @@ Result<CustodianInputs> Workspace::read_custodian_inputs_from_disk() const {
         files.push_back(read_entry(*fs_, memory_path(path), path));
       }
     }
-    // check verifies that manifest routes lead somewhere, so their targets join the snapshot.
+    // check verifies that manifest routes lead somewhere; it needs to know what is there, not
+    // to read it (a route may point into archive/, which reports never read).
     for (const std::string& path : route_targets(files)) {
-      files.push_back(read_entry(*fs_, memory_path(path), path));
+      inputs.route_targets[path] = entry_state_without_links(path);
     }
     const Result<NodeType> archive = fs_->node_type(memory_path(profile_->archive_folder));
     if (archive && *archive == NodeType::symlink) return symlink_refused(profile_->archive_folder);
@@ -222,6 +252,13 @@ Result<InitResult> Workspace::write_custodian_templates(bool extended, const Clo
   // files only, and running init again finishes the job.
   for (const custodian::TemplateFile& file :
        custodian::init_templates(extended, version(), now)) {
+    // The parent first: lstat on "rules/README.md" would follow a linked "rules".
+    if (const std::size_t slash = file.path.rfind('/'); slash != std::string::npos) {
+      if (Status made = ensure_directories(memory_dir_ + "/" + file.path.substr(0, slash));
+          !made.ok()) {
+        return made;
+      }
+    }
     const Result<NodeType> type = fs_->node_type(memory_path(file.path));
     if (!type) return type.status();
     if (*type == NodeType::symlink) {
@@ -235,12 +272,6 @@ Result<InitResult> Workspace::write_custodian_templates(bool extended, const Clo
     if (*type == NodeType::file) {
       result.existing.push_back(file.path);
       continue;
-    }
-    if (const std::size_t slash = file.path.rfind('/'); slash != std::string::npos) {
-      if (Status made = ensure_directories(memory_dir_ + "/" + file.path.substr(0, slash));
-          !made.ok()) {
-        return made;
-      }
     }
     if (Status written = write_file_atomically(*fs_, memory_path(file.path), file.bytes, true);
         !written.ok()) {

@@ -144,6 +144,19 @@ TEST_CASE("shell: an atomic write writes a temporary in the target's folder, set
   }
 }
 
+TEST_CASE("shell: an atomic write reads the file back and reports a failed read-back") {
+  TempDir dir;
+  const fs::path folder = dir.path() / "docs" / "memory";
+  fs::create_directories(folder);
+  const std::string target = (folder / "inbox.md").string();
+  FaultyFileSystem faulty;
+  faulty.fail_reads_of("inbox.md");
+  const Status status = write_file_atomically(faulty, target, kNew, false);
+  REQUIRE_FALSE(status.ok());
+  CHECK(status.code() == Errc::io);
+  CHECK(read_bytes(target) == kNew);  // the write happened; the failure can only be the read-back
+}
+
 TEST_CASE("shell: a new file gets mode 0644 whatever the umask") {
   for (const mode_t mask : {mode_t{0}, mode_t{022}, mode_t{077}, mode_t{0777}}) {
     CAPTURE(mask);

@@ -333,5 +333,17 @@ TEST_CASE("shell: init refuses a directory in a template file's place") {
   CHECK(fs::is_directory(memory / "brief.md"));
 }
 
+TEST_CASE("shell: init refuses a linked module folder even when its README exists there") {
+  TempDir dir;
+  const fs::path memory = dir.path() / "docs" / "memory";
+  fs::create_directories(memory);
+  write_bytes(dir.path() / "elsewhere" / "README.md", "someone else's\n");
+  fs::create_directory_symlink(dir.path() / "elsewhere", memory / "rules");
+  const Result<InitResult> result = init_at(posix_file_system(), dir.path(), true);
+  REQUIRE_FALSE(result.ok());
+  CHECK(result.status().code() == Errc::unsafe_path);
+  CHECK(read_bytes(dir.path() / "elsewhere" / "README.md") == "someone else's\n");
+}
+
 }  // namespace
 }  // namespace memkit::shell_test

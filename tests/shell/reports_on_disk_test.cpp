@@ -135,5 +135,77 @@ TEST_CASE("shell: a directory in a core file's place is not also a missing core 
   CHECK(std::find(check_codes.begin(), check_codes.end(), "MK-CHECK-001") == check_codes.end());
 }
 
+TEST_CASE("shell: replacing init's three placeholders is enough to curate brief.md") {
+  TempDir dir;
+  make_healthy_memory(dir.path());
+  const std::string brief =
+      custodian::init_templates(false, "0.1.0", *ClockReading::parse_rfc3339("2026-03-07T10:00:00Z"))
+          .at(1)
+          .bytes;
+  std::string curated = brief;
+  for (std::size_t at = curated.find("- TODO(memkit) "); at != std::string::npos;
+       at = curated.find("- TODO(memkit) ")) {
+    curated.replace(at, 15, "- ");
+  }
+  write_bytes(dir.path() / "docs/memory/brief.md", brief);
+  CHECK(custodian_status(read_inputs(dir.path()), default_token_counter()).files[1].needs_curation);
+  write_bytes(dir.path() / "docs/memory/brief.md", curated);
+  const StatusReport status = custodian_status(read_inputs(dir.path()), default_token_counter());
+  CHECK_FALSE(status.files[1].needs_curation);
+  CHECK(status.findings.empty());
+}
+
+TEST_CASE("shell: a module the manifest names but nobody wrote gets no status row") {
+  TempDir dir;
+  make_healthy_memory(dir.path());
+  replace_in(dir.path() / "docs/memory/manifest.md", "### Enabled rules\n",
+             "### Enabled rules\n\n- `rules/ghost.md`: never\n");
+  const CustodianInputs inputs = read_inputs(dir.path());
+  const StatusReport status = custodian_status(inputs, default_token_counter());
+  for (const FileStatus& row : status.files) CHECK(row.path != "rules/ghost.md");
+  CHECK(status.findings.empty());
+}
+
+TEST_CASE("shell: check neither reads nor follows a route through a symbolic link") {
+  TempDir dir;
+  make_healthy_memory(dir.path());
+  write_bytes(dir.path() / "outside/x.md", "- outside\n");
+  fs::create_directory_symlink(dir.path() / "outside", dir.path() / "docs/memory/sub");
+  replace_in(dir.path() / "docs/memory/manifest.md", "## Always load\n\n",
+             "## Always load\n\n- sub/x.md\n");
+  const CheckReport check = custodian_check(read_inputs(dir.path()), default_token_counter());
+  CHECK(codes_of(check.findings) == std::vector<std::string>{"MK-LAYOUT-001"});
+  CHECK(check.findings[0].fatal);
+  CHECK(check.findings[0].message == "manifest.md:14: route sub/x.md passes through a symbolic link");
+}
+
+TEST_CASE("shell: a Load: route into archive/ is checked for existence only") {
+  TempDir dir;
+  make_healthy_memory(dir.path());
+  replace_in(dir.path() / "docs/memory/manifest.md", "Load:\n- decisions.md\n",
+             "Load:\n- decisions.md\n- archive/decisions-2026-01-01.md\n");
+  CustodianInputs inputs = read_inputs(dir.path());
+  CHECK(inputs.route_targets.at("archive/decisions-2026-01-01.md") == EntryState::missing);
+  CHECK(inputs.snapshot.find("archive/decisions-2026-01-01.md") == nullptr);
+  CHECK(codes_of(custodian_check(inputs, default_token_counter()).findings) ==
+        std::vector<std::string>{"MK-CHECK-005"});
+  write_bytes(dir.path() / "docs/memory/archive/decisions-2026-01-01.md", "## old\n");
+  inputs = read_inputs(dir.path());
+  CHECK(inputs.route_targets.at("archive/decisions-2026-01-01.md") == EntryState::file);
+  CHECK(custodian_check(inputs, default_token_counter()).passed);
+}
+
+TEST_CASE("shell: errors from opening a workspace name no absolute path") {
+  TempDir dir;
+  fs::create_directories(dir.path() / "docs");
+  WorkspaceOptions options;
+  options.project_root = dir.path().string();
+  options.memory_dir = "docs/" + std::string(300, 'a');  // too long a name: lstat fails
+  const Result<Workspace> ws = Workspace::open(posix_file_system(), custodian_layout(), options);
+  REQUIRE_FALSE(ws.ok());
+  CHECK(ws.status().message().rfind("docs/aaa", 0) == 0);
+  CHECK(ws.status().message().find(dir.path().string()) == std::string::npos);
+}
+
 }  // namespace
 }  // namespace memkit::shell_test

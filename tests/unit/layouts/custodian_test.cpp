@@ -59,7 +59,7 @@ TEST_CASE("layouts: route paths are relative .md paths without odd segments") {
   }
 }
 
-TEST_CASE("layouts: protocol versions 0.5 to 0.7 are supported, compared by dotted parts") {
+TEST_CASE("layouts: protocol versions 0.5, 0.6 and 0.7 are supported, compared by dotted parts") {
   using custodian::ProtocolSupport;
   CHECK(custodian::protocol_support("0.5") == ProtocolSupport::supported);
   CHECK(custodian::protocol_support("0.6") == ProtocolSupport::supported);
@@ -70,6 +70,9 @@ TEST_CASE("layouts: protocol versions 0.5 to 0.7 are supported, compared by dott
   CHECK(custodian::protocol_support("0.4") == ProtocolSupport::unsupported);
   CHECK(custodian::protocol_support("1.0") == ProtocolSupport::unsupported);
   CHECK(custodian::protocol_support("0.7.1") == ProtocolSupport::unsupported);
+  CHECK(custodian::protocol_support("0.6.9") == ProtocolSupport::unsupported);
+  CHECK(custodian::protocol_support("0.5.0.0") == ProtocolSupport::supported);
+  CHECK(custodian::protocol_support("00.06") == ProtocolSupport::supported);
   CHECK(custodian::protocol_support("seven") == ProtocolSupport::invalid);
   CHECK(custodian::protocol_support("0.") == ProtocolSupport::invalid);
   CHECK(custodian::protocol_support("7") == ProtocolSupport::invalid);
