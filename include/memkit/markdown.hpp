@@ -70,6 +70,27 @@ struct Line {
   std::string_view terminator;  // "", "\n" or "\r\n"
 };
 
+namespace detail {
+// Fills `line` for the line that starts at `pos` and whose LF is at `lf` (npos: it runs to `end`
+// unterminated); returns the offset of the next line. The one definition of a line's parts
+// (spec compaction.md §2.1), shared by every line walker.
+inline std::size_t fill_line(std::string_view bytes, std::size_t pos, std::size_t lf,
+                             std::size_t end, std::uint32_t number, Line& line) noexcept {
+  line.number = number;
+  line.begin = pos;
+  if (lf == std::string_view::npos) {
+    line.content = bytes.substr(pos, end - pos);
+    line.terminator = {};
+    return end;
+  }
+  const bool crlf = lf > pos && bytes[lf - 1] == '\r';
+  const std::size_t content_end = crlf ? lf - 1 : lf;
+  line.content = bytes.substr(pos, content_end - pos);
+  line.terminator = bytes.substr(content_end, lf + 1 - content_end);
+  return lf + 1;
+}
+}  // namespace detail
+
 // Walks the lines of bytes[begin, end) without allocating.
 // REQUIRES: begin is the start of a line (0, or the offset after a BOM, or after an LF).
 class LineCursor final {
@@ -80,22 +101,11 @@ class LineCursor final {
   // Returns true and fills `line` while lines remain. Inline: it runs once per line.
   bool next(Line& line) noexcept {
     if (pos_ >= end_) return false;
-    const char* const base = bytes_.data();
-    const void* nl = std::memchr(base + pos_, '\n', end_ - pos_);
-    line.number = number_++;
-    line.begin = pos_;
-    if (nl == nullptr) {
-      line.content = bytes_.substr(pos_, end_ - pos_);
-      line.terminator = {};
-      pos_ = end_;
-      return true;
-    }
-    const auto lf = static_cast<std::size_t>(static_cast<const char*>(nl) - base);
-    const bool crlf = lf > pos_ && base[lf - 1] == '\r';
-    const std::size_t content_end = crlf ? lf - 1 : lf;
-    line.content = bytes_.substr(pos_, content_end - pos_);
-    line.terminator = bytes_.substr(content_end, lf + 1 - content_end);
-    pos_ = lf + 1;
+    const void* nl = std::memchr(bytes_.data() + pos_, '\n', end_ - pos_);
+    const std::size_t lf = nl == nullptr ? std::string_view::npos
+                                         : static_cast<std::size_t>(
+                                               static_cast<const char*>(nl) - bytes_.data());
+    pos_ = detail::fill_line(bytes_, pos_, lf, end_, number_++, line);
     return true;
   }
 

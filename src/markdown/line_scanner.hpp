@@ -24,20 +24,7 @@ class LineScanner final {
   // Returns true and fills `line` while lines remain (the same lines LineCursor gives).
   bool next(Line& line) noexcept {
     if (pos_ >= bytes_.size()) return false;
-    const std::size_t lf = find_newline(pos_);
-    line.number = number_++;
-    line.begin = pos_;
-    if (lf == std::string_view::npos) {
-      line.content = bytes_.substr(pos_);
-      line.terminator = {};
-      pos_ = bytes_.size();
-      return true;
-    }
-    const bool crlf = lf > pos_ && bytes_[lf - 1] == '\r';
-    const std::size_t content_end = crlf ? lf - 1 : lf;
-    line.content = bytes_.substr(pos_, content_end - pos_);
-    line.terminator = bytes_.substr(content_end, lf + 1 - content_end);
-    pos_ = lf + 1;
+    pos_ = fill_line(bytes_, pos_, find_newline(pos_), bytes_.size(), number_++, line);
     return true;
   }
 
