@@ -12,6 +12,20 @@ namespace memkit {
 using Sha256 = std::array<std::uint8_t, 32>;
 
 [[nodiscard]] Sha256 sha256(std::string_view bytes) noexcept;
+
+// SHA-256 over pieces fed in order, for results that exist only as slices of other buffers.
+class Sha256Hasher final {
+ public:
+  Sha256Hasher();
+  ~Sha256Hasher();
+  Sha256Hasher(const Sha256Hasher&) = delete;
+  Sha256Hasher& operator=(const Sha256Hasher&) = delete;
+  void update(std::string_view bytes) noexcept;
+  [[nodiscard]] Sha256 finish() noexcept;  // REQUIRES: called once
+
+ private:
+  void* context_;  // EVP_MD_CTX, kept out of the public header
+};
 [[nodiscard]] std::string to_hex(const Sha256& digest);  // 64 lowercase hex digits
 [[nodiscard]] std::string sha256_hex(std::string_view bytes);
 

@@ -3,7 +3,8 @@
 #include <openssl/evp.h>
 #include <xxhash.h>
 
-#include <stdexcept>
+#include <exception>
+#include <new>
 
 namespace memkit {
 
@@ -13,6 +14,31 @@ Sha256 sha256(std::string_view bytes) noexcept {
   // EVP_Digest fails only when OpenSSL itself is broken (no SHA-256 provider); that is a bug in
   // the installation, not an input error, so it terminates rather than returning a wrong hash.
   if (EVP_Digest(bytes.data(), bytes.size(), out.data(), &size, EVP_sha256(), nullptr) != 1 ||
+      size != out.size()) {
+    std::terminate();
+  }
+  return out;
+}
+
+Sha256Hasher::Sha256Hasher() : context_(EVP_MD_CTX_new()) {
+  if (context_ == nullptr) throw std::bad_alloc();
+  if (EVP_DigestInit_ex(static_cast<EVP_MD_CTX*>(context_), EVP_sha256(), nullptr) != 1) {
+    std::terminate();  // no SHA-256 provider: a broken installation, as in sha256()
+  }
+}
+
+Sha256Hasher::~Sha256Hasher() { EVP_MD_CTX_free(static_cast<EVP_MD_CTX*>(context_)); }
+
+void Sha256Hasher::update(std::string_view bytes) noexcept {
+  if (EVP_DigestUpdate(static_cast<EVP_MD_CTX*>(context_), bytes.data(), bytes.size()) != 1) {
+    std::terminate();
+  }
+}
+
+Sha256 Sha256Hasher::finish() noexcept {
+  Sha256 out{};
+  unsigned int size = 0;
+  if (EVP_DigestFinal_ex(static_cast<EVP_MD_CTX*>(context_), out.data(), &size) != 1 ||
       size != out.size()) {
     std::terminate();
   }

@@ -1,0 +1,61 @@
+// The editing rules (spec compaction.md §7): removals that touch only the removed lines and the
+// blank gap around them, and insertions at well-defined places with the file's own terminators.
+// An edit is a list of splices over the original bytes, so a planner can hash the result from
+// the kept slices without building it.
+#pragma once
+
+#include <cstddef>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "memkit/digest.hpp"
+#include "memkit/markdown.hpp"
+
+namespace memkit {
+
+// Replace bytes [begin, end) of the original with `insert`.
+struct Splice {
+  std::size_t begin;
+  std::size_t end;
+  std::string insert;
+  friend bool operator==(const Splice&, const Splice&) = default;
+};
+
+// Units first_unit..last_unit (indices into Document::units(), inclusive) removed as one piece:
+// a bullet unit, or a whole H2 section.
+struct UnitSpan {
+  std::size_t first_unit;
+  std::size_t last_unit;
+};
+
+// §7.1: deletes exactly the spans' lines plus the blank gap rule around each run of spans.
+// REQUIRES: doc.parseable(); spans sorted, non-overlapping, and none of them blank units.
+[[nodiscard]] std::vector<Splice> removal_splices(const Document& doc,
+                                                  std::span<const UnitSpan> spans);
+
+// §7.2: "\r\n" if the file's first terminated line ends in CRLF, else "\n".
+[[nodiscard]] std::string_view new_line_terminator(const Document& doc) noexcept;
+
+// §7.3 insert-before(L, block): `lines` are the block's lines without terminators.
+// REQUIRES: unit_index < doc.units().size(); L is that unit's first line.
+[[nodiscard]] Splice insert_before(const Document& doc, std::size_t unit_index,
+                                   std::span<const std::string> lines);
+
+// §7.3 append(block); `bullet` makes the append tight after a top-level bullet unit.
+[[nodiscard]] Splice append_block(const Document& doc, std::span<const std::string> lines,
+                                  bool bullet);
+
+// §7.3 insert-into-section(H, bullet): before the section's first bullet unit, else after H.
+// REQUIRES: section_index names an H2 section (not the preamble).
+[[nodiscard]] Splice insert_into_section(const Document& doc, std::size_t section_index,
+                                         std::span<const std::string> lines);
+
+// The bytes after the splices. REQUIRES: splices sorted by begin and non-overlapping.
+[[nodiscard]] std::string apply_splices(std::string_view bytes, std::span<const Splice> splices);
+
+// SHA-256 of apply_splices(bytes, splices), computed from the kept slices without building it.
+[[nodiscard]] Sha256 sha256_of_splices(std::string_view bytes, std::span<const Splice> splices);
+
+}  // namespace memkit
