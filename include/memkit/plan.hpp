@@ -1,0 +1,85 @@
+// Plans (spec compaction.md §12.1): the files a mutating command would write, with their exact
+// new bytes, identified by a Plan ID that changes whenever any input, argument or date does.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "memkit/budget.hpp"
+#include "memkit/digest.hpp"
+#include "memkit/edit.hpp"
+
+namespace memkit {
+
+enum class OperationKind : std::uint8_t { create, replace, remove };
+
+// "create", "replace", "delete": the words of the canonical JSON.
+[[nodiscard]] std::string_view operation_kind_name(OperationKind kind) noexcept;
+
+// The bytes a plan writes to one file: its base with splices applied. Kept as slices so that a
+// large file is hashed, and built, only once.
+struct PlannedBytes {
+  std::shared_ptr<const std::string> base;  // empty string for a new file
+  std::vector<Splice> splices;
+  [[nodiscard]] std::string render() const { return apply_splices(*base, splices); }
+};
+
+struct PlanOperation {
+  std::string path;  // relative to the memory directory
+  OperationKind kind = OperationKind::replace;
+  Sha256 base_sha256{};
+  Sha256 output_sha256{};
+  PlannedBytes output;  // unused for remove
+};
+
+struct BudgetResult {
+  std::string path;
+  std::uint64_t before = 0;  // 0 for a create
+  std::uint64_t after = 0;
+  std::uint64_t limit = 0;
+  BudgetState state = BudgetState::ok;  // the state of `after`
+};
+
+class Plan final {
+ public:
+  // Builds a plan and its ID. `arguments` are the command's plan arguments only (never
+  // confirmation flags or output options); operations and budget results are sorted by path.
+  [[nodiscard]] static Plan create(std::string command,
+                                   std::map<std::string, std::string> arguments,
+                                   std::vector<PlanOperation> operations,
+                                   std::vector<BudgetResult> budget_results,
+                                   bool sensitive = false);
+
+  [[nodiscard]] const std::string& id() const noexcept { return id_; }  // 16 lowercase hex
+  [[nodiscard]] const std::string& command() const noexcept { return command_; }
+  [[nodiscard]] const std::map<std::string, std::string>& arguments() const noexcept {
+    return arguments_;
+  }
+  [[nodiscard]] const std::vector<PlanOperation>& operations() const noexcept { return operations_; }
+  [[nodiscard]] const std::vector<BudgetResult>& budget_results() const noexcept {
+    return budget_results_;
+  }
+  [[nodiscard]] bool sensitive() const noexcept { return sensitive_; }
+
+  // The canonical JSON the ID is computed from (§12.1).
+  [[nodiscard]] std::string canonical_json() const;
+
+ private:
+  Plan() = default;
+  std::string id_;
+  std::string command_;
+  std::map<std::string, std::string> arguments_;
+  std::vector<PlanOperation> operations_;
+  std::vector<BudgetResult> budget_results_;
+  bool sensitive_ = false;
+};
+
+// Builds a create or replace operation from a base and splices: digests from slices.
+[[nodiscard]] PlanOperation plan_write(std::string path, std::shared_ptr<const std::string> base,
+                                       bool base_exists, std::vector<Splice> splices);
+
+}  // namespace memkit

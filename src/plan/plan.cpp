@@ -1,0 +1,74 @@
+// Plan values and the Plan ID (spec compaction.md §12.1).
+#include "memkit/plan.hpp"
+
+#include <algorithm>
+
+#include "json/canonical.hpp"
+
+namespace memkit {
+
+std::string_view operation_kind_name(OperationKind kind) noexcept {
+  switch (kind) {
+    case OperationKind::create: return "create";
+    case OperationKind::replace: return "replace";
+    case OperationKind::remove: return "delete";
+  }
+  return "replace";
+}
+
+Plan Plan::create(std::string command, std::map<std::string, std::string> arguments,
+                  std::vector<PlanOperation> operations, std::vector<BudgetResult> budget_results,
+                  bool sensitive) {
+  Plan plan;
+  plan.command_ = std::move(command);
+  plan.arguments_ = std::move(arguments);
+  plan.operations_ = std::move(operations);
+  plan.budget_results_ = std::move(budget_results);
+  plan.sensitive_ = sensitive;
+  // A plan rule, not an encoding rule: these two arrays are sorted bytewise by path.
+  std::stable_sort(plan.operations_.begin(), plan.operations_.end(),
+                   [](const PlanOperation& a, const PlanOperation& b) { return a.path < b.path; });
+  std::stable_sort(plan.budget_results_.begin(), plan.budget_results_.end(),
+                   [](const BudgetResult& a, const BudgetResult& b) { return a.path < b.path; });
+  plan.id_ = sha256_hex(plan.canonical_json()).substr(0, 16);
+  return plan;
+}
+
+std::string Plan::canonical_json() const {
+  nlohmann::json arguments = nlohmann::json::object();
+  for (const auto& [key, value] : arguments_) arguments[key] = detail::utf8(value);
+  nlohmann::json budgets = nlohmann::json::array();
+  for (const BudgetResult& b : budget_results_) {
+    budgets.push_back({{"path", detail::utf8(b.path)},
+                       {"before", b.before},
+                       {"after", b.after},
+                       {"limit", b.limit},
+                       {"state", std::string(budget_state_name(b.state))}});
+  }
+  nlohmann::json operations = nlohmann::json::array();
+  for (const PlanOperation& op : operations_) {
+    operations.push_back({{"path", detail::utf8(op.path)},
+                          {"operation", std::string(operation_kind_name(op.kind))},
+                          {"base_sha256", to_hex(op.base_sha256)},
+                          {"expected_output_sha256", to_hex(op.output_sha256)}});
+  }
+  return detail::canonical_dump({{"arguments", arguments},
+                                 {"budget_results", budgets},
+                                 {"command", detail::utf8(command_)},
+                                 {"operations", operations},
+                                 {"plan_schema", 1}});
+}
+
+PlanOperation plan_write(std::string path, std::shared_ptr<const std::string> base,
+                         bool base_exists, std::vector<Splice> splices) {
+  PlanOperation op;
+  op.path = std::move(path);
+  op.kind = base_exists ? OperationKind::replace : OperationKind::create;
+  if (!base) base = std::make_shared<const std::string>();
+  op.base_sha256 = sha256(*base);
+  op.output_sha256 = sha256_of_splices(*base, splices);
+  op.output = PlannedBytes{std::move(base), std::move(splices)};
+  return op;
+}
+
+}  // namespace memkit
