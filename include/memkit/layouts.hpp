@@ -12,6 +12,7 @@
 
 #include "memkit/budget.hpp"
 #include "memkit/clock.hpp"
+#include "memkit/findings.hpp"
 #include "memkit/markdown.hpp"
 #include "memkit/result.hpp"
 #include "memkit/tokens.hpp"
@@ -85,6 +86,15 @@ struct Manifest {
   std::vector<Route> module_index;  // `<folder>/<name>.md` entries
 };
 [[nodiscard]] Manifest read_manifest(const Document& doc);
+
+// §3: the manifest's protocol version, "0.5" when undeclared (with MK-PROTO-002, a WARNING), and
+// MK-PROTO-001 at `unsupported` severity (ERROR in reports, BLOCKER for mutating commands) when it
+// is newer, older or invalid.
+struct ProtocolCheck {
+  std::string version;
+  std::optional<Finding> finding;
+};
+[[nodiscard]] ProtocolCheck check_protocol(const Document& manifest, Severity unsupported);
 
 // The six "### " subsections of "## Load by task", in manifest order.
 [[nodiscard]] const std::vector<std::string_view>& task_subsection_headings();

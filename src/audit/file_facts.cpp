@@ -79,25 +79,9 @@ std::optional<std::string> protocol_version(const std::vector<FileFacts>& facts,
                                             std::vector<Finding>& out) {
   const FileFacts* manifest = find_facts(facts, "manifest.md");
   if (manifest == nullptr || !manifest->doc || !manifest->doc->parseable()) return std::nullopt;
-  const custodian::Manifest m = custodian::read_manifest(*manifest->doc);
-  const auto it = m.protocol.find("protocol_version");
-  if (!m.has_protocol_section || it == m.protocol.end()) {
-    out.push_back(make_finding(
-        "MK-PROTO-002", Severity::warning, "manifest.md",
-        "manifest.md: no protocol_version in a MemoryCustodian Protocol section; read as 0.5",
-        "add '- protocol_version: 0.7' under '## MemoryCustodian Protocol'"));
-    return std::string("0.5");
-  }
-  const custodian::ProtocolSupport support = custodian::protocol_support(it->second);
-  if (support != custodian::ProtocolSupport::supported) {
-    const char* why = support == custodian::ProtocolSupport::invalid ? "invalid" : "unsupported";
-    out.push_back(make_finding("MK-PROTO-001", Severity::error, "manifest.md",
-                               fmt::format("manifest.md: {} protocol version {}; memkit supports "
-                                           "0.5 to 0.7",
-                                           why, it->second),
-                               "use a memkit release that supports this protocol"));
-  }
-  return it->second;
+  custodian::ProtocolCheck check = custodian::check_protocol(*manifest->doc, Severity::error);
+  if (check.finding) out.push_back(std::move(*check.finding));
+  return check.version;
 }
 
 const FileFacts* find_facts(const std::vector<FileFacts>& facts, std::string_view path) noexcept {

@@ -112,6 +112,25 @@ Manifest read_manifest(const Document& doc) {
   return manifest;
 }
 
+ProtocolCheck check_protocol(const Document& manifest, Severity unsupported) {
+  const Manifest m = read_manifest(manifest);
+  const auto it = m.protocol.find("protocol_version");
+  if (!m.has_protocol_section || it == m.protocol.end()) {
+    return {"0.5", make_finding("MK-PROTO-002", Severity::warning, "manifest.md",
+                                "manifest.md: no protocol_version in a MemoryCustodian Protocol "
+                                "section; read as 0.5",
+                                "add '- protocol_version: 0.7' under '## MemoryCustodian Protocol'")};
+  }
+  const ProtocolSupport support = protocol_support(it->second);
+  if (support == ProtocolSupport::supported) return {it->second, std::nullopt};
+  const std::string why = support == ProtocolSupport::invalid ? "invalid" : "unsupported";
+  return {it->second,
+          make_finding("MK-PROTO-001", unsupported, "manifest.md",
+                       "manifest.md: " + why + " protocol version " + it->second +
+                           "; memkit supports 0.5, 0.6 and 0.7",
+                       "use a memkit release that supports this protocol")};
+}
+
 std::vector<DecisionEntry> decision_entries(const Document& doc, const TokenCounter& counter) {
   std::vector<DecisionEntry> entries;
   for (const Section& section : doc.sections()) {
