@@ -1,0 +1,221 @@
+// Inbox mode (spec compaction.md §8): exact duplicates and exact tombstone matches go, everything
+// else stays; candidates are listed for review, never classified.
+#include <fmt/format.h>
+
+#include "memkit/compact.hpp"
+#include "memkit/text.hpp"
+
+namespace memkit {
+namespace {
+
+bool starts_with_ascii_ci(std::string_view text, std::string_view prefix) noexcept {
+  if (text.size() < prefix.size()) return false;
+  for (std::size_t i = 0; i < prefix.size(); ++i) {
+    char c = text[i];
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    if (c != prefix[i]) return false;
+  }
+  return true;
+}
+
+// Returns the offset just past " — tombstone:" in text (ASCII case-insensitive), or npos.
+std::size_t after_dash_tombstone(std::string_view text) noexcept {
+  constexpr std::string_view kDash = " \xE2\x80\x94 ";  // U+2014 between spaces
+  for (std::size_t at = text.find(kDash); at != std::string_view::npos;
+       at = text.find(kDash, at + 1)) {
+    const std::size_t rest = at + kDash.size();
+    if (starts_with_ascii_ci(text.substr(rest), "tombstone:")) return rest + 10;
+  }
+  return std::string_view::npos;
+}
+
+// Reads one input of the command into a Document, adding the findings its state calls for.
+// `writes` says whether the command would change the file (§2.1: invalid UTF-8 is then a
+// BLOCKER; a file the command only reads gets a WARNING).
+class InputReader final {
+ public:
+  InputReader(const CustodianInputs& inputs, std::vector<Finding>& out)
+      : inputs_(inputs), out_(out) {}
+
+  std::optional<Document> read(const std::string& path, bool required, bool writes) {
+    const FileSnapshot* entry = inputs_.snapshot.find(path);
+    const EntryState state = entry == nullptr ? EntryState::missing : entry->state;
+    switch (state) {
+      case EntryState::missing:
+        if (required) {
+          out_.push_back(make_finding("MK-LAYOUT-002", Severity::blocker, path,
+                                      path + ": required file is missing",
+                                      "run `memkit custodian init`"));
+        }
+        return std::nullopt;
+      case EntryState::symlink:
+        out_.push_back(make_fatal("MK-LAYOUT-001", path,
+                                  path + ": is a symbolic link; memkit does not follow links in "
+                                         "the memory directory"));
+        return std::nullopt;
+      case EntryState::not_a_file:
+        out_.push_back(make_fatal("MK-IO-001", path, path + ": not a regular file"));
+        return std::nullopt;
+      case EntryState::unreadable:
+        out_.push_back(make_fatal("MK-IO-001", path, path + ": " + entry->error));
+        return std::nullopt;
+      case EntryState::file: break;
+    }
+    Document doc = parse_markdown(entry->bytes);
+    if (const auto& issue = doc.parse_error()) {
+      out_.push_back(make_finding("MK-PARSE-001", Severity::blocker, path,
+                                  describe_issue(*issue, path),
+                                  "close the fence or comment, then run the command again"));
+    }
+    if (const auto& issue = doc.utf8_error()) {
+      out_.push_back(make_finding("MK-UTF8-001", writes ? Severity::blocker : Severity::warning,
+                                  path, describe_issue(*issue, path),
+                                  writes ? "fix the encoding; memkit will not change this file"
+                                         : ""));
+    }
+    return doc;
+  }
+
+ private:
+  const CustodianInputs& inputs_;
+  std::vector<Finding>& out_;
+};
+
+bool blocked(const std::vector<Finding>& findings) {
+  const ExitClass exit_class = derive_exit_class(findings);
+  return exit_class == ExitClass::fatal || exit_class == ExitClass::blocker;
+}
+
+}  // namespace
+
+std::set<std::string> tombstone_keys(const Document& do_not_use) {
+  std::set<std::string> keys;
+  for (const Unit& unit : do_not_use.units()) {
+    if (unit.kind == UnitKind::bullet_unit) {
+      std::string key = *unit_key(do_not_use, unit);
+      if (!key.empty()) keys.insert(std::move(key));
+    }
+  }
+  for (const Section& section : do_not_use.sections()) {
+    const std::optional<std::string_view> heading = section_heading(do_not_use, section);
+    if (!heading) continue;
+    std::string_view title;
+    if (starts_with_ascii_ci(*heading, "tombstone:")) {
+      title = heading->substr(heading->find(':') + 1);
+    } else if (const std::size_t at = after_dash_tombstone(*heading);
+               at != std::string_view::npos) {
+      title = heading->substr(at);
+    } else {
+      continue;
+    }
+    std::string key = casefold(strip_w(title));
+    if (!key.empty()) keys.insert(std::move(key));
+  }
+  return keys;
+}
+
+InboxCompaction plan_inbox_compaction(const CustodianInputs& inputs, const TokenCounter& counter,
+                                      const ClockReading& now) {
+  InboxCompaction report;
+  report.memory_dir = inputs.memory_dir;
+  std::vector<Finding>& out = report.findings;
+  if (!inputs.memory_dir_exists) {
+    out.push_back(make_finding("MK-LAYOUT-002", Severity::blocker, "",
+                               inputs.memory_dir + ": memory directory is missing",
+                               "run `memkit custodian init`"));
+    return report;
+  }
+  InputReader reader(inputs, out);
+  const std::optional<Document> manifest = reader.read("manifest.md", true, false);
+  const std::optional<Document> inbox = reader.read("inbox.md", true, true);
+  const std::optional<Document> do_not_use = reader.read("do-not-use.md", false, false);
+  // The changelog is written only when there is a plan; its UTF-8 is judged below.
+  const std::optional<Document> changelog = reader.read("changelog.md", false, false);
+  if (manifest && manifest->parseable()) {
+    custodian::ProtocolCheck protocol = custodian::check_protocol(*manifest, Severity::blocker);
+    report.protocol_version = protocol.version;
+    if (protocol.finding) out.push_back(std::move(*protocol.finding));
+  }
+  if (!inbox || !inbox->parseable() || (do_not_use && !do_not_use->parseable())) {
+    sort_findings(out);
+    return report;
+  }
+
+  const std::set<std::string> tombstones =
+      do_not_use ? tombstone_keys(*do_not_use) : std::set<std::string>{};
+  std::set<std::string> seen;
+  std::vector<UnitSpan> removed;
+  const std::span<const Unit> units = inbox->units();
+  for (std::size_t u = 0; u < units.size(); ++u) {
+    if (units[u].kind != UnitKind::bullet_unit) continue;
+    ++report.inbox_items;
+    std::string key = *unit_key(*inbox, units[u]);
+    if (key.empty()) {
+      ++report.empty_items;
+      continue;
+    }
+    if (seen.count(key) != 0) {
+      ++report.duplicates;
+      removed.push_back(UnitSpan{u, u});
+      continue;
+    }
+    const bool tombstoned = tombstones.count(key) != 0;
+    seen.insert(std::move(key));
+    if (tombstoned) {
+      ++report.tombstone_matches;
+      removed.push_back(UnitSpan{u, u});
+      continue;
+    }
+    Candidate candidate{static_cast<std::uint32_t>(report.candidates.size() + 1), {}, {},
+                        units[u].first_line};
+    LineCursor cursor = inbox->lines(units[u]);
+    Line line{};
+    cursor.next(line);
+    candidate.label = std::string(strip_w(line.content.substr(2)));
+    while (cursor.next(line)) candidate.continuation.emplace_back(line.content);
+    report.candidates.push_back(std::move(candidate));
+  }
+
+  if (removed.empty() || blocked(out)) {
+    sort_findings(out);
+    return report;
+  }
+  if (changelog && changelog->utf8_error()) {
+    // Only now is the changelog a file this command would change.
+    for (Finding& f : out) {
+      if (f.code == "MK-UTF8-001" && f.path == "changelog.md") {
+        f.severity = Severity::blocker;
+        f.remediation = "fix the encoding; memkit will not change this file";
+      }
+    }
+    sort_findings(out);
+    return report;
+  }
+
+  std::vector<PlanOperation> operations;
+  std::vector<BudgetResult> budgets;
+  const FileSnapshot* inbox_entry = inputs.snapshot.find("inbox.md");
+  operations.push_back(
+      plan_write("inbox.md", inbox_entry->bytes, true, removal_splices(*inbox, removed)));
+  if (changelog) {
+    const FileSnapshot* entry = inputs.snapshot.find("changelog.md");
+    const std::string message = fmt::format(
+        "inbox.md cleanup: removed {} exact duplicate(s) and {} exact tombstone match(es).",
+        report.duplicates, report.tombstone_matches);
+    PlanOperation op = plan_write("changelog.md", entry->bytes, true,
+                                  {changelog_line(*changelog, now.local_date_iso(), message)});
+    if (const std::optional<Budget> budget = custodian::budget_for("changelog.md")) {
+      const std::uint64_t after = counter.count(op.output.render());
+      budgets.push_back(BudgetResult{"changelog.md", counter.count(entry->text()), after,
+                                     budget->limit(), budget->classify(after)});
+    }
+    operations.push_back(std::move(op));
+  }
+  report.plan = Plan::create("custodian compact",
+                             {{"memory_dir", inputs.memory_dir}, {"target", "inbox.md"}},
+                             std::move(operations), std::move(budgets));
+  sort_findings(out);
+  return report;
+}
+
+}  // namespace memkit
