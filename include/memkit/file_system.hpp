@@ -49,6 +49,8 @@ class FileSystem {
                                                  const std::string& to) = 0;
   [[nodiscard]] virtual Status sync_directory(const std::string& path) = 0;
   [[nodiscard]] virtual Status remove_file(const std::string& path) = 0;
+  // Removes an empty directory; succeeds when it is already gone.
+  [[nodiscard]] virtual Status remove_directory(const std::string& path) = 0;
   // Takes an exclusive advisory lock on `path` (created if needed), waiting up to the timeout.
   [[nodiscard]] virtual Result<std::unique_ptr<LockHandle>> lock_exclusive(
       const std::string& path, double timeout_seconds) = 0;

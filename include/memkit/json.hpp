@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "memkit/audit.hpp"
+#include "memkit/compact.hpp"
+#include "memkit/plan.hpp"
 #include "memkit/findings.hpp"
 #include "memkit/markdown.hpp"
 #include "memkit/workspace.hpp"
@@ -25,6 +27,14 @@ namespace memkit {
 [[nodiscard]] std::string status_json(const StatusReport& report);
 [[nodiscard]] std::string check_json(const CheckReport& report);
 [[nodiscard]] std::string init_json(const InitResult& result);
+
+// data.plan (§12.2): {"budget_results","operations","plan_id","sensitive"}; a sensitive plan's
+// operations carry no digests.
+[[nodiscard]] std::string plan_json(const Plan& plan);
+
+// `custodian compact` data in inbox mode (§8); `written` lists the paths an apply wrote.
+[[nodiscard]] std::string inbox_compaction_json(const InboxCompaction& report, bool applied,
+                                                const std::vector<std::string>& written);
 
 // Encodes a string as a canonical JSON string literal; ill-formed UTF-8 reads as U+FFFD.
 [[nodiscard]] std::string json_string(std::string_view text);

@@ -10,6 +10,7 @@
 #include "memkit/clock.hpp"
 #include "memkit/file_system.hpp"
 #include "memkit/layouts.hpp"
+#include "memkit/plan.hpp"
 #include "memkit/result.hpp"
 
 namespace memkit {
@@ -46,6 +47,14 @@ class Workspace final {
 
   // Reads the fixed files, module files, archive count and journal count (custodian layout).
   [[nodiscard]] Result<CustodianInputs> read_custodian_inputs() const;
+
+  // Takes .memkit/lock (creating .memkit and its .gitignore), waiting up to the lock timeout
+  // (Errc::lock_busy).
+  [[nodiscard]] Result<std::unique_ptr<LockHandle>> lock();
+
+  // Writes a confirmed plan (memkit/apply.hpp) and returns the paths written, in write order.
+  // REQUIRES: lock() is held and the plan was rebuilt from disk under it.
+  [[nodiscard]] Result<std::vector<std::string>> apply(const Plan& plan, const ClockReading& now);
 
   // §16: creates the memory directory and every missing template file, never replacing one,
   // plus .memkit/.gitignore; holds .memkit/lock while writing.

@@ -7,6 +7,7 @@
 
 #include "cli/invocation.hpp"
 #include "cli/text_view.hpp"
+#include "memkit/compact.hpp"
 #include "memkit/json.hpp"
 #include "memkit/version.hpp"
 #include "memkit/workspace.hpp"
@@ -19,6 +20,7 @@ const std::map<std::string, CommandOptions>& commands() {
       {"custodian init", {{"--project-root", "--memory-dir"}, {"--extended"}}},
       {"custodian status", {{"--project-root", "--memory-dir"}, {}}},
       {"custodian check", {{"--project-root", "--memory-dir"}, {}}},
+      {"custodian compact", {{"--project-root", "--memory-dir", "--confirm-plan"}, {"--apply"}}},
       {"markdown units", {{}, {}}},
   };
   return known;
@@ -41,6 +43,9 @@ constexpr const char* kCustodianUsage =
     "  init [--extended]   create the memory directory and any missing file; never overwrites\n"
     "  status              token budgets and states per file; writes nothing\n"
     "  check               layout consistency: manifest routes, budgets, modules; writes nothing\n"
+    "  compact [--apply --confirm-plan ID]\n"
+    "                      inbox cleanup: exact duplicates and tombstone matches; a dry run\n"
+    "                      prints the plan and its ID, which --apply --confirm-plan writes\n"
     "\n"
     "--project-root defaults to the current directory, --memory-dir to docs/memory.\n";
 
@@ -80,9 +85,11 @@ int emit(const Reply& reply, const Invocation& inv, const Environment& env, std:
   } else if (exit_class == ExitClass::fatal && reply.text.empty()) {
     for (const Finding& f : findings) err << "memkit: " << f.message << '\n';
   } else {
+    // The human view, then every finding: those of the report and those the shell added.
     const Style style{env.stdout_is_terminal && !env.no_colour};
     out << reply.text;
-    if (reply.text.empty()) out << findings_text(findings, style);
+    if (!reply.text.empty() && !findings.empty()) out << '\n';
+    out << findings_text(findings, style);
   }
   return exit_code(exit_class);
 }
@@ -123,6 +130,96 @@ Status no_positionals(const Invocation& inv) {
   return Status(Errc::invalid_argument, "unexpected argument '" + inv.positionals[0] + "'");
 }
 
+// §8 and §12.3: a dry run by default; --apply --confirm-plan ID rebuilds the plan under the lock
+// and writes only when the rebuilt ID is the confirmed one.
+void run_compact(const Invocation& inv, const ClockReading& now, Workspace& ws, Style style,
+                 Reply& reply) {
+  const bool apply = has_flag(inv, "--apply");
+  const auto confirm = inv.options.find("--confirm-plan");
+  if (confirm != inv.options.end() && !apply) {
+    reply.findings.push_back(
+        finding_from(Status(Errc::invalid_argument, "--confirm-plan: only with --apply")));
+    return;
+  }
+  auto plan_now = [&]() -> Result<InboxCompaction> {
+    Result<CustodianInputs> inputs = ws.read_custodian_inputs();
+    if (!inputs) return inputs.status();
+    return plan_inbox_compaction(*inputs, default_token_counter(), now);
+  };
+  auto finish = [&](const InboxCompaction& report, bool applied,
+                    const std::vector<std::string>& written) {
+    for (const Finding& f : report.findings) reply.findings.push_back(f);
+    reply.data = inbox_compaction_json(report, applied, written);
+    if (inv.format == Format::text) reply.text = compaction_text(report, applied, written, style);
+  };
+  Result<InboxCompaction> report = plan_now();
+  if (!report) {
+    reply.findings.push_back(finding_from(report.status()));
+    return;
+  }
+  const ExitClass preview = derive_exit_class(report->findings);
+  if (!apply || preview == ExitClass::fatal || preview == ExitClass::blocker) {
+    finish(*report, false, {});
+    return;
+  }
+  if (report->plan && confirm == inv.options.end()) {
+    reply.findings.push_back(make_finding("MK-PLAN-002", Severity::blocker, "",
+                                          "--apply needs --confirm-plan " + report->plan->id(),
+                                          "review the dry run, then confirm its Plan ID"));
+    finish(*report, false, {});
+    return;
+  }
+  Result<std::unique_ptr<LockHandle>> lock = ws.lock();
+  if (!lock) {
+    reply.findings.push_back(finding_from(lock.status()));
+    return;
+  }
+  // Rebuild from disk under the lock: what was reviewed must still be what gets written.
+  report = plan_now();
+  if (!report) {
+    reply.findings.push_back(finding_from(report.status()));
+    return;
+  }
+  if (Result<CustodianInputs> inputs = ws.read_custodian_inputs();
+      inputs && inputs->unfinished_transactions > 0) {
+    reply.findings.push_back(make_finding("MK-TXN-001", Severity::blocker, "",
+                                          "an unfinished transaction is in .memkit/txn",
+                                          "run `memkit custodian recover`"));
+    finish(*report, false, {});
+    return;
+  }
+  const ExitClass rebuilt = derive_exit_class(report->findings);
+  if (rebuilt == ExitClass::fatal || rebuilt == ExitClass::blocker) {
+    finish(*report, false, {});
+    return;
+  }
+  if (!report->plan) {
+    if (confirm != inv.options.end()) {
+      reply.findings.push_back(make_finding("MK-PLAN-003", Severity::warning, "",
+                                            "confirmed plan " + confirm->second +
+                                                " has nothing left to apply"));
+    }
+    finish(*report, false, {});
+    return;
+  }
+  if (report->plan->id() != confirm->second) {
+    reply.findings.push_back(make_finding(
+        "MK-PLAN-001", Severity::blocker, "",
+        "stale or mismatched plan: confirmed " + confirm->second + ", current plan is " +
+            report->plan->id() + "; no files written",
+        "review the current dry run and confirm its Plan ID"));
+    finish(*report, false, {});
+    return;
+  }
+  Result<std::vector<std::string>> written = ws.apply(*report->plan, now);
+  if (!written) {
+    reply.findings.push_back(finding_from(written.status()));
+    finish(*report, false, {});
+    return;
+  }
+  finish(*report, true, *written);
+}
+
 void run_custodian(const Invocation& inv, const Environment& env, Reply& reply) {
   const Style style{env.stdout_is_terminal && !env.no_colour};
   if (Status extra = no_positionals(inv); !extra.ok()) {
@@ -148,6 +245,10 @@ void run_custodian(const Invocation& inv, const Environment& env, Reply& reply) 
     }
     reply.data = init_json(*result);
     if (inv.format == Format::text) reply.text = init_text(*result);
+    return;
+  }
+  if (inv.command == "compact") {
+    run_compact(inv, *now, *ws, style, reply);
     return;
   }
   const Result<CustodianInputs> inputs = ws->read_custodian_inputs();
@@ -210,9 +311,6 @@ void run_markdown_units(const Invocation& inv, const Environment& env, Reply& re
     return;
   }
   reply.text = units_text(doc, Style{env.stdout_is_terminal && !env.no_colour});
-  if (!reply.findings.empty()) {
-    reply.text += (reply.text.empty() ? "" : "\n") + findings_text(reply.findings, Style{});
-  }
 }
 
 }  // namespace

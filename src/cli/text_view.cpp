@@ -101,14 +101,12 @@ std::string status_text(const StatusReport& report, Style style) {
   }
   out += table_text(rows, style);
   out += fmt::format("archive/: {} file(s)\n", report.archive_files);
-  if (!report.findings.empty()) out += "\n" + findings_text(report.findings, style);
   return out;
 }
 
 std::string check_text(const CheckReport& report, Style style) {
   std::string out = fmt::format("Memory directory: {}\nCheck: {}\n", report.memory_dir,
                                 paint(report.passed ? "OK" : "FAILED", style));
-  if (!report.findings.empty()) out += "\n" + findings_text(report.findings, style);
   return out;
 }
 
@@ -139,6 +137,49 @@ std::string units_text(const Document& doc, Style style) {
                         heading ? one_line(*heading) : ""});
   }
   out += table_text(sections, Style{});
+  return out;
+}
+
+// §12.2: the dry-run view, whose "Plan ID:" line is a stable contract.
+std::string plan_text(const Plan& plan) {
+  std::string out = "Plan ID: " + plan.id() + "\nTarget files:\n";
+  for (const PlanOperation& op : plan.operations()) {
+    out += fmt::format("- {}\n  Operation: {}\n", one_line(op.path), operation_kind_name(op.kind));
+    if (!plan.sensitive()) {
+      out += fmt::format("  Base SHA-256: {}\n  Expected SHA-256: {}\n", to_hex(op.base_sha256),
+                         to_hex(op.output_sha256));
+    }
+  }
+  out += "Estimated budget result:\n";
+  if (plan.budget_results().empty()) out += "- unchanged or not applicable\n";
+  for (const BudgetResult& b : plan.budget_results()) {
+    out += fmt::format("- {}: {} -> {} tokens (limit {}, state {})\n", one_line(b.path), b.before,
+                       b.after, b.limit, budget_state_name(b.state));
+  }
+  return out;
+}
+
+std::string compaction_text(const InboxCompaction& report, bool applied,
+                            const std::vector<std::string>& written, Style style) {
+  std::string out = fmt::format(
+      "Inbox items: {}\nExact duplicates removable: {}\nExact tombstone matches removable: {}\n"
+      "Candidates requiring review: {}\n",
+      report.inbox_items, report.duplicates, report.tombstone_matches, report.candidates.size());
+  for (const Candidate& c : report.candidates) {
+    out += fmt::format("{}. {} (line {})\n", c.index, one_line(c.label), c.line);
+    for (const std::string& line : c.continuation) out += "   " + one_line(line) + "\n";
+  }
+  out += "\n";
+  if (!report.plan) {
+    out += "Nothing to apply.\n";
+  } else if (applied) {
+    out += "Applied plan " + report.plan->id() + ". Written:\n";
+    for (const std::string& path : written) out += "- " + one_line(path) + "\n";
+  } else {
+    out += plan_text(*report.plan);
+    out += "Dry run only. Apply with: --apply --confirm-plan " + report.plan->id() + "\n";
+  }
+  (void)style;
   return out;
 }
 

@@ -6,6 +6,8 @@
 #include <vector>
 
 #include "memkit/audit.hpp"
+#include "memkit/compact.hpp"
+#include "memkit/plan.hpp"
 #include "memkit/findings.hpp"
 #include "memkit/markdown.hpp"
 #include "memkit/workspace.hpp"
@@ -19,6 +21,9 @@ struct Style {
 [[nodiscard]] std::string status_text(const StatusReport& report, Style style);
 [[nodiscard]] std::string check_text(const CheckReport& report, Style style);
 [[nodiscard]] std::string init_text(const InitResult& result);
+[[nodiscard]] std::string plan_text(const Plan& plan);
+[[nodiscard]] std::string compaction_text(const InboxCompaction& report, bool applied,
+                                          const std::vector<std::string>& written, Style style);
 [[nodiscard]] std::string units_text(const Document& doc, Style style);
 [[nodiscard]] std::string findings_text(const std::vector<Finding>& findings, Style style);
 

@@ -157,4 +157,62 @@ std::string init_json(const InitResult& result) {
                                      {"written", created}});
 }
 
+namespace {
+
+json plan_value(const Plan& plan) {
+  json operations = json::array();
+  for (const PlanOperation& op : plan.operations()) {
+    json row{{"path", utf8(op.path)}, {"operation", std::string(operation_kind_name(op.kind))}};
+    if (!plan.sensitive()) {
+      row["base_sha256"] = to_hex(op.base_sha256);
+      row["expected_output_sha256"] = to_hex(op.output_sha256);
+    }
+    operations.push_back(std::move(row));
+  }
+  json budgets = json::array();
+  for (const BudgetResult& b : plan.budget_results()) {
+    budgets.push_back(json{{"path", utf8(b.path)},
+                           {"before", b.before},
+                           {"after", b.after},
+                           {"limit", b.limit},
+                           {"state", std::string(budget_state_name(b.state))}});
+  }
+  return json{{"plan_id", plan.id()},
+              {"operations", operations},
+              {"budget_results", budgets},
+              {"sensitive", plan.sensitive()}};
+}
+
+}  // namespace
+
+std::string plan_json(const Plan& plan) { return detail::canonical_dump(plan_value(plan)); }
+
+std::string inbox_compaction_json(const InboxCompaction& report, bool applied,
+                                  const std::vector<std::string>& written) {
+  json candidates = json::array();
+  for (const Candidate& c : report.candidates) {
+    json continuation = json::array();
+    for (const std::string& line : c.continuation) continuation.push_back(utf8(line));
+    candidates.push_back(json{{"index", c.index},
+                              {"label", utf8(c.label)},
+                              {"continuation", continuation},
+                              {"line", c.line}});
+  }
+  json paths = json::array();
+  for (const std::string& path : written) paths.push_back(utf8(path));
+  return detail::canonical_dump(
+      json{{"mode", "inbox"},
+           {"protocol_version",
+            report.protocol_version ? utf8(*report.protocol_version) : json(nullptr)},
+           {"memory_dir", utf8(report.memory_dir)},
+           {"inbox_items", report.inbox_items},
+           {"empty_items", report.empty_items},
+           {"duplicates", report.duplicates},
+           {"tombstone_matches", report.tombstone_matches},
+           {"candidates", candidates},
+           {"plan", report.plan ? plan_value(*report.plan) : json(nullptr)},
+           {"applied", applied},
+           {"written", paths}});
+}
+
 }  // namespace memkit

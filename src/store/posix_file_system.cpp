@@ -164,6 +164,11 @@ class PosixFileSystem final : public FileSystem {
     return Status();
   }
 
+  Status remove_directory(const std::string& path) override {
+    if (::rmdir(path.c_str()) != 0 && errno != ENOENT) return io_error(path, errno);
+    return Status();
+  }
+
   Result<std::unique_ptr<LockHandle>> lock_exclusive(const std::string& path,
                                                      double timeout_seconds) override {
     FdCloser fd(::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644));

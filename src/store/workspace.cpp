@@ -2,6 +2,9 @@
 #include "memkit/workspace.hpp"
 
 #include <algorithm>
+#include <random>
+
+#include "memkit/apply.hpp"
 
 #include "memkit/version.hpp"
 
@@ -231,20 +234,41 @@ Status Workspace::ensure_directories(std::string_view relative_to_root) {
   return Status();
 }
 
-Result<InitResult> Workspace::write_custodian_templates(bool extended, const ClockReading& now) {
-  if (Status made = ensure_directories(".memkit"); !made.ok()) return made;
-  Result<std::unique_ptr<LockHandle>> lock =
+Result<std::unique_ptr<LockHandle>> Workspace::lock() {
+  if (Status made = ensure_directories(".memkit"); !made.ok()) return relative(made);
+  Result<std::unique_ptr<LockHandle>> held =
       fs_->lock_exclusive(absolute(".memkit/lock"), options_.lock_timeout_seconds);
-  if (!lock) return lock.status();
+  if (!held) return relative(held.status());
   const Result<NodeType> ignore = fs_->node_type(absolute(".memkit/.gitignore"));
-  if (!ignore) return ignore.status();
+  if (!ignore) return relative(ignore.status());
   if (*ignore == NodeType::none) {
     // The state directory ignores itself, so a project's VCS never picks up locks or journals.
     if (Status written = write_file_atomically(*fs_, absolute(".memkit/.gitignore"), "*\n", true);
         !written.ok()) {
-      return written;
+      return relative(written);
     }
   }
+  return held;
+}
+
+Result<std::vector<std::string>> Workspace::apply(const Plan& plan, const ClockReading& now) {
+  // A transaction ID names a journal directory; it only has to be unique, not secret.
+  static thread_local std::mt19937_64 rng(std::random_device{}());
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string txid(32, '0');
+  for (std::size_t i = 0; i < txid.size(); i += 16) {
+    std::uint64_t bits = rng();
+    for (std::size_t j = 0; j < 16; ++j, bits >>= 4) txid[i + j] = kHex[bits & 0xF];
+  }
+  Result<std::vector<std::string>> written =
+      apply_plan(*fs_, ApplyPaths{absolute(memory_dir_), absolute(".memkit")}, plan, now, txid);
+  if (!written) return relative(written.status());
+  return written;
+}
+
+Result<InitResult> Workspace::write_custodian_templates(bool extended, const ClockReading& now) {
+  Result<std::unique_ptr<LockHandle>> lock = this->lock();
+  if (!lock) return lock.status();
   if (Status made = ensure_directories(memory_dir_); !made.ok()) return made;
   InitResult result;
   result.memory_dir = memory_dir_;

@@ -131,6 +131,9 @@ class FaultyFileSystem final : public FileSystem {
   Status remove_file(const std::string& path) override {
     return run(Op::remove_file, path, {}, [&] { return inner_->remove_file(path); });
   }
+  Status remove_directory(const std::string& path) override {
+    return inner_->remove_directory(path);
+  }
 
   Result<std::unique_ptr<LockHandle>> lock_exclusive(const std::string& path,
                                                      double timeout_seconds) override {

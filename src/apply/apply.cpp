@@ -1,0 +1,246 @@
+// Confirmed plans reach the disk here (spec compaction.md §12.3, §12.4, §12.6).
+#include "memkit/apply.hpp"
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
+#include "json/canonical.hpp"
+#include "memkit/workspace.hpp"
+
+namespace memkit {
+namespace {
+
+int write_rank(const std::string& path) {
+  if (path == "archive/README.md") return 0;
+  if (path.rfind("archive/", 0) == 0) return 1;
+  if (path == "do-not-use.md") return 3;
+  if (path == "changelog.md") return 4;
+  if (path == "manifest.md") return 5;
+  return 2;
+}
+
+std::string join(const std::string& dir, const std::string& name) { return dir + "/" + name; }
+
+// Writes or deletes one target in place; the read-back is part of write_file_atomically.
+Status write_target(FileSystem& fs, const ApplyPaths& paths, const PlanOperation& op) {
+  const std::string target = join(paths.memory_dir, op.path);
+  if (op.kind == OperationKind::remove) {
+    if (Status removed = fs.remove_file(target); !removed.ok()) return removed;
+    const std::size_t slash = target.rfind('/');
+    return fs.sync_directory(target.substr(0, slash));
+  }
+  // Parent folders (archive/) are created as needed, one level at a time.
+  for (std::size_t slash = op.path.find('/'); slash != std::string::npos;
+       slash = op.path.find('/', slash + 1)) {
+    if (Status made = fs.create_directory(join(paths.memory_dir, op.path.substr(0, slash)));
+        !made.ok()) {
+      return made;
+    }
+  }
+  return write_file_atomically(fs, target, op.output.render(), false);
+}
+
+Status remove_tree(FileSystem& fs, const std::string& dir) {
+  Result<std::vector<std::string>> names = fs.list_directory(dir);
+  if (!names) return names.status();
+  for (const std::string& name : *names) {
+    if (Status removed = fs.remove_file(join(dir, name)); !removed.ok()) return removed;
+  }
+  return fs.remove_directory(dir);
+}
+
+// Reads the base bytes of each target (for journals and applied records).
+Result<std::vector<std::optional<std::string>>> read_bases(FileSystem& fs, const ApplyPaths& paths,
+                                                           const Plan& plan,
+                                                           const std::vector<std::size_t>& order) {
+  std::vector<std::optional<std::string>> bases;
+  for (std::size_t i : order) {
+    const PlanOperation& op = plan.operations()[i];
+    if (op.kind == OperationKind::create) {
+      const Result<NodeType> type = fs.node_type(join(paths.memory_dir, op.path));
+      if (!type) return type.status();
+      if (*type != NodeType::none) {
+        return Status(Errc::io, op.path + ": appeared while the plan was being applied");
+      }
+      bases.emplace_back();
+      continue;
+    }
+    Result<std::string> bytes = fs.read_file(join(paths.memory_dir, op.path));
+    if (!bytes) return bytes.status();
+    bases.emplace_back(std::move(bytes).value());
+  }
+  return bases;
+}
+
+// §12.4: backups and prepared bytes first, then the commit, one atomic replace per target.
+Status run_transaction(FileSystem& fs, const ApplyPaths& paths, const Plan& plan,
+                       const std::vector<std::size_t>& order,
+                       const std::vector<std::optional<std::string>>& bases,
+                       const ClockReading& now, const std::string& txid) {
+  const std::string txn_root = join(paths.state_dir, "txn");
+  const std::string dir = join(txn_root, txid);
+  if (Status made = fs.create_directory(txn_root); !made.ok()) return made;
+  if (Status made = fs.create_directory(dir); !made.ok()) return made;
+  nlohmann::json targets = nlohmann::json::array();
+  for (std::size_t n = 0; n < order.size(); ++n) {
+    const PlanOperation& op = plan.operations()[order[n]];
+    const std::string backup = "b-" + std::to_string(n);
+    const std::string prepared = "p-" + std::to_string(n);
+    if (bases[n]) {
+      if (Status w = write_file_atomically(fs, join(dir, backup), *bases[n], true); !w.ok()) {
+        return w;
+      }
+    }
+    if (op.kind != OperationKind::remove) {
+      if (Status w = write_file_atomically(fs, join(dir, prepared), op.output.render(), true);
+          !w.ok()) {
+        return w;
+      }
+    }
+    targets.push_back({{"path", detail::utf8(op.path)},
+                       {"base_exists", bases[n].has_value()},
+                       {"base_sha256", to_hex(op.base_sha256)},
+                       {"output_sha256", to_hex(op.output_sha256)},
+                       {"mode", std::string(operation_kind_name(op.kind))},
+                       {"backup", bases[n] ? nlohmann::json(backup) : nlohmann::json(nullptr)},
+                       {"prepared", op.kind != OperationKind::remove ? nlohmann::json(prepared)
+                                                                     : nlohmann::json(nullptr)}});
+  }
+  nlohmann::json journal = {{"schema", 1},
+                            {"txid", txid},
+                            {"command", plan.command()},
+                            {"plan_id", plan.id()},
+                            {"phase", "prepared"},
+                            {"created_at", now.utc_rfc3339_millis()},
+                            {"targets", targets}};
+  const std::string journal_path = join(dir, "journal.json");
+  if (Status w = write_file_atomically(fs, journal_path, detail::canonical_dump(journal), true);
+      !w.ok()) {
+    return w;
+  }
+  journal["phase"] = "committing";
+  if (Status w = write_file_atomically(fs, journal_path, detail::canonical_dump(journal), false);
+      !w.ok()) {
+    return w;
+  }
+  for (std::size_t i : order) {
+    if (Status w = write_target(fs, paths, plan.operations()[i]); !w.ok()) return w;
+  }
+  journal["phase"] = "committed";
+  if (Status w = write_file_atomically(fs, journal_path, detail::canonical_dump(journal), false);
+      !w.ok()) {
+    return w;
+  }
+  return remove_tree(fs, dir);
+}
+
+// §12.6: applied.json and the base bytes, so `undo` can restore them; the oldest records beyond
+// kAppliedRecordsKept are pruned.
+Status keep_applied_record(FileSystem& fs, const ApplyPaths& paths, const Plan& plan,
+                           const std::vector<std::size_t>& order,
+                           const std::vector<std::optional<std::string>>& bases,
+                           const ClockReading& now) {
+  const std::string root = join(paths.state_dir, "applied");
+  const std::string dir = join(root, plan.id());
+  if (Status made = fs.create_directory(root); !made.ok()) return made;
+  if (Result<NodeType> type = fs.node_type(dir); type && *type == NodeType::directory) {
+    if (Status removed = remove_tree(fs, dir); !removed.ok()) return removed;  // replaced
+  }
+  if (Status made = fs.create_directory(dir); !made.ok()) return made;
+  nlohmann::json targets = nlohmann::json::array();
+  for (std::size_t n = 0; n < order.size(); ++n) {
+    const PlanOperation& op = plan.operations()[order[n]];
+    if (bases[n]) {
+      if (Status w = write_file_atomically(fs, join(dir, "b-" + std::to_string(n)), *bases[n],
+                                           true);
+          !w.ok()) {
+        return w;
+      }
+    }
+    targets.push_back({{"path", detail::utf8(op.path)},
+                       {"base_exists", bases[n].has_value()},
+                       {"base_sha256", to_hex(op.base_sha256)},
+                       {"output_exists", op.kind != OperationKind::remove},
+                       {"output_sha256", to_hex(op.output_sha256)}});
+  }
+  const nlohmann::json record = {{"schema", 1},
+                                 {"plan_id", plan.id()},
+                                 {"command", plan.command()},
+                                 {"applied_at", now.utc_rfc3339_millis()},
+                                 {"targets", targets}};
+  if (Status w = write_file_atomically(fs, join(dir, "applied.json"),
+                                       detail::canonical_dump(record), true);
+      !w.ok()) {
+    return w;
+  }
+  // Prune: oldest apply first, by applied_at, then plan ID for a stable order.
+  Result<std::vector<std::string>> ids = fs.list_directory(root);
+  if (!ids || ids->size() <= kAppliedRecordsKept) return Status();
+  std::vector<std::pair<std::string, std::string>> dated;
+  for (const std::string& id : *ids) {
+    Result<std::string> text = fs.read_file(join(join(root, id), "applied.json"));
+    std::string at;
+    if (text) {
+      const nlohmann::json parsed = nlohmann::json::parse(*text, nullptr, false);
+      if (parsed.is_object() && parsed.contains("applied_at") && parsed["applied_at"].is_string()) {
+        at = parsed["applied_at"].get<std::string>();
+      }
+    }
+    dated.emplace_back(at, id);
+  }
+  std::sort(dated.begin(), dated.end());
+  for (std::size_t i = 0; i + kAppliedRecordsKept < dated.size(); ++i) {
+    if (dated[i].second == plan.id()) continue;
+    if (Status removed = remove_tree(fs, join(root, dated[i].second)); !removed.ok()) {
+      return removed;
+    }
+  }
+  return Status();
+}
+
+}  // namespace
+
+std::vector<std::size_t> write_order(const Plan& plan) {
+  std::vector<std::size_t> order(plan.operations().size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    const std::string& pa = plan.operations()[a].path;
+    const std::string& pb = plan.operations()[b].path;
+    const int ra = write_rank(pa);
+    const int rb = write_rank(pb);
+    return ra != rb ? ra < rb : pa < pb;
+  });
+  return order;
+}
+
+Result<std::vector<std::string>> apply_plan(FileSystem& fs, const ApplyPaths& paths,
+                                            const Plan& plan, const ClockReading& now,
+                                            const std::string& txid) {
+  const std::vector<std::size_t> order = write_order(plan);
+  Result<std::vector<std::optional<std::string>>> bases = read_bases(fs, paths, plan, order);
+  if (!bases) return bases.status();
+  // The bytes on disk must still be the plan's base: the caller rebuilt the plan moments ago
+  // under the lock, so a difference means the file changed underneath us.
+  for (std::size_t n = 0; n < order.size(); ++n) {
+    const PlanOperation& op = plan.operations()[order[n]];
+    const Sha256 now_base = (*bases)[n] ? sha256(*(*bases)[n]) : sha256("");
+    if (now_base != op.base_sha256) {
+      return Status(Errc::io, op.path + ": changed while the plan was being applied");
+    }
+  }
+  if (order.size() == 1) {
+    if (Status w = write_target(fs, paths, plan.operations()[order[0]]); !w.ok()) return w;
+  } else if (Status t = run_transaction(fs, paths, plan, order, *bases, now, txid); !t.ok()) {
+    return t;
+  }
+  if (!plan.sensitive()) {
+    if (Status kept = keep_applied_record(fs, paths, plan, order, *bases, now); !kept.ok()) {
+      return kept;
+    }
+  }
+  std::vector<std::string> written;
+  for (std::size_t i : order) written.push_back(plan.operations()[i].path);
+  return written;
+}
+
+}  // namespace memkit
