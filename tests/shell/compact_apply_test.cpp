@@ -1,0 +1,158 @@
+// Applying inbox compaction plans on real folders (spec compaction.md §12.3, §12.4, §12.6):
+// single-file and journalled writes, faults mid-transaction, applied records, re-planning.
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include "faulty_file_system.hpp"
+#include "memkit/apply.hpp"
+#include "memkit/compact.hpp"
+#include "memkit/workspace.hpp"
+#include "temp_dir.hpp"
+
+namespace memkit::shell_test {
+namespace {
+
+const ClockReading kNow = *ClockReading::parse_rfc3339("2026-03-07T10:00:00+00:00");
+const std::string kInbox = "# Inbox\n\n- Use tabs\n- use tabs  \n- Keep CRLF\n";
+const std::string kChangelog = "# Memory Changelog\n\n## 2026-03-06\n- old\n";
+
+void make_memory(const fs::path& root, bool with_changelog) {
+  write_bytes(root / "docs/memory/manifest.md", "## MemoryCustodian Protocol\n- protocol_version: 0.7\n");
+  write_bytes(root / "docs/memory/inbox.md", kInbox);
+  if (with_changelog) write_bytes(root / "docs/memory/changelog.md", kChangelog);
+}
+
+Workspace open_at(FileSystem& fs, const fs::path& root) {
+  WorkspaceOptions options;
+  options.project_root = root.string();
+  Result<Workspace> ws = Workspace::open(fs, custodian_layout(), options);
+  REQUIRE(ws.ok());
+  return std::move(ws).value();
+}
+
+InboxCompaction plan_at(const Workspace& ws) {
+  Result<CustodianInputs> inputs = ws.read_custodian_inputs();
+  REQUIRE(inputs.ok());
+  return plan_inbox_compaction(*inputs, default_token_counter(), kNow);
+}
+
+}  // namespace
+
+TEST_CASE("shell: a one-file plan is written in place and recorded for undo") {
+  TempDir dir;
+  make_memory(dir.path(), false);
+  Workspace ws = open_at(posix_file_system(), dir.path());
+  const InboxCompaction report = plan_at(ws);
+  REQUIRE(report.plan.has_value());
+  CHECK(report.plan->id() == "3d36af5e83bd5ddb");
+  auto lock = ws.lock();
+  REQUIRE(lock.ok());
+  const Result<std::vector<std::string>> written = ws.apply(*report.plan, kNow);
+  REQUIRE(written.ok());
+  CHECK(*written == std::vector<std::string>{"inbox.md"});
+  CHECK(read_bytes(dir.path() / "docs/memory/inbox.md") == "# Inbox\n\n- Use tabs\n- Keep CRLF\n");
+  const fs::path record = dir.path() / ".memkit/applied/3d36af5e83bd5ddb";
+  CHECK(read_bytes(record / "b-0") == kInbox);
+  const std::string applied = read_bytes(record / "applied.json");
+  CHECK(applied.find(R"("applied_at":"2026-03-07T10:00:00.000Z")") != std::string::npos);
+  CHECK(applied.find(R"("plan_id":"3d36af5e83bd5ddb")") != std::string::npos);
+  CHECK(read_bytes(dir.path() / ".memkit/.gitignore") == "*\n");
+  CHECK_FALSE(plan_at(ws).plan.has_value());  // apply, then re-plan: nothing left
+}
+
+TEST_CASE("shell: a two-file plan goes through a journal that is gone once committed") {
+  TempDir dir;
+  make_memory(dir.path(), true);
+  Workspace ws = open_at(posix_file_system(), dir.path());
+  const InboxCompaction report = plan_at(ws);
+  REQUIRE(report.plan.has_value());
+  CHECK(write_order(*report.plan).size() == 2);
+  auto lock = ws.lock();
+  const Result<std::vector<std::string>> written = ws.apply(*report.plan, kNow);
+  REQUIRE(written.ok());
+  CHECK(*written == std::vector<std::string>{"inbox.md", "changelog.md"});
+  CHECK(read_bytes(dir.path() / "docs/memory/changelog.md") ==
+        "# Memory Changelog\n\n## 2026-03-07\n- inbox.md cleanup: removed 1 exact duplicate(s) and "
+        "0 exact tombstone match(es).\n\n## 2026-03-06\n- old\n");
+  CHECK(tree_of(dir.path() / ".memkit/txn").empty());
+  CHECK_FALSE(plan_at(ws).plan.has_value());
+}
+
+TEST_CASE("shell: a fault at any write of a journalled apply leaves each file old or new") {
+  // Count the atomic replacements a clean apply makes, then fail each one in turn.
+  int replacements = 0;
+  {
+    TempDir dir;
+    make_memory(dir.path(), true);
+    FaultyFileSystem counting;
+    Workspace ws = open_at(counting, dir.path());
+    const InboxCompaction report = plan_at(ws);
+    auto lock = ws.lock();
+    REQUIRE(ws.apply(*report.plan, kNow).ok());
+    replacements = counting.calls(Op::rename_replace) + counting.calls(Op::rename_no_replace);
+  }
+  REQUIRE(replacements > 4);
+  for (int nth = 1; nth <= replacements; ++nth) {
+    for (const Op op : {Op::rename_replace, Op::rename_no_replace}) {
+      CAPTURE(nth);
+      TempDir dir;
+      make_memory(dir.path(), true);
+      FaultyFileSystem faulty;
+      Workspace ws = open_at(faulty, dir.path());
+      const InboxCompaction report = plan_at(ws);
+      const std::string new_inbox = report.plan->operations()[1].output.render();
+      const std::string new_changelog = report.plan->operations()[0].output.render();
+      auto lock = ws.lock();
+      faulty.fail_nth(op, nth);
+      const Result<std::vector<std::string>> written = ws.apply(*report.plan, kNow);
+      if (!faulty.fault_struck()) continue;
+      CHECK_FALSE(written.ok());
+      const std::string inbox = read_bytes(dir.path() / "docs/memory/inbox.md");
+      const std::string changelog = read_bytes(dir.path() / "docs/memory/changelog.md");
+      CHECK((inbox == kInbox || inbox == new_inbox));
+      CHECK((changelog == kChangelog || changelog == new_changelog));
+      // While the targets disagree (one moved, one not), the journal that can finish or undo
+      // the move is still there.
+      if ((inbox != kInbox) != (changelog != kChangelog)) {
+        CHECK_FALSE(tree_of(dir.path() / ".memkit/txn").empty());
+      }
+    }
+  }
+}
+
+TEST_CASE("shell: a file that changed since the plan was built is not overwritten") {
+  TempDir dir;
+  make_memory(dir.path(), false);
+  Workspace ws = open_at(posix_file_system(), dir.path());
+  const InboxCompaction report = plan_at(ws);
+  write_bytes(dir.path() / "docs/memory/inbox.md", kInbox + "- new\n");
+  auto lock = ws.lock();
+  const Result<std::vector<std::string>> written = ws.apply(*report.plan, kNow);
+  REQUIRE_FALSE(written.ok());
+  CHECK(written.status().message() == "inbox.md: changed while the plan was being applied");
+  CHECK(read_bytes(dir.path() / "docs/memory/inbox.md") == kInbox + "- new\n");
+}
+
+TEST_CASE("shell: only the newest applied records are kept") {
+  TempDir dir;
+  make_memory(dir.path(), false);
+  Workspace ws = open_at(posix_file_system(), dir.path());
+  auto lock = ws.lock();
+  for (int i = 0; i < 23; ++i) {
+    write_bytes(dir.path() / "docs/memory/inbox.md", "- a" + std::to_string(i) + "\n- A" + std::to_string(i) + "\n");
+    const ClockReading at = *ClockReading::create(kNow.unix_millis() + i * 1000, 0);
+    Result<CustodianInputs> inputs = ws.read_custodian_inputs();
+    const InboxCompaction report = plan_inbox_compaction(*inputs, default_token_counter(), at);
+    REQUIRE(report.plan.has_value());
+    REQUIRE(ws.apply(*report.plan, at).ok());
+  }
+  std::size_t records = 0;
+  for (const std::string& entry : tree_of(dir.path() / ".memkit/applied")) {
+    records += entry.back() == '/' && entry.find('/') == entry.size() - 1;
+  }
+  CHECK(records == kAppliedRecordsKept);
+}
+
+}  // namespace memkit::shell_test
