@@ -3,11 +3,14 @@
 // The caller holds the state lock and has rebuilt and compared the plan first.
 #pragma once
 
+#include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "memkit/clock.hpp"
 #include "memkit/file_system.hpp"
+#include "memkit/findings.hpp"
 #include "memkit/plan.hpp"
 #include "memkit/result.hpp"
 
@@ -34,5 +37,41 @@ struct ApplyPaths {
 
 // How many applied records are kept for undo (§12.6).
 inline constexpr std::size_t kAppliedRecordsKept = 20;
+
+}  // namespace memkit
+
+namespace memkit {
+
+// §12.5: what an unfinished transaction's targets hold now.
+enum class TargetState : std::uint8_t { base, output, other };
+[[nodiscard]] std::string_view target_state_name(TargetState state) noexcept;  // "base", ...
+
+struct TransactionTarget {
+  std::string path;
+  TargetState state = TargetState::other;
+};
+
+struct Transaction {
+  std::string txid;
+  std::string phase;    // "prepared", "committing" or "committed"
+  std::string command;
+  std::vector<TransactionTarget> targets;
+  bool complete_safe = false;  // every target at its base or its output: rolling forward is safe
+  bool rollback_safe = false;  // the same, and every base that existed has its backup
+};
+
+struct Recovery {
+  std::vector<Transaction> transactions;  // in txid order
+  std::vector<Finding> findings;
+  std::vector<std::string> written;  // paths recovery wrote or deleted, in order
+  [[nodiscard]] bool clean() const noexcept { return transactions.empty(); }
+};
+
+// Lists the unfinished transactions under paths.state_dir/txn. With `apply`, finishes each one
+// (prepared: discarded; committing: rolled forward, or back with `rollback`; committed: cleaned
+// up); a target at neither its base nor its output is a conflict (MK-TXN-002) and keeps its
+// transaction. REQUIRES with `apply`: the state lock is held.
+[[nodiscard]] Result<Recovery> recover_transactions(FileSystem& fs, const ApplyPaths& paths,
+                                                    bool apply, bool rollback);
 
 }  // namespace memkit

@@ -28,6 +28,9 @@ namespace memkit {
 [[nodiscard]] std::string check_json(const CheckReport& report);
 [[nodiscard]] std::string init_json(const InitResult& result);
 
+// `custodian recover` data (§12.5).
+[[nodiscard]] std::string recovery_json(const Recovery& recovery);
+
 // data.plan (§12.2): {"budget_results","operations","plan_id","sensitive"}; a sensitive plan's
 // operations carry no digests.
 [[nodiscard]] std::string plan_json(const Plan& plan);

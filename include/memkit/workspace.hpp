@@ -10,6 +10,7 @@
 #include "memkit/clock.hpp"
 #include "memkit/file_system.hpp"
 #include "memkit/layouts.hpp"
+#include "memkit/apply.hpp"
 #include "memkit/plan.hpp"
 #include "memkit/result.hpp"
 
@@ -55,6 +56,10 @@ class Workspace final {
   // Writes a confirmed plan (memkit/apply.hpp) and returns the paths written, in write order.
   // REQUIRES: lock() is held and the plan was rebuilt from disk under it.
   [[nodiscard]] Result<std::vector<std::string>> apply(const Plan& plan, const ClockReading& now);
+
+  // §12.5: lists unfinished transactions; with `apply`, finishes or rolls them back.
+  // REQUIRES with `apply`: lock() is held.
+  [[nodiscard]] Result<Recovery> recover(bool apply, bool rollback);
 
   // §16: creates the memory directory and every missing template file, never replacing one,
   // plus .memkit/.gitignore; holds .memkit/lock while writing.

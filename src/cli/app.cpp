@@ -21,6 +21,7 @@ const std::map<std::string, CommandOptions>& commands() {
       {"custodian status", {{"--project-root", "--memory-dir"}, {}}},
       {"custodian check", {{"--project-root", "--memory-dir"}, {}}},
       {"custodian compact", {{"--project-root", "--memory-dir", "--confirm-plan"}, {"--apply"}}},
+      {"custodian recover", {{"--project-root", "--memory-dir"}, {"--apply", "--rollback"}}},
       {"markdown units", {{}, {}}},
   };
   return known;
@@ -46,6 +47,9 @@ constexpr const char* kCustodianUsage =
     "  compact [--apply --confirm-plan ID]\n"
     "                      inbox cleanup: exact duplicates and tombstone matches; a dry run\n"
     "                      prints the plan and its ID, which --apply --confirm-plan writes\n"
+    "  recover [--apply [--rollback]]\n"
+    "                      lists transactions a crash left unfinished; --apply rolls them\n"
+    "                      forward (or back, with --rollback)\n"
     "\n"
     "--project-root defaults to the current directory, --memory-dir to docs/memory.\n";
 
@@ -220,6 +224,34 @@ void run_compact(const Invocation& inv, const ClockReading& now, Workspace& ws, 
   finish(*report, true, *written);
 }
 
+// §12.5: a listing by default; --apply finishes (or with --rollback undoes) each transaction.
+void run_recover(const Invocation& inv, Workspace& ws, Reply& reply) {
+  const bool apply = has_flag(inv, "--apply");
+  const bool rollback = has_flag(inv, "--rollback");
+  if (rollback && !apply) {
+    reply.findings.push_back(
+        finding_from(Status(Errc::invalid_argument, "--rollback: only with --apply")));
+    return;
+  }
+  std::unique_ptr<LockHandle> held;
+  if (apply) {
+    Result<std::unique_ptr<LockHandle>> lock = ws.lock();
+    if (!lock) {
+      reply.findings.push_back(finding_from(lock.status()));
+      return;
+    }
+    held = std::move(lock).value();
+  }
+  const Result<Recovery> recovery = ws.recover(apply, rollback);
+  if (!recovery) {
+    reply.findings.push_back(finding_from(recovery.status()));
+    return;
+  }
+  reply.findings = recovery->findings;
+  reply.data = recovery_json(*recovery);
+  if (inv.format == Format::text) reply.text = recovery_text(*recovery);
+}
+
 void run_custodian(const Invocation& inv, const Environment& env, Reply& reply) {
   const Style style{env.stdout_is_terminal && !env.no_colour};
   if (Status extra = no_positionals(inv); !extra.ok()) {
@@ -249,6 +281,10 @@ void run_custodian(const Invocation& inv, const Environment& env, Reply& reply) 
   }
   if (inv.command == "compact") {
     run_compact(inv, *now, *ws, style, reply);
+    return;
+  }
+  if (inv.command == "recover") {
+    run_recover(inv, *ws, reply);
     return;
   }
   const Result<CustodianInputs> inputs = ws->read_custodian_inputs();

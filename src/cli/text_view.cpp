@@ -183,4 +183,20 @@ std::string compaction_text(const InboxCompaction& report, bool applied,
   return out;
 }
 
+std::string recovery_text(const Recovery& recovery) {
+  std::string out;
+  for (const std::string& path : recovery.written) out += "recovered  " + one_line(path) + "\n";
+  if (recovery.clean()) return out + "Recovery status: clean\n";
+  out += "Recovery status: recovery-required\n";
+  for (const Transaction& t : recovery.transactions) {
+    out += fmt::format("\nTransaction {} ({}, phase {})\n", t.txid, one_line(t.command), t.phase);
+    for (const TransactionTarget& target : t.targets) {
+      out += fmt::format("- {}: {}\n", one_line(target.path), target_state_name(target.state));
+    }
+    out += fmt::format("complete safe: {}, rollback safe: {}\n", t.complete_safe ? "yes" : "no",
+                       t.rollback_safe ? "yes" : "no");
+  }
+  return out;
+}
+
 }  // namespace memkit::cli

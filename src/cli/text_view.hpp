@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "memkit/apply.hpp"
 #include "memkit/audit.hpp"
 #include "memkit/compact.hpp"
 #include "memkit/plan.hpp"
@@ -22,6 +23,7 @@ struct Style {
 [[nodiscard]] std::string check_text(const CheckReport& report, Style style);
 [[nodiscard]] std::string init_text(const InitResult& result);
 [[nodiscard]] std::string plan_text(const Plan& plan);
+[[nodiscard]] std::string recovery_text(const Recovery& recovery);
 [[nodiscard]] std::string compaction_text(const InboxCompaction& report, bool applied,
                                           const std::vector<std::string>& written, Style style);
 [[nodiscard]] std::string units_text(const Document& doc, Style style);

@@ -185,6 +185,29 @@ json plan_value(const Plan& plan) {
 
 }  // namespace
 
+std::string recovery_json(const Recovery& recovery) {
+  json transactions = json::array();
+  for (const Transaction& t : recovery.transactions) {
+    json targets = json::array();
+    for (const TransactionTarget& target : t.targets) {
+      targets.push_back(json{{"path", utf8(target.path)},
+                             {"state", std::string(target_state_name(target.state))}});
+    }
+    transactions.push_back(json{{"txid", utf8(t.txid)},
+                                {"phase", utf8(t.phase)},
+                                {"command", utf8(t.command)},
+                                {"targets", targets},
+                                {"complete_safe", t.complete_safe},
+                                {"rollback_safe", t.rollback_safe}});
+  }
+  json written = json::array();
+  for (const std::string& path : recovery.written) written.push_back(utf8(path));
+  return detail::canonical_dump(
+      json{{"transactions", transactions},
+           {"recovery_status", recovery.clean() ? "clean" : "recovery-required"},
+           {"written", written}});
+}
+
 std::string plan_json(const Plan& plan) { return detail::canonical_dump(plan_value(plan)); }
 
 std::string inbox_compaction_json(const InboxCompaction& report, bool applied,

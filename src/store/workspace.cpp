@@ -266,6 +266,13 @@ Result<std::vector<std::string>> Workspace::apply(const Plan& plan, const ClockR
   return written;
 }
 
+Result<Recovery> Workspace::recover(bool apply, bool rollback) {
+  Result<Recovery> recovery = recover_transactions(
+      *fs_, ApplyPaths{absolute(memory_dir_), absolute(".memkit")}, apply, rollback);
+  if (!recovery) return relative(recovery.status());
+  return recovery;
+}
+
 Result<InitResult> Workspace::write_custodian_templates(bool extended, const ClockReading& now) {
   Result<std::unique_ptr<LockHandle>> lock = this->lock();
   if (!lock) return lock.status();

@@ -1,0 +1,165 @@
+// `memkit custodian recover` (spec compaction.md §12.5): finish or undo what a crash interrupted.
+#include <nlohmann/json.hpp>
+
+#include "json/canonical.hpp"
+#include "memkit/apply.hpp"
+#include "memkit/workspace.hpp"
+
+namespace memkit {
+namespace {
+
+std::string join(const std::string& dir, const std::string& name) { return dir + "/" + name; }
+
+struct JournalTarget {
+  std::string path;
+  bool base_exists = false;
+  std::string base_sha256;
+  std::string output_sha256;
+  std::string mode;  // create, replace, delete
+  std::string backup;
+  std::string prepared;
+};
+
+const std::string kEmptySha = sha256_hex("");
+
+// The state of a target on disk: its bytes' digest, or the empty digest when it is absent.
+Result<std::string> current_digest(FileSystem& fs, const std::string& path) {
+  const Result<NodeType> type = fs.node_type(path);
+  if (!type) return type.status();
+  if (*type == NodeType::none) return std::string();
+  Result<std::string> bytes = fs.read_file(path);
+  if (!bytes) return bytes.status();
+  return sha256_hex(*bytes);
+}
+
+TargetState state_of(const JournalTarget& t, const std::string& digest) {
+  const std::string base = t.base_exists ? t.base_sha256 : std::string();
+  const std::string output = t.mode == "delete" ? std::string() : t.output_sha256;
+  // An absent file is "" here, so a created target at base and a deleted one at output match.
+  if (digest == output) return TargetState::output;
+  if (digest == base) return TargetState::base;
+  return TargetState::other;
+}
+
+Status remove_tree(FileSystem& fs, const std::string& dir) {
+  Result<std::vector<std::string>> names = fs.list_directory(dir);
+  if (!names) return names.status();
+  for (const std::string& name : *names) {
+    if (Status removed = fs.remove_file(join(dir, name)); !removed.ok()) return removed;
+  }
+  return fs.remove_directory(dir);
+}
+
+// Gives a target the bytes of `source` in the transaction folder, or deletes it when there is
+// no such file (a delete rolled forward, or a create rolled back).
+Status restore(FileSystem& fs, const ApplyPaths& paths, const std::string& txn,
+               const JournalTarget& t, const std::string& source) {
+  const std::string target = join(paths.memory_dir, t.path);
+  if (source.empty()) {
+    if (Status removed = fs.remove_file(target); !removed.ok()) return removed;
+    return fs.sync_directory(target.substr(0, target.rfind('/')));
+  }
+  Result<std::string> bytes = fs.read_file(join(txn, source));
+  if (!bytes) return bytes.status();
+  return write_file_atomically(fs, target, *bytes, false);
+}
+
+}  // namespace
+
+std::string_view target_state_name(TargetState state) noexcept {
+  switch (state) {
+    case TargetState::base: return "base";
+    case TargetState::output: return "output";
+    case TargetState::other: return "other";
+  }
+  return "other";
+}
+
+Result<Recovery> recover_transactions(FileSystem& fs, const ApplyPaths& paths, bool apply,
+                                      bool rollback) {
+  Recovery recovery;
+  const std::string root = join(paths.state_dir, "txn");
+  const Result<NodeType> root_type = fs.node_type(root);
+  if (!root_type) return root_type.status();
+  if (*root_type != NodeType::directory) return recovery;
+  Result<std::vector<std::string>> ids = fs.list_directory(root);
+  if (!ids) return ids.status();
+  for (const std::string& txid : *ids) {
+    const std::string dir = join(root, txid);
+    Result<NodeType> type = fs.node_type(dir);
+    if (!type || *type != NodeType::directory) continue;
+    Result<std::string> text = fs.read_file(join(dir, "journal.json"));
+    Transaction txn;
+    txn.txid = txid;
+    std::vector<JournalTarget> targets;
+    if (text) {
+      const nlohmann::json journal = nlohmann::json::parse(*text, nullptr, false);
+      if (journal.is_object()) {
+        txn.phase = journal.value("phase", "");
+        txn.command = journal.value("command", "");
+        for (const nlohmann::json& t : journal.value("targets", nlohmann::json::array())) {
+          JournalTarget target;
+          target.path = t.value("path", "");
+          target.base_exists = t.value("base_exists", false);
+          target.base_sha256 = t.value("base_sha256", "");
+          target.output_sha256 = t.value("output_sha256", "");
+          target.mode = t.value("mode", "");
+          if (t.contains("backup") && t["backup"].is_string()) target.backup = t["backup"];
+          if (t.contains("prepared") && t["prepared"].is_string()) target.prepared = t["prepared"];
+          targets.push_back(std::move(target));
+        }
+      }
+    }
+    if (txn.phase.empty()) {
+      // A transaction whose journal never reached the disk touched no target (step 1 writes
+      // the journal before any target): it is discarded like a prepared one.
+      txn.phase = "prepared";
+    }
+    txn.complete_safe = true;
+    txn.rollback_safe = true;
+    for (const JournalTarget& t : targets) {
+      Result<std::string> digest = current_digest(fs, join(paths.memory_dir, t.path));
+      if (!digest) return digest.status();
+      const TargetState state = state_of(t, *digest);
+      txn.targets.push_back(TransactionTarget{t.path, state});
+      txn.complete_safe = txn.complete_safe && state != TargetState::other;
+      txn.rollback_safe = txn.rollback_safe && state != TargetState::other &&
+                          (!t.base_exists || !t.backup.empty());
+    }
+    if (apply) {
+      bool conflict = false;
+      if (txn.phase == "committing") {
+        for (std::size_t i = 0; i < targets.size(); ++i) {
+          if (txn.targets[i].state != TargetState::other) continue;
+          conflict = true;
+          recovery.findings.push_back(make_finding(
+              "MK-TXN-002", Severity::blocker, targets[i].path,
+              targets[i].path + ": holds neither its base nor its output (transaction " + txid + ")",
+              "resolve the file by hand; the transaction is kept"));
+        }
+        for (std::size_t i = 0; i < targets.size() && !conflict; ++i) {
+          const JournalTarget& t = targets[i];
+          const TargetState state = txn.targets[i].state;
+          Status done;
+          if (!rollback && state == TargetState::base) {
+            done = restore(fs, paths, dir, t, t.mode == "delete" ? std::string() : t.prepared);
+          } else if (rollback && state == TargetState::output) {
+            done = restore(fs, paths, dir, t, t.base_exists ? t.backup : std::string());
+          } else {
+            continue;
+          }
+          if (!done.ok()) return done;
+          recovery.written.push_back(t.path);
+        }
+      }
+      if (!conflict) {
+        if (Status removed = remove_tree(fs, dir); !removed.ok()) return removed;
+        continue;  // finished: no longer unfinished
+      }
+    }
+    recovery.transactions.push_back(std::move(txn));
+  }
+  return recovery;
+}
+
+}  // namespace memkit

@@ -1,0 +1,121 @@
+// `recover` (spec compaction.md §12.5) after an apply interrupted at every possible write.
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include "faulty_file_system.hpp"
+#include "memkit/compact.hpp"
+#include "memkit/workspace.hpp"
+#include "temp_dir.hpp"
+
+namespace memkit::shell_test {
+namespace {
+
+const ClockReading kNow = *ClockReading::parse_rfc3339("2026-03-07T10:00:00+00:00");
+const std::string kInbox = "# Inbox\n\n- a\n- A\n- b\n";
+const std::string kChangelog = "# Memory Changelog\n";
+
+struct Crash {
+  std::string new_inbox;
+  std::string new_changelog;
+};
+
+// Applies a two-file plan through `fs`, which fails at some write; returns the planned bytes.
+Crash crash_apply(FileSystem& fs, const fs::path& root) {
+  write_bytes(root / "docs/memory/manifest.md", "# M\n");
+  write_bytes(root / "docs/memory/inbox.md", kInbox);
+  write_bytes(root / "docs/memory/changelog.md", kChangelog);
+  WorkspaceOptions options;
+  options.project_root = root.string();
+  Result<Workspace> ws = Workspace::open(fs, custodian_layout(), options);
+  REQUIRE(ws.ok());
+  Result<CustodianInputs> inputs = ws->read_custodian_inputs();
+  const InboxCompaction report = plan_inbox_compaction(*inputs, default_token_counter(), kNow);
+  REQUIRE(report.plan.has_value());
+  auto lock = ws->lock();
+  (void)ws->apply(*report.plan, kNow);
+  return Crash{report.plan->operations()[1].output.render(),
+               report.plan->operations()[0].output.render()};
+}
+
+Recovery recover_at(const fs::path& root, bool apply, bool rollback) {
+  WorkspaceOptions options;
+  options.project_root = root.string();
+  Result<Workspace> ws = Workspace::open(posix_file_system(), custodian_layout(), options);
+  REQUIRE(ws.ok());
+  auto lock = ws->lock();
+  Result<Recovery> recovery = ws->recover(apply, rollback);
+  REQUIRE(recovery.ok());
+  return std::move(recovery).value();
+}
+
+int renames_of_a_clean_apply() {
+  TempDir dir;
+  FaultyFileSystem counting;
+  crash_apply(counting, dir.path());
+  return counting.calls(Op::rename_replace) + counting.calls(Op::rename_no_replace);
+}
+
+}  // namespace
+
+TEST_CASE("shell: recover finishes every interrupted apply, forward or back") {
+  const int renames = renames_of_a_clean_apply();
+  int interrupted = 0;
+  for (const bool rollback : {false, true}) {
+    for (int nth = 1; nth <= renames; ++nth) {
+      for (const Op op : {Op::rename_replace, Op::rename_no_replace}) {
+        CAPTURE(rollback);
+        CAPTURE(nth);
+        TempDir dir;
+        FaultyFileSystem faulty;
+        faulty.fail_nth(op, nth);
+        const Crash crash = crash_apply(faulty, dir.path());
+        const Recovery before = recover_at(dir.path(), false, false);
+        if (before.clean()) continue;  // the fault struck before the journal or after the commit
+        ++interrupted;
+        REQUIRE(before.transactions.size() == 1);
+        CHECK(before.transactions[0].complete_safe);
+        const Recovery after = recover_at(dir.path(), true, rollback);
+        CHECK(after.clean());
+        CHECK(after.findings.empty());
+        const std::string inbox = read_bytes(dir.path() / "docs/memory/inbox.md");
+        const std::string changelog = read_bytes(dir.path() / "docs/memory/changelog.md");
+        if (before.transactions[0].phase == "committing" && !rollback) {
+          CHECK(inbox == crash.new_inbox);
+          CHECK(changelog == crash.new_changelog);
+        } else {
+          CHECK(inbox == kInbox);
+          CHECK(changelog == kChangelog);
+        }
+        CHECK(recover_at(dir.path(), false, false).clean());
+      }
+    }
+  }
+  CHECK(interrupted > 2);  // prepared and committing phases were both reached
+}
+
+TEST_CASE("shell: a target changed after the crash is a conflict and keeps its transaction") {
+  const int renames = renames_of_a_clean_apply();
+  bool conflicted = false;
+  for (int nth = 1; nth <= renames && !conflicted; ++nth) {
+    TempDir dir;
+    FaultyFileSystem faulty;
+    faulty.fail_nth(Op::rename_replace, nth);
+    crash_apply(faulty, dir.path());
+    const Recovery before = recover_at(dir.path(), false, false);
+    if (before.clean() || before.transactions[0].phase != "committing") continue;
+    write_bytes(dir.path() / "docs/memory/inbox.md", "edited by hand\n");
+    const Recovery after = recover_at(dir.path(), true, false);
+    REQUIRE(after.transactions.size() == 1);
+    CHECK_FALSE(after.transactions[0].complete_safe);
+    REQUIRE(after.findings.size() == 1);
+    CHECK(after.findings[0].code == "MK-TXN-002");
+    CHECK(after.findings[0].path == "inbox.md");
+    CHECK(read_bytes(dir.path() / "docs/memory/inbox.md") == "edited by hand\n");
+    conflicted = true;
+  }
+  CHECK(conflicted);
+}
+
+}  // namespace memkit::shell_test
