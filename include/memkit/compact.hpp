@@ -13,6 +13,8 @@
 #include "memkit/clock.hpp"
 #include "memkit/edit.hpp"
 #include "memkit/findings.hpp"
+#include "memkit/layouts.hpp"
+#include "memkit/result.hpp"
 #include "memkit/plan.hpp"
 #include "memkit/tokens.hpp"
 
@@ -42,6 +44,61 @@ struct InboxCompaction {
 [[nodiscard]] InboxCompaction plan_inbox_compaction(const CustodianInputs& inputs,
                                                     const TokenCounter& counter,
                                                     const ClockReading& now);
+
+// `memkit custodian compact --target FILE` (§9).
+enum class TargetAction : std::uint8_t { none, dedupe, archive, manual_review };
+[[nodiscard]] std::string_view target_action_name(TargetAction action) noexcept;  // "manual-review"
+
+struct TargetCompaction {
+  std::string memory_dir;
+  std::optional<std::string> protocol_version;
+  std::string target;
+  std::uint64_t tokens = 0;
+  std::uint64_t limit = 0;
+  BudgetState state = BudgetState::ok;
+  std::vector<custodian::DecisionEntry> long_decisions;
+  TargetAction action = TargetAction::none;
+  std::string reason;
+  std::uint64_t duplicates_removed = 0;             // dedupe
+  std::optional<std::uint64_t> projected_tokens;    // dedupe and archive
+  std::uint64_t keep_entries = 0;                   // archive
+  std::uint64_t archive_entries = 0;                // archive
+  std::string archive_path;                         // archive
+  std::vector<custodian::DecisionEntry> kept_long_decisions;  // archive of decisions.md
+  std::optional<std::vector<std::string>> maintenance_preview;
+  std::optional<Plan> plan;
+  std::vector<Finding> findings;
+};
+
+// §9 target normalisation: strip, "\" to "/", then refuse absolute paths, drive letters, empty
+// "." or ".." segments, non-.md names, manifest.md, inbox.md, archive/ and files without a
+// budget. Fails with Errc::invalid_argument ("--target: ..."), reported as fatal MK-TARGET-001.
+[[nodiscard]] Result<std::string> normalize_compaction_target(std::string_view target);
+
+// archive/<stem>-<YYYY-MM-DD>.md for a target on the local date of `now` (§9 step 5).
+[[nodiscard]] std::string archive_path_for(std::string_view target, const ClockReading& now);
+
+// REQUIRES: target is normalised; the snapshot also holds archive/README.md and
+// archive_path_for(target, now) when they exist.
+[[nodiscard]] TargetCompaction plan_target_compaction(const CustodianInputs& inputs,
+                                                      std::string_view target,
+                                                      const TokenCounter& counter,
+                                                      const ClockReading& now);
+
+// The decision semantic gate (§9), checked at apply time: MK-GATE-001 for kept long decisions,
+// MK-GATE-002 without --archive-oldest. Empty for every other target.
+[[nodiscard]] std::vector<Finding> decision_gates(const TargetCompaction& report,
+                                                  bool archive_oldest);
+
+// §13 maintenance advice for a file at NEAR LIMIT or OVER BUDGET.
+[[nodiscard]] std::vector<std::string> maintenance_advice(std::string_view target);
+
+// §10: the archive file after `sections` (the active file's archived H2 sections, newest first,
+// each from its heading to its last non-blank line) are added to `existing` (nullptr: a new
+// file). `terminator` is used for generated lines when the archive is new.
+[[nodiscard]] std::string archive_file_bytes(const Document* existing, std::string_view target,
+                                             const std::vector<std::string>& sections,
+                                             std::string_view terminator);
 
 // §8 tombstone keys of do-not-use.md: every non-empty bullet key, and the titles of H2 headings
 // "Tombstone: <title>" or "<text> — tombstone: <title>" (ASCII case-insensitive), case-folded.

@@ -2,6 +2,7 @@
 // else stays; candidates are listed for review, never classified.
 #include <fmt/format.h>
 
+#include "compact/input_reader.hpp"
 #include "memkit/compact.hpp"
 #include "memkit/text.hpp"
 
@@ -27,63 +28,6 @@ std::size_t after_dash_tombstone(std::string_view text) noexcept {
     if (starts_with_ascii_ci(text.substr(rest), "tombstone:")) return rest + 10;
   }
   return std::string_view::npos;
-}
-
-// Reads one input of the command into a Document, adding the findings its state calls for.
-// `writes` says whether the command would change the file (§2.1: invalid UTF-8 is then a
-// BLOCKER; a file the command only reads gets a WARNING).
-class InputReader final {
- public:
-  InputReader(const CustodianInputs& inputs, std::vector<Finding>& out)
-      : inputs_(inputs), out_(out) {}
-
-  std::optional<Document> read(const std::string& path, bool required, bool writes) {
-    const FileSnapshot* entry = inputs_.snapshot.find(path);
-    const EntryState state = entry == nullptr ? EntryState::missing : entry->state;
-    switch (state) {
-      case EntryState::missing:
-        if (required) {
-          out_.push_back(make_finding("MK-LAYOUT-002", Severity::blocker, path,
-                                      path + ": required file is missing",
-                                      "run `memkit custodian init`"));
-        }
-        return std::nullopt;
-      case EntryState::symlink:
-        out_.push_back(make_fatal("MK-LAYOUT-001", path,
-                                  path + ": is a symbolic link; memkit does not follow links in "
-                                         "the memory directory"));
-        return std::nullopt;
-      case EntryState::not_a_file:
-        out_.push_back(make_fatal("MK-IO-001", path, path + ": not a regular file"));
-        return std::nullopt;
-      case EntryState::unreadable:
-        out_.push_back(make_fatal("MK-IO-001", path, path + ": " + entry->error));
-        return std::nullopt;
-      case EntryState::file: break;
-    }
-    Document doc = parse_markdown(entry->bytes);
-    if (const auto& issue = doc.parse_error()) {
-      out_.push_back(make_finding("MK-PARSE-001", Severity::blocker, path,
-                                  describe_issue(*issue, path),
-                                  "close the fence or comment, then run the command again"));
-    }
-    if (const auto& issue = doc.utf8_error()) {
-      out_.push_back(make_finding("MK-UTF8-001", writes ? Severity::blocker : Severity::warning,
-                                  path, describe_issue(*issue, path),
-                                  writes ? "fix the encoding; memkit will not change this file"
-                                         : ""));
-    }
-    return doc;
-  }
-
- private:
-  const CustodianInputs& inputs_;
-  std::vector<Finding>& out_;
-};
-
-bool blocked(const std::vector<Finding>& findings) {
-  const ExitClass exit_class = derive_exit_class(findings);
-  return exit_class == ExitClass::fatal || exit_class == ExitClass::blocker;
 }
 
 }  // namespace
@@ -125,7 +69,7 @@ InboxCompaction plan_inbox_compaction(const CustodianInputs& inputs, const Token
                                "run `memkit custodian init`"));
     return report;
   }
-  InputReader reader(inputs, out);
+  detail::InputReader reader(inputs, out);
   const std::optional<Document> manifest = reader.read("manifest.md", true, false);
   const std::optional<Document> inbox = reader.read("inbox.md", true, true);
   const std::optional<Document> do_not_use = reader.read("do-not-use.md", false, false);
@@ -176,7 +120,7 @@ InboxCompaction plan_inbox_compaction(const CustodianInputs& inputs, const Token
     report.candidates.push_back(std::move(candidate));
   }
 
-  if (removed.empty() || blocked(out)) {
+  if (removed.empty() || detail::blocked(out)) {
     sort_findings(out);
     return report;
   }

@@ -1,0 +1,73 @@
+// What every compaction planner does first: read its inputs as Documents, with the findings each
+// input's state calls for (spec compaction.md §2.1, §2.3, §17).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "memkit/audit.hpp"
+#include "memkit/findings.hpp"
+#include "memkit/markdown.hpp"
+
+namespace memkit::detail {
+
+// Reads one input of the command into a Document, adding the findings its state calls for.
+// `writes` says whether the command would change the file (§2.1: invalid UTF-8 is then a
+// BLOCKER; a file the command only reads gets a WARNING).
+class InputReader final {
+ public:
+  InputReader(const CustodianInputs& inputs, std::vector<Finding>& out)
+      : inputs_(inputs), out_(out) {}
+
+  std::optional<Document> read(const std::string& path, bool required, bool writes) {
+    const FileSnapshot* entry = inputs_.snapshot.find(path);
+    const EntryState state = entry == nullptr ? EntryState::missing : entry->state;
+    switch (state) {
+      case EntryState::missing:
+        if (required) {
+          out_.push_back(make_finding("MK-LAYOUT-002", Severity::blocker, path,
+                                      path + ": required file is missing",
+                                      "run `memkit custodian init`"));
+        }
+        return std::nullopt;
+      case EntryState::symlink:
+        out_.push_back(make_fatal("MK-LAYOUT-001", path,
+                                  path + ": is a symbolic link; memkit does not follow links in "
+                                         "the memory directory"));
+        return std::nullopt;
+      case EntryState::not_a_file:
+        out_.push_back(make_fatal("MK-IO-001", path, path + ": not a regular file"));
+        return std::nullopt;
+      case EntryState::unreadable:
+        out_.push_back(make_fatal("MK-IO-001", path, path + ": " + entry->error));
+        return std::nullopt;
+      case EntryState::file: break;
+    }
+    Document doc = parse_markdown(entry->bytes);
+    if (const auto& issue = doc.parse_error()) {
+      out_.push_back(make_finding("MK-PARSE-001", Severity::blocker, path,
+                                  describe_issue(*issue, path),
+                                  "close the fence or comment, then run the command again"));
+    }
+    if (const auto& issue = doc.utf8_error()) {
+      out_.push_back(make_finding("MK-UTF8-001", writes ? Severity::blocker : Severity::warning,
+                                  path, describe_issue(*issue, path),
+                                  writes ? "fix the encoding; memkit will not change this file"
+                                         : ""));
+    }
+    return doc;
+  }
+
+ private:
+  const CustodianInputs& inputs_;
+  std::vector<Finding>& out_;
+};
+
+// Returns true iff a finding stops the command (fatal or BLOCKER).
+inline bool blocked(const std::vector<Finding>& findings) {
+  const ExitClass exit_class = derive_exit_class(findings);
+  return exit_class == ExitClass::fatal || exit_class == ExitClass::blocker;
+}
+
+}  // namespace memkit::detail
