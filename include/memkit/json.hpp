@@ -28,6 +28,10 @@ namespace memkit {
 [[nodiscard]] std::string check_json(const CheckReport& report);
 [[nodiscard]] std::string init_json(const InitResult& result);
 
+// `custodian compact --target` data (§9).
+[[nodiscard]] std::string target_compaction_json(const TargetCompaction& report, bool applied,
+                                                 const std::vector<std::string>& written);
+
 // `custodian recover` data (§12.5).
 [[nodiscard]] std::string recovery_json(const Recovery& recovery);
 

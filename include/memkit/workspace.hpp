@@ -47,7 +47,10 @@ class Workspace final {
   [[nodiscard]] bool memory_dir_exists() const;
 
   // Reads the fixed files, module files, archive count and journal count (custodian layout).
-  [[nodiscard]] Result<CustodianInputs> read_custodian_inputs() const;
+  // `extra` names further memory-relative files a command needs (archive files, say); each is
+  // read when it is there, never through a link.
+  [[nodiscard]] Result<CustodianInputs> read_custodian_inputs(
+      const std::vector<std::string>& extra = {}) const;
 
   // Takes .memkit/lock (creating .memkit and its .gitignore), waiting up to the lock timeout
   // (Errc::lock_busy).
@@ -74,7 +77,8 @@ class Workspace final {
   [[nodiscard]] static Result<Workspace> open_unchecked(FileSystem& fs,
                                                         const LayoutProfile& profile,
                                                         WorkspaceOptions options);
-  [[nodiscard]] Result<CustodianInputs> read_custodian_inputs_from_disk() const;
+  [[nodiscard]] Result<CustodianInputs> read_custodian_inputs_from_disk(
+      const std::vector<std::string>& extra) const;
   [[nodiscard]] Result<InitResult> write_custodian_templates(bool extended,
                                                              const ClockReading& now);
   [[nodiscard]] Status relative(const Status& status) const;

@@ -2,6 +2,8 @@
 #include "cli/app.hpp"
 
 #include <filesystem>
+#include <functional>
+#include <memory>
 #include <map>
 #include <ostream>
 
@@ -20,7 +22,9 @@ const std::map<std::string, CommandOptions>& commands() {
       {"custodian init", {{"--project-root", "--memory-dir"}, {"--extended"}}},
       {"custodian status", {{"--project-root", "--memory-dir"}, {}}},
       {"custodian check", {{"--project-root", "--memory-dir"}, {}}},
-      {"custodian compact", {{"--project-root", "--memory-dir", "--confirm-plan"}, {"--apply"}}},
+      {"custodian compact",
+       {{"--project-root", "--memory-dir", "--confirm-plan", "--target"},
+        {"--apply", "--archive-oldest"}}},
       {"custodian recover", {{"--project-root", "--memory-dir"}, {"--apply", "--rollback"}}},
       {"markdown units", {{}, {}}},
   };
@@ -44,8 +48,9 @@ constexpr const char* kCustodianUsage =
     "  init [--extended]   create the memory directory and any missing file; never overwrites\n"
     "  status              token budgets and states per file; writes nothing\n"
     "  check               layout consistency: manifest routes, budgets, modules; writes nothing\n"
-    "  compact [--apply --confirm-plan ID]\n"
-    "                      inbox cleanup: exact duplicates and tombstone matches; a dry run\n"
+    "  compact [--target FILE] [--apply --confirm-plan ID] [--archive-oldest]\n"
+    "                      inbox cleanup (exact duplicates, tombstone matches), or with --target\n"
+    "                      a budgeted file's exact dedupe or oldest-entry archival; a dry run\n"
     "                      prints the plan and its ID, which --apply --confirm-plan writes\n"
     "  recover [--apply [--rollback]]\n"
     "                      lists transactions a crash left unfinished; --apply rolls them\n"
@@ -134,43 +139,92 @@ Status no_positionals(const Invocation& inv) {
   return Status(Errc::invalid_argument, "unexpected argument '" + inv.positionals[0] + "'");
 }
 
-// §8 and §12.3: a dry run by default; --apply --confirm-plan ID rebuilds the plan under the lock
-// and writes only when the rebuilt ID is the confirmed one.
-void run_compact(const Invocation& inv, const ClockReading& now, Workspace& ws, Style style,
-                 Reply& reply) {
+// One compaction, in either mode: what the planner found, and how to show it.
+struct CompactionRun {
+  std::vector<Finding> findings;
+  std::optional<Plan> plan;
+  std::vector<Finding> gates;  // apply-time refusals (§9 decision gate)
+  std::function<std::string(bool, const std::vector<std::string>&)> data;
+  std::function<std::string(bool, const std::vector<std::string>&)> text;
+};
+
+// §8, §9 and §12.3: a dry run by default; --apply --confirm-plan ID rebuilds the plan under the
+// lock and writes only when the rebuilt ID is the confirmed one and no gate refuses.
+void run_compact(const Invocation& inv, const ClockReading& now, Workspace& ws, Reply& reply) {
   const bool apply = has_flag(inv, "--apply");
+  const bool archive_oldest = has_flag(inv, "--archive-oldest");
   const auto confirm = inv.options.find("--confirm-plan");
   if (confirm != inv.options.end() && !apply) {
     reply.findings.push_back(
         finding_from(Status(Errc::invalid_argument, "--confirm-plan: only with --apply")));
     return;
   }
-  auto plan_now = [&]() -> Result<InboxCompaction> {
-    Result<CustodianInputs> inputs = ws.read_custodian_inputs();
+  std::optional<std::string> target;
+  if (const auto given = inv.options.find("--target"); given != inv.options.end()) {
+    Result<std::string> normalized = normalize_compaction_target(given->second);
+    if (!normalized) {
+      reply.findings.push_back(make_fatal("MK-TARGET-001", "", normalized.status().message()));
+      return;
+    }
+    if (*normalized != "inbox.md") target = *normalized;
+  }
+  const bool text = inv.format == Format::text;
+  auto plan_now = [&]() -> Result<CompactionRun> {
+    std::vector<std::string> extra;
+    if (target) extra = {"archive/README.md", archive_path_for(*target, now)};
+    Result<CustodianInputs> inputs = ws.read_custodian_inputs(extra);
     if (!inputs) return inputs.status();
-    return plan_inbox_compaction(*inputs, default_token_counter(), now);
+    CompactionRun run;
+    if (target) {
+      auto report = std::make_shared<TargetCompaction>(
+          plan_target_compaction(*inputs, *target, default_token_counter(), now));
+      run.findings = report->findings;
+      run.plan = report->plan;
+      run.gates = decision_gates(*report, archive_oldest);
+      run.data = [report](bool applied, const std::vector<std::string>& written) {
+        return target_compaction_json(*report, applied, written);
+      };
+      run.text = [report](bool applied, const std::vector<std::string>& written) {
+        return target_compaction_text(*report, applied, written);
+      };
+    } else {
+      auto report = std::make_shared<InboxCompaction>(
+          plan_inbox_compaction(*inputs, default_token_counter(), now));
+      run.findings = report->findings;
+      run.plan = report->plan;
+      run.data = [report](bool applied, const std::vector<std::string>& written) {
+        return inbox_compaction_json(*report, applied, written);
+      };
+      run.text = [report](bool applied, const std::vector<std::string>& written) {
+        return compaction_text(*report, applied, written, Style{});
+      };
+    }
+    return run;
   };
-  auto finish = [&](const InboxCompaction& report, bool applied,
+  auto finish = [&](const CompactionRun& run, bool applied,
                     const std::vector<std::string>& written) {
-    for (const Finding& f : report.findings) reply.findings.push_back(f);
-    reply.data = inbox_compaction_json(report, applied, written);
-    if (inv.format == Format::text) reply.text = compaction_text(report, applied, written, style);
+    for (const Finding& f : run.findings) reply.findings.push_back(f);
+    reply.data = run.data(applied, written);
+    if (text) reply.text = run.text(applied, written);
   };
-  Result<InboxCompaction> report = plan_now();
-  if (!report) {
-    reply.findings.push_back(finding_from(report.status()));
+  auto stops = [](const std::vector<Finding>& findings) {
+    const ExitClass c = derive_exit_class(findings);
+    return c == ExitClass::fatal || c == ExitClass::blocker;
+  };
+  Result<CompactionRun> run = plan_now();
+  if (!run) {
+    reply.findings.push_back(finding_from(run.status()));
     return;
   }
-  const ExitClass preview = derive_exit_class(report->findings);
-  if (!apply || preview == ExitClass::fatal || preview == ExitClass::blocker) {
-    finish(*report, false, {});
+  if (!apply || stops(run->findings)) {
+    finish(*run, false, {});
     return;
   }
-  if (report->plan && confirm == inv.options.end()) {
+  if (run->plan && confirm == inv.options.end()) {
     reply.findings.push_back(make_finding("MK-PLAN-002", Severity::blocker, "",
-                                          "--apply needs --confirm-plan " + report->plan->id(),
+                                          "--apply needs --confirm-plan " + run->plan->id(),
                                           "review the dry run, then confirm its Plan ID"));
-    finish(*report, false, {});
+    finish(*run, false, {});
     return;
   }
   Result<std::unique_ptr<LockHandle>> lock = ws.lock();
@@ -179,9 +233,9 @@ void run_compact(const Invocation& inv, const ClockReading& now, Workspace& ws, 
     return;
   }
   // Rebuild from disk under the lock: what was reviewed must still be what gets written.
-  report = plan_now();
-  if (!report) {
-    reply.findings.push_back(finding_from(report.status()));
+  run = plan_now();
+  if (!run) {
+    reply.findings.push_back(finding_from(run.status()));
     return;
   }
   if (Result<CustodianInputs> inputs = ws.read_custodian_inputs();
@@ -189,39 +243,43 @@ void run_compact(const Invocation& inv, const ClockReading& now, Workspace& ws, 
     reply.findings.push_back(make_finding("MK-TXN-001", Severity::blocker, "",
                                           "an unfinished transaction is in .memkit/txn",
                                           "run `memkit custodian recover`"));
-    finish(*report, false, {});
+    finish(*run, false, {});
     return;
   }
-  const ExitClass rebuilt = derive_exit_class(report->findings);
-  if (rebuilt == ExitClass::fatal || rebuilt == ExitClass::blocker) {
-    finish(*report, false, {});
+  if (stops(run->findings)) {
+    finish(*run, false, {});
     return;
   }
-  if (!report->plan) {
+  if (!run->plan) {
     if (confirm != inv.options.end()) {
       reply.findings.push_back(make_finding("MK-PLAN-003", Severity::warning, "",
                                             "confirmed plan " + confirm->second +
                                                 " has nothing left to apply"));
     }
-    finish(*report, false, {});
+    finish(*run, false, {});
     return;
   }
-  if (report->plan->id() != confirm->second) {
+  if (run->plan->id() != confirm->second) {
     reply.findings.push_back(make_finding(
         "MK-PLAN-001", Severity::blocker, "",
         "stale or mismatched plan: confirmed " + confirm->second + ", current plan is " +
-            report->plan->id() + "; no files written",
+            run->plan->id() + "; no files written",
         "review the current dry run and confirm its Plan ID"));
-    finish(*report, false, {});
+    finish(*run, false, {});
     return;
   }
-  Result<std::vector<std::string>> written = ws.apply(*report->plan, now);
+  if (!run->gates.empty()) {
+    for (const Finding& gate : run->gates) reply.findings.push_back(gate);
+    finish(*run, false, {});
+    return;
+  }
+  Result<std::vector<std::string>> written = ws.apply(*run->plan, now);
   if (!written) {
     reply.findings.push_back(finding_from(written.status()));
-    finish(*report, false, {});
+    finish(*run, false, {});
     return;
   }
-  finish(*report, true, *written);
+  finish(*run, true, *written);
 }
 
 // §12.5: a listing by default; --apply finishes (or with --rollback undoes) each transaction.
@@ -280,7 +338,7 @@ void run_custodian(const Invocation& inv, const Environment& env, Reply& reply) 
     return;
   }
   if (inv.command == "compact") {
-    run_compact(inv, *now, *ws, style, reply);
+    run_compact(inv, *now, *ws, reply);
     return;
   }
   if (inv.command == "recover") {

@@ -140,6 +140,23 @@ std::string units_text(const Document& doc, Style style) {
   return out;
 }
 
+namespace {
+
+// What follows a report: the applied paths, the plan and how to apply it, or nothing to apply.
+std::string plan_outcome(const std::optional<Plan>& plan, bool applied,
+                         const std::vector<std::string>& written, std::string_view extra_flags) {
+  if (!plan) return "Nothing to apply.\n";
+  if (applied) {
+    std::string out = "Applied plan " + plan->id() + ". Written:\n";
+    for (const std::string& path : written) out += "- " + one_line(path) + "\n";
+    return out;
+  }
+  return plan_text(*plan) + "Dry run only. Apply with: --apply --confirm-plan " + plan->id() +
+         std::string(extra_flags) + "\n";
+}
+
+}  // namespace
+
 // §12.2: the dry-run view, whose "Plan ID:" line is a stable contract.
 std::string plan_text(const Plan& plan) {
   std::string out = "Plan ID: " + plan.id() + "\nTarget files:\n";
@@ -170,15 +187,7 @@ std::string compaction_text(const InboxCompaction& report, bool applied,
     for (const std::string& line : c.continuation) out += "   " + one_line(line) + "\n";
   }
   out += "\n";
-  if (!report.plan) {
-    out += "Nothing to apply.\n";
-  } else if (applied) {
-    out += "Applied plan " + report.plan->id() + ". Written:\n";
-    for (const std::string& path : written) out += "- " + one_line(path) + "\n";
-  } else {
-    out += plan_text(*report.plan);
-    out += "Dry run only. Apply with: --apply --confirm-plan " + report.plan->id() + "\n";
-  }
+  out += plan_outcome(report.plan, applied, written, "");
   (void)style;
   return out;
 }
@@ -196,6 +205,33 @@ std::string recovery_text(const Recovery& recovery) {
     out += fmt::format("complete safe: {}, rollback safe: {}\n", t.complete_safe ? "yes" : "no",
                        t.rollback_safe ? "yes" : "no");
   }
+  return out;
+}
+
+std::string target_compaction_text(const TargetCompaction& report, bool applied,
+                                   const std::vector<std::string>& written) {
+  std::string out = fmt::format("Target: {}\nCurrent tokens: {}/{} max ({})\nAction: {}\n",
+                                one_line(report.target), report.tokens, report.limit,
+                                budget_state_name(report.state), target_action_name(report.action));
+  if (!report.reason.empty()) out += "Reason: " + one_line(report.reason) + "\n";
+  for (const custodian::DecisionEntry& d : report.long_decisions) {
+    out += fmt::format("Long decision: {} ({} tokens)\n", one_line(d.title), d.tokens);
+  }
+  if (report.action == TargetAction::dedupe) {
+    out += fmt::format("Exact duplicates removable: {}\n", report.duplicates_removed);
+  }
+  if (report.action == TargetAction::archive) {
+    out += fmt::format("Keep entries: {}\nArchive entries: {}\nArchive path: {}\n",
+                       report.keep_entries, report.archive_entries, one_line(report.archive_path));
+  }
+  if (report.projected_tokens) out += fmt::format("Projected tokens: {}\n", *report.projected_tokens);
+  if (report.maintenance_preview) {
+    out += "Maintenance preview (dry run only):\n";
+    for (const std::string& advice : *report.maintenance_preview) out += "- " + advice + "\n";
+  }
+  out += "\n";
+  const bool gated = report.target == "decisions.md" && report.action == TargetAction::archive;
+  out += plan_outcome(report.plan, applied, written, gated ? " --archive-oldest" : "");
   return out;
 }
 

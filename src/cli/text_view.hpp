@@ -24,6 +24,8 @@ struct Style {
 [[nodiscard]] std::string init_text(const InitResult& result);
 [[nodiscard]] std::string plan_text(const Plan& plan);
 [[nodiscard]] std::string recovery_text(const Recovery& recovery);
+[[nodiscard]] std::string target_compaction_text(const TargetCompaction& report, bool applied,
+                                                 const std::vector<std::string>& written);
 [[nodiscard]] std::string compaction_text(const InboxCompaction& report, bool applied,
                                           const std::vector<std::string>& written, Style style);
 [[nodiscard]] std::string units_text(const Document& doc, Style style);

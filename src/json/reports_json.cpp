@@ -238,4 +238,49 @@ std::string inbox_compaction_json(const InboxCompaction& report, bool applied,
            {"written", paths}});
 }
 
+std::string target_compaction_json(const TargetCompaction& report, bool applied,
+                                   const std::vector<std::string>& written) {
+  auto decisions = [](const std::vector<custodian::DecisionEntry>& list) {
+    json out = json::array();
+    for (const custodian::DecisionEntry& d : list) {
+      out.push_back(json{{"title", utf8(d.title)}, {"tokens", d.tokens}});
+    }
+    return out;
+  };
+  json paths = json::array();
+  for (const std::string& path : written) paths.push_back(utf8(path));
+  json data{{"mode", "target"},
+            {"protocol_version",
+             report.protocol_version ? utf8(*report.protocol_version) : json(nullptr)},
+            {"memory_dir", utf8(report.memory_dir)},
+            {"target", utf8(report.target)},
+            {"tokens", report.tokens},
+            {"limit", report.limit},
+            {"state", std::string(budget_state_name(report.state))},
+            {"long_decisions", decisions(report.long_decisions)},
+            {"action", std::string(target_action_name(report.action))},
+            {"reason", utf8(report.reason)},
+            {"plan", report.plan ? plan_value(*report.plan) : json(nullptr)},
+            {"applied", applied},
+            {"written", paths}};
+  json preview = nullptr;
+  if (report.maintenance_preview) {
+    preview = json::array();
+    for (const std::string& advice : *report.maintenance_preview) preview.push_back(advice);
+  }
+  data["maintenance_preview"] = preview;
+  if (report.action == TargetAction::dedupe) {
+    data["duplicates_removed"] = report.duplicates_removed;
+    data["projected_tokens"] = report.projected_tokens.value_or(0);
+  }
+  if (report.action == TargetAction::archive) {
+    data["keep_entries"] = report.keep_entries;
+    data["archive_entries"] = report.archive_entries;
+    data["archive_path"] = utf8(report.archive_path);
+    data["projected_tokens"] = report.projected_tokens.value_or(0);
+    data["kept_long_decisions"] = decisions(report.kept_long_decisions);
+  }
+  return detail::canonical_dump(data);
+}
+
 }  // namespace memkit

@@ -159,7 +159,8 @@ EntryState Workspace::entry_state_without_links(const std::string& path) const {
   }
 }
 
-Result<CustodianInputs> Workspace::read_custodian_inputs_from_disk() const {
+Result<CustodianInputs> Workspace::read_custodian_inputs_from_disk(
+    const std::vector<std::string>& extra) const {
   CustodianInputs inputs;
   inputs.memory_dir = memory_dir_;
   inputs.memory_dir_exists = memory_dir_exists();
@@ -179,6 +180,18 @@ Result<CustodianInputs> Workspace::read_custodian_inputs_from_disk() const {
         if (!ends_with(name, ".md") || name == "README.md") continue;
         const std::string path = folder + "/" + name;
         files.push_back(read_entry(*fs_, memory_path(path), path));
+      }
+    }
+    for (const std::string& path : extra) {
+      if (!custodian::is_safe_route(path)) continue;
+      const bool held = std::any_of(files.begin(), files.end(),
+                                    [&](const FileSnapshot& f) { return f.path == path; });
+      if (held) continue;
+      const EntryState state = entry_state_without_links(path);
+      if (state == EntryState::file) {
+        files.push_back(read_entry(*fs_, memory_path(path), path));
+      } else if (state != EntryState::missing) {
+        files.push_back(FileSnapshot{path, state, nullptr, ""});
       }
     }
     // check verifies that manifest routes lead somewhere; it needs to know what is there, not
@@ -323,8 +336,9 @@ Status Workspace::relative(const Status& status) const {
   return Status(status.code(), message.substr(prefix.size()));
 }
 
-Result<CustodianInputs> Workspace::read_custodian_inputs() const {
-  Result<CustodianInputs> inputs = read_custodian_inputs_from_disk();
+Result<CustodianInputs> Workspace::read_custodian_inputs(
+    const std::vector<std::string>& extra) const {
+  Result<CustodianInputs> inputs = read_custodian_inputs_from_disk(extra);
   if (!inputs) return relative(inputs.status());
   return inputs;
 }
