@@ -10,6 +10,7 @@
 #include "memkit/audit.hpp"
 #include "memkit/compact.hpp"
 #include "memkit/plan.hpp"
+#include "memkit/undo.hpp"
 #include "memkit/findings.hpp"
 #include "memkit/markdown.hpp"
 #include "memkit/workspace.hpp"
@@ -31,6 +32,10 @@ namespace memkit {
 // `custodian compact --target` data (§9).
 [[nodiscard]] std::string target_compaction_json(const TargetCompaction& report, bool applied,
                                                  const std::vector<std::string>& written);
+
+// `custodian undo` data (§12.6).
+[[nodiscard]] std::string undo_json(const UndoPlanning& undo, bool applied,
+                                    const std::vector<std::string>& written);
 
 // `custodian recover` data (§12.5).
 [[nodiscard]] std::string recovery_json(const Recovery& recovery);

@@ -12,6 +12,7 @@
 #include "memkit/layouts.hpp"
 #include "memkit/apply.hpp"
 #include "memkit/plan.hpp"
+#include "memkit/undo.hpp"
 #include "memkit/result.hpp"
 
 namespace memkit {
@@ -59,6 +60,10 @@ class Workspace final {
   // Writes a confirmed plan (memkit/apply.hpp) and returns the paths written, in write order.
   // REQUIRES: lock() is held and the plan was rebuilt from disk under it.
   [[nodiscard]] Result<std::vector<std::string>> apply(const Plan& plan, const ClockReading& now);
+
+  // §12.6: the record `.memkit/applied/<plan_id>/` keeps for undo, or nullopt when there is none.
+  [[nodiscard]] Result<std::optional<AppliedRecord>> read_applied_record(
+      std::string_view plan_id) const;
 
   // §12.5: lists unfinished transactions; with `apply`, finishes or rolls them back.
   // REQUIRES with `apply`: lock() is held.

@@ -26,6 +26,7 @@ const std::map<std::string, CommandOptions>& commands() {
        {{"--project-root", "--memory-dir", "--confirm-plan", "--target"},
         {"--apply", "--archive-oldest"}}},
       {"custodian recover", {{"--project-root", "--memory-dir"}, {"--apply", "--rollback"}}},
+      {"custodian undo", {{"--project-root", "--memory-dir", "--confirm-plan"}, {"--apply"}}},
       {"markdown units", {{}, {}}},
   };
   return known;
@@ -52,6 +53,8 @@ constexpr const char* kCustodianUsage =
     "                      inbox cleanup (exact duplicates, tombstone matches), or with --target\n"
     "                      a budgeted file's exact dedupe or oldest-entry archival; a dry run\n"
     "                      prints the plan and its ID, which --apply --confirm-plan writes\n"
+    "  undo PLAN_ID [--apply --confirm-plan ID]\n"
+    "                      restores the bytes an applied plan replaced, if nothing changed since\n"
     "  recover [--apply [--rollback]]\n"
     "                      lists transactions a crash left unfinished; --apply rolls them\n"
     "                      forward (or back, with --rollback)\n"
@@ -148,59 +151,19 @@ struct CompactionRun {
   std::function<std::string(bool, const std::vector<std::string>&)> text;
 };
 
-// §8, §9 and §12.3: a dry run by default; --apply --confirm-plan ID rebuilds the plan under the
-// lock and writes only when the rebuilt ID is the confirmed one and no gate refuses.
-void run_compact(const Invocation& inv, const ClockReading& now, Workspace& ws, Reply& reply) {
+// §12.3, shared by every plan-making command: a dry run by default; --apply --confirm-plan ID
+// rebuilds the plan under the lock and writes only when the rebuilt ID is the confirmed one and
+// no gate refuses.
+void run_planned(const Invocation& inv, const ClockReading& now, Workspace& ws, Reply& reply,
+                 const std::function<Result<CompactionRun>()>& plan_now) {
   const bool apply = has_flag(inv, "--apply");
-  const bool archive_oldest = has_flag(inv, "--archive-oldest");
   const auto confirm = inv.options.find("--confirm-plan");
   if (confirm != inv.options.end() && !apply) {
     reply.findings.push_back(
         finding_from(Status(Errc::invalid_argument, "--confirm-plan: only with --apply")));
     return;
   }
-  std::optional<std::string> target;
-  if (const auto given = inv.options.find("--target"); given != inv.options.end()) {
-    Result<std::string> normalized = normalize_compaction_target(given->second);
-    if (!normalized) {
-      reply.findings.push_back(make_fatal("MK-TARGET-001", "", normalized.status().message()));
-      return;
-    }
-    if (*normalized != "inbox.md") target = *normalized;
-  }
   const bool text = inv.format == Format::text;
-  auto plan_now = [&]() -> Result<CompactionRun> {
-    std::vector<std::string> extra;
-    if (target) extra = {"archive/README.md", archive_path_for(*target, now)};
-    Result<CustodianInputs> inputs = ws.read_custodian_inputs(extra);
-    if (!inputs) return inputs.status();
-    CompactionRun run;
-    if (target) {
-      auto report = std::make_shared<TargetCompaction>(
-          plan_target_compaction(*inputs, *target, default_token_counter(), now));
-      run.findings = report->findings;
-      run.plan = report->plan;
-      run.gates = decision_gates(*report, archive_oldest);
-      run.data = [report](bool applied, const std::vector<std::string>& written) {
-        return target_compaction_json(*report, applied, written);
-      };
-      run.text = [report](bool applied, const std::vector<std::string>& written) {
-        return target_compaction_text(*report, applied, written);
-      };
-    } else {
-      auto report = std::make_shared<InboxCompaction>(
-          plan_inbox_compaction(*inputs, default_token_counter(), now));
-      run.findings = report->findings;
-      run.plan = report->plan;
-      run.data = [report](bool applied, const std::vector<std::string>& written) {
-        return inbox_compaction_json(*report, applied, written);
-      };
-      run.text = [report](bool applied, const std::vector<std::string>& written) {
-        return compaction_text(*report, applied, written, Style{});
-      };
-    }
-    return run;
-  };
   auto finish = [&](const CompactionRun& run, bool applied,
                     const std::vector<std::string>& written) {
     for (const Finding& f : run.findings) reply.findings.push_back(f);
@@ -232,18 +195,18 @@ void run_compact(const Invocation& inv, const ClockReading& now, Workspace& ws, 
     reply.findings.push_back(finding_from(lock.status()));
     return;
   }
-  // Rebuild from disk under the lock: what was reviewed must still be what gets written.
-  run = plan_now();
-  if (!run) {
-    reply.findings.push_back(finding_from(run.status()));
-    return;
-  }
   if (Result<CustodianInputs> inputs = ws.read_custodian_inputs();
       inputs && inputs->unfinished_transactions > 0) {
     reply.findings.push_back(make_finding("MK-TXN-001", Severity::blocker, "",
                                           "an unfinished transaction is in .memkit/txn",
                                           "run `memkit custodian recover`"));
     finish(*run, false, {});
+    return;
+  }
+  // Rebuild from disk under the lock: what was reviewed must still be what gets written.
+  run = plan_now();
+  if (!run) {
+    reply.findings.push_back(finding_from(run.status()));
     return;
   }
   if (stops(run->findings)) {
@@ -282,6 +245,84 @@ void run_compact(const Invocation& inv, const ClockReading& now, Workspace& ws, 
   finish(*run, true, *written);
 }
 
+// §8 and §9: inbox mode, or target mode with --target.
+void run_compact(const Invocation& inv, const ClockReading& now, Workspace& ws, Reply& reply) {
+  const bool archive_oldest = has_flag(inv, "--archive-oldest");
+  std::optional<std::string> target;
+  if (const auto given = inv.options.find("--target"); given != inv.options.end()) {
+    Result<std::string> normalized = normalize_compaction_target(given->second);
+    if (!normalized) {
+      reply.findings.push_back(make_fatal("MK-TARGET-001", "", normalized.status().message()));
+      return;
+    }
+    target = *normalized;
+  }
+  run_planned(inv, now, ws, reply, [&]() -> Result<CompactionRun> {
+    std::vector<std::string> extra;
+    if (target) extra = {"archive/README.md", archive_path_for(*target, now)};
+    Result<CustodianInputs> inputs = ws.read_custodian_inputs(extra);
+    if (!inputs) return inputs.status();
+    CompactionRun run;
+    if (target) {
+      auto report = std::make_shared<TargetCompaction>(
+          plan_target_compaction(*inputs, *target, default_token_counter(), now));
+      run.findings = report->findings;
+      run.plan = report->plan;
+      run.gates = decision_gates(*report, archive_oldest);
+      run.data = [report](bool applied, const std::vector<std::string>& written) {
+        return target_compaction_json(*report, applied, written);
+      };
+      run.text = [report](bool applied, const std::vector<std::string>& written) {
+        return target_compaction_text(*report, applied, written);
+      };
+    } else {
+      auto report = std::make_shared<InboxCompaction>(
+          plan_inbox_compaction(*inputs, default_token_counter(), now));
+      run.findings = report->findings;
+      run.plan = report->plan;
+      run.data = [report](bool applied, const std::vector<std::string>& written) {
+        return inbox_compaction_json(*report, applied, written);
+      };
+      run.text = [report](bool applied, const std::vector<std::string>& written) {
+        return compaction_text(*report, applied, written, Style{});
+      };
+    }
+    return run;
+  });
+}
+
+// §12.6: the undo of an earlier apply, itself a plan.
+void run_undo(const Invocation& inv, const ClockReading& now, Workspace& ws, Reply& reply) {
+  if (inv.positionals.size() != 1 || !is_plan_id(inv.positionals[0])) {
+    reply.findings.push_back(finding_from(Status(
+        Errc::invalid_argument, "custodian undo: expected one PLAN_ID of 16 lowercase hex digits")));
+    return;
+  }
+  const std::string plan_id = inv.positionals[0];
+  run_planned(inv, now, ws, reply, [&]() -> Result<CompactionRun> {
+    Result<std::optional<AppliedRecord>> record = ws.read_applied_record(plan_id);
+    if (!record) return record.status();
+    std::vector<std::string> paths;
+    if (*record) {
+      for (const AppliedRecord::Target& t : (*record)->targets) paths.push_back(t.path);
+    }
+    Result<CustodianInputs> inputs = ws.read_custodian_inputs(paths);
+    if (!inputs) return inputs.status();
+    auto undo = std::make_shared<UndoPlanning>(
+        plan_undo(*record, plan_id, *inputs, default_token_counter()));
+    CompactionRun run;
+    run.findings = undo->findings;
+    run.plan = undo->plan;
+    run.data = [undo](bool applied, const std::vector<std::string>& written) {
+      return undo_json(*undo, applied, written);
+    };
+    run.text = [undo](bool applied, const std::vector<std::string>& written) {
+      return undo_text(*undo, applied, written);
+    };
+    return run;
+  });
+}
+
 // §12.5: a listing by default; --apply finishes (or with --rollback undoes) each transaction.
 void run_recover(const Invocation& inv, Workspace& ws, Reply& reply) {
   const bool apply = has_flag(inv, "--apply");
@@ -312,7 +353,7 @@ void run_recover(const Invocation& inv, Workspace& ws, Reply& reply) {
 
 void run_custodian(const Invocation& inv, const Environment& env, Reply& reply) {
   const Style style{env.stdout_is_terminal && !env.no_colour};
-  if (Status extra = no_positionals(inv); !extra.ok()) {
+  if (Status extra = no_positionals(inv); !extra.ok() && inv.command != "undo") {
     reply.findings.push_back(finding_from(extra));
     return;
   }
@@ -339,6 +380,10 @@ void run_custodian(const Invocation& inv, const Environment& env, Reply& reply) 
   }
   if (inv.command == "compact") {
     run_compact(inv, *now, *ws, reply);
+    return;
+  }
+  if (inv.command == "undo") {
+    run_undo(inv, *now, *ws, reply);
     return;
   }
   if (inv.command == "recover") {

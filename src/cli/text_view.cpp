@@ -235,4 +235,15 @@ std::string target_compaction_text(const TargetCompaction& report, bool applied,
   return out;
 }
 
+std::string undo_text(const UndoPlanning& undo, bool applied,
+                      const std::vector<std::string>& written) {
+  std::string out = "Undo of plan " + one_line(undo.undone_plan_id) + "\n";
+  for (const TransactionTarget& t : undo.targets) {
+    out += fmt::format("- {}: {}\n", one_line(t.path),
+                       t.state == TargetState::output ? "unchanged since the apply" : "changed since");
+  }
+  out += "\n" + plan_outcome(undo.plan, applied, written, "");
+  return out;
+}
+
 }  // namespace memkit::cli

@@ -9,6 +9,7 @@
 #include "memkit/audit.hpp"
 #include "memkit/compact.hpp"
 #include "memkit/plan.hpp"
+#include "memkit/undo.hpp"
 #include "memkit/findings.hpp"
 #include "memkit/markdown.hpp"
 #include "memkit/workspace.hpp"
@@ -24,6 +25,8 @@ struct Style {
 [[nodiscard]] std::string init_text(const InitResult& result);
 [[nodiscard]] std::string plan_text(const Plan& plan);
 [[nodiscard]] std::string recovery_text(const Recovery& recovery);
+[[nodiscard]] std::string undo_text(const UndoPlanning& undo, bool applied,
+                                    const std::vector<std::string>& written);
 [[nodiscard]] std::string target_compaction_text(const TargetCompaction& report, bool applied,
                                                  const std::vector<std::string>& written);
 [[nodiscard]] std::string compaction_text(const InboxCompaction& report, bool applied,

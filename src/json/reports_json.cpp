@@ -283,4 +283,19 @@ std::string target_compaction_json(const TargetCompaction& report, bool applied,
   return detail::canonical_dump(data);
 }
 
+std::string undo_json(const UndoPlanning& undo, bool applied,
+                      const std::vector<std::string>& written) {
+  json targets = json::array();
+  for (const TransactionTarget& t : undo.targets) {
+    targets.push_back(json{{"path", utf8(t.path)}, {"state", std::string(target_state_name(t.state))}});
+  }
+  json paths = json::array();
+  for (const std::string& path : written) paths.push_back(utf8(path));
+  return detail::canonical_dump(json{{"undone_plan_id", utf8(undo.undone_plan_id)},
+                                     {"targets", targets},
+                                     {"plan", undo.plan ? plan_value(*undo.plan) : json(nullptr)},
+                                     {"applied", applied},
+                                     {"written", paths}});
+}
+
 }  // namespace memkit

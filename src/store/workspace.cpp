@@ -5,6 +5,9 @@
 #include <random>
 
 #include "memkit/apply.hpp"
+#include "memkit/digest.hpp"
+
+#include <nlohmann/json.hpp>
 
 #include "memkit/version.hpp"
 
@@ -277,6 +280,50 @@ Result<std::vector<std::string>> Workspace::apply(const Plan& plan, const ClockR
       apply_plan(*fs_, ApplyPaths{absolute(memory_dir_), absolute(".memkit")}, plan, now, txid);
   if (!written) return relative(written.status());
   return written;
+}
+
+Result<std::optional<AppliedRecord>> Workspace::read_applied_record(
+    std::string_view plan_id) const {
+  if (!is_plan_id(plan_id)) return std::optional<AppliedRecord>();
+  const std::string dir = absolute(".memkit/applied/" + std::string(plan_id));
+  const Result<NodeType> type = fs_->node_type(dir);
+  if (!type) return relative(type.status());
+  if (*type != NodeType::directory) return std::optional<AppliedRecord>();
+  Result<std::string> text = fs_->read_file(dir + "/applied.json");
+  if (!text) return relative(text.status());
+  const nlohmann::json json = nlohmann::json::parse(*text, nullptr, false);
+  if (!json.is_object() || !json.contains("targets") || !json["targets"].is_array()) {
+    return Status(Errc::io, ".memkit/applied/" + std::string(plan_id) + "/applied.json: unreadable");
+  }
+  AppliedRecord record;
+  record.plan_id = json.value("plan_id", "");
+  record.command = json.value("command", "");
+  record.applied_at = json.value("applied_at", "");
+  std::size_t n = 0;
+  for (const nlohmann::json& t : json["targets"]) {
+    AppliedRecord::Target target;
+    target.path = t.value("path", "");
+    target.base_exists = t.value("base_exists", false);
+    target.base_sha256 = t.value("base_sha256", "");
+    target.output_exists = t.value("output_exists", false);
+    target.output_sha256 = t.value("output_sha256", "");
+    if (!custodian::is_safe_route(target.path)) {
+      return Status(Errc::io, ".memkit/applied/" + std::string(plan_id) +
+                                  "/applied.json: unsafe target path");
+    }
+    if (target.base_exists) {
+      Result<std::string> base = fs_->read_file(dir + "/b-" + std::to_string(n));
+      if (!base) return relative(base.status());
+      if (sha256_hex(*base) != target.base_sha256) {
+        return Status(Errc::io, ".memkit/applied/" + std::string(plan_id) + "/b-" +
+                                    std::to_string(n) + ": does not match its recorded digest");
+      }
+      target.base = std::make_shared<const std::string>(std::move(base).value());
+    }
+    record.targets.push_back(std::move(target));
+    ++n;
+  }
+  return std::optional<AppliedRecord>(std::move(record));
 }
 
 Result<Recovery> Workspace::recover(bool apply, bool rollback) {

@@ -156,3 +156,66 @@ TEST_CASE("shell: only the newest applied records are kept") {
 }
 
 }  // namespace memkit::shell_test
+
+namespace memkit::shell_test {
+
+TEST_CASE("shell: undo restores the exact bytes of an archival apply and deletes what it created") {
+  TempDir dir;
+  std::string x = "-";
+  for (int i = 0; i < 300; ++i) x += " x";
+  const std::string changelog = "# Memory Changelog\n\n## 2026-03-07\n" + x + "\n\n## 2026-03-06\n" +
+                                x + "\n\n## 2026-03-05\n" + x + "\n";
+  write_bytes(dir.path() / "docs/memory/manifest.md", "# M\n");
+  write_bytes(dir.path() / "docs/memory/changelog.md", changelog);
+  Workspace ws = open_at(posix_file_system(), dir.path());
+  auto lock = ws.lock();
+  Result<CustodianInputs> inputs = ws.read_custodian_inputs(
+      {"archive/README.md", archive_path_for("changelog.md", kNow)});
+  const TargetCompaction archival =
+      plan_target_compaction(*inputs, "changelog.md", default_token_counter(), kNow);
+  REQUIRE(archival.plan.has_value());
+  REQUIRE(ws.apply(*archival.plan, kNow).ok());
+  CHECK(fs::exists(dir.path() / "docs/memory/archive/README.md"));
+
+  const Result<std::optional<AppliedRecord>> record = ws.read_applied_record(archival.plan->id());
+  REQUIRE(record.ok());
+  REQUIRE(record->has_value());
+  CHECK((*record)->targets.size() == 3);
+  std::vector<std::string> paths;
+  for (const AppliedRecord::Target& t : (*record)->targets) paths.push_back(t.path);
+  inputs = ws.read_custodian_inputs(paths);
+  const UndoPlanning undo = plan_undo(*record, archival.plan->id(), *inputs, default_token_counter());
+  REQUIRE(undo.plan.has_value());
+  CHECK(undo.findings.empty());
+  REQUIRE(ws.apply(*undo.plan, kNow).ok());
+  CHECK(read_bytes(dir.path() / "docs/memory/changelog.md") == changelog);
+  CHECK_FALSE(fs::exists(dir.path() / "docs/memory/archive/README.md"));
+  CHECK_FALSE(fs::exists(dir.path() / "docs/memory/archive/changelog-2026-03-07.md"));
+  // The undo kept its own record, so the undo can be undone too.
+  CHECK(ws.read_applied_record(undo.plan->id())->has_value());
+}
+
+TEST_CASE("shell: undo refuses a target that moved on, and a plan never applied here") {
+  TempDir dir;
+  make_memory(dir.path(), false);
+  Workspace ws = open_at(posix_file_system(), dir.path());
+  auto lock = ws.lock();
+  const InboxCompaction report = plan_at(ws);
+  REQUIRE(ws.apply(*report.plan, kNow).ok());
+  write_bytes(dir.path() / "docs/memory/inbox.md", "- edited\n");
+  const auto record = ws.read_applied_record(report.plan->id());
+  Result<CustodianInputs> inputs = ws.read_custodian_inputs({"inbox.md"});
+  const UndoPlanning moved = plan_undo(*record, report.plan->id(), *inputs, default_token_counter());
+  CHECK_FALSE(moved.plan.has_value());
+  REQUIRE(moved.findings.size() == 1);
+  CHECK(moved.findings[0].code == "MK-UNDO-001");
+  CHECK(moved.targets[0].state == TargetState::other);
+  const auto none = ws.read_applied_record("0123456789abcdef");
+  REQUIRE(none.ok());
+  CHECK_FALSE(none->has_value());
+  const UndoPlanning missing = plan_undo(*none, "0123456789abcdef", *inputs, default_token_counter());
+  REQUIRE(missing.findings.size() == 1);
+  CHECK(missing.findings[0].code == "MK-UNDO-002");
+}
+
+}  // namespace memkit::shell_test
