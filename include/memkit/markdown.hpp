@@ -167,6 +167,11 @@ class Document final {
 // every other kind. An empty key (a bare marker) never matches anything.
 [[nodiscard]] std::optional<std::string> unit_key(const Document& doc, const Unit& unit);
 
+// The same key written into `out` (replacing its contents), reusing its capacity and the
+// caller's `scratch`, so that keying every unit of a large file allocates almost nothing.
+// Returns false, leaving `out` empty, for kinds that have no key.
+bool unit_key_into(const Document& doc, const Unit& unit, std::string& out, std::string& scratch);
+
 // The text of a heading line (§2.4): the content after the #s, stripped with W; closing #s stay.
 [[nodiscard]] std::string_view heading_text(std::string_view heading_line_content) noexcept;
 

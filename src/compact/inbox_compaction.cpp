@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "compact/input_reader.hpp"
+#include "compact/key_index.hpp"
 #include "memkit/compact.hpp"
 #include "memkit/text.hpp"
 
@@ -87,25 +88,25 @@ InboxCompaction plan_inbox_compaction(const CustodianInputs& inputs, const Token
 
   const std::set<std::string> tombstones =
       do_not_use ? tombstone_keys(*do_not_use) : std::set<std::string>{};
-  std::set<std::string> seen;
-  std::vector<UnitSpan> removed;
   const std::span<const Unit> units = inbox->units();
+  detail::UnitKeyIndex seen(*inbox, units.size());
+  std::vector<UnitSpan> removed;
+  std::string key;
+  std::string scratch;
   for (std::size_t u = 0; u < units.size(); ++u) {
     if (units[u].kind != UnitKind::bullet_unit) continue;
     ++report.inbox_items;
-    std::string key = *unit_key(*inbox, units[u]);
+    unit_key_into(*inbox, units[u], key, scratch);
     if (key.empty()) {
       ++report.empty_items;
       continue;
     }
-    if (seen.count(key) != 0) {
+    if (seen.seen_or_insert(key, u)) {
       ++report.duplicates;
       removed.push_back(UnitSpan{u, u});
       continue;
     }
-    const bool tombstoned = tombstones.count(key) != 0;
-    seen.insert(std::move(key));
-    if (tombstoned) {
+    if (!tombstones.empty() && tombstones.count(key) != 0) {
       ++report.tombstone_matches;
       removed.push_back(UnitSpan{u, u});
       continue;

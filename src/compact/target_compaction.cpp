@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "compact/input_reader.hpp"
+#include "compact/key_index.hpp"
 #include "memkit/compact.hpp"
 #include "memkit/text.hpp"
 
@@ -187,13 +188,14 @@ TargetCompaction plan_target_compaction(const CustodianInputs& inputs, std::stri
   std::string changelog_message;
   const std::span<const Unit> units = doc->units();
   if (report.target == "constraints.md" || report.target == "preferences.md") {
-    std::set<std::string> seen;
+    detail::UnitKeyIndex seen(*doc, units.size());
     std::vector<UnitSpan> removed;
+    std::string key;
+    std::string scratch;
     for (std::size_t u = 0; u < units.size(); ++u) {
       if (units[u].kind != UnitKind::bullet_unit) continue;
-      std::string key = *unit_key(*doc, units[u]);
-      if (key.empty()) continue;
-      if (!seen.insert(std::move(key)).second) removed.push_back(UnitSpan{u, u});
+      unit_key_into(*doc, units[u], key, scratch);
+      if (!key.empty() && seen.seen_or_insert(key, u)) removed.push_back(UnitSpan{u, u});
     }
     if (removed.empty()) {
       manual_review(report, "over budget without exact duplicates");

@@ -210,32 +210,47 @@ std::string recovery_json(const Recovery& recovery) {
 
 std::string plan_json(const Plan& plan) { return detail::canonical_dump(plan_value(plan)); }
 
+// Streamed: an inbox can hold millions of candidates. Keys in canonical (bytewise) order.
 std::string inbox_compaction_json(const InboxCompaction& report, bool applied,
                                   const std::vector<std::string>& written) {
-  json candidates = json::array();
+  std::string out;
+  out.reserve(128 + 96 * report.candidates.size());
+  out += R"({"applied":)";
+  out += applied ? "true" : "false";
+  out += R"(,"candidates":[)";
+  bool first = true;
   for (const Candidate& c : report.candidates) {
-    json continuation = json::array();
-    for (const std::string& line : c.continuation) continuation.push_back(utf8(line));
-    candidates.push_back(json{{"index", c.index},
-                              {"label", utf8(c.label)},
-                              {"continuation", continuation},
-                              {"line", c.line}});
+    out += first ? R"({"continuation":[)" : R"(,{"continuation":[)";
+    first = false;
+    for (std::size_t i = 0; i < c.continuation.size(); ++i) {
+      if (i > 0) out += ',';
+      detail::append_json_string(out, c.continuation[i]);
+    }
+    out += R"(],"index":)" + std::to_string(c.index) + R"(,"label":)";
+    detail::append_json_string(out, c.label);
+    out += R"(,"line":)" + std::to_string(c.line) + "}";
   }
-  json paths = json::array();
-  for (const std::string& path : written) paths.push_back(utf8(path));
-  return detail::canonical_dump(
-      json{{"mode", "inbox"},
-           {"protocol_version",
-            report.protocol_version ? utf8(*report.protocol_version) : json(nullptr)},
-           {"memory_dir", utf8(report.memory_dir)},
-           {"inbox_items", report.inbox_items},
-           {"empty_items", report.empty_items},
-           {"duplicates", report.duplicates},
-           {"tombstone_matches", report.tombstone_matches},
-           {"candidates", candidates},
-           {"plan", report.plan ? plan_value(*report.plan) : json(nullptr)},
-           {"applied", applied},
-           {"written", paths}});
+  out += R"(],"duplicates":)" + std::to_string(report.duplicates);
+  out += R"(,"empty_items":)" + std::to_string(report.empty_items);
+  out += R"(,"inbox_items":)" + std::to_string(report.inbox_items);
+  out += R"(,"memory_dir":)";
+  detail::append_json_string(out, report.memory_dir);
+  out += R"(,"mode":"inbox","plan":)";
+  out += report.plan ? detail::canonical_dump(plan_value(*report.plan)) : "null";
+  out += R"(,"protocol_version":)";
+  if (report.protocol_version) {
+    detail::append_json_string(out, *report.protocol_version);
+  } else {
+    out += "null";
+  }
+  out += R"(,"tombstone_matches":)" + std::to_string(report.tombstone_matches);
+  out += R"(,"written":[)";
+  for (std::size_t i = 0; i < written.size(); ++i) {
+    if (i > 0) out += ',';
+    detail::append_json_string(out, written[i]);
+  }
+  out += "]}";
+  return out;
 }
 
 std::string target_compaction_json(const TargetCompaction& report, bool applied,

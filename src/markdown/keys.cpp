@@ -18,30 +18,37 @@ std::optional<std::string_view> section_heading(const Document& doc, const Secti
   return heading_text(line.content);
 }
 
-std::optional<std::string> unit_key(const Document& doc, const Unit& unit) {
+bool unit_key_into(const Document& doc, const Unit& unit, std::string& out, std::string& scratch) {
+  out.clear();
   if (unit.kind == UnitKind::heading) {
     Line line{};
     LineCursor cursor = doc.lines(unit);
-    if (!cursor.next(line)) return std::string();
-    return casefold(heading_text(line.content));
+    if (cursor.next(line)) casefold_append(heading_text(line.content), out);
+    return true;
   }
-  if (unit.kind != UnitKind::bullet_unit) return std::nullopt;
+  if (unit.kind != UnitKind::bullet_unit) return false;
   // key = casefold(strip(join("\n", strip(L1 without its marker), rstrip(L2), ...)))
-  std::string joined;
-  joined.reserve(unit.end - unit.begin);
+  scratch.clear();
   LineCursor cursor = doc.lines(unit);
   Line line{};
   bool first = true;
   while (cursor.next(line)) {
     if (first) {
-      joined.append(strip_w(line.content.substr(2)));
+      scratch.append(strip_w(line.content.substr(2)));
       first = false;
     } else {
-      joined.push_back('\n');
-      joined.append(rstrip_w(line.content));
+      scratch.push_back('\n');
+      scratch.append(rstrip_w(line.content));
     }
   }
-  return casefold(strip_w(joined));
+  casefold_append(strip_w(scratch), out);
+  return true;
 }
 
+std::optional<std::string> unit_key(const Document& doc, const Unit& unit) {
+  std::string key;
+  std::string scratch;
+  if (!unit_key_into(doc, unit, key, scratch)) return std::nullopt;
+  return key;
+}
 }  // namespace memkit
