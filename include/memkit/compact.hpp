@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -20,12 +21,13 @@
 
 namespace memkit {
 
-// An inbox item left for a person or the host to review. memkit never classifies it.
+// An inbox item left for a person or the host to review. memkit never classifies it. The views
+// point into InboxCompaction::source, which the report keeps alive.
 struct Candidate {
-  std::uint32_t index;                    // 1-based, in file order
-  std::string label;                      // the first line's text after the marker, stripped
-  std::vector<std::string> continuation;  // the unit's later lines, verbatim
-  std::uint32_t line;                     // 1-based line of the bullet
+  std::uint32_t index;                         // 1-based, in file order
+  std::string_view label;                      // the first line's text after the marker, stripped
+  std::vector<std::string_view> continuation;  // the unit's later lines, verbatim
+  std::uint32_t line;                          // 1-based line of the bullet
 };
 
 // `memkit custodian compact` in inbox mode (§8).
@@ -37,6 +39,7 @@ struct InboxCompaction {
   std::uint64_t duplicates = 0;
   std::uint64_t tombstone_matches = 0;
   std::vector<Candidate> candidates;
+  std::shared_ptr<const std::string> source;  // inbox.md's bytes, which candidates view
   std::optional<Plan> plan;       // nullopt: nothing to apply
   std::vector<Finding> findings;  // sorted; a BLOCKER means no plan could be made
 };

@@ -184,7 +184,7 @@ std::string compaction_text(const InboxCompaction& report, bool applied,
       report.inbox_items, report.duplicates, report.tombstone_matches, report.candidates.size());
   for (const Candidate& c : report.candidates) {
     out += fmt::format("{}. {} (line {})\n", c.index, one_line(c.label), c.line);
-    for (const std::string& line : c.continuation) out += "   " + one_line(line) + "\n";
+    for (std::string_view line : c.continuation) out += "   " + one_line(line) + "\n";
   }
   out += "\n";
   out += plan_outcome(report.plan, applied, written, "");

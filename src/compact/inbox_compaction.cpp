@@ -86,6 +86,7 @@ InboxCompaction plan_inbox_compaction(const CustodianInputs& inputs, const Token
     return report;
   }
 
+  report.source = inputs.snapshot.find("inbox.md")->bytes;
   const std::set<std::string> tombstones =
       do_not_use ? tombstone_keys(*do_not_use) : std::set<std::string>{};
   const std::span<const Unit> units = inbox->units();
@@ -116,7 +117,7 @@ InboxCompaction plan_inbox_compaction(const CustodianInputs& inputs, const Token
     LineCursor cursor = inbox->lines(units[u]);
     Line line{};
     cursor.next(line);
-    candidate.label = std::string(strip_w(line.content.substr(2)));
+    candidate.label = strip_w(line.content.substr(2));
     while (cursor.next(line)) candidate.continuation.emplace_back(line.content);
     report.candidates.push_back(std::move(candidate));
   }

@@ -37,7 +37,13 @@ namespace detail {
 
 void append_json_string(std::string& out, std::string_view text) {
   static constexpr char kHex[] = "0123456789abcdef";
-  const std::string valid = to_valid_utf8(text);
+  // Almost every string is well-formed already; only the others are copied to be repaired.
+  std::string repaired;
+  std::string_view valid = text;
+  if (find_invalid_utf8(text)) {
+    repaired = to_valid_utf8(text);
+    valid = repaired;
+  }
   out += '"';
   for (const char c : valid) {
     switch (c) {

@@ -72,7 +72,7 @@ TEST_CASE("compact: the §20 loose and tight lists vector") {
         "# Memory Inbox\n\n- a\n- b\n\n- A\n  nested\n\n* * *\n- - -\n* * *\n\nText\n");
   REQUIRE(r.candidates.size() == 3);
   CHECK(r.candidates[2].label == "A");
-  CHECK(r.candidates[2].continuation == std::vector<std::string>{"  nested"});
+  CHECK(r.candidates[2].continuation == std::vector<std::string_view>{"  nested"});
   CHECK(r.candidates[2].line == 6);
   CHECK(r.candidates[2].index == 3);
 }
