@@ -33,7 +33,8 @@ struct ApplyPaths {
 [[nodiscard]] Result<std::vector<std::string>> apply_plan(FileSystem& fs, const ApplyPaths& paths,
                                                           const Plan& plan,
                                                           const ClockReading& now,
-                                                          const std::string& txid);
+                                                          const std::string& txid,
+                                                          bool keep_record = true);
 
 // How many applied records are kept for undo (§12.6).
 inline constexpr std::size_t kAppliedRecordsKept = 20;

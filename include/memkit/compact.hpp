@@ -113,4 +113,8 @@ struct TargetCompaction {
 [[nodiscard]] Splice changelog_line(const Document& changelog, std::string_view today,
                                     std::string_view message);
 
+// The same placement for any bullet lines (§11, and the inbox of §13): one section per date.
+[[nodiscard]] Splice dated_bullet(const Document& doc, std::string_view today,
+                                  std::span<const std::string> bullet);
+
 }  // namespace memkit

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "memkit/add.hpp"
 #include "memkit/audit.hpp"
 #include "memkit/compact.hpp"
 #include "memkit/plan.hpp"
@@ -32,6 +33,9 @@ namespace memkit {
 // `custodian compact --target` data (§9).
 [[nodiscard]] std::string target_compaction_json(const TargetCompaction& report, bool applied,
                                                  const std::vector<std::string>& written);
+
+// `custodian add` data (§13).
+[[nodiscard]] std::string add_json(const AddPlanning& add, const std::vector<std::string>& written);
 
 // `custodian undo` data (§12.6).
 [[nodiscard]] std::string undo_json(const UndoPlanning& undo, bool applied,

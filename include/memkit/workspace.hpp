@@ -59,7 +59,9 @@ class Workspace final {
 
   // Writes a confirmed plan (memkit/apply.hpp) and returns the paths written, in write order.
   // REQUIRES: lock() is held and the plan was rebuilt from disk under it.
-  [[nodiscard]] Result<std::vector<std::string>> apply(const Plan& plan, const ClockReading& now);
+  // `keep_record` false: no applied record (additive writes such as `add` show no Plan ID).
+  [[nodiscard]] Result<std::vector<std::string>> apply(const Plan& plan, const ClockReading& now,
+                                                       bool keep_record = true);
 
   // §12.6: the record `.memkit/applied/<plan_id>/` keeps for undo, or nullopt when there is none.
   [[nodiscard]] Result<std::optional<AppliedRecord>> read_applied_record(

@@ -215,7 +215,7 @@ std::vector<std::size_t> write_order(const Plan& plan) {
 
 Result<std::vector<std::string>> apply_plan(FileSystem& fs, const ApplyPaths& paths,
                                             const Plan& plan, const ClockReading& now,
-                                            const std::string& txid) {
+                                            const std::string& txid, bool keep_record) {
   const std::vector<std::size_t> order = write_order(plan);
   Result<std::vector<std::optional<std::string>>> bases = read_bases(fs, paths, plan, order);
   if (!bases) return bases.status();
@@ -233,7 +233,7 @@ Result<std::vector<std::string>> apply_plan(FileSystem& fs, const ApplyPaths& pa
   } else if (Status t = run_transaction(fs, paths, plan, order, *bases, now, txid); !t.ok()) {
     return t;
   }
-  if (!plan.sensitive()) {
+  if (keep_record && !plan.sensitive()) {
     if (Status kept = keep_applied_record(fs, paths, plan, order, *bases, now); !kept.ok()) {
       return kept;
     }

@@ -9,6 +9,7 @@
 
 #include "cli/invocation.hpp"
 #include "cli/text_view.hpp"
+#include "memkit/add.hpp"
 #include "memkit/compact.hpp"
 #include "memkit/json.hpp"
 #include "memkit/version.hpp"
@@ -27,6 +28,9 @@ const std::map<std::string, CommandOptions>& commands() {
         {"--apply", "--archive-oldest"}}},
       {"custodian recover", {{"--project-root", "--memory-dir"}, {"--apply", "--rollback"}}},
       {"custodian undo", {{"--project-root", "--memory-dir", "--confirm-plan"}, {"--apply"}}},
+      {"custodian add",
+       {{"--project-root", "--memory-dir", "--type", "--reason", "--name", "--area"},
+        {"--allow-long"}}},
       {"markdown units", {{}, {}}},
   };
   return known;
@@ -53,6 +57,9 @@ constexpr const char* kCustodianUsage =
     "                      inbox cleanup (exact duplicates, tombstone matches), or with --target\n"
     "                      a budgeted file's exact dedupe or oldest-entry archival; a dry run\n"
     "                      prints the plan and its ID, which --apply --confirm-plan writes\n"
+    "  add MESSAGE --type T [--reason R] [--allow-long] [--name N] [--area A]\n"
+    "                      writes one entry where its type belongs (decision, tombstone, inbox,\n"
+    "                      constraint, preference, rule, profile, area); applied directly\n"
     "  undo PLAN_ID [--apply --confirm-plan ID]\n"
     "                      restores the bytes an applied plan replaced, if nothing changed since\n"
     "  recover [--apply [--rollback]]\n"
@@ -291,6 +298,65 @@ void run_compact(const Invocation& inv, const ClockReading& now, Workspace& ws, 
   });
 }
 
+// §13: an additive write, applied directly under the lock; nothing is written when a finding
+// stops it (MK-ADD-001, a blocker).
+void run_add(const Invocation& inv, const ClockReading& now, Workspace& ws, Reply& reply) {
+  AddRequest request;
+  auto option = [&](const char* name) -> std::optional<std::string> {
+    const auto it = inv.options.find(name);
+    return it == inv.options.end() ? std::nullopt : std::optional<std::string>(it->second);
+  };
+  if (inv.positionals.size() != 1) {
+    reply.findings.push_back(finding_from(
+        Status(Errc::invalid_argument, "custodian add: expected one MESSAGE argument")));
+    return;
+  }
+  request.message = inv.positionals[0];
+  request.type = option("--type").value_or("");
+  request.reason = option("--reason");
+  request.name = option("--name");
+  request.area = option("--area");
+  request.allow_long = has_flag(inv, "--allow-long");
+  if (Status valid = validate_add(request); !valid.ok()) {
+    reply.findings.push_back(finding_from(valid));
+    return;
+  }
+  Result<std::unique_ptr<LockHandle>> lock = ws.lock();
+  if (!lock) {
+    reply.findings.push_back(finding_from(lock.status()));
+    return;
+  }
+  Result<CustodianInputs> inputs = ws.read_custodian_inputs({add_target(request)});
+  if (!inputs) {
+    reply.findings.push_back(finding_from(inputs.status()));
+    return;
+  }
+  const AddPlanning add = plan_add(*inputs, request, default_token_counter(), now);
+  reply.findings = add.findings;
+  std::vector<std::string> written;
+  const ExitClass verdict = derive_exit_class(add.findings);
+  const bool stopped = verdict == ExitClass::fatal || verdict == ExitClass::blocker ||
+                       verdict == ExitClass::domain_failure;
+  if (!stopped && add.plan) {
+    Result<std::vector<std::string>> done = ws.apply(*add.plan, now, false);
+    if (!done) {
+      reply.findings.push_back(finding_from(done.status()));
+    } else {
+      written = *done;
+    }
+  }
+  reply.data = add_json(add, written);
+  if (inv.format == Format::text) {
+    std::string text = written.empty() ? "Nothing written.\n" : "Written:\n";
+    for (const std::string& path : written) text += "- " + path + "\n";
+    if (add.maintenance_preview) {
+      text += "Maintenance preview (dry run only): " + add.maintenance_preview->command + "\n";
+      for (const std::string& advice : add.maintenance_preview->advice) text += "- " + advice + "\n";
+    }
+    reply.text = text;
+  }
+}
+
 // §12.6: the undo of an earlier apply, itself a plan.
 void run_undo(const Invocation& inv, const ClockReading& now, Workspace& ws, Reply& reply) {
   if (inv.positionals.size() != 1 || !is_plan_id(inv.positionals[0])) {
@@ -353,7 +419,8 @@ void run_recover(const Invocation& inv, Workspace& ws, Reply& reply) {
 
 void run_custodian(const Invocation& inv, const Environment& env, Reply& reply) {
   const Style style{env.stdout_is_terminal && !env.no_colour};
-  if (Status extra = no_positionals(inv); !extra.ok() && inv.command != "undo") {
+  if (Status extra = no_positionals(inv);
+      !extra.ok() && inv.command != "undo" && inv.command != "add") {
     reply.findings.push_back(finding_from(extra));
     return;
   }
@@ -380,6 +447,10 @@ void run_custodian(const Invocation& inv, const Environment& env, Reply& reply) 
   }
   if (inv.command == "compact") {
     run_compact(inv, *now, *ws, reply);
+    return;
+  }
+  if (inv.command == "add") {
+    run_add(inv, *now, *ws, reply);
     return;
   }
   if (inv.command == "undo") {

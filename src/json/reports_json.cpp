@@ -319,4 +319,28 @@ std::string undo_json(const UndoPlanning& undo, bool applied,
                                      {"written", paths}});
 }
 
+std::string add_json(const AddPlanning& add, const std::vector<std::string>& written) {
+  json paths = json::array();
+  for (const std::string& path : written) paths.push_back(utf8(path));
+  json data{{"type", add.type}, {"target", utf8(add.target)}, {"written", paths}};
+  data["budget_result"] = add.budget_result ? json{{"path", utf8(add.budget_result->path)},
+                                                   {"tokens", add.budget_result->after},
+                                                   {"limit", add.budget_result->limit},
+                                                   {"state", std::string(budget_state_name(
+                                                                 add.budget_result->state))}}
+                                            : json(nullptr);
+  if (add.type == "decision") {
+    data["decision_entry_tokens"] =
+        add.decision_entry_tokens ? json(*add.decision_entry_tokens) : json(nullptr);
+  }
+  json preview = nullptr;
+  if (add.maintenance_preview) {
+    preview = json{{"required", add.maintenance_preview->required},
+                   {"advice", add.maintenance_preview->advice},
+                   {"command", add.maintenance_preview->command}};
+  }
+  data["maintenance_preview"] = preview;
+  return detail::canonical_dump(data);
+}
+
 }  // namespace memkit

@@ -267,7 +267,8 @@ Result<std::unique_ptr<LockHandle>> Workspace::lock() {
   return held;
 }
 
-Result<std::vector<std::string>> Workspace::apply(const Plan& plan, const ClockReading& now) {
+Result<std::vector<std::string>> Workspace::apply(const Plan& plan, const ClockReading& now,
+                                                  bool keep_record) {
   // A transaction ID names a journal directory; it only has to be unique, not secret.
   static thread_local std::mt19937_64 rng(std::random_device{}());
   static constexpr char kHex[] = "0123456789abcdef";
@@ -277,7 +278,8 @@ Result<std::vector<std::string>> Workspace::apply(const Plan& plan, const ClockR
     for (std::size_t j = 0; j < 16; ++j, bits >>= 4) txid[i + j] = kHex[bits & 0xF];
   }
   Result<std::vector<std::string>> written =
-      apply_plan(*fs_, ApplyPaths{absolute(memory_dir_), absolute(".memkit")}, plan, now, txid);
+      apply_plan(*fs_, ApplyPaths{absolute(memory_dir_), absolute(".memkit")}, plan, now, txid,
+                 keep_record);
   if (!written) return relative(written.status());
   return written;
 }
