@@ -52,6 +52,10 @@ struct UnitSpan {
 [[nodiscard]] Splice insert_into_section(const Document& doc, std::size_t section_index,
                                          std::span<const std::string> lines);
 
+// Where a new H2 entry goes (spec §13 for decisions and tombstones): insert-before the first H2
+// line or bullet line after the title (line 1, when it is an H1), else append.
+[[nodiscard]] Splice insert_entry(const Document& doc, std::span<const std::string> lines);
+
 // The bytes after the splices. REQUIRES: splices sorted by begin and non-overlapping.
 [[nodiscard]] std::string apply_splices(std::string_view bytes, std::span<const Splice> splices);
 

@@ -13,6 +13,7 @@
 #include "memkit/plan.hpp"
 #include "memkit/undo.hpp"
 #include "memkit/findings.hpp"
+#include "memkit/forget.hpp"
 #include "memkit/markdown.hpp"
 #include "memkit/workspace.hpp"
 
@@ -33,6 +34,10 @@ namespace memkit {
 // `custodian compact --target` data (§9).
 [[nodiscard]] std::string target_compaction_json(const TargetCompaction& report, bool applied,
                                                  const std::vector<std::string>& written);
+
+// `custodian forget` data (§14); in hard and purge nothing in it names the topic.
+[[nodiscard]] std::string forget_json(const ForgetPlanning& forget, bool applied,
+                                      const std::vector<std::string>& written);
 
 // `custodian add` data (§13).
 [[nodiscard]] std::string add_json(const AddPlanning& add, const std::vector<std::string>& written);

@@ -67,6 +67,14 @@ class Workspace final {
   [[nodiscard]] Result<std::optional<AppliedRecord>> read_applied_record(
       std::string_view plan_id) const;
 
+  // Every .md file under the memory directory, archive/ included, memory-relative and sorted;
+  // links are never followed (forget --mode purge searches them all).
+  [[nodiscard]] Result<std::vector<std::string>> list_markdown_files() const;
+
+  // §14 purge: deletes every applied record whose stored base bytes mention `needle`
+  // (casefolded). REQUIRES: lock() is held.
+  [[nodiscard]] Status purge_applied_records(std::string_view needle);
+
   // §12.5: lists unfinished transactions; with `apply`, finishes or rolls them back.
   // REQUIRES with `apply`: lock() is held.
   [[nodiscard]] Result<Recovery> recover(bool apply, bool rollback);

@@ -83,18 +83,6 @@ std::string new_file_bytes(std::string_view target) {
   return text + "; load it only when the work matches.\n";
 }
 
-// Where an H2 entry goes (§13): before the first H2 or bullet after the title, else appended.
-Splice entry_splice(const Document& doc, std::span<const std::string> lines) {
-  const std::span<const Unit> units = doc.units();
-  std::size_t u = 0;
-  if (!units.empty() && units[0].kind == UnitKind::heading && units[0].heading_level == 1) u = 1;
-  for (; u < units.size(); ++u) {
-    const bool h2 = units[u].kind == UnitKind::heading && units[u].heading_level == 2;
-    if (h2 || units[u].kind == UnitKind::bullet_unit) return insert_before(doc, u, lines);
-  }
-  return append_block(doc, lines, false);
-}
-
 }  // namespace
 
 Status validate_add(const AddRequest& request) {
@@ -187,13 +175,13 @@ AddPlanning plan_add(const CustodianInputs& inputs, const AddRequest& request,
       entry.emplace_back("Reason:");
       for (std::string& line : split_lines(strip_w(*request.reason))) entry.push_back(std::move(line));
     }
-    splice = entry_splice(doc, entry);
+    splice = insert_entry(doc, entry);
   } else if (add.type == "tombstone") {
     entry = {"## Tombstone: " + collapse_w(request.message),
              "Guard: keep this out of active memory unless the user reverses it.",
              "Reason: " + (request.reason ? collapse_w(*request.reason) : std::string("not given")),
              "Date: " + today};
-    splice = entry_splice(doc, entry);
+    splice = insert_entry(doc, entry);
   } else if (add.type == "inbox") {
     entry = bullet_lines(request.message);
     splice = dated_bullet(doc, today, entry);  // one date heading per day, as in §11

@@ -11,6 +11,8 @@
 #include "cli/text_view.hpp"
 #include "memkit/add.hpp"
 #include "memkit/compact.hpp"
+#include "memkit/forget.hpp"
+#include "memkit/text.hpp"
 #include "memkit/json.hpp"
 #include "memkit/version.hpp"
 #include "memkit/workspace.hpp"
@@ -28,6 +30,9 @@ const std::map<std::string, CommandOptions>& commands() {
         {"--apply", "--archive-oldest"}}},
       {"custodian recover", {{"--project-root", "--memory-dir"}, {"--apply", "--rollback"}}},
       {"custodian undo", {{"--project-root", "--memory-dir", "--confirm-plan"}, {"--apply"}}},
+      {"custodian forget",
+       {{"--project-root", "--memory-dir", "--mode", "--confirm-plan"},
+        {"--apply", "--allow-broad-match"}}},
       {"custodian add",
        {{"--project-root", "--memory-dir", "--type", "--reason", "--name", "--area"},
         {"--allow-long"}}},
@@ -60,6 +65,9 @@ constexpr const char* kCustodianUsage =
     "  add MESSAGE --type T [--reason R] [--allow-long] [--name N] [--area A]\n"
     "                      writes one entry where its type belongs (decision, tombstone, inbox,\n"
     "                      constraint, preference, rule, profile, area); applied directly\n"
+    "  forget TOPIC [--mode soft|hard|purge] [--apply --confirm-plan ID] [--allow-broad-match]\n"
+    "                      removes the entries and bullets that mention TOPIC and leaves a\n"
+    "                      tombstone (soft); hard and purge never print the topic\n"
     "  undo PLAN_ID [--apply --confirm-plan ID]\n"
     "                      restores the bytes an applied plan replaced, if nothing changed since\n"
     "  recover [--apply [--rollback]]\n"
@@ -153,7 +161,8 @@ Status no_positionals(const Invocation& inv) {
 struct CompactionRun {
   std::vector<Finding> findings;
   std::optional<Plan> plan;
-  std::vector<Finding> gates;  // apply-time refusals (§9 decision gate)
+  std::vector<Finding> gates;  // apply-time refusals (§9 decision gate, §14 forget refusals)
+  std::function<Status()> after_apply;  // shell work once the plan is written, if any
   std::function<std::string(bool, const std::vector<std::string>&)> data;
   std::function<std::string(bool, const std::vector<std::string>&)> text;
 };
@@ -248,6 +257,9 @@ void run_planned(const Invocation& inv, const ClockReading& now, Workspace& ws, 
     reply.findings.push_back(finding_from(written.status()));
     finish(*run, false, {});
     return;
+  }
+  if (run->after_apply) {
+    if (Status after = run->after_apply(); !after.ok()) reply.findings.push_back(finding_from(after));
   }
   finish(*run, true, *written);
 }
@@ -357,6 +369,56 @@ void run_add(const Invocation& inv, const ClockReading& now, Workspace& ws, Repl
   }
 }
 
+// §14: forget a topic; hard and purge output never names it.
+void run_forget(const Invocation& inv, const ClockReading& now, Workspace& ws, Reply& reply) {
+  if (inv.positionals.size() != 1) {
+    reply.findings.push_back(finding_from(
+        Status(Errc::invalid_argument, "custodian forget: expected one TOPIC argument")));
+    return;
+  }
+  const std::string topic(strip_w(inv.positionals[0]));
+  if (topic.empty()) {
+    reply.findings.push_back(
+        finding_from(Status(Errc::invalid_argument, "custodian forget: the topic is empty")));
+    return;
+  }
+  const auto mode_option = inv.options.find("--mode");
+  const std::optional<ForgetMode> mode =
+      parse_forget_mode(mode_option == inv.options.end() ? "soft" : mode_option->second);
+  if (!mode) {
+    reply.findings.push_back(finding_from(Status(
+        Errc::invalid_argument, "--mode: expected soft, hard or purge, got '" + mode_option->second + "'")));
+    return;
+  }
+  const bool allow_broad = has_flag(inv, "--allow-broad-match");
+  run_planned(inv, now, ws, reply, [&]() -> Result<CompactionRun> {
+    std::vector<std::string> extra;
+    if (*mode == ForgetMode::purge) {
+      Result<std::vector<std::string>> all = ws.list_markdown_files();
+      if (!all) return all.status();
+      extra = std::move(all).value();
+    }
+    Result<CustodianInputs> inputs = ws.read_custodian_inputs(extra);
+    if (!inputs) return inputs.status();
+    auto forget = std::make_shared<ForgetPlanning>(
+        plan_forget(*inputs, topic, *mode, default_token_counter(), now));
+    CompactionRun run;
+    run.findings = forget->findings;
+    run.plan = forget->plan;
+    run.gates = forget_gates(*forget, allow_broad);
+    if (*mode == ForgetMode::purge) {
+      run.after_apply = [&ws, needle = casefold(topic)]() { return ws.purge_applied_records(needle); };
+    }
+    run.data = [forget](bool applied, const std::vector<std::string>& written) {
+      return forget_json(*forget, applied, written);
+    };
+    run.text = [forget](bool applied, const std::vector<std::string>& written) {
+      return forget_text(*forget, applied, written);
+    };
+    return run;
+  });
+}
+
 // §12.6: the undo of an earlier apply, itself a plan.
 void run_undo(const Invocation& inv, const ClockReading& now, Workspace& ws, Reply& reply) {
   if (inv.positionals.size() != 1 || !is_plan_id(inv.positionals[0])) {
@@ -420,7 +482,7 @@ void run_recover(const Invocation& inv, Workspace& ws, Reply& reply) {
 void run_custodian(const Invocation& inv, const Environment& env, Reply& reply) {
   const Style style{env.stdout_is_terminal && !env.no_colour};
   if (Status extra = no_positionals(inv);
-      !extra.ok() && inv.command != "undo" && inv.command != "add") {
+      !extra.ok() && inv.command != "undo" && inv.command != "add" && inv.command != "forget") {
     reply.findings.push_back(finding_from(extra));
     return;
   }
@@ -447,6 +509,10 @@ void run_custodian(const Invocation& inv, const Environment& env, Reply& reply) 
   }
   if (inv.command == "compact") {
     run_compact(inv, *now, *ws, reply);
+    return;
+  }
+  if (inv.command == "forget") {
+    run_forget(inv, *now, *ws, reply);
     return;
   }
   if (inv.command == "add") {

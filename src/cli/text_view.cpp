@@ -246,4 +246,22 @@ std::string undo_text(const UndoPlanning& undo, bool applied,
   return out;
 }
 
+std::string forget_text(const ForgetPlanning& forget, bool applied,
+                        const std::vector<std::string>& written) {
+  std::string out = fmt::format("Mode: {}\nSearched files: {}\nMatches: {}\n",
+                                forget_mode_name(forget.mode), forget.searched_files.size(),
+                                forget.matches.size());
+  for (const ForgetMatch& m : forget.matches) {
+    out += "- " + one_line(m.path) + ": " + one_line(m.summary) + "\n";
+  }
+  if (!forget.blockers.empty()) out += "Blockers (rewrite by hand):\n";
+  for (const ForgetBlocker& b : forget.blockers) {
+    out += "- " + one_line(b.path) + ": " + b.kind + "\n";
+  }
+  out += fmt::format("Tombstones: {} ({} matched)\nBroad: {}\n\n", forget.tombstone_action,
+                     forget.tombstones_matched, forget.broad ? "yes" : "no");
+  out += plan_outcome(forget.plan, applied, written, forget.broad ? " --allow-broad-match" : "");
+  return out;
+}
+
 }  // namespace memkit::cli

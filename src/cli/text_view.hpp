@@ -8,6 +8,7 @@
 #include "memkit/apply.hpp"
 #include "memkit/audit.hpp"
 #include "memkit/compact.hpp"
+#include "memkit/forget.hpp"
 #include "memkit/plan.hpp"
 #include "memkit/undo.hpp"
 #include "memkit/findings.hpp"
@@ -25,6 +26,8 @@ struct Style {
 [[nodiscard]] std::string init_text(const InitResult& result);
 [[nodiscard]] std::string plan_text(const Plan& plan);
 [[nodiscard]] std::string recovery_text(const Recovery& recovery);
+[[nodiscard]] std::string forget_text(const ForgetPlanning& forget, bool applied,
+                                      const std::vector<std::string>& written);
 [[nodiscard]] std::string undo_text(const UndoPlanning& undo, bool applied,
                                     const std::vector<std::string>& written);
 [[nodiscard]] std::string target_compaction_text(const TargetCompaction& report, bool applied,

@@ -113,6 +113,17 @@ Splice insert_into_section(const Document& doc, std::size_t section_index,
   return Splice{heading.end, heading.end, std::move(block)};
 }
 
+Splice insert_entry(const Document& doc, std::span<const std::string> lines) {
+  const std::span<const Unit> units = doc.units();
+  std::size_t u = 0;
+  if (!units.empty() && units[0].kind == UnitKind::heading && units[0].heading_level == 1) u = 1;
+  for (; u < units.size(); ++u) {
+    const bool h2 = units[u].kind == UnitKind::heading && units[u].heading_level == 2;
+    if (h2 || units[u].kind == UnitKind::bullet_unit) return insert_before(doc, u, lines);
+  }
+  return append_block(doc, lines, false);
+}
+
 std::string apply_splices(std::string_view bytes, std::span<const Splice> splices) {
   std::string out;
   std::size_t size = bytes.size();

@@ -343,4 +343,34 @@ std::string add_json(const AddPlanning& add, const std::vector<std::string>& wri
   return detail::canonical_dump(data);
 }
 
+std::string forget_json(const ForgetPlanning& forget, bool applied,
+                        const std::vector<std::string>& written) {
+  auto strings = [](const std::vector<std::string>& list) {
+    json out = json::array();
+    for (const std::string& s : list) out.push_back(utf8(s));
+    return out;
+  };
+  json matches = json::array();
+  for (const ForgetMatch& m : forget.matches) {
+    matches.push_back(json{{"path", utf8(m.path)}, {"summary", utf8(m.summary)}});
+  }
+  json blockers = json::array();
+  for (const ForgetBlocker& b : forget.blockers) {
+    blockers.push_back(json{{"path", utf8(b.path)}, {"kind", b.kind}});
+  }
+  return detail::canonical_dump(
+      json{{"mode", std::string(forget_mode_name(forget.mode))},
+           {"searched_files", strings(forget.searched_files)},
+           {"matched_files", strings(forget.matched_files)},
+           {"matches", matches},
+           {"tombstones_matched", forget.tombstones_matched},
+           {"tombstone_action", forget.tombstone_action},
+           {"changelog", forget.changelog},
+           {"broad", json{{"required", forget.broad}, {"reasons", strings(forget.broad_reasons)}}},
+           {"blockers", blockers},
+           {"plan", forget.plan ? plan_value(*forget.plan) : json(nullptr)},
+           {"applied", applied},
+           {"written", strings(written)}});
+}
+
 }  // namespace memkit

@@ -6,6 +6,7 @@
 
 #include "memkit/apply.hpp"
 #include "memkit/digest.hpp"
+#include "memkit/text.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -326,6 +327,54 @@ Result<std::optional<AppliedRecord>> Workspace::read_applied_record(
     ++n;
   }
   return std::optional<AppliedRecord>(std::move(record));
+}
+
+Result<std::vector<std::string>> Workspace::list_markdown_files() const {
+  std::vector<std::string> found;
+  std::vector<std::string> pending = {""};
+  while (!pending.empty()) {
+    const std::string dir = pending.back();
+    pending.pop_back();
+    Result<std::vector<std::string>> names =
+        fs_->list_directory(dir.empty() ? absolute(memory_dir_) : memory_path(dir));
+    if (!names) return relative(names.status());
+    for (const std::string& name : *names) {
+      const std::string path = dir.empty() ? name : dir + "/" + name;
+      const Result<NodeType> type = fs_->node_type(memory_path(path));
+      if (!type) return relative(type.status());
+      if (*type == NodeType::directory) pending.push_back(path);
+      if (*type == NodeType::file && name.size() > 3 && name.substr(name.size() - 3) == ".md") {
+        found.push_back(path);
+      }
+    }
+  }
+  std::sort(found.begin(), found.end());
+  return found;
+}
+
+Status Workspace::purge_applied_records(std::string_view needle) {
+  const std::string root = absolute(".memkit/applied");
+  const Result<NodeType> type = fs_->node_type(root);
+  if (!type || *type != NodeType::directory) return Status();
+  Result<std::vector<std::string>> ids = fs_->list_directory(root);
+  if (!ids) return relative(ids.status());
+  for (const std::string& id : *ids) {
+    const std::string dir = root + "/" + id;
+    Result<std::vector<std::string>> names = fs_->list_directory(dir);
+    if (!names) continue;
+    bool mentions = false;
+    for (const std::string& name : *names) {
+      if (name.rfind("b-", 0) != 0) continue;
+      Result<std::string> bytes = fs_->read_file(dir + "/" + name);
+      mentions = mentions || (bytes && casefold(*bytes).find(needle) != std::string::npos);
+    }
+    if (!mentions) continue;
+    for (const std::string& name : *names) {
+      if (Status removed = fs_->remove_file(dir + "/" + name); !removed.ok()) return relative(removed);
+    }
+    if (Status removed = fs_->remove_directory(dir); !removed.ok()) return relative(removed);
+  }
+  return Status();
 }
 
 Result<Recovery> Workspace::recover(bool apply, bool rollback) {
