@@ -2,6 +2,9 @@
 // else stays; candidates are listed for review, never classified.
 #include <fmt/format.h>
 
+#include <thread>
+#include <unordered_set>
+
 #include "compact/input_reader.hpp"
 #include "compact/key_index.hpp"
 #include "memkit/compact.hpp"
@@ -90,24 +93,63 @@ InboxCompaction plan_inbox_compaction(const CustodianInputs& inputs, const Token
   const std::set<std::string> tombstones =
       do_not_use ? tombstone_keys(*do_not_use) : std::set<std::string>{};
   const std::span<const Unit> units = inbox->units();
-  detail::UnitKeyIndex seen(*inbox, units.size());
+  std::unordered_set<std::uint64_t> tombstone_hashes;
+  for (const std::string& t : tombstones) {
+    const std::uint64_t hash = fast_hash(t);
+    tombstone_hashes.insert(hash == 0 ? 1 : hash);
+  }
+  // Pass 1: the key hash of every bullet unit (0 marks an empty key, which never matches). A
+  // hash remapped from 0 to 1 only costs a comparison of keys, never a wrong answer.
+  std::vector<std::size_t> bullets;
+  for (std::size_t u = 0; u < units.size(); ++u) {
+    if (units[u].kind == UnitKind::bullet_unit) bullets.push_back(u);
+  }
+  std::vector<std::uint64_t> hashes(bullets.size());
+  auto hash_range = [&](std::size_t begin, std::size_t end) {
+    std::string key;
+    std::string scratch;
+    for (std::size_t i = begin; i < end; ++i) {
+      unit_key_into(*inbox, units[bullets[i]], key, scratch);
+      const std::uint64_t hash = fast_hash(key);
+      hashes[i] = key.empty() ? 0 : hash == 0 ? 1 : hash;  // 0 is reserved for "empty"
+    }
+  };
+  // Keys are independent of each other, so a large inbox folds them on two cores; the result
+  // is the same whichever thread computes which half.
+  if (bullets.size() >= 65536) {
+    std::thread second(hash_range, bullets.size() / 2, bullets.size());
+    hash_range(0, bullets.size() / 2);
+    second.join();
+  } else {
+    hash_range(0, bullets.size());
+  }
+  // Pass 2, in file order: duplicates, tombstones, candidates. Lookups run a few units ahead
+  // of their prefetches, so the index's memory latency overlaps the work.
+  detail::UnitKeyIndex seen(*inbox, bullets.size());
   std::vector<UnitSpan> removed;
   std::string key;
   std::string scratch;
-  for (std::size_t u = 0; u < units.size(); ++u) {
-    if (units[u].kind != UnitKind::bullet_unit) continue;
+  constexpr std::size_t kAhead = 16;
+  for (std::size_t i = 0; i < bullets.size(); ++i) {
+    if (i + kAhead < bullets.size() && hashes[i + kAhead] != 0) seen.prefetch(hashes[i + kAhead]);
+    const std::size_t u = bullets[i];
     ++report.inbox_items;
-    unit_key_into(*inbox, units[u], key, scratch);
-    if (key.empty()) {
+    if (hashes[i] == 0) {
       ++report.empty_items;
       continue;
     }
-    if (seen.seen_or_insert(key, u)) {
+    bool built = false;
+    auto key_of = [&]() -> std::string_view {
+      if (!built) unit_key_into(*inbox, units[u], key, scratch);
+      built = true;
+      return key;
+    };
+    if (seen.seen_or_insert(hashes[i], u, key_of)) {
       ++report.duplicates;
       removed.push_back(UnitSpan{u, u});
       continue;
     }
-    if (!tombstones.empty() && tombstones.count(key) != 0) {
+    if (tombstone_hashes.count(hashes[i]) != 0 && tombstones.count(std::string(key_of())) != 0) {
       ++report.tombstone_matches;
       removed.push_back(UnitSpan{u, u});
       continue;

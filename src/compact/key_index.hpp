@@ -23,7 +23,19 @@ class UnitKeyIndex final {
   // Returns true iff an earlier inserted unit has exactly this key; otherwise records `unit`.
   // REQUIRES: key is unit_key(doc, units()[unit]).
   bool seen_or_insert(std::string_view key, std::size_t unit) {
-    const std::uint64_t hash = fast_hash(key);
+    return seen_or_insert(fast_hash(key), unit, [&] { return key; });
+  }
+
+  // Warms the cache line that a later lookup of `hash` reads first. The table is far larger
+  // than the cache, so without this every lookup waits on memory.
+  void prefetch(std::uint64_t hash) const noexcept {
+    __builtin_prefetch(&slots_[static_cast<std::size_t>(hash) & (slots_.size() - 1)]);
+  }
+
+  // The same with the key's fast_hash computed earlier; `key` is asked for only when the hash
+  // bits match an earlier unit's, so most keys are never built twice.
+  template <class KeyOf>
+  bool seen_or_insert(std::uint64_t hash, std::size_t unit, KeyOf&& key) {
     const auto tag = static_cast<std::uint32_t>(hash >> 32);
     const std::size_t mask = slots_.size() - 1;
     for (std::size_t i = static_cast<std::size_t>(hash) & mask;; i = (i + 1) & mask) {
@@ -34,7 +46,7 @@ class UnitKeyIndex final {
       }
       if (slot.tag == tag) {
         unit_key_into(doc_, doc_.units()[slot.unit_plus_one - 1], earlier_, scratch_);
-        if (earlier_ == key) return true;
+        if (earlier_ == std::string_view(key())) return true;
       }
     }
   }
