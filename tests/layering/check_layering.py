@@ -2,7 +2,7 @@
 """STYLE L2: the pure core does no I/O and reads no clock, and dependencies point inward.
 
 Checks every file of the pure modules (the list src/CMakeLists.txt passes in) for includes that
-reach the OS, a clock, threads or Boost.Filesystem; that public headers include only the standard
+reach the OS, a clock or Boost.Filesystem; that public headers include only the standard
 library and other public memkit headers; and that nothing under src/ includes capi/.
 
 usage: check_layering.py SOURCE_DIR MODULE...
