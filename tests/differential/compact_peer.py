@@ -310,7 +310,8 @@ def sized_bullets(rng: random.Random, title: str, target_tokens: int, dup_rate: 
             lines += unit.render(rng)
         if rng.random() < 0.3:
             lines.append("")
-    return finish(lines)
+    text = finish(lines)
+    return text[:-1] if rng.random() < 0.1 else text  # sometimes an unterminated last line
 
 
 def words_of_tokens(rng: random.Random, n: int) -> str:
@@ -1083,6 +1084,19 @@ def probe_cases(rng: random.Random) -> list[Case]:
     c.files["do-not-use.md"] = finish(["# Do Not Use", "", "## Redis — tombstone: Redis cache",
                                        "Reason: too slow.", ""])
     c.files["inbox.md"] = finish(["# Memory Inbox", "", "- Keep CRLF", "- redis CACHE"])
+    out.append(c)
+    # §2.5: bullets inside formal entry sections (`## MC-INBOX-…`) are not units for memkit;
+    # the peer dedupes them.
+    c = Case("probe-formal-section", "probe")
+    c.files["inbox.md"] = finish(["# Memory Inbox", "", "## MC-INBOX-001 note", "- a", "- a", "",
+                                  "## 2026-03-07", "- b", "- B"])
+    c.remove.append("do-not-use.md")
+    out.append(c)
+    # §8: `tombstone:` is matched ASCII case-insensitively; the peer casefolds the heading, so
+    # `TOMBſTONE:` (U+017F) is a tombstone only for the peer.
+    c = Case("probe-casefolded-tombstone-prefix", "probe")
+    c.files["do-not-use.md"] = finish(["# Do Not Use", "", "## TOMB\u017fTONE: Kafka", "x"])
+    c.files["inbox.md"] = finish(["# Memory Inbox", "", "- kafka", "- Keep CRLF"])
     out.append(c)
     # Row 14 variant: trailing whitespace on the inbox's last line, nothing to remove.
     c = Case("probe-trailing-space-eof", "probe")
