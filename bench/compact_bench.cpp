@@ -20,15 +20,16 @@ std::shared_ptr<const std::string> inbox_of(std::size_t mib) {
   static std::map<std::size_t, std::shared_ptr<const std::string>> made;
   if (auto it = made.find(mib); it != made.end()) return it->second;
   std::mt19937_64 rng(20261130);
-  static const char* const kWords[] = {"memory", "agent",  "context", "budget", "tabs",
-                                       "config", "deploy", "cache",   "index",  "review",
-                                       "Kafka",  "build",  "caf\xC3\xA9", "\xE8\xA8\x98\xE4\xBD\x8F"};
+  static const char* const kWords[] = {
+      "memory", "agent", "context", "budget", "tabs",  "config",      "deploy",
+      "cache",  "index", "review",  "Kafka",  "build", "caf\xC3\xA9", "\xE8\xA8\x98\xE4\xBD\x8F"};
   std::string out = "# Memory Inbox\n\nNotes waiting for review.\n";
   std::vector<std::string> items;
   std::size_t day = 0;
   while (out.size() < mib * 1024 * 1024) {
     if (rng() % 40 == 0) {
-      out += "\n## 2026-" + std::to_string(1 + day / 28 % 12) + "-" + std::to_string(1 + day % 28) + "\n";
+      out += "\n## 2026-" + std::to_string(1 + day / 28 % 12) + "-" + std::to_string(1 + day % 28) +
+             "\n";
       ++day;
     }
     std::string item;
@@ -55,10 +56,11 @@ memkit::CustodianInputs inputs_of(std::shared_ptr<const std::string> inbox) {
   in.memory_dir = "docs/memory";
   in.memory_dir_exists = true;
   std::vector<memkit::FileSnapshot> files;
-  files.push_back({"manifest.md", memkit::EntryState::file,
-                   std::make_shared<const std::string>("# M\n"), ""});
-  files.push_back({"do-not-use.md", memkit::EntryState::file,
-                   std::make_shared<const std::string>("## Tombstone: Kafka cache\n- use MongoDB\n"), ""});
+  files.push_back(
+      {"manifest.md", memkit::EntryState::file, std::make_shared<const std::string>("# M\n"), ""});
+  files.push_back(
+      {"do-not-use.md", memkit::EntryState::file,
+       std::make_shared<const std::string>("## Tombstone: Kafka cache\n- use MongoDB\n"), ""});
   files.push_back({"inbox.md", memkit::EntryState::file, std::move(inbox), ""});
   in.snapshot = memkit::Snapshot(std::move(files));
   return in;

@@ -1,7 +1,6 @@
 // Parses a memory file, lists its bullet units, and classifies it against a custodian budget.
-#include <memkit/memkit.hpp>
-
 #include <iostream>
+#include <memkit/memkit.hpp>
 
 int main() {
   const memkit::Document doc = memkit::parse_markdown(std::string(

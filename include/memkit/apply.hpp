@@ -31,8 +31,7 @@ struct ApplyPaths {
 // multi-file apply (32 lowercase hex; the shell draws it from a random source).
 // REQUIRES: the state lock is held; no unfinished transaction exists.
 [[nodiscard]] Result<std::vector<std::string>> apply_plan(FileSystem& fs, const ApplyPaths& paths,
-                                                          const Plan& plan,
-                                                          const ClockReading& now,
+                                                          const Plan& plan, const ClockReading& now,
                                                           const std::string& txid,
                                                           bool keep_record = true);
 
@@ -54,7 +53,7 @@ struct TransactionTarget {
 
 struct Transaction {
   std::string txid;
-  std::string phase;    // "prepared", "committing" or "committed"
+  std::string phase;  // "prepared", "committing" or "committed"
   std::string command;
   std::vector<TransactionTarget> targets;
   bool complete_safe = false;  // every target at its base or its output: rolling forward is safe

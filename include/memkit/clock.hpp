@@ -33,7 +33,7 @@ class ClockReading final {
   [[nodiscard]] std::int32_t utc_offset_minutes() const noexcept { return offset_minutes_; }
 
   [[nodiscard]] CivilDate local_date() const noexcept;
-  [[nodiscard]] std::string local_date_iso() const;  // "2026-11-30"
+  [[nodiscard]] std::string local_date_iso() const;      // "2026-11-30"
   [[nodiscard]] std::string utc_rfc3339_millis() const;  // "2026-11-30T09:00:00.000Z"
   [[nodiscard]] std::string local_rfc3339() const;       // "2026-11-30T10:00:00+01:00"
 

@@ -15,8 +15,8 @@
 #include "memkit/edit.hpp"
 #include "memkit/findings.hpp"
 #include "memkit/layouts.hpp"
-#include "memkit/result.hpp"
 #include "memkit/plan.hpp"
+#include "memkit/result.hpp"
 #include "memkit/tokens.hpp"
 
 namespace memkit {
@@ -40,8 +40,8 @@ struct InboxCompaction {
   std::uint64_t tombstone_matches = 0;
   std::vector<Candidate> candidates;
   std::shared_ptr<const std::string> source;  // inbox.md's bytes, which candidates view
-  std::optional<Plan> plan;       // nullopt: nothing to apply
-  std::vector<Finding> findings;  // sorted; a BLOCKER means no plan could be made
+  std::optional<Plan> plan;                   // nullopt: nothing to apply
+  std::vector<Finding> findings;              // sorted; a BLOCKER means no plan could be made
 };
 
 [[nodiscard]] InboxCompaction plan_inbox_compaction(const CustodianInputs& inputs,
@@ -62,11 +62,11 @@ struct TargetCompaction {
   std::vector<custodian::DecisionEntry> long_decisions;
   TargetAction action = TargetAction::none;
   std::string reason;
-  std::uint64_t duplicates_removed = 0;             // dedupe
-  std::optional<std::uint64_t> projected_tokens;    // dedupe and archive
-  std::uint64_t keep_entries = 0;                   // archive
-  std::uint64_t archive_entries = 0;                // archive
-  std::string archive_path;                         // archive
+  std::uint64_t duplicates_removed = 0;                       // dedupe
+  std::optional<std::uint64_t> projected_tokens;              // dedupe and archive
+  std::uint64_t keep_entries = 0;                             // archive
+  std::uint64_t archive_entries = 0;                          // archive
+  std::string archive_path;                                   // archive
   std::vector<custodian::DecisionEntry> kept_long_decisions;  // archive of decisions.md
   std::optional<std::vector<std::string>> maintenance_preview;
   std::optional<Plan> plan;

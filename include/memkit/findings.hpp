@@ -24,11 +24,17 @@ struct Finding {
 };
 
 enum class ReportStatus : std::uint8_t { pass, review, fail };
-enum class ExitClass : std::uint8_t { success, success_with_review, domain_failure, blocker, fatal };
+enum class ExitClass : std::uint8_t {
+  success,
+  success_with_review,
+  domain_failure,
+  blocker,
+  fatal
+};
 
 [[nodiscard]] std::string_view severity_name(Severity severity) noexcept;  // "INFO" ... "BLOCKER"
 [[nodiscard]] std::string_view report_status_name(ReportStatus status) noexcept;  // "PASS" ...
-[[nodiscard]] std::string_view exit_class_name(ExitClass exit_class) noexcept;  // "success" ...
+[[nodiscard]] std::string_view exit_class_name(ExitClass exit_class) noexcept;    // "success" ...
 
 // FAIL if any finding is ERROR or BLOCKER, else REVIEW if any is WARNING, else PASS.
 [[nodiscard]] ReportStatus derive_status(const std::vector<Finding>& findings) noexcept;

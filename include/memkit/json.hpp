@@ -10,11 +10,11 @@
 #include "memkit/add.hpp"
 #include "memkit/audit.hpp"
 #include "memkit/compact.hpp"
-#include "memkit/plan.hpp"
-#include "memkit/undo.hpp"
 #include "memkit/findings.hpp"
 #include "memkit/forget.hpp"
 #include "memkit/markdown.hpp"
+#include "memkit/plan.hpp"
+#include "memkit/undo.hpp"
 #include "memkit/workspace.hpp"
 
 namespace memkit {

@@ -18,7 +18,15 @@
 namespace memkit {
 
 // §6.4: the kinds of line range a file is partitioned into.
-enum class UnitKind : std::uint8_t { front_matter, bullet_unit, fence, comment, heading, blank, text };
+enum class UnitKind : std::uint8_t {
+  front_matter,
+  bullet_unit,
+  fence,
+  comment,
+  heading,
+  blank,
+  text
+};
 
 // "front_matter", "bullet_unit", ...: the names `memkit markdown units` prints.
 [[nodiscard]] std::string_view unit_kind_name(UnitKind kind) noexcept;
@@ -102,9 +110,9 @@ class LineCursor final {
   bool next(Line& line) noexcept {
     if (pos_ >= end_) return false;
     const void* nl = std::memchr(bytes_.data() + pos_, '\n', end_ - pos_);
-    const std::size_t lf = nl == nullptr ? std::string_view::npos
-                                         : static_cast<std::size_t>(
-                                               static_cast<const char*>(nl) - bytes_.data());
+    const std::size_t lf =
+        nl == nullptr ? std::string_view::npos
+                      : static_cast<std::size_t>(static_cast<const char*>(nl) - bytes_.data());
     pos_ = detail::fill_line(bytes_, pos_, lf, end_, number_++, line);
     return true;
   }
@@ -174,6 +182,10 @@ bool unit_key_into(const Document& doc, const Unit& unit, std::string& out, std:
 
 // The text of a heading line (§2.4): the content after the #s, stripped with W; closing #s stay.
 [[nodiscard]] std::string_view heading_text(std::string_view heading_line_content) noexcept;
+
+// §2.5: Returns true iff an H2 heading text starts a formal entry section ("MC-DEC-...", and
+// the other formal kinds, ASCII case-insensitively).
+[[nodiscard]] bool is_formal_entry_heading(std::string_view heading_text) noexcept;
 
 // The heading text of a section's H2 line, or nullopt for the preamble.
 [[nodiscard]] std::optional<std::string_view> section_heading(const Document& doc,

@@ -59,7 +59,9 @@ class Plan final {
   [[nodiscard]] const std::map<std::string, std::string>& arguments() const noexcept {
     return arguments_;
   }
-  [[nodiscard]] const std::vector<PlanOperation>& operations() const noexcept { return operations_; }
+  [[nodiscard]] const std::vector<PlanOperation>& operations() const noexcept {
+    return operations_;
+  }
   [[nodiscard]] const std::vector<BudgetResult>& budget_results() const noexcept {
     return budget_results_;
   }

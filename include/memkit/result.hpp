@@ -45,9 +45,7 @@ class [[nodiscard]] Result final {
   [[nodiscard]] T* operator->() { return &value(); }
 
   // Returns the failure, or an OK status when a value is held.
-  [[nodiscard]] Status status() const {
-    return ok() ? Status() : std::get<Status>(state_);
-  }
+  [[nodiscard]] Status status() const { return ok() ? Status() : std::get<Status>(state_); }
 
  private:
   std::variant<T, Status> state_;

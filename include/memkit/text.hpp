@@ -41,6 +41,11 @@ void append_utf8(char32_t cp, std::string& out);
 // collapse: every run of W characters becomes one space, then the result is stripped.
 [[nodiscard]] std::string collapse_w(std::string_view text);
 
+// Returns true iff `text` starts with `lower_prefix` under ASCII case-insensitivity (the spec's
+// "ASCII case-insensitive" matches). REQUIRES: lower_prefix has no upper-case ASCII letters.
+[[nodiscard]] bool starts_with_ascii_ci(std::string_view text,
+                                        std::string_view lower_prefix) noexcept;
+
 // Unicode 15.0.0 full case folding (CaseFolding.txt status C and F). Ill-formed sequences fold to
 // U+FFFD first, so the result is always well-formed UTF-8.
 [[nodiscard]] std::string casefold(std::string_view text);

@@ -28,7 +28,8 @@ class EstimateTokenCounter final : public TokenCounter {
   }
 };
 
-// Returns the process-wide default counter (an EstimateTokenCounter; stateless, so sharing is safe).
+// Returns the process-wide default counter (an EstimateTokenCounter; stateless, so sharing is
+// safe).
 [[nodiscard]] const TokenCounter& default_token_counter() noexcept;
 
 }  // namespace memkit

@@ -6,14 +6,14 @@
 #include <string_view>
 #include <vector>
 
+#include "memkit/apply.hpp"
 #include "memkit/audit.hpp"
 #include "memkit/clock.hpp"
 #include "memkit/file_system.hpp"
 #include "memkit/layouts.hpp"
-#include "memkit/apply.hpp"
 #include "memkit/plan.hpp"
-#include "memkit/undo.hpp"
 #include "memkit/result.hpp"
+#include "memkit/undo.hpp"
 
 namespace memkit {
 
@@ -26,13 +26,14 @@ struct WorkspaceOptions {
 // What `custodian init` did. Paths are relative to the memory directory.
 struct InitResult {
   std::string memory_dir;
-  std::vector<std::string> created;  // in write order
+  std::vector<std::string> created;   // in write order
   std::vector<std::string> existing;  // left untouched
 };
 
 // Writes `bytes` to `path` atomically (spec README.md "Writes"): a temporary file in the same
 // directory, fsync, the target's permission bits (0644 for a new file), rename, fsync of the
-// directory, then a read-back that must give the same bytes. With `create_only`, an existing target is never replaced. Refuses a symbolic link.
+// directory, then a read-back that must give the same bytes. With `create_only`, an existing target
+// is never replaced. Refuses a symbolic link.
 [[nodiscard]] Status write_file_atomically(FileSystem& fs, const std::string& path,
                                            std::string_view bytes, bool create_only);
 
@@ -86,7 +87,9 @@ class Workspace final {
  private:
   Workspace(FileSystem& fs, const LayoutProfile& profile, WorkspaceOptions options,
             std::string memory_dir)
-      : fs_(&fs), profile_(&profile), options_(std::move(options)),
+      : fs_(&fs),
+        profile_(&profile),
+        options_(std::move(options)),
         memory_dir_(std::move(memory_dir)) {}
 
   [[nodiscard]] static Result<Workspace> open_unchecked(FileSystem& fs,

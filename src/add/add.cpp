@@ -86,16 +86,19 @@ std::string new_file_bytes(std::string_view target) {
 }  // namespace
 
 Status validate_add(const AddRequest& request) {
-  static const std::vector<std::string_view> kTypes = {
-      "decision", "tombstone", "do-not-use", "inbox", "constraint", "preference",
-      "rule",     "profile",   "area"};
+  static const std::vector<std::string_view> kTypes = {"decision", "tombstone",  "do-not-use",
+                                                       "inbox",    "constraint", "preference",
+                                                       "rule",     "profile",    "area"};
   if (std::find(kTypes.begin(), kTypes.end(), request.type) == kTypes.end()) {
-    return bad("--type: expected decision, tombstone, inbox, constraint, preference, rule, "
-               "profile or area, got '" + request.type + "'");
+    return bad(
+        "--type: expected decision, tombstone, inbox, constraint, preference, rule, "
+        "profile or area, got '" +
+        request.type + "'");
   }
   const std::string type = normalized_type(request.type);
   if (strip_w(request.message).empty()) return bad("add: the message is empty");
-  if (request.allow_long && type != "decision") return bad("--allow-long: only with --type decision");
+  if (request.allow_long && type != "decision")
+    return bad("--allow-long: only with --type decision");
   const bool module = type == "rule" || type == "profile" || type == "area";
   if (request.area) {
     if (type != "decision" && type != "constraint" && type != "preference" && type != "tombstone") {
@@ -111,7 +114,8 @@ Status validate_add(const AddRequest& request) {
   }
   if (type == "decision") {
     for (const std::string& line : split_lines(request.message)) {
-      const bool h2 = line.rfind("##", 0) == 0 && (line.size() == 2 || line[2] == ' ' || line[2] == '\t');
+      const bool h2 =
+          line.rfind("##", 0) == 0 && (line.size() == 2 || line[2] == ' ' || line[2] == '\t');
       if (h2 || line == "Decision:" || line == "Reason:") {
         return bad("add: a decision message may not contain the line '" + line + "'");
       }
@@ -138,21 +142,12 @@ AddPlanning plan_add(const CustodianInputs& inputs, const AddRequest& request,
   add.type = normalized_type(request.type);
   add.target = add_target(request);
   std::vector<Finding>& out = add.findings;
-  if (!inputs.memory_dir_exists) {
-    out.push_back(make_finding("MK-LAYOUT-002", Severity::blocker, "",
-                               inputs.memory_dir + ": memory directory is missing",
-                               "run `memkit custodian init`"));
-    return add;
-  }
   detail::InputReader reader(inputs, out);
-  const std::optional<Document> manifest = reader.read("manifest.md", true, false);
+  std::optional<Document> manifest;
+  if (!detail::start_planning(inputs, reader, out, manifest)) return add;
   std::optional<Document> target = reader.read(add.target, false, true);
   const std::optional<Document> changelog =
       add.target == "changelog.md" ? std::nullopt : reader.read("changelog.md", false, true);
-  if (manifest && manifest->parseable()) {
-    custodian::ProtocolCheck protocol = custodian::check_protocol(*manifest, Severity::blocker);
-    if (protocol.finding) out.push_back(std::move(*protocol.finding));
-  }
   if (detail::blocked(out)) {
     sort_findings(out);
     return add;
@@ -170,10 +165,12 @@ AddPlanning plan_add(const CustodianInputs& inputs, const AddRequest& request,
     if (title.empty()) title = "Untitled";
     entry.push_back("## " + today + " - " + title);
     entry.emplace_back("Decision:");
-    for (std::string& line : split_lines(strip_w(request.message))) entry.push_back(std::move(line));
+    for (std::string& line : split_lines(strip_w(request.message)))
+      entry.push_back(std::move(line));
     if (request.reason) {
       entry.emplace_back("Reason:");
-      for (std::string& line : split_lines(strip_w(*request.reason))) entry.push_back(std::move(line));
+      for (std::string& line : split_lines(strip_w(*request.reason)))
+        entry.push_back(std::move(line));
     }
     splice = insert_entry(doc, entry);
   } else if (add.type == "tombstone") {
@@ -205,20 +202,21 @@ AddPlanning plan_add(const CustodianInputs& inputs, const AddRequest& request,
       return add;
     }
     if (*add.decision_entry_tokens * 100 >= custodian::kDecisionEntryGuide * 80) {
-      out.push_back(make_finding("MK-ADD-002", Severity::warning, add.target,
-                                 fmt::format("{}: the decision entry is {} tokens, near the "
-                                             "{}-token guide",
-                                             add.target, *add.decision_entry_tokens,
-                                             custodian::kDecisionEntryGuide)));
+      out.push_back(make_finding(
+          "MK-ADD-002", Severity::warning, add.target,
+          fmt::format("{}: the decision entry is {} tokens, near the "
+                      "{}-token guide",
+                      add.target, *add.decision_entry_tokens, custodian::kDecisionEntryGuide)));
     }
   }
 
   std::vector<PlanOperation> operations;
   std::vector<BudgetResult> budgets;
   // A created file is written whole (template plus entry); an existing one gets the splice.
-  PlanOperation op = created ? plan_write(add.target, nullptr, false,
-                                          {Splice{0, 0, apply_splices(*base, std::vector<Splice>{splice})}})
-                             : plan_write(add.target, base, true, {splice});
+  PlanOperation op =
+      created ? plan_write(add.target, nullptr, false,
+                           {Splice{0, 0, apply_splices(*base, std::vector<Splice>{splice})}})
+              : plan_write(add.target, base, true, {splice});
   if (const std::optional<Budget> budget = custodian::budget_for(add.target)) {
     const std::uint64_t before = created ? 0 : counter.count(*base);
     const std::uint64_t after = counter.count(op.output.render());
@@ -226,14 +224,15 @@ AddPlanning plan_add(const CustodianInputs& inputs, const AddRequest& request,
     add.budget_result = BudgetResult{add.target, before, after, budget->limit(), state};
     budgets.push_back(*add.budget_result);
     if (state != BudgetState::ok) {
-      add.maintenance_preview = MaintenancePreview{
-          state == BudgetState::over_budget, maintenance_advice(add.target),
-          "memkit custodian compact --target " + add.target};
-      out.push_back(make_finding(state == BudgetState::over_budget ? "MK-BUDGET-001" : "MK-BUDGET-002",
-                                 Severity::warning, add.target,
-                                 fmt::format("{}: {} after the write ({} of {} tokens)", add.target,
-                                             budget_state_name(state), after, budget->limit()),
-                                 "maintenance recommended before the next write"));
+      add.maintenance_preview =
+          MaintenancePreview{state == BudgetState::over_budget, maintenance_advice(add.target),
+                             "memkit custodian compact --target " + add.target};
+      out.push_back(
+          make_finding(state == BudgetState::over_budget ? "MK-BUDGET-001" : "MK-BUDGET-002",
+                       Severity::warning, add.target,
+                       fmt::format("{}: {} after the write ({} of {} tokens)", add.target,
+                                   budget_state_name(state), after, budget->limit()),
+                       "maintenance recommended before the next write"));
     }
   }
   operations.push_back(std::move(op));
@@ -241,11 +240,14 @@ AddPlanning plan_add(const CustodianInputs& inputs, const AddRequest& request,
   // A module file that is new or unindexed gets its manifest index entry.
   if (custodian::file_role(add.target) == custodian::FileRole::module && manifest) {
     const custodian::Manifest m = custodian::read_manifest(*manifest);
-    const bool indexed = std::any_of(m.module_index.begin(), m.module_index.end(),
-                                     [&](const custodian::Route& r) { return r.path == add.target; });
+    const bool indexed =
+        std::any_of(m.module_index.begin(), m.module_index.end(),
+                    [&](const custodian::Route& r) { return r.path == add.target; });
     if (!indexed) {
       const std::string folder = add.target.substr(0, add.target.find('/'));
-      const std::string kind = folder == "rules" ? "rule" : folder == "profiles" ? "profile" : "area";
+      const std::string kind = folder == "rules"      ? "rule"
+                               : folder == "profiles" ? "profile"
+                                                      : "area";
       const std::string heading = "Enabled " + folder;
       for (std::size_t u = 0; u < manifest->units().size(); ++u) {
         const Unit& unit = manifest->units()[u];
@@ -276,8 +278,9 @@ AddPlanning plan_add(const CustodianInputs& inputs, const AddRequest& request,
                                    budget.limit(), budget.classify(after)});
     operations.push_back(std::move(line));
   }
-  add.plan = Plan::create("custodian add", {{"memory_dir", inputs.memory_dir}, {"target", add.target}},
-                          std::move(operations), std::move(budgets));
+  add.plan =
+      Plan::create("custodian add", {{"memory_dir", inputs.memory_dir}, {"target", add.target}},
+                   std::move(operations), std::move(budgets));
   sort_findings(out);
   return add;
 }

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "apply/state_directory.hpp"
 #include "json/canonical.hpp"
 #include "memkit/workspace.hpp"
 
@@ -38,15 +39,6 @@ Status write_target(FileSystem& fs, const ApplyPaths& paths, const PlanOperation
     }
   }
   return write_file_atomically(fs, target, op.output.render(), false);
-}
-
-Status remove_tree(FileSystem& fs, const std::string& dir) {
-  Result<std::vector<std::string>> names = fs.list_directory(dir);
-  if (!names) return names.status();
-  for (const std::string& name : *names) {
-    if (Status removed = fs.remove_file(join(dir, name)); !removed.ok()) return removed;
-  }
-  return fs.remove_directory(dir);
 }
 
 // Reads the base bytes of each target (for journals and applied records).
@@ -106,13 +98,10 @@ Status run_transaction(FileSystem& fs, const ApplyPaths& paths, const Plan& plan
                        {"prepared", op.kind != OperationKind::remove ? nlohmann::json(prepared)
                                                                      : nlohmann::json(nullptr)}});
   }
-  nlohmann::json journal = {{"schema", 1},
-                            {"txid", txid},
-                            {"command", plan.command()},
-                            {"plan_id", plan.id()},
-                            {"phase", "prepared"},
-                            {"created_at", now.utc_rfc3339_millis()},
-                            {"targets", targets}};
+  nlohmann::json journal = {
+      {"schema", 1},          {"txid", txid},        {"command", plan.command()},
+      {"plan_id", plan.id()}, {"phase", "prepared"}, {"created_at", now.utc_rfc3339_millis()},
+      {"targets", targets}};
   const std::string journal_path = join(dir, "journal.json");
   if (Status w = write_file_atomically(fs, journal_path, detail::canonical_dump(journal), true);
       !w.ok()) {
@@ -131,7 +120,7 @@ Status run_transaction(FileSystem& fs, const ApplyPaths& paths, const Plan& plan
       !w.ok()) {
     return w;
   }
-  return remove_tree(fs, dir);
+  return detail::remove_state_directory(fs, dir);
 }
 
 // §12.6: applied.json and the base bytes, so `undo` can restore them; the oldest records beyond
@@ -144,15 +133,16 @@ Status keep_applied_record(FileSystem& fs, const ApplyPaths& paths, const Plan& 
   const std::string dir = join(root, plan.id());
   if (Status made = fs.create_directory(root); !made.ok()) return made;
   if (Result<NodeType> type = fs.node_type(dir); type && *type == NodeType::directory) {
-    if (Status removed = remove_tree(fs, dir); !removed.ok()) return removed;  // replaced
+    if (Status removed = detail::remove_state_directory(fs, dir); !removed.ok())
+      return removed;  // replaced
   }
   if (Status made = fs.create_directory(dir); !made.ok()) return made;
   nlohmann::json targets = nlohmann::json::array();
   for (std::size_t n = 0; n < order.size(); ++n) {
     const PlanOperation& op = plan.operations()[order[n]];
     if (bases[n]) {
-      if (Status w = write_file_atomically(fs, join(dir, "b-" + std::to_string(n)), *bases[n],
-                                           true);
+      if (Status w =
+              write_file_atomically(fs, join(dir, "b-" + std::to_string(n)), *bases[n], true);
           !w.ok()) {
         return w;
       }
@@ -191,7 +181,8 @@ Status keep_applied_record(FileSystem& fs, const ApplyPaths& paths, const Plan& 
   std::sort(dated.begin(), dated.end());
   for (std::size_t i = 0; i + kAppliedRecordsKept < dated.size(); ++i) {
     if (dated[i].second == plan.id()) continue;
-    if (Status removed = remove_tree(fs, join(root, dated[i].second)); !removed.ok()) {
+    if (Status removed = detail::remove_state_directory(fs, join(root, dated[i].second));
+        !removed.ok()) {
       return removed;
     }
   }

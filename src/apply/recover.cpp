@@ -1,6 +1,7 @@
 // `memkit custodian recover` (spec compaction.md §12.5): finish or undo what a crash interrupted.
 #include <nlohmann/json.hpp>
 
+#include "apply/state_directory.hpp"
 #include "json/canonical.hpp"
 #include "memkit/apply.hpp"
 #include "memkit/workspace.hpp"
@@ -41,15 +42,6 @@ TargetState state_of(const JournalTarget& t, const std::string& digest) {
   return TargetState::other;
 }
 
-Status remove_tree(FileSystem& fs, const std::string& dir) {
-  Result<std::vector<std::string>> names = fs.list_directory(dir);
-  if (!names) return names.status();
-  for (const std::string& name : *names) {
-    if (Status removed = fs.remove_file(join(dir, name)); !removed.ok()) return removed;
-  }
-  return fs.remove_directory(dir);
-}
-
 // Gives a target the bytes of `source` in the transaction folder, or deletes it when there is
 // no such file (a delete rolled forward, or a create rolled back).
 Status restore(FileSystem& fs, const ApplyPaths& paths, const std::string& txn,
@@ -68,9 +60,12 @@ Status restore(FileSystem& fs, const ApplyPaths& paths, const std::string& txn,
 
 std::string_view target_state_name(TargetState state) noexcept {
   switch (state) {
-    case TargetState::base: return "base";
-    case TargetState::output: return "output";
-    case TargetState::other: return "other";
+    case TargetState::base:
+      return "base";
+    case TargetState::output:
+      return "output";
+    case TargetState::other:
+      return "other";
   }
   return "other";
 }
@@ -123,8 +118,8 @@ Result<Recovery> recover_transactions(FileSystem& fs, const ApplyPaths& paths, b
       const TargetState state = state_of(t, *digest);
       txn.targets.push_back(TransactionTarget{t.path, state});
       txn.complete_safe = txn.complete_safe && state != TargetState::other;
-      txn.rollback_safe = txn.rollback_safe && state != TargetState::other &&
-                          (!t.base_exists || !t.backup.empty());
+      txn.rollback_safe =
+          txn.rollback_safe && state != TargetState::other && (!t.base_exists || !t.backup.empty());
     }
     if (apply) {
       bool conflict = false;
@@ -132,10 +127,11 @@ Result<Recovery> recover_transactions(FileSystem& fs, const ApplyPaths& paths, b
         for (std::size_t i = 0; i < targets.size(); ++i) {
           if (txn.targets[i].state != TargetState::other) continue;
           conflict = true;
-          recovery.findings.push_back(make_finding(
-              "MK-TXN-002", Severity::blocker, targets[i].path,
-              targets[i].path + ": holds neither its base nor its output (transaction " + txid + ")",
-              "resolve the file by hand; the transaction is kept"));
+          recovery.findings.push_back(
+              make_finding("MK-TXN-002", Severity::blocker, targets[i].path,
+                           targets[i].path +
+                               ": holds neither its base nor its output (transaction " + txid + ")",
+                           "resolve the file by hand; the transaction is kept"));
         }
         for (std::size_t i = 0; i < targets.size() && !conflict; ++i) {
           const JournalTarget& t = targets[i];
@@ -153,7 +149,7 @@ Result<Recovery> recover_transactions(FileSystem& fs, const ApplyPaths& paths, b
         }
       }
       if (!conflict) {
-        if (Status removed = remove_tree(fs, dir); !removed.ok()) return removed;
+        if (Status removed = detail::remove_state_directory(fs, dir); !removed.ok()) return removed;
         continue;  // finished: no longer unfinished
       }
     }

@@ -45,10 +45,10 @@ void check_manifest_routes(const std::vector<detail::FileFacts>& facts,
   }
   auto check_route = [&](const custodian::Route& route, bool must_exist) {
     if (!custodian::is_safe_route(route.path)) {
-      out.push_back(check_error("MK-CHECK-004", "manifest.md",
-                                fmt::format("manifest.md:{}: unsafe route path '{}'", route.line,
-                                            route.path),
-                                "use a relative path to a .md file inside the memory directory"));
+      out.push_back(
+          check_error("MK-CHECK-004", "manifest.md",
+                      fmt::format("manifest.md:{}: unsafe route path '{}'", route.line, route.path),
+                      "use a relative path to a .md file inside the memory directory"));
       return;
     }
     EntryState state = EntryState::missing;
@@ -59,15 +59,16 @@ void check_manifest_routes(const std::vector<detail::FileFacts>& facts,
       state = it->second;
     }
     if (state == EntryState::symlink) {
-      out.push_back(make_fatal("MK-LAYOUT-001", "manifest.md",
-                               fmt::format("manifest.md:{}: route {} passes through a symbolic link",
-                                           route.line, route.path)));
+      out.push_back(
+          make_fatal("MK-LAYOUT-001", "manifest.md",
+                     fmt::format("manifest.md:{}: route {} passes through a symbolic link",
+                                 route.line, route.path)));
       return;
     }
     if (must_exist && state != EntryState::file) {
-      out.push_back(check_error("MK-CHECK-005", "manifest.md",
-                                fmt::format("manifest.md:{}: route file {} is missing", route.line,
-                                            route.path)));
+      out.push_back(check_error(
+          "MK-CHECK-005", "manifest.md",
+          fmt::format("manifest.md:{}: route file {} is missing", route.line, route.path)));
     }
   };
   for (const custodian::Route& route : m.routes) check_route(route, route.required);
@@ -77,11 +78,12 @@ void check_manifest_routes(const std::vector<detail::FileFacts>& facts,
     bool indexed = false;
     for (const custodian::Route& entry : m.module_index) indexed = indexed || entry.path == f.path;
     if (!indexed) {
-      out.push_back(check_error("MK-CHECK-007", f.path,
-                                f.path + ": module missing from the manifest's optional module index",
-                                fmt::format("add ``- `{}`: <when to load>`` under its '### Enabled' "
-                                            "heading",
-                                            f.path)));
+      out.push_back(
+          check_error("MK-CHECK-007", f.path,
+                      f.path + ": module missing from the manifest's optional module index",
+                      fmt::format("add ``- `{}`: <when to load>`` under its '### Enabled' "
+                                  "heading",
+                                  f.path)));
     }
   }
 }
@@ -131,11 +133,10 @@ void check_cross_file_duplicates(const std::vector<detail::FileFacts>& facts,
         if (it->second.file != &f && other == nullptr) other = &it->second;
       }
       if (other != nullptr && !same_file) {
-        out.push_back(check_warning(
-            "MK-CHECK-012", f.path,
-            fmt::format("{}:{}: the same bullet is also in {}:{}", f.path, unit.first_line,
-                        other->file->path, other->line),
-            "keep the fact in one file"));
+        out.push_back(check_warning("MK-CHECK-012", f.path,
+                                    fmt::format("{}:{}: the same bullet is also in {}:{}", f.path,
+                                                unit.first_line, other->file->path, other->line),
+                                    "keep the fact in one file"));
       }
       if (!same_file) seen.emplace(hash, Seen{std::move(key), &f, unit.first_line});
     }
@@ -168,15 +169,15 @@ CheckReport custodian_check(const CustodianInputs& inputs, const TokenCounter& c
       continue;
     }
     if (f.budget_state == BudgetState::over_budget) {
-      out.push_back(check_error("MK-BUDGET-001", f.path,
-                                fmt::format("{}: over budget ({} of {} tokens)", f.path, f.tokens,
-                                            f.budget->limit()),
-                                fmt::format("run `memkit custodian compact --target {}`", f.path)));
+      out.push_back(check_error(
+          "MK-BUDGET-001", f.path,
+          fmt::format("{}: over budget ({} of {} tokens)", f.path, f.tokens, f.budget->limit()),
+          fmt::format("run `memkit custodian compact --target {}`", f.path)));
     } else if (f.budget_state == BudgetState::near_limit) {
-      out.push_back(check_warning("MK-BUDGET-002", f.path,
-                                  fmt::format("{}: near limit ({} of {} tokens)", f.path, f.tokens,
-                                              f.budget->limit()),
-                                  "maintenance recommended before the next write"));
+      out.push_back(check_warning(
+          "MK-BUDGET-002", f.path,
+          fmt::format("{}: near limit ({} of {} tokens)", f.path, f.tokens, f.budget->limit()),
+          "maintenance recommended before the next write"));
     }
     for (const custodian::DecisionEntry& entry : f.long_decisions) {
       out.push_back(check_error("MK-CHECK-006", f.path,
@@ -204,10 +205,10 @@ CheckReport custodian_check(const CustodianInputs& inputs, const TokenCounter& c
     }
   }
   if (inputs.unfinished_transactions > 0) {
-    out.push_back(check_error("MK-CHECK-009", "",
-                              fmt::format("{} unfinished transaction(s) in .memkit/txn",
-                                          inputs.unfinished_transactions),
-                              "run `memkit custodian recover`"));
+    out.push_back(check_error(
+        "MK-CHECK-009", "",
+        fmt::format("{} unfinished transaction(s) in .memkit/txn", inputs.unfinished_transactions),
+        "run `memkit custodian recover`"));
   }
   check_cross_file_duplicates(facts, out);
   sort_findings(out);

@@ -7,11 +7,16 @@ namespace memkit {
 
 std::string_view file_state_name(FileState state) noexcept {
   switch (state) {
-    case FileState::ok: return "OK";
-    case FileState::near_limit: return "NEAR LIMIT";
-    case FileState::over_budget: return "OVER BUDGET";
-    case FileState::missing: return "MISSING";
-    case FileState::not_enabled: return "NOT ENABLED";
+    case FileState::ok:
+      return "OK";
+    case FileState::near_limit:
+      return "NEAR LIMIT";
+    case FileState::over_budget:
+      return "OVER BUDGET";
+    case FileState::missing:
+      return "MISSING";
+    case FileState::not_enabled:
+      return "NOT ENABLED";
   }
   return "OK";
 }
@@ -20,9 +25,12 @@ namespace {
 
 FileState to_file_state(BudgetState state) noexcept {
   switch (state) {
-    case BudgetState::ok: return FileState::ok;
-    case BudgetState::near_limit: return FileState::near_limit;
-    case BudgetState::over_budget: return FileState::over_budget;
+    case BudgetState::ok:
+      return FileState::ok;
+    case BudgetState::near_limit:
+      return FileState::near_limit;
+    case BudgetState::over_budget:
+      return FileState::over_budget;
   }
   return FileState::ok;
 }
@@ -39,10 +47,10 @@ StatusReport custodian_status(const CustodianInputs& inputs, const TokenCounter&
   report.memory_dir = inputs.memory_dir;
   report.archive_files = inputs.archive_files;
   if (!inputs.memory_dir_exists) {
-    report.findings.push_back(make_finding(
-        "MK-LAYOUT-002", Severity::error, "",
-        fmt::format("{}: memory directory is missing", inputs.memory_dir),
-        "run `memkit custodian init`"));
+    report.findings.push_back(
+        make_finding("MK-LAYOUT-002", Severity::error, "",
+                     fmt::format("{}: memory directory is missing", inputs.memory_dir),
+                     "run `memkit custodian init`"));
   }
   const std::vector<detail::FileFacts> facts = detail::gather_facts(inputs, counter);
   detail::append_text_findings(facts, report.findings);
@@ -74,11 +82,11 @@ StatusReport custodian_status(const CustodianInputs& inputs, const TokenCounter&
     if (f.path == "decisions.md" || f.path == "do-not-use.md") row.entries = f.h2_sections;
 
     if (row.state == FileState::over_budget || row.state == FileState::near_limit) {
-      report.findings.push_back(status_error(
-          f.path,
-          fmt::format("{}: {} ({} of {} tokens)", f.path, file_state_name(row.state), f.tokens,
-                      f.budget->limit()),
-          fmt::format("run `memkit custodian compact --target {}`", f.path)));
+      report.findings.push_back(
+          status_error(f.path,
+                       fmt::format("{}: {} ({} of {} tokens)", f.path, file_state_name(row.state),
+                                   f.tokens, f.budget->limit()),
+                       fmt::format("run `memkit custodian compact --target {}`", f.path)));
     }
     if (!row.long_decisions.empty()) {
       report.findings.push_back(status_error(
@@ -89,9 +97,9 @@ StatusReport custodian_status(const CustodianInputs& inputs, const TokenCounter&
           "shorten them semantically; never truncate"));
     }
     if (row.needs_curation) {
-      report.findings.push_back(status_error(
-          f.path, f.path + ": needs curation: TODO(memkit) placeholders remain",
-          "replace the placeholders with the project's real summary"));
+      report.findings.push_back(
+          status_error(f.path, f.path + ": needs curation: TODO(memkit) placeholders remain",
+                       "replace the placeholders with the project's real summary"));
     }
     report.files.push_back(std::move(row));
   }

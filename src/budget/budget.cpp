@@ -4,19 +4,26 @@ namespace memkit {
 
 std::string_view budget_state_name(BudgetState state) noexcept {
   switch (state) {
-    case BudgetState::ok: return "OK";
-    case BudgetState::near_limit: return "NEAR LIMIT";
-    case BudgetState::over_budget: return "OVER BUDGET";
+    case BudgetState::ok:
+      return "OK";
+    case BudgetState::near_limit:
+      return "NEAR LIMIT";
+    case BudgetState::over_budget:
+      return "OVER BUDGET";
   }
   return "OK";
 }
 
 std::string_view measure_name(Measure measure) noexcept {
   switch (measure) {
-    case Measure::tokens: return "tokens";
-    case Measure::lines: return "lines";
-    case Measure::items: return "items";
-    case Measure::entries: return "entries";
+    case Measure::tokens:
+      return "tokens";
+    case Measure::lines:
+      return "lines";
+    case Measure::items:
+      return "items";
+    case Measure::entries:
+      return "entries";
   }
   return "tokens";
 }

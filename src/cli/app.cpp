@@ -3,8 +3,8 @@
 
 #include <filesystem>
 #include <functional>
-#include <memory>
 #include <map>
+#include <memory>
 #include <ostream>
 
 #include "cli/invocation.hpp"
@@ -12,8 +12,8 @@
 #include "memkit/add.hpp"
 #include "memkit/compact.hpp"
 #include "memkit/forget.hpp"
-#include "memkit/text.hpp"
 #include "memkit/json.hpp"
+#include "memkit/text.hpp"
 #include "memkit/version.hpp"
 #include "memkit/workspace.hpp"
 
@@ -92,13 +92,16 @@ struct Reply {
 // Failures of the invocation or environment become fatal findings (spec README.md exit classes).
 Finding finding_from(const Status& status) {
   switch (status.code()) {
-    case Errc::invalid_argument: return make_fatal("MK-ARG-001", "", status.message());
+    case Errc::invalid_argument:
+      return make_fatal("MK-ARG-001", "", status.message());
     case Errc::layout:
-    case Errc::unsafe_path: return make_fatal("MK-LAYOUT-001", "", status.message());
+    case Errc::unsafe_path:
+      return make_fatal("MK-LAYOUT-001", "", status.message());
     case Errc::lock_busy:
       return make_finding("MK-LOCK-001", Severity::blocker, "", status.message(),
                           "retry when the other memkit process has finished");
-    default: return make_fatal("MK-IO-001", "", status.message());
+    default:
+      return make_fatal("MK-IO-001", "", status.message());
   }
 }
 
@@ -231,19 +234,19 @@ void run_planned(const Invocation& inv, const ClockReading& now, Workspace& ws, 
   }
   if (!run->plan) {
     if (confirm != inv.options.end()) {
-      reply.findings.push_back(make_finding("MK-PLAN-003", Severity::warning, "",
-                                            "confirmed plan " + confirm->second +
-                                                " has nothing left to apply"));
+      reply.findings.push_back(
+          make_finding("MK-PLAN-003", Severity::warning, "",
+                       "confirmed plan " + confirm->second + " has nothing left to apply"));
     }
     finish(*run, false, {});
     return;
   }
   if (run->plan->id() != confirm->second) {
-    reply.findings.push_back(make_finding(
-        "MK-PLAN-001", Severity::blocker, "",
-        "stale or mismatched plan: confirmed " + confirm->second + ", current plan is " +
-            run->plan->id() + "; no files written",
-        "review the current dry run and confirm its Plan ID"));
+    reply.findings.push_back(make_finding("MK-PLAN-001", Severity::blocker, "",
+                                          "stale or mismatched plan: confirmed " + confirm->second +
+                                              ", current plan is " + run->plan->id() +
+                                              "; no files written",
+                                          "review the current dry run and confirm its Plan ID"));
     finish(*run, false, {});
     return;
   }
@@ -259,7 +262,8 @@ void run_planned(const Invocation& inv, const ClockReading& now, Workspace& ws, 
     return;
   }
   if (run->after_apply) {
-    if (Status after = run->after_apply(); !after.ok()) reply.findings.push_back(finding_from(after));
+    if (Status after = run->after_apply(); !after.ok())
+      reply.findings.push_back(finding_from(after));
   }
   finish(*run, true, *written);
 }
@@ -363,7 +367,8 @@ void run_add(const Invocation& inv, const ClockReading& now, Workspace& ws, Repl
     for (const std::string& path : written) text += "- " + path + "\n";
     if (add.maintenance_preview) {
       text += "Maintenance preview (dry run only): " + add.maintenance_preview->command + "\n";
-      for (const std::string& advice : add.maintenance_preview->advice) text += "- " + advice + "\n";
+      for (const std::string& advice : add.maintenance_preview->advice)
+        text += "- " + advice + "\n";
     }
     reply.text = text;
   }
@@ -386,8 +391,9 @@ void run_forget(const Invocation& inv, const ClockReading& now, Workspace& ws, R
   const std::optional<ForgetMode> mode =
       parse_forget_mode(mode_option == inv.options.end() ? "soft" : mode_option->second);
   if (!mode) {
-    reply.findings.push_back(finding_from(Status(
-        Errc::invalid_argument, "--mode: expected soft, hard or purge, got '" + mode_option->second + "'")));
+    reply.findings.push_back(
+        finding_from(Status(Errc::invalid_argument, "--mode: expected soft, hard or purge, got '" +
+                                                        mode_option->second + "'")));
     return;
   }
   const bool allow_broad = has_flag(inv, "--allow-broad-match");
@@ -407,7 +413,9 @@ void run_forget(const Invocation& inv, const ClockReading& now, Workspace& ws, R
     run.plan = forget->plan;
     run.gates = forget_gates(*forget, allow_broad);
     if (*mode == ForgetMode::purge) {
-      run.after_apply = [&ws, needle = casefold(topic)]() { return ws.purge_applied_records(needle); };
+      run.after_apply = [&ws, needle = casefold(topic)]() {
+        return ws.purge_applied_records(needle);
+      };
     }
     run.data = [forget](bool applied, const std::vector<std::string>& written) {
       return forget_json(*forget, applied, written);
@@ -422,8 +430,9 @@ void run_forget(const Invocation& inv, const ClockReading& now, Workspace& ws, R
 // §12.6: the undo of an earlier apply, itself a plan.
 void run_undo(const Invocation& inv, const ClockReading& now, Workspace& ws, Reply& reply) {
   if (inv.positionals.size() != 1 || !is_plan_id(inv.positionals[0])) {
-    reply.findings.push_back(finding_from(Status(
-        Errc::invalid_argument, "custodian undo: expected one PLAN_ID of 16 lowercase hex digits")));
+    reply.findings.push_back(
+        finding_from(Status(Errc::invalid_argument,
+                            "custodian undo: expected one PLAN_ID of 16 lowercase hex digits")));
     return;
   }
   const std::string plan_id = inv.positionals[0];
@@ -554,14 +563,15 @@ std::string display_path(const std::string& given, const Environment& env) {
 
 void run_markdown_units(const Invocation& inv, const Environment& env, Reply& reply) {
   if (inv.positionals.size() != 1) {
-    reply.findings.push_back(finding_from(
-        Status(Errc::invalid_argument, "markdown units: expected exactly one FILE")));
+    reply.findings.push_back(
+        finding_from(Status(Errc::invalid_argument, "markdown units: expected exactly one FILE")));
     return;
   }
   const std::string path = display_path(inv.positionals[0], env);
   // A read-only tool may follow a link to the file the user named; only writes refuse links.
   std::error_code resolve_error;
-  const std::filesystem::path resolved = std::filesystem::canonical(inv.positionals[0], resolve_error);
+  const std::filesystem::path resolved =
+      std::filesystem::canonical(inv.positionals[0], resolve_error);
   const std::string target = resolve_error ? inv.positionals[0] : resolved.string();
   Result<std::string> bytes = posix_file_system().read_file(target);
   if (!bytes) {
@@ -638,10 +648,10 @@ int run(const std::vector<std::string>& args, const Environment& env, std::ostre
   Reply reply;
   reply.command = name;
   if (commands().count(name) == 0) {
-    reply.findings.push_back(finding_from(Status(
-        Errc::invalid_argument,
-        inv.command.empty() ? "missing command for '" + inv.group + "'; see --help"
-                            : "unknown command '" + name + "'; see memkit --help")));
+    reply.findings.push_back(finding_from(
+        Status(Errc::invalid_argument, inv.command.empty()
+                                           ? "missing command for '" + inv.group + "'; see --help"
+                                           : "unknown command '" + name + "'; see memkit --help")));
   } else if (inv.group == "custodian") {
     run_custodian(inv, env, reply);
   } else {

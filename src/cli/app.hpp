@@ -12,11 +12,11 @@
 namespace memkit::cli {
 
 struct Environment {
-  std::optional<std::string> memkit_now;        // MEMKIT_NOW
+  std::optional<std::string> memkit_now;  // MEMKIT_NOW
   bool stdout_is_terminal = false;
-  bool no_colour = false;                       // NO_COLOR is set
-  std::function<ClockReading()> system_clock;   // the system clock and local zone
-  std::string current_directory;                // absolute; for `markdown units` paths
+  bool no_colour = false;                      // NO_COLOR is set
+  std::function<ClockReading()> system_clock;  // the system clock and local zone
+  std::string current_directory;               // absolute; for `markdown units` paths
 };
 
 // Runs one invocation and returns the process exit code (spec README.md exit classes).

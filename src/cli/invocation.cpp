@@ -96,7 +96,8 @@ Result<Invocation> parse_invocation(const std::vector<std::string>& args,
       Result<std::string> value = take_value();
       if (!value) return value.status();
       double seconds = -1;
-      const auto [end, error] = std::from_chars(value->data(), value->data() + value->size(), seconds);
+      const auto [end, error] =
+          std::from_chars(value->data(), value->data() + value->size(), seconds);
       // Bounded so that the millisecond deadline cannot overflow; a day is already absurd.
       if (error != std::errc() || end != value->data() + value->size() || !(seconds >= 0) ||
           !(seconds <= 86400)) {

@@ -224,7 +224,8 @@ std::string target_compaction_text(const TargetCompaction& report, bool applied,
     out += fmt::format("Keep entries: {}\nArchive entries: {}\nArchive path: {}\n",
                        report.keep_entries, report.archive_entries, one_line(report.archive_path));
   }
-  if (report.projected_tokens) out += fmt::format("Projected tokens: {}\n", *report.projected_tokens);
+  if (report.projected_tokens)
+    out += fmt::format("Projected tokens: {}\n", *report.projected_tokens);
   if (report.maintenance_preview) {
     out += "Maintenance preview (dry run only):\n";
     for (const std::string& advice : *report.maintenance_preview) out += "- " + advice + "\n";
@@ -239,8 +240,9 @@ std::string undo_text(const UndoPlanning& undo, bool applied,
                       const std::vector<std::string>& written) {
   std::string out = "Undo of plan " + one_line(undo.undone_plan_id) + "\n";
   for (const TransactionTarget& t : undo.targets) {
-    out += fmt::format("- {}: {}\n", one_line(t.path),
-                       t.state == TargetState::output ? "unchanged since the apply" : "changed since");
+    out +=
+        fmt::format("- {}: {}\n", one_line(t.path),
+                    t.state == TargetState::output ? "unchanged since the apply" : "changed since");
   }
   out += "\n" + plan_outcome(undo.plan, applied, written, "");
   return out;
@@ -248,9 +250,9 @@ std::string undo_text(const UndoPlanning& undo, bool applied,
 
 std::string forget_text(const ForgetPlanning& forget, bool applied,
                         const std::vector<std::string>& written) {
-  std::string out = fmt::format("Mode: {}\nSearched files: {}\nMatches: {}\n",
-                                forget_mode_name(forget.mode), forget.searched_files.size(),
-                                forget.matches.size());
+  std::string out =
+      fmt::format("Mode: {}\nSearched files: {}\nMatches: {}\n", forget_mode_name(forget.mode),
+                  forget.searched_files.size(), forget.matches.size());
   for (const ForgetMatch& m : forget.matches) {
     out += "- " + one_line(m.path) + ": " + one_line(m.summary) + "\n";
   }

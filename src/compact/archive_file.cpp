@@ -130,9 +130,9 @@ std::string archive_file_bytes(const Document* existing, std::string_view target
     }
     all = std::move(merged);
     if (std::all_of(all.begin(), all.end(), is_iso_date_heading)) {
-      std::stable_sort(all.begin(), all.end(), [](const ArchivedSection& a, const ArchivedSection& b) {
-        return a.heading > b.heading;
-      });
+      std::stable_sort(
+          all.begin(), all.end(),
+          [](const ArchivedSection& a, const ArchivedSection& b) { return a.heading > b.heading; });
     }
   }
   std::string out = std::move(head);

@@ -13,16 +13,6 @@
 namespace memkit {
 namespace {
 
-bool starts_with_ascii_ci(std::string_view text, std::string_view prefix) noexcept {
-  if (text.size() < prefix.size()) return false;
-  for (std::size_t i = 0; i < prefix.size(); ++i) {
-    char c = text[i];
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-    if (c != prefix[i]) return false;
-  }
-  return true;
-}
-
 // Returns the offset just past " — tombstone:" in text (ASCII case-insensitive), or npos.
 std::size_t after_dash_tombstone(std::string_view text) noexcept {
   constexpr std::string_view kDash = " \xE2\x80\x94 ";  // U+2014 between spaces
@@ -67,23 +57,15 @@ InboxCompaction plan_inbox_compaction(const CustodianInputs& inputs, const Token
   InboxCompaction report;
   report.memory_dir = inputs.memory_dir;
   std::vector<Finding>& out = report.findings;
-  if (!inputs.memory_dir_exists) {
-    out.push_back(make_finding("MK-LAYOUT-002", Severity::blocker, "",
-                               inputs.memory_dir + ": memory directory is missing",
-                               "run `memkit custodian init`"));
+  detail::InputReader reader(inputs, out);
+  std::optional<Document> manifest;
+  if (!detail::start_planning(inputs, reader, out, manifest, &report.protocol_version)) {
     return report;
   }
-  detail::InputReader reader(inputs, out);
-  const std::optional<Document> manifest = reader.read("manifest.md", true, false);
   const std::optional<Document> inbox = reader.read("inbox.md", true, true);
   const std::optional<Document> do_not_use = reader.read("do-not-use.md", false, false);
   // The changelog is written only when there is a plan; its UTF-8 is judged below.
   const std::optional<Document> changelog = reader.read("changelog.md", false, false);
-  if (manifest && manifest->parseable()) {
-    custodian::ProtocolCheck protocol = custodian::check_protocol(*manifest, Severity::blocker);
-    report.protocol_version = protocol.version;
-    if (protocol.finding) out.push_back(std::move(*protocol.finding));
-  }
   if (!inbox || !inbox->parseable() || (do_not_use && !do_not_use->parseable())) {
     sort_findings(out);
     return report;
@@ -154,8 +136,8 @@ InboxCompaction plan_inbox_compaction(const CustodianInputs& inputs, const Token
       removed.push_back(UnitSpan{u, u});
       continue;
     }
-    Candidate candidate{static_cast<std::uint32_t>(report.candidates.size() + 1), {}, {},
-                        units[u].first_line};
+    Candidate candidate{
+        static_cast<std::uint32_t>(report.candidates.size() + 1), {}, {}, units[u].first_line};
     LineCursor cursor = inbox->lines(units[u]);
     Line line{};
     cursor.next(line);
@@ -199,9 +181,9 @@ InboxCompaction plan_inbox_compaction(const CustodianInputs& inputs, const Token
     }
     operations.push_back(std::move(op));
   }
-  report.plan = Plan::create("custodian compact",
-                             {{"memory_dir", inputs.memory_dir}, {"target", "inbox.md"}},
-                             std::move(operations), std::move(budgets));
+  report.plan =
+      Plan::create("custodian compact", {{"memory_dir", inputs.memory_dir}, {"target", "inbox.md"}},
+                   std::move(operations), std::move(budgets));
   sort_findings(out);
   return report;
 }

@@ -8,6 +8,7 @@
 
 #include "memkit/audit.hpp"
 #include "memkit/findings.hpp"
+#include "memkit/layouts.hpp"
 #include "memkit/markdown.hpp"
 
 namespace memkit::detail {
@@ -42,7 +43,8 @@ class InputReader final {
       case EntryState::unreadable:
         out_.push_back(make_fatal("MK-IO-001", path, path + ": " + entry->error));
         return std::nullopt;
-      case EntryState::file: break;
+      case EntryState::file:
+        break;
     }
     Document doc = parse_markdown(entry->bytes);
     if (const auto& issue = doc.parse_error()) {
@@ -51,10 +53,10 @@ class InputReader final {
                                   "close the fence or comment, then run the command again"));
     }
     if (const auto& issue = doc.utf8_error()) {
-      out_.push_back(make_finding("MK-UTF8-001", writes ? Severity::blocker : Severity::warning,
-                                  path, describe_issue(*issue, path),
-                                  writes ? "fix the encoding; memkit will not change this file"
-                                         : ""));
+      out_.push_back(
+          make_finding("MK-UTF8-001", writes ? Severity::blocker : Severity::warning, path,
+                       describe_issue(*issue, path),
+                       writes ? "fix the encoding; memkit will not change this file" : ""));
     }
     return doc;
   }
@@ -63,6 +65,26 @@ class InputReader final {
   const CustodianInputs& inputs_;
   std::vector<Finding>& out_;
 };
+
+// The start every planner shares: the memory directory must exist (else MK-LAYOUT-002 and false),
+// manifest.md must be there, and its protocol must be one memkit writes (MK-PROTO-001 BLOCKER).
+inline bool start_planning(const CustodianInputs& inputs, InputReader& reader,
+                           std::vector<Finding>& out, std::optional<Document>& manifest,
+                           std::optional<std::string>* protocol_version = nullptr) {
+  if (!inputs.memory_dir_exists) {
+    out.push_back(make_finding("MK-LAYOUT-002", Severity::blocker, "",
+                               inputs.memory_dir + ": memory directory is missing",
+                               "run `memkit custodian init`"));
+    return false;
+  }
+  manifest = reader.read("manifest.md", true, false);
+  if (manifest && manifest->parseable()) {
+    custodian::ProtocolCheck protocol = custodian::check_protocol(*manifest, Severity::blocker);
+    if (protocol_version != nullptr) *protocol_version = protocol.version;
+    if (protocol.finding) out.push_back(std::move(*protocol.finding));
+  }
+  return true;
+}
 
 // Returns true iff a finding stops the command (fatal or BLOCKER).
 inline bool blocked(const std::vector<Finding>& findings) {

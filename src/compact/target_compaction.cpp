@@ -61,10 +61,14 @@ struct PlanParts {
 
 std::string_view target_action_name(TargetAction action) noexcept {
   switch (action) {
-    case TargetAction::none: return "none";
-    case TargetAction::dedupe: return "dedupe";
-    case TargetAction::archive: return "archive";
-    case TargetAction::manual_review: return "manual-review";
+    case TargetAction::none:
+      return "none";
+    case TargetAction::dedupe:
+      return "dedupe";
+    case TargetAction::archive:
+      return "archive";
+    case TargetAction::manual_review:
+      return "manual-review";
   }
   return "none";
 }
@@ -138,23 +142,15 @@ TargetCompaction plan_target_compaction(const CustodianInputs& inputs, std::stri
   report.memory_dir = inputs.memory_dir;
   report.target = std::string(target);
   std::vector<Finding>& out = report.findings;
-  if (!inputs.memory_dir_exists) {
-    out.push_back(make_finding("MK-LAYOUT-002", Severity::blocker, "",
-                               inputs.memory_dir + ": memory directory is missing",
-                               "run `memkit custodian init`"));
+  detail::InputReader reader(inputs, out);
+  std::optional<Document> manifest;
+  if (!detail::start_planning(inputs, reader, out, manifest, &report.protocol_version)) {
     return report;
   }
-  detail::InputReader reader(inputs, out);
-  const std::optional<Document> manifest = reader.read("manifest.md", true, false);
   const std::optional<Document> doc = reader.read(report.target, true, true);
   const bool is_changelog = report.target == "changelog.md";
   const std::optional<Document> changelog =
       is_changelog ? std::nullopt : reader.read("changelog.md", false, false);
-  if (manifest && manifest->parseable()) {
-    custodian::ProtocolCheck protocol = custodian::check_protocol(*manifest, Severity::blocker);
-    report.protocol_version = protocol.version;
-    if (protocol.finding) out.push_back(std::move(*protocol.finding));
-  }
   if (!doc || !doc->parseable()) {
     sort_findings(out);
     return report;
@@ -174,11 +170,11 @@ TargetCompaction plan_target_compaction(const CustodianInputs& inputs, std::stri
                                              report.target + ": shorten the long decisions"));
     } else if (report.state == BudgetState::near_limit) {
       report.maintenance_preview = maintenance_advice(report.target);
-      report.findings.push_back(make_finding(
-          "MK-BUDGET-002", Severity::warning, report.target,
-          fmt::format("{}: near limit ({} of {} tokens)", report.target, report.tokens,
-                      report.limit),
-          "maintenance recommended before the next write"));
+      report.findings.push_back(
+          make_finding("MK-BUDGET-002", Severity::warning, report.target,
+                       fmt::format("{}: near limit ({} of {} tokens)", report.target, report.tokens,
+                                   report.limit),
+                       "maintenance recommended before the next write"));
     }
     sort_findings(out);
     return report;
@@ -204,12 +200,13 @@ TargetCompaction plan_target_compaction(const CustodianInputs& inputs, std::stri
     }
     report.action = TargetAction::dedupe;
     report.duplicates_removed = removed.size();
-    PlanOperation op = plan_write(report.target, entry->bytes, true, removal_splices(*doc, removed));
+    PlanOperation op =
+        plan_write(report.target, entry->bytes, true, removal_splices(*doc, removed));
     report.projected_tokens = counter.count(op.output.render());
     if (*report.projected_tokens > report.limit) {
-      report.findings.push_back(make_finding("MK-REVIEW-001", Severity::warning, report.target,
-                                             report.target +
-                                                 ": remains over budget; manual review"));
+      report.findings.push_back(
+          make_finding("MK-REVIEW-001", Severity::warning, report.target,
+                       report.target + ": remains over budget; manual review"));
     }
     parts.add(std::move(op), counter, report.tokens);
     changelog_message = fmt::format("{} compaction: removed {} exact duplicate bullet unit(s).",
@@ -294,8 +291,8 @@ TargetCompaction plan_target_compaction(const CustodianInputs& inputs, std::stri
           "decisions.md: semantic review before archival: merge superseded entries, and keep every "
           "active invariant reachable in brief.md, constraints.md or a matching area"));
     }
-    changelog_message = fmt::format("{} compaction: archived {} old entries to {}.",
-                                    report.target, report.archive_entries, report.archive_path);
+    changelog_message = fmt::format("{} compaction: archived {} old entries to {}.", report.target,
+                                    report.archive_entries, report.archive_path);
   } else {
     manual_review(report, reason_for_manual_target(report.target));
     sort_findings(out);

@@ -7,30 +7,42 @@ namespace memkit {
 
 std::string_view severity_name(Severity severity) noexcept {
   switch (severity) {
-    case Severity::info: return "INFO";
-    case Severity::warning: return "WARNING";
-    case Severity::error: return "ERROR";
-    case Severity::blocker: return "BLOCKER";
+    case Severity::info:
+      return "INFO";
+    case Severity::warning:
+      return "WARNING";
+    case Severity::error:
+      return "ERROR";
+    case Severity::blocker:
+      return "BLOCKER";
   }
   return "INFO";
 }
 
 std::string_view report_status_name(ReportStatus status) noexcept {
   switch (status) {
-    case ReportStatus::pass: return "PASS";
-    case ReportStatus::review: return "REVIEW";
-    case ReportStatus::fail: return "FAIL";
+    case ReportStatus::pass:
+      return "PASS";
+    case ReportStatus::review:
+      return "REVIEW";
+    case ReportStatus::fail:
+      return "FAIL";
   }
   return "PASS";
 }
 
 std::string_view exit_class_name(ExitClass exit_class) noexcept {
   switch (exit_class) {
-    case ExitClass::success: return "success";
-    case ExitClass::success_with_review: return "success-with-review";
-    case ExitClass::domain_failure: return "domain-failure";
-    case ExitClass::blocker: return "blocker";
-    case ExitClass::fatal: return "fatal";
+    case ExitClass::success:
+      return "success";
+    case ExitClass::success_with_review:
+      return "success-with-review";
+    case ExitClass::domain_failure:
+      return "domain-failure";
+    case ExitClass::blocker:
+      return "blocker";
+    case ExitClass::fatal:
+      return "fatal";
   }
   return "success";
 }
@@ -63,10 +75,13 @@ ExitClass derive_exit_class(const std::vector<Finding>& findings) noexcept {
 int exit_code(ExitClass exit_class) noexcept {
   switch (exit_class) {
     case ExitClass::fatal:
-    case ExitClass::blocker: return 2;
-    case ExitClass::domain_failure: return 1;
+    case ExitClass::blocker:
+      return 2;
+    case ExitClass::domain_failure:
+      return 1;
     case ExitClass::success_with_review:
-    case ExitClass::success: return 0;
+    case ExitClass::success:
+      return 0;
   }
   return 2;
 }
@@ -81,14 +96,14 @@ void sort_findings(std::vector<Finding>& findings) {
 
 Finding make_finding(std::string code, Severity severity, std::string path, std::string message,
                      std::string remediation) {
-  return Finding{std::move(code), severity, false, std::move(path), std::move(message),
-                 std::move(remediation)};
+  return Finding{std::move(code), severity,           false,
+                 std::move(path), std::move(message), std::move(remediation)};
 }
 
 Finding make_fatal(std::string code, std::string path, std::string message,
                    std::string remediation) {
-  return Finding{std::move(code), Severity::blocker, true, std::move(path), std::move(message),
-                 std::move(remediation)};
+  return Finding{std::move(code), Severity::blocker,  true,
+                 std::move(path), std::move(message), std::move(remediation)};
 }
 
 }  // namespace memkit

@@ -14,16 +14,6 @@
 namespace memkit {
 namespace {
 
-bool starts_with_ascii_ci(std::string_view text, std::string_view prefix) noexcept {
-  if (text.size() < prefix.size()) return false;
-  for (std::size_t i = 0; i < prefix.size(); ++i) {
-    char c = text[i];
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-    if (c != prefix[i]) return false;
-  }
-  return true;
-}
-
 // Returns true iff the casefolded contents of the bytes' lines, joined with LF, hold `needle`.
 bool matches(std::string_view bytes, std::string_view needle) {
   std::string joined;
@@ -36,15 +26,6 @@ bool matches(std::string_view bytes, std::string_view needle) {
     first = false;
   }
   return casefold(joined).find(needle) != std::string::npos;
-}
-
-bool is_formal(std::string_view heading) {
-  if (!starts_with_ascii_ci(heading, "mc-")) return false;
-  const std::string_view rest = heading.substr(3);
-  for (std::string_view kind : {"dec-", "con-", "dnu-", "pref-", "area-", "inbox-", "tomb-"}) {
-    if (starts_with_ascii_ci(rest, kind)) return true;
-  }
-  return false;
 }
 
 std::string first_line_summary(const Document& doc, const Unit& unit) {
@@ -74,7 +55,8 @@ FileSearch search_file(const Document& doc, std::string_view needle, bool tombst
   FileSearch result;
   const std::span<const Unit> units = doc.units();
   std::set<std::size_t> decision_lines;
-  for (const custodian::DecisionEntry& d : custodian::decision_entries(doc, default_token_counter())) {
+  for (const custodian::DecisionEntry& d :
+       custodian::decision_entries(doc, default_token_counter())) {
     decision_lines.insert(d.line);
   }
   for (const Section& section : doc.sections()) {
@@ -82,7 +64,8 @@ FileSearch search_file(const Document& doc, std::string_view needle, bool tombst
     if (section.kind == SectionKind::section) {
       const std::string_view heading = *section_heading(doc, section);
       const bool tombstone = starts_with_ascii_ci(heading, "tombstone:");
-      const bool entry = tombstone || is_formal(heading) || decision_lines.count(section.first_line) != 0;
+      const bool entry = tombstone || is_formal_entry_heading(heading) ||
+                         decision_lines.count(section.first_line) != 0;
       if (tombstones_only) {
         // do-not-use.md in hard and purge: tombstone sections go; any other match blocks.
         if (tombstone) {
@@ -135,8 +118,9 @@ FileSearch search_file(const Document& doc, std::string_view needle, bool tombst
       }
       if (matches(doc.text(unit), needle)) {
         const bool title = unit.kind == UnitKind::heading && unit.heading_level == 1;
-        result.blocker_kinds.emplace_back(title ? "title" : unit.kind == UnitKind::heading ? "heading"
-                                                                                            : "text");
+        result.blocker_kinds.emplace_back(title                            ? "title"
+                                          : unit.kind == UnitKind::heading ? "heading"
+                                                                           : "text");
       }
     }
     const bool whole_section = section.kind == SectionKind::section && bullet_count > 0 &&
@@ -184,9 +168,12 @@ std::optional<ForgetMode> parse_forget_mode(std::string_view mode) noexcept {
 
 std::string_view forget_mode_name(ForgetMode mode) noexcept {
   switch (mode) {
-    case ForgetMode::soft: return "soft";
-    case ForgetMode::hard: return "hard";
-    case ForgetMode::purge: return "purge";
+    case ForgetMode::soft:
+      return "soft";
+    case ForgetMode::hard:
+      return "hard";
+    case ForgetMode::purge:
+      return "purge";
   }
   return "soft";
 }
@@ -199,19 +186,10 @@ ForgetPlanning plan_forget(const CustodianInputs& inputs, std::string_view topic
   const std::string topic(strip_w(topic_arg));
   const std::string needle = casefold(topic);
   std::vector<Finding>& out = f.findings;
-  if (!inputs.memory_dir_exists) {
-    out.push_back(make_finding("MK-LAYOUT-002", Severity::blocker, "",
-                               inputs.memory_dir + ": memory directory is missing",
-                               "run `memkit custodian init`"));
-    return f;
-  }
   detail::InputReader reader(inputs, out);
-  const std::optional<Document> manifest = reader.read("manifest.md", true, false);
+  std::optional<Document> manifest;
+  if (!detail::start_planning(inputs, reader, out, manifest)) return f;
   const std::optional<Document> do_not_use = reader.read("do-not-use.md", true, true);
-  if (manifest && manifest->parseable()) {
-    custodian::ProtocolCheck protocol = custodian::check_protocol(*manifest, Severity::blocker);
-    if (protocol.finding) out.push_back(std::move(*protocol.finding));
-  }
   if (detail::blocked(out)) {
     sort_findings(out);
     return f;
@@ -221,8 +199,9 @@ ForgetPlanning plan_forget(const CustodianInputs& inputs, std::string_view topic
   std::vector<std::string> files;
   if (mode == ForgetMode::purge) {
     for (const FileSnapshot& file : inputs.snapshot.files()) {
-      const bool readme = file.path == "README.md" ||
-                          (file.path.size() > 10 && file.path.substr(file.path.size() - 10) == "/README.md");
+      const bool readme =
+          file.path == "README.md" ||
+          (file.path.size() > 10 && file.path.substr(file.path.size() - 10) == "/README.md");
       if (file.path.size() > 3 && file.path.substr(file.path.size() - 3) == ".md" && !readme &&
           file.path != "manifest.md" && file.path != "do-not-use.md") {
         files.push_back(file.path);
@@ -235,7 +214,8 @@ ForgetPlanning plan_forget(const CustodianInputs& inputs, std::string_view topic
     }
     if (manifest && manifest->parseable()) {
       for (const custodian::Route& entry : custodian::read_manifest(*manifest).module_index) {
-        if (custodian::file_role(entry.path) == custodian::FileRole::module) files.push_back(entry.path);
+        if (custodian::file_role(entry.path) == custodian::FileRole::module)
+          files.push_back(entry.path);
       }
     }
   }
@@ -289,9 +269,9 @@ ForgetPlanning plan_forget(const CustodianInputs& inputs, std::string_view topic
       }
       if (mode == ForgetMode::hard) {
         f.tombstone_action = "replace-with-generic";
-        const std::vector<std::string> generic = {
-            "## Tombstone: redacted",
-            "Guard: a user-requested topic was removed; do not reconstruct it from earlier context."};
+        const std::vector<std::string> generic = {"## Tombstone: redacted",
+                                                  "Guard: a user-requested topic was removed; do "
+                                                  "not reconstruct it from earlier context."};
         const std::string generic_text = generic[0] + "\n" + generic[1];
         const bool present = do_not_use->bytes().find(generic_text) != std::string_view::npos;
         if (!present) {
@@ -307,7 +287,8 @@ ForgetPlanning plan_forget(const CustodianInputs& inputs, std::string_view topic
   }
 
   // The changelog line joins whatever the changelog already loses.
-  if (const auto log = docs.find("changelog.md"); log != docs.end() || inputs.snapshot.find("changelog.md")) {
+  if (const auto log = docs.find("changelog.md");
+      log != docs.end() || inputs.snapshot.find("changelog.md")) {
     const FileSnapshot* entry = inputs.snapshot.find("changelog.md");
     if (entry != nullptr && entry->exists()) {
       const Document doc = log != docs.end() ? log->second : parse_markdown(entry->bytes);
@@ -326,16 +307,17 @@ ForgetPlanning plan_forget(const CustodianInputs& inputs, std::string_view topic
   if (f.changelog.empty()) f.changelog = "disabled";
 
   // The broad-match guard and the refusals, as dry-run warnings; forget_gates makes them errors.
-  if (non_w_code_points(topic) < 4) f.broad_reasons.emplace_back("the topic is shorter than 4 characters");
+  if (non_w_code_points(topic) < 4)
+    f.broad_reasons.emplace_back("the topic is shorter than 4 characters");
   if (removed_units + f.tombstones_matched + f.blockers.size() > 1) {
     f.broad_reasons.emplace_back("more than one unit, tombstone or blocker matched");
   }
   f.broad = !f.broad_reasons.empty();
   if (!f.blockers.empty()) {
-    out.push_back(make_finding("MK-FORGET-001", Severity::warning, "",
-                               fmt::format("{} place(s) mention the topic outside removable units",
-                                           f.blockers.size()),
-                               "rewrite them by hand; an apply refuses while they remain"));
+    out.push_back(make_finding(
+        "MK-FORGET-001", Severity::warning, "",
+        fmt::format("{} place(s) mention the topic outside removable units", f.blockers.size()),
+        "rewrite them by hand; an apply refuses while they remain"));
   }
   if (f.broad) {
     out.push_back(make_finding("MK-FORGET-002", Severity::warning, "", "the match is broad",

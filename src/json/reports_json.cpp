@@ -6,8 +6,8 @@
 
 namespace memkit {
 
-using nlohmann::json;
 using detail::utf8;
+using nlohmann::json;
 
 std::string json_string(std::string_view text) {
   std::string out;
@@ -47,13 +47,27 @@ void append_json_string(std::string& out, std::string_view text) {
   out += '"';
   for (const char c : valid) {
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\b': out += "\\b"; break;
-      case '\f': out += "\\f"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\b':
+        out += "\\b";
+        break;
+      case '\f':
+        out += "\\f";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
       default:
         if (static_cast<unsigned char>(c) < 0x20) {
           out += "\\u00";
@@ -121,7 +135,8 @@ std::string status_json(const StatusReport& report) {
   for (const FileStatus& f : report.files) {
     json long_decisions = json::array();
     for (const custodian::DecisionEntry& d : f.long_decisions) {
-      long_decisions.push_back(json{{"title", utf8(d.title)}, {"line", d.line}, {"tokens", d.tokens}});
+      long_decisions.push_back(
+          json{{"title", utf8(d.title)}, {"line", d.line}, {"tokens", d.tokens}});
     }
     json row{{"path", utf8(f.path)},
              {"exists", f.exists},
@@ -308,7 +323,8 @@ std::string undo_json(const UndoPlanning& undo, bool applied,
                       const std::vector<std::string>& written) {
   json targets = json::array();
   for (const TransactionTarget& t : undo.targets) {
-    targets.push_back(json{{"path", utf8(t.path)}, {"state", std::string(target_state_name(t.state))}});
+    targets.push_back(
+        json{{"path", utf8(t.path)}, {"state", std::string(target_state_name(t.state))}});
   }
   json paths = json::array();
   for (const std::string& path : written) paths.push_back(utf8(path));
@@ -323,12 +339,12 @@ std::string add_json(const AddPlanning& add, const std::vector<std::string>& wri
   json paths = json::array();
   for (const std::string& path : written) paths.push_back(utf8(path));
   json data{{"type", add.type}, {"target", utf8(add.target)}, {"written", paths}};
-  data["budget_result"] = add.budget_result ? json{{"path", utf8(add.budget_result->path)},
-                                                   {"tokens", add.budget_result->after},
-                                                   {"limit", add.budget_result->limit},
-                                                   {"state", std::string(budget_state_name(
-                                                                 add.budget_result->state))}}
-                                            : json(nullptr);
+  data["budget_result"] =
+      add.budget_result ? json{{"path", utf8(add.budget_result->path)},
+                               {"tokens", add.budget_result->after},
+                               {"limit", add.budget_result->limit},
+                               {"state", std::string(budget_state_name(add.budget_result->state))}}
+                        : json(nullptr);
   if (add.type == "decision") {
     data["decision_entry_tokens"] =
         add.decision_entry_tokens ? json(*add.decision_entry_tokens) : json(nullptr);

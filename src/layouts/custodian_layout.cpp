@@ -136,7 +136,8 @@ ProtocolSupport protocol_support(std::string_view version) noexcept {
   std::size_t pos = 0;
   while (true) {
     const std::size_t dot = version.find('.', pos);
-    const std::string_view part = version.substr(pos, dot == std::string_view::npos ? dot : dot - pos);
+    const std::string_view part =
+        version.substr(pos, dot == std::string_view::npos ? dot : dot - pos);
     if (part.empty() || count == 8) return ProtocolSupport::invalid;
     for (char c : part) {
       if (c < '0' || c > '9') return ProtocolSupport::invalid;

@@ -36,16 +36,19 @@ bool is_bullet(std::string_view content) noexcept {
 }
 
 bool is_h3(std::string_view content) noexcept {
-  return starts_with(content, "###") && (content.size() == 3 || content[3] == ' ' || content[3] == '\t');
+  return starts_with(content, "###") &&
+         (content.size() == 3 || content[3] == ' ' || content[3] == '\t');
 }
 
 }  // namespace
 
 const std::vector<std::string_view>& task_subsection_headings() {
-  static const std::vector<std::string_view> headings = {
-      "Planning / architecture / refactoring", "Implementation / execution / debugging",
-      "User-facing artifact / output",         "Preferences",
-      "Change history / recap",                "Memory maintenance"};
+  static const std::vector<std::string_view> headings = {"Planning / architecture / refactoring",
+                                                         "Implementation / execution / debugging",
+                                                         "User-facing artifact / output",
+                                                         "Preferences",
+                                                         "Change history / recap",
+                                                         "Memory maintenance"};
   return headings;
 }
 
@@ -66,7 +69,7 @@ Manifest read_manifest(const Document& doc) {
     }
     if (area == Area::protocol) manifest.has_protocol_section = true;
     if (area == Area::always_load) ++manifest.always_load_sections;
-    bool required = false;      // the last label seen: "Load:" or "Load if present:"
+    bool required = false;  // the last label seen: "Load:" or "Load if present:"
     bool under_label = false;
     for_each_visible_line(doc, section, [&](const Line& line) {
       const std::string_view content = line.content;
@@ -87,7 +90,8 @@ Manifest read_manifest(const Document& doc) {
         if (is_h3(content)) {
           const std::string heading(heading_text(content));
           for (std::string_view known : task_subsection_headings()) {
-            if (fold_ascii(known) == fold_ascii(heading)) ++manifest.task_subsections[std::string(known)];
+            if (fold_ascii(known) == fold_ascii(heading))
+              ++manifest.task_subsections[std::string(known)];
           }
           under_label = false;
         } else if (strip_w(content) == "Load:") {
@@ -116,19 +120,19 @@ ProtocolCheck check_protocol(const Document& manifest, Severity unsupported) {
   const Manifest m = read_manifest(manifest);
   const auto it = m.protocol.find("protocol_version");
   if (!m.has_protocol_section || it == m.protocol.end()) {
-    return {"0.5", make_finding("MK-PROTO-002", Severity::warning, "manifest.md",
-                                "manifest.md: no protocol_version in a MemoryCustodian Protocol "
-                                "section; read as 0.5",
-                                "add '- protocol_version: 0.7' under '## MemoryCustodian Protocol'")};
+    return {"0.5",
+            make_finding("MK-PROTO-002", Severity::warning, "manifest.md",
+                         "manifest.md: no protocol_version in a MemoryCustodian Protocol "
+                         "section; read as 0.5",
+                         "add '- protocol_version: 0.7' under '## MemoryCustodian Protocol'")};
   }
   const ProtocolSupport support = protocol_support(it->second);
   if (support == ProtocolSupport::supported) return {it->second, std::nullopt};
   const std::string why = support == ProtocolSupport::invalid ? "invalid" : "unsupported";
-  return {it->second,
-          make_finding("MK-PROTO-001", unsupported, "manifest.md",
-                       "manifest.md: " + why + " protocol version " + it->second +
-                           "; memkit supports 0.5, 0.6 and 0.7",
-                       "use a memkit release that supports this protocol")};
+  return {it->second, make_finding("MK-PROTO-001", unsupported, "manifest.md",
+                                   "manifest.md: " + why + " protocol version " + it->second +
+                                       "; memkit supports 0.5, 0.6 and 0.7",
+                                   "use a memkit release that supports this protocol")};
 }
 
 std::vector<DecisionEntry> decision_entries(const Document& doc, const TokenCounter& counter) {
@@ -142,8 +146,8 @@ std::vector<DecisionEntry> decision_entries(const Document& doc, const TokenCoun
       decision = stripped == "Decision:" || starts_with(stripped, "Decision: ");
     });
     if (!decision) continue;
-    entries.push_back(DecisionEntry{std::string(*section_heading(doc, section)),
-                                    section.first_line, counter.count(doc.text(section))});
+    entries.push_back(DecisionEntry{std::string(*section_heading(doc, section)), section.first_line,
+                                    counter.count(doc.text(section))});
   }
   return entries;
 }

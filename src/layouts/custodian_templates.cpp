@@ -17,8 +17,12 @@ std::string manifest_template(std::string_view version) {
          "## MemoryCustodian Protocol\n"
          "\n"
          "- protocol_version: 0.7\n"
-         "- initialized_with: memkit " + v + "\n"
-         "- last_migrated_with: memkit " + v + "\n"
+         "- initialized_with: memkit " +
+         v +
+         "\n"
+         "- last_migrated_with: memkit " +
+         v +
+         "\n"
          "\n"
          "## Always load\n"
          "\n"
@@ -97,10 +101,11 @@ std::string titled(std::string_view title, std::string_view explanation) {
 }  // namespace
 
 std::string archive_readme() {
-  return titled("Archive",
-                "Complete entries that reviewed compaction moved out of active memory. Nothing here "
-                "is loaded by\ndefault: open a file only when someone explicitly asks for its "
-                "history.");
+  return titled(
+      "Archive",
+      "Complete entries that reviewed compaction moved out of active memory. Nothing here "
+      "is loaded by\ndefault: open a file only when someone explicitly asks for its "
+      "history.");
 }
 
 std::vector<TemplateFile> init_templates(bool extended, std::string_view version,
@@ -120,33 +125,37 @@ std::vector<TemplateFile> init_templates(bool extended, std::string_view version
                           "each, with a Decision: line.")});
   files.push_back({"constraints.md",
                    titled("Constraints", "Hard requirements of the project, one bullet each.")});
-  files.push_back({"do-not-use.md",
-                   titled("Do Not Use",
-                          "Rejected paths and tombstones: topics to keep out of active memory "
-                          "unless the user reverses them.")});
-  files.push_back({"inbox.md",
-                   titled("Memory Inbox",
+  files.push_back(
+      {"do-not-use.md", titled("Do Not Use",
+                               "Rejected paths and tombstones: topics to keep out of active memory "
+                               "unless the user reverses them.")});
+  files.push_back(
+      {"inbox.md", titled("Memory Inbox",
                           "Unclear or temporary notes waiting for review, grouped under the date "
                           "they arrived.")});
   if (!extended) return files;
-  files.push_back({"preferences.md",
-                   titled("Preferences", "Soft preferences of the user or the project, one "
-                                         "bullet each.")});
-  files.push_back({"changelog.md", "# Memory Changelog\n\nMaintenance history, newest date "
-                                   "first.\n\n## " +
-                                       now.local_date_iso() + "\n- changelog enabled\n"});
-  files.push_back({"rules/README.md",
-                   titled("Rules", "Task-specific rule modules, one file per task kind. List "
-                                   "each in the manifest's\nOptional module index so that it is "
-                                   "loaded only when a task matches.")});
-  files.push_back({"profiles/README.md",
-                   titled("Profiles", "Workflow modules, one file per way of working. List each "
-                                      "in the manifest's\nOptional module index so that it is "
-                                      "loaded only when the workflow applies.")});
-  files.push_back({"areas/README.md",
-                   titled("Areas", "Knowledge scoped to one subsystem, one file per area. List "
-                                   "each in the manifest's\nOptional module index so that it is "
-                                   "loaded only when the work touches that area.")});
+  files.push_back({"preferences.md", titled("Preferences",
+                                            "Soft preferences of the user or the project, one "
+                                            "bullet each.")});
+  files.push_back({"changelog.md",
+                   "# Memory Changelog\n\nMaintenance history, newest date "
+                   "first.\n\n## " +
+                       now.local_date_iso() + "\n- changelog enabled\n"});
+  files.push_back(
+      {"rules/README.md", titled("Rules",
+                                 "Task-specific rule modules, one file per task kind. List "
+                                 "each in the manifest's\nOptional module index so that it is "
+                                 "loaded only when a task matches.")});
+  files.push_back(
+      {"profiles/README.md", titled("Profiles",
+                                    "Workflow modules, one file per way of working. List each "
+                                    "in the manifest's\nOptional module index so that it is "
+                                    "loaded only when the workflow applies.")});
+  files.push_back(
+      {"areas/README.md", titled("Areas",
+                                 "Knowledge scoped to one subsystem, one file per area. List "
+                                 "each in the manifest's\nOptional module index so that it is "
+                                 "loaded only when the work touches that area.")});
   files.push_back({"archive/README.md", archive_readme()});
   return files;
 }

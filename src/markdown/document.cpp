@@ -6,13 +6,20 @@ namespace memkit {
 
 std::string_view unit_kind_name(UnitKind kind) noexcept {
   switch (kind) {
-    case UnitKind::front_matter: return "front_matter";
-    case UnitKind::bullet_unit: return "bullet_unit";
-    case UnitKind::fence: return "fence";
-    case UnitKind::comment: return "comment";
-    case UnitKind::heading: return "heading";
-    case UnitKind::blank: return "blank";
-    case UnitKind::text: return "text";
+    case UnitKind::front_matter:
+      return "front_matter";
+    case UnitKind::bullet_unit:
+      return "bullet_unit";
+    case UnitKind::fence:
+      return "fence";
+    case UnitKind::comment:
+      return "comment";
+    case UnitKind::heading:
+      return "heading";
+    case UnitKind::blank:
+      return "blank";
+    case UnitKind::text:
+      return "text";
   }
   return "text";
 }

@@ -12,24 +12,6 @@ namespace {
 
 constexpr std::string_view kBom = "\xEF\xBB\xBF";
 
-// §2.5: "MC-" + one of the formal kinds + "-", ASCII case-insensitively.
-bool is_formal_entry_heading(std::string_view text) noexcept {
-  auto upper = [](char c) { return (c >= 'a' && c <= 'z') ? static_cast<char>(c - 32) : c; };
-  auto starts_with_ci = [&](std::string_view s, std::string_view prefix) {
-    if (s.size() < prefix.size()) return false;
-    for (std::size_t i = 0; i < prefix.size(); ++i) {
-      if (upper(s[i]) != prefix[i]) return false;
-    }
-    return true;
-  };
-  if (!starts_with_ci(text, "MC-")) return false;
-  text.remove_prefix(3);
-  for (std::string_view kind : {"DEC-", "CON-", "DNU-", "PREF-", "AREA-", "INBOX-", "TOMB-"}) {
-    if (starts_with_ci(text, kind)) return true;
-  }
-  return false;
-}
-
 // Collects the partition in file order. Blank and text lines accumulate into a pending run that
 // is flushed whenever any other range is emitted, which makes the runs maximal.
 class Partition final {
@@ -294,6 +276,15 @@ std::uint32_t line_of_offset(std::string_view bytes, std::size_t begin, std::siz
 }
 
 }  // namespace
+
+bool is_formal_entry_heading(std::string_view text) noexcept {
+  if (!starts_with_ascii_ci(text, "mc-")) return false;
+  text.remove_prefix(3);
+  for (std::string_view kind : {"dec-", "con-", "dnu-", "pref-", "area-", "inbox-", "tomb-"}) {
+    if (starts_with_ascii_ci(text, kind)) return true;
+  }
+  return false;
+}
 
 Document parse_markdown(std::shared_ptr<const std::string> bytes) {
   auto impl = std::make_shared<Document::Impl>();

@@ -9,9 +9,12 @@ namespace memkit {
 
 std::string_view operation_kind_name(OperationKind kind) noexcept {
   switch (kind) {
-    case OperationKind::create: return "create";
-    case OperationKind::replace: return "replace";
-    case OperationKind::remove: return "delete";
+    case OperationKind::create:
+      return "create";
+    case OperationKind::replace:
+      return "replace";
+    case OperationKind::remove:
+      return "delete";
   }
   return "replace";
 }

@@ -29,8 +29,8 @@ Status write_file_atomically(FileSystem& fs, const std::string& path, std::strin
   if (!temporary) return temporary.status();
   Status status = fs.set_mode(*temporary, mode);
   if (status.ok()) {
-    status = create_only ? fs.rename_no_replace(*temporary, path)
-                         : fs.rename_replace(*temporary, path);
+    status =
+        create_only ? fs.rename_no_replace(*temporary, path) : fs.rename_replace(*temporary, path);
   }
   if (!status.ok()) {
     (void)fs.remove_file(*temporary);  // best effort: the target is untouched either way

@@ -8,8 +8,8 @@
 #include <boost/filesystem.hpp>
 #include <cerrno>
 #include <cstring>
-#include <thread>
 #include <random>
+#include <thread>
 
 #include "memkit/file_system.hpp"
 

@@ -2,14 +2,13 @@
 #include "memkit/workspace.hpp"
 
 #include <algorithm>
+#include <nlohmann/json.hpp>
 #include <random>
 
+#include "apply/state_directory.hpp"
 #include "memkit/apply.hpp"
 #include "memkit/digest.hpp"
 #include "memkit/text.hpp"
-
-#include <nlohmann/json.hpp>
-
 #include "memkit/version.hpp"
 
 namespace memkit {
@@ -31,11 +30,18 @@ FileSnapshot read_entry(const FileSystem& fs, const std::string& absolute, std::
     return entry;
   }
   switch (*type) {
-    case NodeType::none: entry.state = EntryState::missing; return entry;
+    case NodeType::none:
+      entry.state = EntryState::missing;
+      return entry;
     case NodeType::directory:
-    case NodeType::other: entry.state = EntryState::not_a_file; return entry;
-    case NodeType::symlink: entry.state = EntryState::symlink; return entry;
-    case NodeType::file: break;
+    case NodeType::other:
+      entry.state = EntryState::not_a_file;
+      return entry;
+    case NodeType::symlink:
+      entry.state = EntryState::symlink;
+      return entry;
+    case NodeType::file:
+      break;
   }
   Result<std::string> bytes = fs.read_file(absolute);
   if (!bytes) {
@@ -53,8 +59,9 @@ FileSnapshot read_entry(const FileSystem& fs, const std::string& absolute, std::
 
 Status symlink_refused(const std::string& folder) {
   return Status(Errc::unsafe_path,
-                folder + ": is a symbolic link; memkit does not follow links in the memory "
-                         "directory");
+                folder +
+                    ": is a symbolic link; memkit does not follow links in the memory "
+                    "directory");
 }
 
 // The safe route paths and module-index entries of a readable, parseable manifest.md that the
@@ -112,8 +119,9 @@ Result<Workspace> Workspace::open_unchecked(FileSystem& fs, const LayoutProfile&
     const Result<NodeType> type = fs.node_type(ws.absolute(prefix));
     if (!type) return type.status();
     if (*type == NodeType::symlink) {
-      return Status(Errc::unsafe_path, prefix + ": is a symbolic link; memkit does not follow "
-                                                "links between the project root and its memory");
+      return Status(Errc::unsafe_path, prefix +
+                                           ": is a symbolic link; memkit does not follow "
+                                           "links between the project root and its memory");
     }
     if (*type == NodeType::none) break;
     if (*type != NodeType::directory) return Status(Errc::layout, prefix + ": not a directory");
@@ -278,9 +286,8 @@ Result<std::vector<std::string>> Workspace::apply(const Plan& plan, const ClockR
     std::uint64_t bits = rng();
     for (std::size_t j = 0; j < 16; ++j, bits >>= 4) txid[i + j] = kHex[bits & 0xF];
   }
-  Result<std::vector<std::string>> written =
-      apply_plan(*fs_, ApplyPaths{absolute(memory_dir_), absolute(".memkit")}, plan, now, txid,
-                 keep_record);
+  Result<std::vector<std::string>> written = apply_plan(
+      *fs_, ApplyPaths{absolute(memory_dir_), absolute(".memkit")}, plan, now, txid, keep_record);
   if (!written) return relative(written.status());
   return written;
 }
@@ -296,7 +303,8 @@ Result<std::optional<AppliedRecord>> Workspace::read_applied_record(
   if (!text) return relative(text.status());
   const nlohmann::json json = nlohmann::json::parse(*text, nullptr, false);
   if (!json.is_object() || !json.contains("targets") || !json["targets"].is_array()) {
-    return Status(Errc::io, ".memkit/applied/" + std::string(plan_id) + "/applied.json: unreadable");
+    return Status(Errc::io,
+                  ".memkit/applied/" + std::string(plan_id) + "/applied.json: unreadable");
   }
   AppliedRecord record;
   record.plan_id = json.value("plan_id", "");
@@ -369,10 +377,9 @@ Status Workspace::purge_applied_records(std::string_view needle) {
       mentions = mentions || (bytes && casefold(*bytes).find(needle) != std::string::npos);
     }
     if (!mentions) continue;
-    for (const std::string& name : *names) {
-      if (Status removed = fs_->remove_file(dir + "/" + name); !removed.ok()) return relative(removed);
+    if (Status removed = detail::remove_state_directory(*fs_, dir); !removed.ok()) {
+      return relative(removed);
     }
-    if (Status removed = fs_->remove_directory(dir); !removed.ok()) return relative(removed);
   }
   return Status();
 }
@@ -392,8 +399,7 @@ Result<InitResult> Workspace::write_custodian_templates(bool extended, const Clo
   result.memory_dir = memory_dir_;
   // Each file is created on its own and never replaced, so an interrupted init leaves complete
   // files only, and running init again finishes the job.
-  for (const custodian::TemplateFile& file :
-       custodian::init_templates(extended, version(), now)) {
+  for (const custodian::TemplateFile& file : custodian::init_templates(extended, version(), now)) {
     // The parent first: lstat on "rules/README.md" would follow a linked "rules".
     if (const std::size_t slash = file.path.rfind('/'); slash != std::string::npos) {
       if (Status made = ensure_directories(memory_dir_ + "/" + file.path.substr(0, slash));

@@ -23,12 +23,12 @@ std::size_t back_to_boundary(const unsigned char* p, std::size_t t) noexcept {
 
 // Error classes of a byte pair (previous byte, this byte), one bit each; a pair is invalid iff the
 // three table lookups below share a bit.
-constexpr unsigned char kTooShort = 1 << 0;   // 11______ followed by 0_______ or 11______
-constexpr unsigned char kTooLong = 1 << 1;    // 0_______ followed by 10______
-constexpr unsigned char kOverlong3 = 1 << 2;  // 11100000 100_____
-constexpr unsigned char kTooLarge = 1 << 3;   // 11110100 1001____ and above
-constexpr unsigned char kSurrogate = 1 << 4;  // 11101101 101_____
-constexpr unsigned char kOverlong2 = 1 << 5;  // 1100000_ 10______
+constexpr unsigned char kTooShort = 1 << 0;      // 11______ followed by 0_______ or 11______
+constexpr unsigned char kTooLong = 1 << 1;       // 0_______ followed by 10______
+constexpr unsigned char kOverlong3 = 1 << 2;     // 11100000 100_____
+constexpr unsigned char kTooLarge = 1 << 3;      // 11110100 1001____ and above
+constexpr unsigned char kSurrogate = 1 << 4;     // 11101101 101_____
+constexpr unsigned char kOverlong2 = 1 << 5;     // 1100000_ 10______
 constexpr unsigned char kTooLarge1000 = 1 << 6;  // 11110101 1000____ and above
 constexpr unsigned char kOverlong4 = 1 << 6;     // 11110000 1000____
 constexpr unsigned char kTwoConts = 1 << 7;      // 10______ 10______ (legal only inside 3 and 4)
@@ -44,35 +44,34 @@ __attribute__((target("ssse3"))) inline __m128i high_nibbles(__m128i v) {
 
 __attribute__((target("ssse3"))) inline __m128i block_errors(__m128i input, __m128i previous) {
   const __m128i prev1 = _mm_alignr_epi8(input, previous, 15);
-  const __m128i byte_1_high = lookup(
-      high_nibbles(prev1),
-      _mm_setr_epi8(kTooLong, kTooLong, kTooLong, kTooLong, kTooLong, kTooLong, kTooLong, kTooLong,
-                    static_cast<char>(kTwoConts), static_cast<char>(kTwoConts),
-                    static_cast<char>(kTwoConts), static_cast<char>(kTwoConts),
-                    kTooShort | kOverlong2, kTooShort, kTooShort | kOverlong3 | kSurrogate,
-                    kTooShort | kTooLarge | kTooLarge1000 | kOverlong4));
-  const __m128i byte_1_low = lookup(
-      _mm_and_si128(prev1, _mm_set1_epi8(0x0F)),
-      _mm_setr_epi8(static_cast<char>(kCarry | kOverlong3 | kOverlong2 | kOverlong4),
-                    static_cast<char>(kCarry | kOverlong2), static_cast<char>(kCarry),
-                    static_cast<char>(kCarry), static_cast<char>(kCarry | kTooLarge),
-                    static_cast<char>(kCarry | kTooLarge | kTooLarge1000),
-                    static_cast<char>(kCarry | kTooLarge | kTooLarge1000),
-                    static_cast<char>(kCarry | kTooLarge | kTooLarge1000),
-                    static_cast<char>(kCarry | kTooLarge | kTooLarge1000),
-                    static_cast<char>(kCarry | kTooLarge | kTooLarge1000),
-                    static_cast<char>(kCarry | kTooLarge | kTooLarge1000),
-                    static_cast<char>(kCarry | kTooLarge | kTooLarge1000),
-                    static_cast<char>(kCarry | kTooLarge | kTooLarge1000),
-                    static_cast<char>(kCarry | kTooLarge | kTooLarge1000 | kSurrogate),
-                    static_cast<char>(kCarry | kTooLarge | kTooLarge1000),
-                    static_cast<char>(kCarry | kTooLarge | kTooLarge1000)));
+  const __m128i byte_1_high =
+      lookup(high_nibbles(prev1),
+             _mm_setr_epi8(kTooLong, kTooLong, kTooLong, kTooLong, kTooLong, kTooLong, kTooLong,
+                           kTooLong, static_cast<char>(kTwoConts), static_cast<char>(kTwoConts),
+                           static_cast<char>(kTwoConts), static_cast<char>(kTwoConts),
+                           kTooShort | kOverlong2, kTooShort, kTooShort | kOverlong3 | kSurrogate,
+                           kTooShort | kTooLarge | kTooLarge1000 | kOverlong4));
+  const __m128i byte_1_low =
+      lookup(_mm_and_si128(prev1, _mm_set1_epi8(0x0F)),
+             _mm_setr_epi8(static_cast<char>(kCarry | kOverlong3 | kOverlong2 | kOverlong4),
+                           static_cast<char>(kCarry | kOverlong2), static_cast<char>(kCarry),
+                           static_cast<char>(kCarry), static_cast<char>(kCarry | kTooLarge),
+                           static_cast<char>(kCarry | kTooLarge | kTooLarge1000),
+                           static_cast<char>(kCarry | kTooLarge | kTooLarge1000),
+                           static_cast<char>(kCarry | kTooLarge | kTooLarge1000),
+                           static_cast<char>(kCarry | kTooLarge | kTooLarge1000),
+                           static_cast<char>(kCarry | kTooLarge | kTooLarge1000),
+                           static_cast<char>(kCarry | kTooLarge | kTooLarge1000),
+                           static_cast<char>(kCarry | kTooLarge | kTooLarge1000),
+                           static_cast<char>(kCarry | kTooLarge | kTooLarge1000),
+                           static_cast<char>(kCarry | kTooLarge | kTooLarge1000 | kSurrogate),
+                           static_cast<char>(kCarry | kTooLarge | kTooLarge1000),
+                           static_cast<char>(kCarry | kTooLarge | kTooLarge1000)));
   constexpr unsigned char kCont = kTooLong | kOverlong2 | kTwoConts;
   const __m128i byte_2_high = lookup(
       high_nibbles(input),
       _mm_setr_epi8(kTooShort, kTooShort, kTooShort, kTooShort, kTooShort, kTooShort, kTooShort,
-                    kTooShort,
-                    static_cast<char>(kCont | kOverlong3 | kTooLarge1000 | kOverlong4),
+                    kTooShort, static_cast<char>(kCont | kOverlong3 | kTooLarge1000 | kOverlong4),
                     static_cast<char>(kCont | kOverlong3 | kTooLarge),
                     static_cast<char>(kCont | kSurrogate | kTooLarge),
                     static_cast<char>(kCont | kSurrogate | kTooLarge), kTooShort, kTooShort,
@@ -91,9 +90,9 @@ __attribute__((target("ssse3"))) inline __m128i block_errors(__m128i input, __m1
 
 // Nonzero where the last bytes start a sequence that needs bytes from the next block.
 __attribute__((target("ssse3"))) inline __m128i incomplete_at_end(__m128i input) {
-  const __m128i max = _mm_setr_epi8(-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-                                    static_cast<char>(0xF0 - 1), static_cast<char>(0xE0 - 1),
-                                    static_cast<char>(0xC0 - 1));
+  const __m128i max =
+      _mm_setr_epi8(-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, static_cast<char>(0xF0 - 1),
+                    static_cast<char>(0xE0 - 1), static_cast<char>(0xC0 - 1));
   return _mm_subs_epu8(input, max);
 }
 
@@ -112,7 +111,7 @@ __attribute__((target("ssse3"))) inline bool all_ascii_64(const unsigned char* p
 }
 
 __attribute__((target("ssse3"))) std::size_t valid_prefix_ssse3(const unsigned char* p,
-                                                                 std::size_t n) noexcept {
+                                                                std::size_t n) noexcept {
   __m128i previous = _mm_setzero_si128();
   __m128i pending = _mm_setzero_si128();  // an incomplete sequence at the previous block's end
   std::size_t i = 0;

@@ -5,6 +5,16 @@
 #include "text/utf8_decode.hpp"
 
 namespace memkit {
+
+bool starts_with_ascii_ci(std::string_view text, std::string_view lower_prefix) noexcept {
+  if (text.size() < lower_prefix.size()) return false;
+  for (std::size_t i = 0; i < lower_prefix.size(); ++i) {
+    char c = text[i];
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    if (c != lower_prefix[i]) return false;
+  }
+  return true;
+}
 namespace {
 
 const unsigned char* byte_data(std::string_view text) noexcept {

@@ -19,8 +19,7 @@ UndoPlanning plan_undo(const std::optional<AppliedRecord>& record, std::string_v
   undo.undone_plan_id = std::string(plan_id);
   if (!record) {
     undo.findings.push_back(make_finding(
-        "MK-UNDO-002", Severity::blocker, "",
-        "no applied record for plan " + std::string(plan_id),
+        "MK-UNDO-002", Severity::blocker, "", "no applied record for plan " + std::string(plan_id),
         "only the last applies made here can be undone, and never a forget --mode hard or purge"));
     return undo;
   }
@@ -45,8 +44,8 @@ UndoPlanning plan_undo(const std::optional<AppliedRecord>& record, std::string_v
     if (const std::optional<Budget> budget = custodian::budget_for(target.path)) {
       const std::uint64_t before = exists ? counter.count(now->text()) : 0;
       const std::uint64_t after = target.base_exists ? counter.count(*target.base) : 0;
-      budgets.push_back(BudgetResult{target.path, before, after, budget->limit(),
-                                     budget->classify(after)});
+      budgets.push_back(
+          BudgetResult{target.path, before, after, budget->limit(), budget->classify(after)});
     }
     if (target.base_exists) {
       // replace, or create when the undone apply deleted the file.

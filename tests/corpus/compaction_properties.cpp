@@ -41,7 +41,8 @@ CustodianInputs inputs_with(const std::string& path, const std::string& bytes) {
   std::vector<FileSnapshot> files;
   files.push_back(FileSnapshot{"manifest.md", EntryState::file,
                                std::make_shared<const std::string>("# M\n"), ""});
-  files.push_back(FileSnapshot{path, EntryState::file, std::make_shared<const std::string>(bytes), ""});
+  files.push_back(
+      FileSnapshot{path, EntryState::file, std::make_shared<const std::string>(bytes), ""});
   in.snapshot = Snapshot(std::move(files));
   return in;
 }
@@ -64,8 +65,8 @@ void check_inbox(const std::string& name, const std::string& bytes) {
       (first.plan && first.plan->id() != again.plan->id())) {
     fail(name + ": the Plan ID changed between two identical plans");
   }
-  if (first.inbox_items != first.empty_items + first.duplicates + first.tombstone_matches +
-                               first.candidates.size()) {
+  if (first.inbox_items !=
+      first.empty_items + first.duplicates + first.tombstone_matches + first.candidates.size()) {
     fail(name + ": inbox identity does not hold");
   }
   if (!first.plan) {
@@ -98,7 +99,8 @@ void check_history(const std::string& name, const std::string& bytes) {
   const Document before = parse_markdown(bytes);
   if (!before.parseable() || before.utf8_error()) return;
   const CustodianInputs in = inputs_with("changelog.md", bytes);
-  const TargetCompaction r = plan_target_compaction(in, "changelog.md", default_token_counter(), kNow);
+  const TargetCompaction r =
+      plan_target_compaction(in, "changelog.md", default_token_counter(), kNow);
   if (r.action != TargetAction::archive) return;
   ++archivals;
   std::string trimmed;
@@ -155,9 +157,10 @@ int main() {
     check_history(name, bytes);
     ++files;
   }
-  std::printf("%zu files compacted as inboxes and as history files: %zu inbox plans removing %zu "
-              "duplicates, %zu archivals: %d problem(s)\n",
-              files, inbox_plans, duplicates_removed, archivals, failures);
+  std::printf(
+      "%zu files compacted as inboxes and as history files: %zu inbox plans removing %zu "
+      "duplicates, %zu archivals: %d problem(s)\n",
+      files, inbox_plans, duplicates_removed, archivals, failures);
   if (inbox_plans == 0 || archivals == 0) fail("the corpora exercised neither dedupe nor archival");
   std::printf("%d passed, %d failed\n", failures == 0 ? 1 : 0, failures == 0 ? 0 : 1);
   return failures == 0 ? 0 : 1;

@@ -8,8 +8,8 @@
 // MEMKIT_CORPORA_DIR is unset, empty or not a directory.
 //
 // Known differences between memkit and the script that wrote the README table are listed in
-// kReadmeOnlySkips and handled by kReadmeDropsBom below; each one is explained there and checked, so a
-// change on either side fails this test instead of silently moving the figures.
+// kReadmeOnlySkips and handled by kReadmeDropsBom below; each one is explained there and checked,
+// so a change on either side fails this test instead of silently moving the figures.
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -51,8 +51,8 @@ constexpr ReadmeOnlySkip kReadmeOnlySkips[] = {
 };
 
 // The README script does not count a UTF-8 BOM (it decodes as utf-8-sig); §4 counts U+FEFF as one
-// token. Two files of free-programming-books start with a BOM, which is exactly the remaining gap of
-// 2 tokens, so the README comparison uses tokens(bytes) - 1 for a file with a BOM.
+// token. Two files of free-programming-books start with a BOM, which is exactly the remaining gap
+// of 2 tokens, so the README comparison uses tokens(bytes) - 1 for a file with a BOM.
 constexpr bool kReadmeDropsBom = true;
 
 int g_failures = 0;
@@ -205,8 +205,8 @@ struct FileFigures {
 };
 
 std::string where(const std::string& rel, const memkit::Unit& unit) {
-  return rel + ":" + std::to_string(unit.first_line) + "-" + std::to_string(unit.last_line) +
-         " (" + std::string(memkit::unit_kind_name(unit.kind)) + ")";
+  return rel + ":" + std::to_string(unit.first_line) + "-" + std::to_string(unit.last_line) + " (" +
+         std::string(memkit::unit_kind_name(unit.kind)) + ")";
 }
 
 // Lines in text: LFs, plus one for an unterminated last line.
@@ -232,8 +232,8 @@ void check_partition(const std::string& rel, const memkit::Document& doc) {
   for (const memkit::Unit& unit : units) {
     if (unit.first_line != next_line || unit.begin != next_byte) {
       fail(where(rel, unit) + ": starts at line " + std::to_string(unit.first_line) + " byte " +
-           std::to_string(unit.begin) + ", expected line " + std::to_string(next_line) +
-           " byte " + std::to_string(next_byte));
+           std::to_string(unit.begin) + ", expected line " + std::to_string(next_line) + " byte " +
+           std::to_string(next_byte));
       return;
     }
     if (unit.last_line < unit.first_line || unit.end <= unit.begin || unit.end > size) {
@@ -259,7 +259,8 @@ void check_partition(const std::string& rel, const memkit::Document& doc) {
   std::uint32_t after = 0;
   for (const memkit::Section& section : doc.sections()) {
     if (section.first_line <= after || section.last_line < section.first_line ||
-        section.last_line > doc.line_count() || section.first_unit + section.unit_count > units.size()) {
+        section.last_line > doc.line_count() ||
+        section.first_unit + section.unit_count > units.size()) {
       fail(rel + ": section " + std::to_string(section.first_line) + "-" +
            std::to_string(section.last_line) + " is out of order or out of range");
       return;
@@ -278,7 +279,8 @@ void check_partition(const std::string& rel, const memkit::Document& doc) {
 FileFigures measure(const std::string& rel, std::string bytes) {
   FileFigures figures;
   const memkit::Document doc = memkit::parse_markdown(bytes);
-  if (memkit::render_markdown(doc) != bytes) fail(rel + ": render_markdown(parse_markdown(bytes)) != bytes");
+  if (memkit::render_markdown(doc) != bytes)
+    fail(rel + ": render_markdown(parse_markdown(bytes)) != bytes");
   figures.parseable = doc.parseable();
   figures.bom = doc.has_bom();
   figures.tokens = memkit::estimate_tokens(doc.bytes());
@@ -304,8 +306,8 @@ FileFigures measure(const std::string& rel, std::string bytes) {
     }
   }
   if (unit_tokens != figures.tokens) {
-    fail(rel + ": tokens of the units add up to " + std::to_string(unit_tokens) + ", the file has " +
-         std::to_string(figures.tokens));
+    fail(rel + ": tokens of the units add up to " + std::to_string(unit_tokens) +
+         ", the file has " + std::to_string(figures.tokens));
   }
   return figures;
 }
@@ -317,13 +319,13 @@ std::string rel_path(const fs::path& path, const fs::path& root) {
 struct SetTally {
   std::uint64_t files = 0;
   std::uint64_t parseable = 0;
-  std::vector<std::string> memkit_skips;   // unparseable for memkit
-  std::vector<std::string> readme_only;    // parseable for memkit, skipped by the README script
-  std::uint64_t tokens_all = 0;            // memkit tokens over every parseable file
-  std::uint64_t tokens_compared = 0;       // the README's way: files both parse, BOM not counted
-  std::uint64_t boms = 0;                  // BOMs among the compared files
-  std::uint64_t units = 0;                 // over the compared files
-  std::uint64_t duplicates = 0;            // over the compared files
+  std::vector<std::string> memkit_skips;  // unparseable for memkit
+  std::vector<std::string> readme_only;   // parseable for memkit, skipped by the README script
+  std::uint64_t tokens_all = 0;           // memkit tokens over every parseable file
+  std::uint64_t tokens_compared = 0;      // the README's way: files both parse, BOM not counted
+  std::uint64_t boms = 0;                 // BOMs among the compared files
+  std::uint64_t units = 0;                // over the compared files
+  std::uint64_t duplicates = 0;           // over the compared files
 };
 
 std::string with_commas(std::uint64_t n) {
@@ -349,8 +351,9 @@ void check_equal(const std::string& set, std::string_view what, std::uint64_t ou
 int main() {
   const char* env = std::getenv("MEMKIT_CORPORA_DIR");
   if (env == nullptr || *env == '\0') {
-    std::printf("SKIP: MEMKIT_CORPORA_DIR is unset or empty; set it (or the CMake cache variable of "
-                "the same name) to the shared corpora folder to run the corpus test\n");
+    std::printf(
+        "SKIP: MEMKIT_CORPORA_DIR is unset or empty; set it (or the CMake cache variable of "
+        "the same name) to the shared corpora folder to run the corpus test\n");
     return kSkip;
   }
   std::error_code ec;
@@ -416,16 +419,17 @@ int main() {
     }
   }
   for (const std::string& rel : readme_only_skips) {
-    if (readme_only_seen.count(rel) == 0) fail(rel + ": in kReadmeOnlySkips but not in the corpora");
+    if (readme_only_seen.count(rel) == 0)
+      fail(rel + ": in kReadmeOnlySkips but not in the corpora");
   }
 
-  std::printf("corpus: %zu files, %s bytes, %llu round-trip and partition cleanly, %llu unparseable\n",
-              paths.size(), with_commas(bytes_total).c_str(),
-              static_cast<unsigned long long>(round_trips),
-              static_cast<unsigned long long>(unparseable_total));
+  std::printf(
+      "corpus: %zu files, %s bytes, %llu round-trip and partition cleanly, %llu unparseable\n",
+      paths.size(), with_commas(bytes_total).c_str(), static_cast<unsigned long long>(round_trips),
+      static_cast<unsigned long long>(unparseable_total));
   if (readme) {
-    std::printf("%-38s %6s %6s %10s %10s %10s %7s %7s %5s %5s\n", "set", "files", "skips",
-                "tokens", "compared", "README", "units", "README", "dups", "READ");
+    std::printf("%-38s %6s %6s %10s %10s %10s %7s %7s %5s %5s\n", "set", "files", "skips", "tokens",
+                "compared", "README", "units", "README", "dups", "READ");
     for (const auto& [name, expected] : *readme) {
       const SetTally& t = tallies[name];
       const std::uint64_t skips = t.memkit_skips.size() + t.readme_only.size();
@@ -436,13 +440,15 @@ int main() {
                   with_commas(t.units).c_str(), with_commas(expected.units).c_str(),
                   with_commas(t.duplicates).c_str(), with_commas(expected.duplicates).c_str());
       for (const std::string& rel : t.readme_only) {
-        std::printf("  known difference: %s is parseable for memkit, skipped by the README script\n",
-                    rel.c_str());
+        std::printf(
+            "  known difference: %s is parseable for memkit, skipped by the README script\n",
+            rel.c_str());
       }
       if (t.boms != 0) {
-        std::printf("  known difference: %llu file(s) with a BOM; the README omits its token, §4 "
-                    "counts it (memkit sum %s)\n",
-                    static_cast<unsigned long long>(t.boms), with_commas(t.tokens_all).c_str());
+        std::printf(
+            "  known difference: %llu file(s) with a BOM; the README omits its token, §4 "
+            "counts it (memkit sum %s)\n",
+            static_cast<unsigned long long>(t.boms), with_commas(t.tokens_all).c_str());
       }
       check_equal(name, "files", t.files, expected.files);
       check_equal(name, "files skipped (unclosed fence)", skips, expected.skipped);

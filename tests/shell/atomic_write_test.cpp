@@ -2,7 +2,6 @@
 // "Writes"; STYLE T2): the target holds its old bytes or its new bytes, never a mix, no
 // temporary file survives, and the failure is returned.
 #include <doctest/doctest.h>
-
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -47,7 +46,8 @@ std::string describe(const Scenario& s) {
 // True when the fault leaves the rename undone, so the old state must survive.
 bool old_state_expected(const Scenario& s) {
   if (s.op == Op::write_temporary || s.op == Op::set_mode) return true;
-  if (s.op == Op::rename_replace || s.op == Op::rename_no_replace) return s.timing == Timing::before;
+  if (s.op == Op::rename_replace || s.op == Op::rename_no_replace)
+    return s.timing == Timing::before;
   return false;  // sync_directory runs after the rename
 }
 
@@ -68,7 +68,8 @@ std::vector<Scenario> every_fault_point() {
   return out;
 }
 
-TEST_CASE("shell: a fault at any step of an atomic write leaves the old bytes or the new, never a mix") {
+TEST_CASE(
+    "shell: a fault at any step of an atomic write leaves the old bytes or the new, never a mix") {
   const std::vector<Scenario> scenarios = every_fault_point();
   CHECK(scenarios.size() == 21);
   for (const Scenario& s : scenarios) {
@@ -113,7 +114,9 @@ TEST_CASE("shell: a fault at any step of an atomic write leaves the old bytes or
   }
 }
 
-TEST_CASE("shell: an atomic write writes a temporary in the target's folder, sets its mode, renames, then syncs the folder") {
+TEST_CASE(
+    "shell: an atomic write writes a temporary in the target's folder, sets its mode, renames, "
+    "then syncs the folder") {
   for (const bool create_only : {false, true}) {
     CAPTURE(create_only);
     TempDir dir;

@@ -19,7 +19,8 @@ const std::string kInbox = "# Inbox\n\n- Use tabs\n- use tabs  \n- Keep CRLF\n";
 const std::string kChangelog = "# Memory Changelog\n\n## 2026-03-06\n- old\n";
 
 void make_memory(const fs::path& root, bool with_changelog) {
-  write_bytes(root / "docs/memory/manifest.md", "## MemoryCustodian Protocol\n- protocol_version: 0.7\n");
+  write_bytes(root / "docs/memory/manifest.md",
+              "## MemoryCustodian Protocol\n- protocol_version: 0.7\n");
   write_bytes(root / "docs/memory/inbox.md", kInbox);
   if (with_changelog) write_bytes(root / "docs/memory/changelog.md", kChangelog);
 }
@@ -141,7 +142,8 @@ TEST_CASE("shell: only the newest applied records are kept") {
   Workspace ws = open_at(posix_file_system(), dir.path());
   auto lock = ws.lock();
   for (int i = 0; i < 23; ++i) {
-    write_bytes(dir.path() / "docs/memory/inbox.md", "- a" + std::to_string(i) + "\n- A" + std::to_string(i) + "\n");
+    write_bytes(dir.path() / "docs/memory/inbox.md",
+                "- a" + std::to_string(i) + "\n- A" + std::to_string(i) + "\n");
     const ClockReading at = *ClockReading::create(kNow.unix_millis() + i * 1000, 0);
     Result<CustodianInputs> inputs = ws.read_custodian_inputs();
     const InboxCompaction report = plan_inbox_compaction(*inputs, default_token_counter(), at);
@@ -163,14 +165,14 @@ TEST_CASE("shell: undo restores the exact bytes of an archival apply and deletes
   TempDir dir;
   std::string x = "-";
   for (int i = 0; i < 300; ++i) x += " x";
-  const std::string changelog = "# Memory Changelog\n\n## 2026-03-07\n" + x + "\n\n## 2026-03-06\n" +
-                                x + "\n\n## 2026-03-05\n" + x + "\n";
+  const std::string changelog = "# Memory Changelog\n\n## 2026-03-07\n" + x +
+                                "\n\n## 2026-03-06\n" + x + "\n\n## 2026-03-05\n" + x + "\n";
   write_bytes(dir.path() / "docs/memory/manifest.md", "# M\n");
   write_bytes(dir.path() / "docs/memory/changelog.md", changelog);
   Workspace ws = open_at(posix_file_system(), dir.path());
   auto lock = ws.lock();
-  Result<CustodianInputs> inputs = ws.read_custodian_inputs(
-      {"archive/README.md", archive_path_for("changelog.md", kNow)});
+  Result<CustodianInputs> inputs =
+      ws.read_custodian_inputs({"archive/README.md", archive_path_for("changelog.md", kNow)});
   const TargetCompaction archival =
       plan_target_compaction(*inputs, "changelog.md", default_token_counter(), kNow);
   REQUIRE(archival.plan.has_value());
@@ -184,7 +186,8 @@ TEST_CASE("shell: undo restores the exact bytes of an archival apply and deletes
   std::vector<std::string> paths;
   for (const AppliedRecord::Target& t : (*record)->targets) paths.push_back(t.path);
   inputs = ws.read_custodian_inputs(paths);
-  const UndoPlanning undo = plan_undo(*record, archival.plan->id(), *inputs, default_token_counter());
+  const UndoPlanning undo =
+      plan_undo(*record, archival.plan->id(), *inputs, default_token_counter());
   REQUIRE(undo.plan.has_value());
   CHECK(undo.findings.empty());
   REQUIRE(ws.apply(*undo.plan, kNow).ok());
@@ -205,7 +208,8 @@ TEST_CASE("shell: undo refuses a target that moved on, and a plan never applied 
   write_bytes(dir.path() / "docs/memory/inbox.md", "- edited\n");
   const auto record = ws.read_applied_record(report.plan->id());
   Result<CustodianInputs> inputs = ws.read_custodian_inputs({"inbox.md"});
-  const UndoPlanning moved = plan_undo(*record, report.plan->id(), *inputs, default_token_counter());
+  const UndoPlanning moved =
+      plan_undo(*record, report.plan->id(), *inputs, default_token_counter());
   CHECK_FALSE(moved.plan.has_value());
   REQUIRE(moved.findings.size() == 1);
   CHECK(moved.findings[0].code == "MK-UNDO-001");
@@ -213,7 +217,8 @@ TEST_CASE("shell: undo refuses a target that moved on, and a plan never applied 
   const auto none = ws.read_applied_record("0123456789abcdef");
   REQUIRE(none.ok());
   CHECK_FALSE(none->has_value());
-  const UndoPlanning missing = plan_undo(*none, "0123456789abcdef", *inputs, default_token_counter());
+  const UndoPlanning missing =
+      plan_undo(*none, "0123456789abcdef", *inputs, default_token_counter());
   REQUIRE(missing.findings.size() == 1);
   CHECK(missing.findings[0].code == "MK-UNDO-002");
 }

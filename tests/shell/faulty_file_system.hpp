@@ -29,14 +29,22 @@ inline constexpr std::size_t kOpCount = 8;
 
 inline std::string_view op_name(Op op) noexcept {
   switch (op) {
-    case Op::write_temporary: return "write_temporary";
-    case Op::set_mode: return "set_mode";
-    case Op::rename_replace: return "rename_replace";
-    case Op::rename_no_replace: return "rename_no_replace";
-    case Op::sync_directory: return "sync_directory";
-    case Op::create_directory: return "create_directory";
-    case Op::remove_file: return "remove_file";
-    case Op::read_file: return "read_file";
+    case Op::write_temporary:
+      return "write_temporary";
+    case Op::set_mode:
+      return "set_mode";
+    case Op::rename_replace:
+      return "rename_replace";
+    case Op::rename_no_replace:
+      return "rename_no_replace";
+    case Op::sync_directory:
+      return "sync_directory";
+    case Op::create_directory:
+      return "create_directory";
+    case Op::remove_file:
+      return "remove_file";
+    case Op::read_file:
+      return "read_file";
   }
   return "?";
 }

@@ -71,8 +71,7 @@ TEST_CASE("shell: init creates exactly the core files, in order, with the templa
   REQUIRE(result.ok());
   CHECK(result->memory_dir == "docs/memory");
   CHECK(result->created == std::vector<std::string>{"manifest.md", "brief.md", "decisions.md",
-                                                    "constraints.md", "do-not-use.md",
-                                                    "inbox.md"});
+                                                    "constraints.md", "do-not-use.md", "inbox.md"});
   CHECK(result->existing.empty());
   CHECK(tree_of(dir.path()) == expected_tree(false));
   for (const custodian::TemplateFile& file : templates(false)) {
@@ -84,7 +83,8 @@ TEST_CASE("shell: init creates exactly the core files, in order, with the templa
   CHECK(read_bytes(dir.path() / ".memkit" / ".gitignore") == "*\n");
 }
 
-TEST_CASE("shell: init --extended adds the optional files, the folder READMEs and a dated changelog") {
+TEST_CASE(
+    "shell: init --extended adds the optional files, the folder READMEs and a dated changelog") {
   TempDir dir;
   const Result<InitResult> result = init_at(posix_file_system(), dir.path(), true);
   REQUIRE(result.ok());
@@ -98,8 +98,8 @@ TEST_CASE("shell: init --extended adds the optional files, the folder READMEs an
   const std::string changelog = read_bytes(dir.path() / "docs/memory/changelog.md");
   CHECK(changelog.rfind("# Memory Changelog\n", 0) == 0);
   CHECK(changelog.find("\n## 2026-03-07\n- changelog enabled\n") != std::string::npos);
-  for (const char* readme : {"rules/README.md", "profiles/README.md", "areas/README.md",
-                             "archive/README.md"}) {
+  for (const char* readme :
+       {"rules/README.md", "profiles/README.md", "areas/README.md", "archive/README.md"}) {
     CHECK(fs::is_regular_file(dir.path() / "docs/memory" / readme));
   }
 }

@@ -32,7 +32,7 @@ const FileSnapshot& entry(const CustodianInputs& inputs, const std::string& path
   return *found;
 }
 
-const std::vector<std::string> kFixedFiles = {"manifest.md",   "brief.md",       "decisions.md",
+const std::vector<std::string> kFixedFiles = {"manifest.md",    "brief.md",      "decisions.md",
                                               "constraints.md", "do-not-use.md", "inbox.md",
                                               "preferences.md", "changelog.md"};
 

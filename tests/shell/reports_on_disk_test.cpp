@@ -18,8 +18,8 @@ void make_healthy_memory(const fs::path& root) {
   options.project_root = root.string();
   Result<Workspace> ws = Workspace::open(posix_file_system(), custodian_layout(), options);
   REQUIRE(ws.ok());
-  REQUIRE(ws->init_custodian(true, ClockReading::parse_rfc3339("2026-03-07T10:00:00Z").value())
-              .ok());
+  REQUIRE(
+      ws->init_custodian(true, ClockReading::parse_rfc3339("2026-03-07T10:00:00Z").value()).ok());
   write_bytes(root / "docs/memory/brief.md", "# Brief\n\n- Purpose: keep memory small.\n");
 }
 
@@ -74,12 +74,12 @@ TEST_CASE("shell: check warns about a machine-specific absolute path in preferen
   }
 }
 
-// Was a bug: src/audit/custodian_check.cpp has_machine_path() takes any letter followed by ":/" for a
-// drive letter, so "https://", "file:///" and "mailto:/" all count as machine paths.
+// Was a bug: src/audit/custodian_check.cpp has_machine_path() takes any letter followed by ":/" for
+// a drive letter, so "https://", "file:///" and "mailto:/" all count as machine paths.
 TEST_CASE("shell: a URL in preferences.md is not a machine-specific path") {
-  for (const char* line : {"- Read https://example.com/guide first.",
-                           "- Shared notes: file:///srv/shared/notes.md",
-                           "- Ask on http://chat.example.org/memkit."}) {
+  for (const char* line :
+       {"- Read https://example.com/guide first.", "- Shared notes: file:///srv/shared/notes.md",
+        "- Ask on http://chat.example.org/memkit."}) {
     CAPTURE(line);
     TempDir dir;
     make_healthy_memory(dir.path());
@@ -106,7 +106,8 @@ TEST_CASE("shell: check reports a Load: route whose file is missing, not a Load 
 // Was a bug: src/audit/custodian_check.cpp check_manifest_routes() looks route targets up in the
 // snapshot, which holds only the fixed files and the module files. A Load: route to any other
 // existing file (a README, a sub-folder, notes/) is reported as missing.
-TEST_CASE("shell: a Load: route to an existing file outside the fixed and module files is not missing") {
+TEST_CASE(
+    "shell: a Load: route to an existing file outside the fixed and module files is not missing") {
   TempDir dir;
   make_healthy_memory(dir.path());
   write_bytes(dir.path() / "docs/memory/notes/architecture.md", "# Architecture\n");
@@ -118,9 +119,9 @@ TEST_CASE("shell: a Load: route to an existing file outside the fixed and module
   CHECK(codes_of(check.findings).empty());
 }
 
-// Was a bug: a directory (or an unreadable file) in a core file's place gets the fatal MK-IO-001 and,
-// in addition, "missing core file" (status MK-STATUS-001, check MK-CHECK-001), although the path
-// is present. §15 keeps MISSING for an absent core file.
+// Was a bug: a directory (or an unreadable file) in a core file's place gets the fatal MK-IO-001
+// and, in addition, "missing core file" (status MK-STATUS-001, check MK-CHECK-001), although the
+// path is present. §15 keeps MISSING for an absent core file.
 TEST_CASE("shell: a directory in a core file's place is not also a missing core file") {
   TempDir dir;
   make_healthy_memory(dir.path());
@@ -139,7 +140,8 @@ TEST_CASE("shell: replacing init's three placeholders is enough to curate brief.
   TempDir dir;
   make_healthy_memory(dir.path());
   const std::string brief =
-      custodian::init_templates(false, "0.1.0", *ClockReading::parse_rfc3339("2026-03-07T10:00:00Z"))
+      custodian::init_templates(false, "0.1.0",
+                                *ClockReading::parse_rfc3339("2026-03-07T10:00:00Z"))
           .at(1)
           .bytes;
   std::string curated = brief;
@@ -176,7 +178,8 @@ TEST_CASE("shell: check neither reads nor follows a route through a symbolic lin
   const CheckReport check = custodian_check(read_inputs(dir.path()), default_token_counter());
   CHECK(codes_of(check.findings) == std::vector<std::string>{"MK-LAYOUT-001"});
   CHECK(check.findings[0].fatal);
-  CHECK(check.findings[0].message == "manifest.md:14: route sub/x.md passes through a symbolic link");
+  CHECK(check.findings[0].message ==
+        "manifest.md:14: route sub/x.md passes through a symbolic link");
 }
 
 TEST_CASE("shell: a Load: route into archive/ is checked for existence only") {

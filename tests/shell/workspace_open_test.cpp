@@ -21,8 +21,8 @@ Result<Workspace> open_at(const fs::path& root, const std::string& memory_dir = 
 TEST_CASE("shell: Workspace::open refuses a project root that is not a directory") {
   TempDir dir;
   write_bytes(dir.path() / "file", "not a folder\n");
-  for (const fs::path& root : {dir.path() / "missing", dir.path() / "file",
-                               dir.path() / "missing" / "deeper"}) {
+  for (const fs::path& root :
+       {dir.path() / "missing", dir.path() / "file", dir.path() / "missing" / "deeper"}) {
     CAPTURE(root.string());
     const Result<Workspace> ws = open_at(root);
     REQUIRE_FALSE(ws.ok());
@@ -36,12 +36,22 @@ TEST_CASE("shell: --memory-dir must lie strictly inside docs/") {
   TempDir dir;
   fs::create_directories(dir.path() / "docs" / "memory");
   fs::create_directories(dir.path() / "notes" / "memory");
-  const std::vector<std::string> refused = {
-      "docs",          "docs/",          "./docs",           "docs/.",
-      "docs/memory/..", "notes/memory",  "memory",           ".",
-      "../docs/memory", "docs/../../docs/memory", "docs/memory/../../../x", "/etc/docs/memory",
-      (dir.path() / "docs" / "memory").string(), "documents/memory", "docsx/memory",
-      "C:/docs/memory"};
+  const std::vector<std::string> refused = {"docs",
+                                            "docs/",
+                                            "./docs",
+                                            "docs/.",
+                                            "docs/memory/..",
+                                            "notes/memory",
+                                            "memory",
+                                            ".",
+                                            "../docs/memory",
+                                            "docs/../../docs/memory",
+                                            "docs/memory/../../../x",
+                                            "/etc/docs/memory",
+                                            (dir.path() / "docs" / "memory").string(),
+                                            "documents/memory",
+                                            "docsx/memory",
+                                            "C:/docs/memory"};
   for (const std::string& memory_dir : refused) {
     CAPTURE(memory_dir);
     const Result<Workspace> ws = open_at(dir.path(), memory_dir);
@@ -54,7 +64,7 @@ TEST_CASE("shell: --memory-dir must lie strictly inside docs/") {
 TEST_CASE("shell: --memory-dir is normalised before it is checked") {
   TempDir dir;
   const std::vector<std::pair<std::string, std::string>> accepted = {
-      {"", "docs/memory"},                      // the profile default
+      {"", "docs/memory"},  // the profile default
       {"docs/memory", "docs/memory"},
       {"./docs//memory/", "docs/memory"},
       {"docs/./memory", "docs/memory"},
@@ -122,8 +132,8 @@ TEST_CASE("shell: the project root itself may be reached through a link") {
   const fs::path real = dir.path() / "real";
   fs::create_directories(real / "docs" / "memory");
   fs::create_directory_symlink(real, dir.path() / "alias");
-  for (const std::string& root : {(dir.path() / "alias").string(),
-                                  (dir.path() / "alias").string() + "/"}) {
+  for (const std::string& root :
+       {(dir.path() / "alias").string(), (dir.path() / "alias").string() + "/"}) {
     CAPTURE(root);
     WorkspaceOptions options;
     options.project_root = root;

@@ -1,10 +1,10 @@
 // `add` (spec compaction.md §13): targets, entry bytes, positions, guides and validation.
+#include "memkit/add.hpp"
+
 #include <doctest/doctest.h>
 
 #include <map>
 #include <string>
-
-#include "memkit/add.hpp"
 
 using namespace memkit;
 
@@ -22,7 +22,8 @@ AddPlanning plan(AddRequest request, std::map<std::string, std::string> files = 
   in.memory_dir_exists = true;
   std::vector<FileSnapshot> snaps;
   for (const auto& [path, bytes] : files) {
-    snaps.push_back(FileSnapshot{path, EntryState::file, std::make_shared<const std::string>(bytes), ""});
+    snaps.push_back(
+        FileSnapshot{path, EntryState::file, std::make_shared<const std::string>(bytes), ""});
   }
   in.snapshot = Snapshot(std::move(snaps));
   REQUIRE(validate_add(request).ok());
@@ -50,7 +51,8 @@ AddRequest request(std::string message, std::string type) {
 TEST_CASE("add: a decision goes before the first entry, with its reason") {
   AddRequest r = request("Use Postgres\nfor readings", "decision");
   r.reason = "window queries";
-  const AddPlanning a = plan(r, {{"decisions.md", "# Decisions\n\nNewest first.\n\n## 2026-01-01 - Old\nDecision: x\n"}});
+  const AddPlanning a = plan(
+      r, {{"decisions.md", "# Decisions\n\nNewest first.\n\n## 2026-01-01 - Old\nDecision: x\n"}});
   CHECK(a.target == "decisions.md");
   CHECK(output_of(a, "decisions.md") ==
         "# Decisions\n\nNewest first.\n\n## 2026-03-07 - Use Postgres for readings\nDecision:\nUse "
@@ -61,10 +63,12 @@ TEST_CASE("add: a decision goes before the first entry, with its reason") {
 
 TEST_CASE("add: decision titles are cut to 72 code points; tombstone titles never are") {
   const std::string long_message(40, 'a');
-  const std::string message = long_message + " " + std::string(30, 'b') + " \xC3\xA9\xC3\xA9\xC3\xA9zzz";
+  const std::string message =
+      long_message + " " + std::string(30, 'b') + " \xC3\xA9\xC3\xA9\xC3\xA9zzz";
   const AddPlanning d = plan(request(message, "decision"), {{"decisions.md", "# D\n"}});
-  CHECK(output_of(d, "decisions.md").find("## 2026-03-07 - " + long_message + " " +
-                                          std::string(30, 'b') + "\n") != std::string::npos);
+  CHECK(output_of(d, "decisions.md")
+            .find("## 2026-03-07 - " + long_message + " " + std::string(30, 'b') + "\n") !=
+        std::string::npos);
   const AddPlanning t = plan(request("  Redis   cache\tfor sessions ", "do-not-use"),
                              {{"do-not-use.md", "# Do Not Use\n"}});
   CHECK(t.type == "tombstone");
@@ -74,18 +78,21 @@ TEST_CASE("add: decision titles are cut to 72 code points; tombstone titles neve
 }
 
 TEST_CASE("add: bullets append tight and keep multi-line messages in one unit") {
-  const AddPlanning a = plan(request("first\n\nsecond", "constraint"),
-                             {{"constraints.md", "# C\n\n- old\n"}});
+  const AddPlanning a =
+      plan(request("first\n\nsecond", "constraint"), {{"constraints.md", "# C\n\n- old\n"}});
   CHECK(output_of(a, "constraints.md") == "# C\n\n- old\n- first\n\n  second\n");
 }
 
 TEST_CASE("add: inbox notes go under today's heading, newest first") {
-  const AddPlanning a = plan(request("note", "inbox"),
-                             {{"inbox.md", "# Inbox\n\n## 2026-03-07\n- earlier\n\n## 2026-03-06\n- old\n"}});
+  const AddPlanning a =
+      plan(request("note", "inbox"),
+           {{"inbox.md", "# Inbox\n\n## 2026-03-07\n- earlier\n\n## 2026-03-06\n- old\n"}});
   CHECK(output_of(a, "inbox.md") ==
         "# Inbox\n\n## 2026-03-07\n- note\n- earlier\n\n## 2026-03-06\n- old\n");
-  const AddPlanning fresh = plan(request("note", "inbox"), {{"inbox.md", "# Inbox\n\n## 2026-03-06\n- old\n"}});
-  CHECK(output_of(fresh, "inbox.md") == "# Inbox\n\n## 2026-03-07\n- note\n\n## 2026-03-06\n- old\n");
+  const AddPlanning fresh =
+      plan(request("note", "inbox"), {{"inbox.md", "# Inbox\n\n## 2026-03-06\n- old\n"}});
+  CHECK(output_of(fresh, "inbox.md") ==
+        "# Inbox\n\n## 2026-03-07\n- note\n\n## 2026-03-06\n- old\n");
 }
 
 TEST_CASE("add: a new module file is created and indexed in the manifest") {
@@ -94,9 +101,9 @@ TEST_CASE("add: a new module file is created and indexed in the manifest") {
   const AddPlanning a = plan(r);
   CHECK(a.target == "rules/testing.md");
   CHECK(output_of(a, "rules/testing.md").find("\n- Run the tests\n") != std::string::npos);
-  CHECK(output_of(a, "manifest.md").find(
-            "### Enabled rules\n- `rules/testing.md`: Load when the task clearly matches this rule.\n") !=
-        std::string::npos);
+  CHECK(output_of(a, "manifest.md")
+            .find("### Enabled rules\n- `rules/testing.md`: Load when the task clearly matches "
+                  "this rule.\n") != std::string::npos);
   REQUIRE(a.plan.has_value());
   CHECK(a.plan->operations().size() == 2);
 }

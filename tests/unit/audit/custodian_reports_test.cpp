@@ -78,8 +78,8 @@ TEST_CASE("audit: a healthy layout passes status and check") {
   CHECK(row(status, "preferences.md").state == FileState::not_enabled);
   CHECK(row(status, "decisions.md").entries == std::optional<std::uint64_t>(1));
   CHECK(row(status, "inbox.md").items == std::optional<std::uint64_t>(0));
-  CHECK(row(status, "brief.md").tokens == std::optional<std::uint64_t>(estimate_tokens(
-                                              "# Brief\n\n- Purpose: x.\n")));
+  CHECK(row(status, "brief.md").tokens ==
+        std::optional<std::uint64_t>(estimate_tokens("# Brief\n\n- Purpose: x.\n")));
   const CheckReport check = custodian_check(in, default_token_counter());
   CHECK(check.passed);
   CHECK(codes(check.findings).empty());
@@ -87,7 +87,7 @@ TEST_CASE("audit: a healthy layout passes status and check") {
 
 TEST_CASE("audit: NEAR LIMIT and OVER BUDGET are status errors; check errs only when over") {
   auto files = healthy();
-  files["brief.md"] = "# B\n" + tokens_of(400 - 2);      // 400 of 500: NEAR LIMIT
+  files["brief.md"] = "# B\n" + tokens_of(400 - 2);        // 400 of 500: NEAR LIMIT
   files["constraints.md"] = "# C\n" + tokens_of(401 - 2);  // 401 of 400: OVER BUDGET
   const CustodianInputs in = inputs_of(files);
   const StatusReport status = custodian_status(in, default_token_counter());
@@ -121,9 +121,9 @@ TEST_CASE("audit: a long decision, curation and a missing core file") {
   CHECK(row(status, "decisions.md").long_decisions[0].title == "Big");
   CHECK(row(status, "brief.md").needs_curation);
   CHECK(row(status, "inbox.md").state == FileState::missing);
-  CHECK(codes(status.findings) ==
-        std::vector<std::string>{"MK-STATUS-001 brief.md", "MK-STATUS-001 decisions.md",
-                                 "MK-STATUS-001 inbox.md"});
+  CHECK(codes(status.findings) == std::vector<std::string>{"MK-STATUS-001 brief.md",
+                                                           "MK-STATUS-001 decisions.md",
+                                                           "MK-STATUS-001 inbox.md"});
   const CheckReport check = custodian_check(in, default_token_counter());
   CHECK(codes(check.findings) ==
         std::vector<std::string>{"MK-CHECK-001 inbox.md", "MK-CHECK-005 manifest.md",

@@ -41,13 +41,16 @@ TEST_CASE("compact: changelog archives merge same-date sections and sort dates n
       "context.\n\n";
   const Document existing =
       parse_markdown(head + "## 2026-03-05\n- older\n\n## 2026-03-01\n- oldest\n");
-  CHECK(archive_file_bytes(&existing, "changelog.md", {"## 2026-03-04\n- new\n", "## 2026-03-05\n- newer\n"},
-                           "\n") ==
-        head + "## 2026-03-05\n- newer\n\n- older\n\n## 2026-03-04\n- new\n\n## 2026-03-01\n- oldest\n");
+  CHECK(
+      archive_file_bytes(&existing, "changelog.md",
+                         {"## 2026-03-04\n- new\n", "## 2026-03-05\n- newer\n"}, "\n") ==
+      head +
+          "## 2026-03-05\n- newer\n\n- older\n\n## 2026-03-04\n- new\n\n## 2026-03-01\n- oldest\n");
 }
 
 TEST_CASE("compact: an archive keeps its own CRLF style") {
-  const Document crlf = parse_markdown(std::string("# Archived Memory: decisions.md\r\n\r\n## a\r\nx\r\n"));
+  const Document crlf =
+      parse_markdown(std::string("# Archived Memory: decisions.md\r\n\r\n## a\r\nx\r\n"));
   const std::string out = archive_file_bytes(&crlf, "decisions.md", {"## b\ny\n"}, "\n");
   CHECK(out.rfind("# Archived Memory: decisions.md\r\n\r\nComplete", 0) == 0);
   CHECK(out.find("## b\ny\n\r\n## a\r\nx\r\n") != std::string::npos);

@@ -20,7 +20,8 @@ TEST_CASE("compact: a changelog line joins today's section, newest line first") 
 }
 
 TEST_CASE("compact: without today's section a new one goes before the first date") {
-  CHECK(add_line("# L\n\n## 2026-03-06\n- old\n") == "# L\n\n## 2026-03-07\n- m\n\n## 2026-03-06\n- old\n");
+  CHECK(add_line("# L\n\n## 2026-03-06\n- old\n") ==
+        "# L\n\n## 2026-03-07\n- m\n\n## 2026-03-06\n- old\n");
   CHECK(add_line("# L\nintro\n") == "# L\nintro\n\n## 2026-03-07\n- m\n");
   CHECK(add_line("") == "## 2026-03-07\n- m\n");
 }

@@ -18,7 +18,8 @@ CustodianInputs inputs_of(const std::map<std::string, std::string>& files) {
   in.memory_dir_exists = true;
   std::vector<FileSnapshot> snaps;
   for (const auto& [path, bytes] : files) {
-    snaps.push_back(FileSnapshot{path, EntryState::file, std::make_shared<const std::string>(bytes), ""});
+    snaps.push_back(
+        FileSnapshot{path, EntryState::file, std::make_shared<const std::string>(bytes), ""});
   }
   in.snapshot = Snapshot(std::move(snaps));
   return in;
@@ -51,7 +52,8 @@ std::vector<std::string> codes(const InboxCompaction& r) {
 }  // namespace
 
 TEST_CASE("compact: the §20 inbox vector removes one duplicate with Plan ID 3d36af5e83bd5ddb") {
-  const InboxCompaction r = compact({{"inbox.md", "# Inbox\n\n- Use tabs\n- use tabs  \n- Keep CRLF\n"}});
+  const InboxCompaction r =
+      compact({{"inbox.md", "# Inbox\n\n- Use tabs\n- use tabs  \n- Keep CRLF\n"}});
   CHECK(r.inbox_items == 3);
   CHECK(r.duplicates == 1);
   CHECK(r.tombstone_matches == 0);
@@ -91,8 +93,8 @@ TEST_CASE("compact: dash tombstone headings, and a duplicate of a tombstoned ite
   const std::set<std::string> keys = tombstone_keys(parse_markdown(std::string(
       "## 2026-01-01 \xE2\x80\x94 TOMBSTONE: Kafka  \n## tombstone:\n## Note: tombstone: no\n")));
   CHECK(keys == std::set<std::string>{"kafka"});
-  const InboxCompaction r = compact({{"do-not-use.md", "- kafka\n"},
-                                     {"inbox.md", "- Kafka\n- kafka\n- \n- x\n"}});
+  const InboxCompaction r =
+      compact({{"do-not-use.md", "- kafka\n"}, {"inbox.md", "- Kafka\n- kafka\n- \n- x\n"}});
   CHECK(r.inbox_items == 4);
   CHECK(r.empty_items == 1);
   CHECK(r.tombstone_matches == 1);
@@ -108,11 +110,13 @@ TEST_CASE("compact: nothing removable means no plan") {
 }
 
 TEST_CASE("compact: an existing changelog gets today's maintenance line and a budget result") {
-  const InboxCompaction r = compact({{"inbox.md", "- a\n- a\n"},
-                                     {"changelog.md", "# Memory Changelog\n\n## 2026-03-06\n- old\n"}});
-  CHECK(output_of(r, "changelog.md") ==
-        "# Memory Changelog\n\n## 2026-03-07\n- inbox.md cleanup: removed 1 exact duplicate(s) and 0 "
-        "exact tombstone match(es).\n\n## 2026-03-06\n- old\n");
+  const InboxCompaction r =
+      compact({{"inbox.md", "- a\n- a\n"},
+               {"changelog.md", "# Memory Changelog\n\n## 2026-03-06\n- old\n"}});
+  CHECK(
+      output_of(r, "changelog.md") ==
+      "# Memory Changelog\n\n## 2026-03-07\n- inbox.md cleanup: removed 1 exact duplicate(s) and 0 "
+      "exact tombstone match(es).\n\n## 2026-03-06\n- old\n");
   REQUIRE(r.plan->budget_results().size() == 1);
   const BudgetResult& b = r.plan->budget_results()[0];
   CHECK(b.path == "changelog.md");
@@ -136,21 +140,23 @@ TEST_CASE("compact: invalid UTF-8 blocks only the files the plan would change") 
   const InboxCompaction inbox = compact({{"inbox.md", "- a\n- a\n- \xFF\n"}});
   CHECK(codes(inbox) == std::vector<std::string>{"MK-UTF8-001 BLOCKER inbox.md"});
   CHECK_FALSE(inbox.plan.has_value());
-  const InboxCompaction read_only = compact({{"inbox.md", "- a\n- a\n"}, {"do-not-use.md", "- \xFF\n"}});
+  const InboxCompaction read_only =
+      compact({{"inbox.md", "- a\n- a\n"}, {"do-not-use.md", "- \xFF\n"}});
   CHECK(codes(read_only) == std::vector<std::string>{"MK-UTF8-001 WARNING do-not-use.md"});
   CHECK(read_only.plan.has_value());
   const InboxCompaction changelog =
       compact({{"inbox.md", "- a\n- a\n"}, {"changelog.md", "# L \xFF\n"}});
   CHECK(codes(changelog) == std::vector<std::string>{"MK-UTF8-001 BLOCKER changelog.md"});
   CHECK_FALSE(changelog.plan.has_value());
-  const InboxCompaction untouched = compact({{"inbox.md", "- a\n"}, {"changelog.md", "# L \xFF\n"}});
+  const InboxCompaction untouched =
+      compact({{"inbox.md", "- a\n"}, {"changelog.md", "# L \xFF\n"}});
   CHECK(codes(untouched) == std::vector<std::string>{"MK-UTF8-001 WARNING changelog.md"});
 }
 
 TEST_CASE("compact: an unsupported protocol blocks; a missing one warns") {
-  const InboxCompaction newer = compact(
-      {{"manifest.md", "## MemoryCustodian Protocol\n- protocol_version: 0.9\n"},
-       {"inbox.md", "- a\n- a\n"}});
+  const InboxCompaction newer =
+      compact({{"manifest.md", "## MemoryCustodian Protocol\n- protocol_version: 0.9\n"},
+               {"inbox.md", "- a\n- a\n"}});
   CHECK(codes(newer) == std::vector<std::string>{"MK-PROTO-001 BLOCKER manifest.md"});
   CHECK_FALSE(newer.plan.has_value());
   const InboxCompaction missing = compact({{"manifest.md", "# M\n"}, {"inbox.md", "- a\n- a\n"}});
@@ -164,7 +170,8 @@ TEST_CASE("compact: the plan ID follows the inputs and the date") {
                                                     {"changelog.md", "# L\n"}};
   const std::string id = compact(files).plan->id();
   CHECK(compact(files).plan->id() == id);
-  auto later = inputs_of({{"manifest.md", "# M\n"}, {"inbox.md", "- a\n- a\n"}, {"changelog.md", "# L\n"}});
+  auto later =
+      inputs_of({{"manifest.md", "# M\n"}, {"inbox.md", "- a\n- a\n"}, {"changelog.md", "# L\n"}});
   const ClockReading tomorrow = *ClockReading::parse_rfc3339("2026-03-08T10:00:00+00:00");
   CHECK(plan_inbox_compaction(later, default_token_counter(), kNow).plan->id() == id);
   CHECK(plan_inbox_compaction(later, default_token_counter(), tomorrow).plan->id() != id);

@@ -1,11 +1,11 @@
 // The flat key index agrees with a std::set of keys on which units repeat an earlier key.
+#include "compact/key_index.hpp"
+
 #include <doctest/doctest.h>
 
 #include <random>
 #include <set>
 #include <string>
-
-#include "compact/key_index.hpp"
 
 TEST_CASE("compact: the unit key index finds exactly the repeated keys") {
   std::mt19937 rng(5);

@@ -19,13 +19,15 @@ std::string words(std::size_t n) {  // n tokens
 }
 
 TargetCompaction compact(std::map<std::string, std::string> files, const std::string& target) {
-  if (files.count("manifest.md") == 0) files["manifest.md"] = "## MemoryCustodian Protocol\n- protocol_version: 0.7\n";
+  if (files.count("manifest.md") == 0)
+    files["manifest.md"] = "## MemoryCustodian Protocol\n- protocol_version: 0.7\n";
   CustodianInputs in;
   in.memory_dir = "docs/memory";
   in.memory_dir_exists = true;
   std::vector<FileSnapshot> snaps;
   for (const auto& [path, bytes] : files) {
-    snaps.push_back(FileSnapshot{path, EntryState::file, std::make_shared<const std::string>(bytes), ""});
+    snaps.push_back(
+        FileSnapshot{path, EntryState::file, std::make_shared<const std::string>(bytes), ""});
   }
   in.snapshot = Snapshot(std::move(snaps));
   return plan_target_compaction(in, target, default_token_counter(), kNow);
@@ -47,8 +49,8 @@ std::vector<std::string> codes(const TargetCompaction& r) {
 }
 
 const std::string kX = "-" + words(300);  // 301 tokens
-const std::string kChangelog = "# Memory Changelog\n\n## 2026-03-07\n" + kX + "\n\n## 2026-03-06\n" +
-                               kX + "\n\n## 2026-03-05\n" + kX + "\n";
+const std::string kChangelog = "# Memory Changelog\n\n## 2026-03-07\n" + kX +
+                               "\n\n## 2026-03-06\n" + kX + "\n\n## 2026-03-05\n" + kX + "\n";
 
 }  // namespace
 
@@ -67,7 +69,8 @@ TEST_CASE("compact: the §20 changelog archival vector has Plan ID 6d7b146d885f8
   CHECK(output_of(r, "archive/changelog-2026-03-07.md") ==
         "# Archived Memory: changelog.md\n\nComplete entries moved out of active memory by "
         "reviewed compaction.\nLoad this file only when explicitly asked; it is not part of normal "
-        "task context.\n\n## 2026-03-05\n" + kX + "\n");
+        "task context.\n\n## 2026-03-05\n" +
+            kX + "\n");
   CHECK(r.plan->id() == "6d7b146d885f8313");
   CHECK(r.plan->operations().size() == 2);
 }
@@ -80,8 +83,9 @@ TEST_CASE("compact: a missing archive README joins the plan") {
 
 TEST_CASE("compact: targets are normalised and refused as §9 says") {
   CHECK(*normalize_compaction_target(" rules\\a.md ") == "rules/a.md");
-  for (const char* bad : {"/abs/decisions.md", "C:/x.md", "../decisions.md", "a//b.md", "./brief.md",
-                          "notes.txt", "manifest.md", "inbox.md", "archive/x.md", "notes.md", ""}) {
+  for (const char* bad :
+       {"/abs/decisions.md", "C:/x.md", "../decisions.md", "a//b.md", "./brief.md", "notes.txt",
+        "manifest.md", "inbox.md", "archive/x.md", "notes.md", ""}) {
     CAPTURE(bad);
     const Result<std::string> r = normalize_compaction_target(bad);
     REQUIRE_FALSE(r.ok());
@@ -96,7 +100,8 @@ TEST_CASE("compact: within budget there is no plan; NEAR LIMIT previews maintena
   CHECK(ok.action == TargetAction::none);
   CHECK_FALSE(ok.plan.has_value());
   CHECK(ok.findings.empty());
-  const TargetCompaction near = compact({{"constraints.md", "-" + words(339) + "\n"}}, "constraints.md");
+  const TargetCompaction near =
+      compact({{"constraints.md", "-" + words(339) + "\n"}}, "constraints.md");
   CHECK(near.state == BudgetState::near_limit);
   CHECK(codes(near) == std::vector<std::string>{"MK-BUDGET-002"});
   REQUIRE(near.maintenance_preview.has_value());
@@ -105,9 +110,9 @@ TEST_CASE("compact: within budget there is no plan; NEAR LIMIT previews maintena
 
 TEST_CASE("compact: an over-budget bullet file loses its exact duplicates, first kept") {
   const std::string line = "-" + words(150) + "\n";
-  const TargetCompaction r = compact({{"constraints.md", line + "- keep\n" + line + line},
-                                      {"changelog.md", "# L\n"}},
-                                     "constraints.md");
+  const TargetCompaction r =
+      compact({{"constraints.md", line + "- keep\n" + line + line}, {"changelog.md", "# L\n"}},
+              "constraints.md");
   CHECK(r.action == TargetAction::dedupe);
   CHECK(r.duplicates_removed == 2);
   CHECK(output_of(r, "constraints.md") == line + "- keep\n");
@@ -120,11 +125,12 @@ TEST_CASE("compact: an over-budget bullet file loses its exact duplicates, first
 
 TEST_CASE("compact: dedupe that still leaves the file over budget asks for review") {
   const std::string line = "-" + words(250) + "\n";
-  const TargetCompaction r = compact({{"constraints.md", line + line + "-" + words(200) + "\n"}},
-                                     "constraints.md");
+  const TargetCompaction r =
+      compact({{"constraints.md", line + line + "-" + words(200) + "\n"}}, "constraints.md");
   CHECK(r.plan.has_value());
   CHECK(codes(r) == std::vector<std::string>{"MK-REVIEW-001"});
-  const TargetCompaction none = compact({{"constraints.md", "-" + words(450) + "\n"}}, "constraints.md");
+  const TargetCompaction none =
+      compact({{"constraints.md", "-" + words(450) + "\n"}}, "constraints.md");
   CHECK(none.action == TargetAction::manual_review);
   CHECK_FALSE(none.plan.has_value());
 }
@@ -159,10 +165,11 @@ TEST_CASE("compact: archival never archives everything and needs two entries") {
   const TargetCompaction all = compact(
       {{"changelog.md", "# L\n\n## b\n-" + words(900) + "\n\n## a\n- x\n"}}, "changelog.md");
   CHECK(all.action == TargetAction::manual_review);
-  const TargetCompaction one = compact({{"changelog.md", "## a\n-" + words(900) + "\n"}}, "changelog.md");
+  const TargetCompaction one =
+      compact({{"changelog.md", "## a\n-" + words(900) + "\n"}}, "changelog.md");
   CHECK(one.action == TargetAction::manual_review);
-  const TargetCompaction h1 = compact(
-      {{"changelog.md", "## b\n-" + words(500) + "\n# Title\n## a\n-" + words(500) + "\n"}},
-      "changelog.md");
+  const TargetCompaction h1 =
+      compact({{"changelog.md", "## b\n-" + words(500) + "\n# Title\n## a\n-" + words(500) + "\n"}},
+              "changelog.md");
   CHECK(h1.action == TargetAction::manual_review);
 }

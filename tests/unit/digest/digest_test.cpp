@@ -1,6 +1,6 @@
-#include <doctest/doctest.h>
-
 #include "memkit/digest.hpp"
+
+#include <doctest/doctest.h>
 
 TEST_CASE("digest: SHA-256 of the empty string and of the §20 inbox vector") {
   CHECK(memkit::sha256_hex("") ==

@@ -53,9 +53,9 @@ TEST_CASE("edit: the §20 inbox vector deletes only line 4") {
 }
 
 TEST_CASE("edit: the §20 loose and tight lists vector keeps A") {
-  CHECK(remove_units("# Memory Inbox\n\n- a\n- b\n\n- A\n  nested\n- a\n\n* * *\n- - -\n* * *\n\nText\n",
-                     {3}) ==
-        "# Memory Inbox\n\n- a\n- b\n\n- A\n  nested\n\n* * *\n- - -\n* * *\n\nText\n");
+  CHECK(remove_units(
+            "# Memory Inbox\n\n- a\n- b\n\n- A\n  nested\n- a\n\n* * *\n- - -\n* * *\n\nText\n",
+            {3}) == "# Memory Inbox\n\n- a\n- b\n\n- A\n  nested\n\n* * *\n- - -\n* * *\n\nText\n");
 }
 
 TEST_CASE("edit: a run reaching the end of the file takes the blank lines before it") {

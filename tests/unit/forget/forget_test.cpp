@@ -1,10 +1,10 @@
 // forget (spec compaction.md §14): units, blockers, tombstones by mode, the broad guard.
+#include "memkit/forget.hpp"
+
 #include <doctest/doctest.h>
 
 #include <map>
 #include <string>
-
-#include "memkit/forget.hpp"
 
 using namespace memkit;
 
@@ -21,7 +21,8 @@ ForgetPlanning forget(std::map<std::string, std::string> files, const std::strin
   in.memory_dir_exists = true;
   std::vector<FileSnapshot> snaps;
   for (const auto& [path, bytes] : files) {
-    snaps.push_back(FileSnapshot{path, EntryState::file, std::make_shared<const std::string>(bytes), ""});
+    snaps.push_back(
+        FileSnapshot{path, EntryState::file, std::make_shared<const std::string>(bytes), ""});
   }
   in.snapshot = Snapshot(std::move(snaps));
   return plan_forget(in, topic, mode, default_token_counter(), kNow);
@@ -39,12 +40,14 @@ std::string output_of(const ForgetPlanning& f, const std::string& path) {
 }  // namespace
 
 TEST_CASE("forget: soft removes matching bullets and leaves a tombstone") {
-  const ForgetPlanning f = forget({{"inbox.md", "# Inbox\n\n## 2026-03-06\n- use Redis here\n- keep\n"}},
-                                  "redis", ForgetMode::soft);
+  const ForgetPlanning f =
+      forget({{"inbox.md", "# Inbox\n\n## 2026-03-06\n- use Redis here\n- keep\n"}}, "redis",
+             ForgetMode::soft);
   CHECK(output_of(f, "inbox.md") == "# Inbox\n\n## 2026-03-06\n- keep\n");
-  CHECK(output_of(f, "do-not-use.md") ==
-        "# Do Not Use\n\n## Tombstone: redis\nGuard: keep this out of active memory unless the user "
-        "reverses it.\nReason: the user asked to forget this topic.\nMode: soft\nDate: 2026-03-07\n");
+  CHECK(
+      output_of(f, "do-not-use.md") ==
+      "# Do Not Use\n\n## Tombstone: redis\nGuard: keep this out of active memory unless the user "
+      "reverses it.\nReason: the user asked to forget this topic.\nMode: soft\nDate: 2026-03-07\n");
   REQUIRE(f.matches.size() == 1);
   CHECK(f.matches[0].summary == "use Redis here");
   CHECK(f.tombstone_action == "insert");
@@ -61,12 +64,13 @@ TEST_CASE("forget: an ordinary section that loses every bullet goes whole") {
 }
 
 TEST_CASE("forget: decision entries go whole; prose, titles and bare headings are blockers") {
-  const ForgetPlanning f = forget(
-      {{"decisions.md", "# Decisions about Kafka\n\n## 2026-01-02 - Streams\nDecision: use Kafka\n\n"
-                        "## 2026-01-01 - Other\nDecision: x\n"},
-       {"brief.md", "# Brief\n\nWe moved off Kafka last year.\n"},
-       {"constraints.md", "# C\n\n## Kafka\n"}},
-      "kafka", ForgetMode::soft);
+  const ForgetPlanning f =
+      forget({{"decisions.md",
+               "# Decisions about Kafka\n\n## 2026-01-02 - Streams\nDecision: use Kafka\n\n"
+               "## 2026-01-01 - Other\nDecision: x\n"},
+              {"brief.md", "# Brief\n\nWe moved off Kafka last year.\n"},
+              {"constraints.md", "# C\n\n## Kafka\n"}},
+             "kafka", ForgetMode::soft);
   CHECK(output_of(f, "decisions.md") ==
         "# Decisions about Kafka\n\n## 2026-01-01 - Other\nDecision: x\n");
   std::vector<std::string> kinds;
@@ -79,26 +83,28 @@ TEST_CASE("forget: decision entries go whole; prose, titles and bare headings ar
 }
 
 TEST_CASE("forget: hard replaces matching tombstones with one generic and names nothing") {
-  const ForgetPlanning f = forget(
-      {{"do-not-use.md", "# Do Not Use\n\n## Tombstone: Secret project\nGuard: g\n\n## Tombstone: Other\nGuard: g\n"},
-       {"inbox.md", "- secret project notes\n"},
-       {"changelog.md", "# L\n\n## 2026-03-07\n- earlier\n"}},
-      "Secret project", ForgetMode::hard);
+  const ForgetPlanning f = forget({{"do-not-use.md",
+                                    "# Do Not Use\n\n## Tombstone: Secret project\nGuard: g\n\n## "
+                                    "Tombstone: Other\nGuard: g\n"},
+                                   {"inbox.md", "- secret project notes\n"},
+                                   {"changelog.md", "# L\n\n## 2026-03-07\n- earlier\n"}},
+                                  "Secret project", ForgetMode::hard);
   CHECK(f.tombstones_matched == 1);
   CHECK(output_of(f, "do-not-use.md") ==
         "# Do Not Use\n\n## Tombstone: redacted\nGuard: a user-requested topic was removed; do not "
         "reconstruct it from earlier context.\n\n## Tombstone: Other\nGuard: g\n");
-  CHECK(output_of(f, "changelog.md") == "# L\n\n## 2026-03-07\n- forget (hard): topic withheld\n- earlier\n");
+  CHECK(output_of(f, "changelog.md") ==
+        "# L\n\n## 2026-03-07\n- forget (hard): topic withheld\n- earlier\n");
   CHECK(f.plan->sensitive());
   for (const ForgetMatch& m : f.matches) CHECK(m.summary == "[redacted]");
   CHECK(f.changelog == "generic");
 }
 
 TEST_CASE("forget: purge searches archives, adds no tombstone and warns about copies") {
-  const ForgetPlanning f = forget(
-      {{"archive/decisions-2026-01-01.md", "# Archived\n\n- old kafka note\n- keep\n"},
-       {"do-not-use.md", "# Do Not Use\n\n## Tombstone: kafka\nGuard: g\n"}},
-      "kafka", ForgetMode::purge);
+  const ForgetPlanning f =
+      forget({{"archive/decisions-2026-01-01.md", "# Archived\n\n- old kafka note\n- keep\n"},
+              {"do-not-use.md", "# Do Not Use\n\n## Tombstone: kafka\nGuard: g\n"}},
+             "kafka", ForgetMode::purge);
   CHECK(output_of(f, "archive/decisions-2026-01-01.md") == "# Archived\n\n- keep\n");
   CHECK(output_of(f, "do-not-use.md") == "# Do Not Use\n");
   CHECK(f.tombstone_action == "remove");
@@ -117,8 +123,9 @@ TEST_CASE("forget: short topics are broad, and a broad apply needs the flag") {
 }
 
 TEST_CASE("forget: a today's changelog section emptied by the forget still gets the line") {
-  const ForgetPlanning f = forget({{"changelog.md", "# L\n\n## 2026-03-07\n- about kafka\n\n## 2026-03-06\n- x\n"}},
-                                  "kafka", ForgetMode::soft);
+  const ForgetPlanning f =
+      forget({{"changelog.md", "# L\n\n## 2026-03-07\n- about kafka\n\n## 2026-03-06\n- x\n"}},
+             "kafka", ForgetMode::soft);
   CHECK(output_of(f, "changelog.md") ==
         "# L\n\n## 2026-03-07\n- forget (soft): kafka\n\n## 2026-03-06\n- x\n");
 }

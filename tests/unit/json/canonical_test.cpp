@@ -1,11 +1,12 @@
 // Canonical JSON (spec compaction.md §12.1): the streamed writer and the value-tree writer agree,
 // and both give Python's json.dumps(ensure_ascii=False, sort_keys=True, separators=(",",":")).
+#include "json/canonical.hpp"
+
 #include <doctest/doctest.h>
 
 #include <random>
 #include <string>
 
-#include "json/canonical.hpp"
 #include "memkit/json.hpp"
 
 TEST_CASE("json: strings are escaped exactly as Python escapes them") {
@@ -29,7 +30,8 @@ TEST_CASE("json: the streamed writer equals the value-tree writer on 20000 rando
 
 TEST_CASE("json: objects sort keys bytewise and carry no whitespace") {
   const nlohmann::json value{{"b", 1}, {"a", {{"\xC3\xA9", true}, {"Z", nullptr}}}, {"B", -2}};
-  CHECK(memkit::detail::canonical_dump(value) == "{\"B\":-2,\"a\":{\"Z\":null,\"\xC3\xA9\":true},\"b\":1}");
+  CHECK(memkit::detail::canonical_dump(value) ==
+        "{\"B\":-2,\"a\":{\"Z\":null,\"\xC3\xA9\":true},\"b\":1}");
 }
 
 TEST_CASE("json: the envelope derives status and exit class from its findings") {

@@ -51,7 +51,8 @@ TEST_CASE("layouts: the memory directory must lie strictly inside docs/") {
 }
 
 TEST_CASE("layouts: route paths are relative .md paths without odd segments") {
-  for (const char* ok : {"brief.md", "rules/a.md", "areas/x-y.md"}) CHECK(custodian::is_safe_route(ok));
+  for (const char* ok : {"brief.md", "rules/a.md", "areas/x-y.md"})
+    CHECK(custodian::is_safe_route(ok));
   for (const char* bad : {"../x.md", "/x.md", "a//b.md", "./a.md", "a/./b.md", "a\\b.md", "x.txt",
                           "", "C:x.md", "archive/"}) {
     CAPTURE(bad);

@@ -18,7 +18,8 @@ std::string first_key(const std::string& bytes) {
 }  // namespace
 
 TEST_CASE("markdown: the §6.3 key table") {
-  CHECK(first_key("- Stra\xC3\x9F" "e  \n") == "strasse");
+  CHECK(first_key("- Stra\xC3\x9F"
+                  "e  \n") == "strasse");
   CHECK(first_key("* STRASSE\n") == "strasse");
   CHECK(first_key("+ a\n  - b  \n") == "a\n  - b");
   CHECK(first_key("- a\n    - b\n") == "a\n    - b");
@@ -42,7 +43,8 @@ TEST_CASE("markdown: opaque lines inside a unit are part of its key") {
 TEST_CASE("markdown: heading keys fold the stripped heading text and other kinds have none") {
   const memkit::Document doc =
       memkit::parse_markdown(std::string("##   Tombstone: Redis  ##\ntext\n\n"));
-  CHECK(memkit::unit_key(doc, doc.units()[0]) == std::optional<std::string>("tombstone: redis  ##"));
+  CHECK(memkit::unit_key(doc, doc.units()[0]) ==
+        std::optional<std::string>("tombstone: redis  ##"));
   CHECK_FALSE(memkit::unit_key(doc, doc.units()[1]).has_value());
   CHECK_FALSE(memkit::unit_key(doc, doc.units()[2]).has_value());
   CHECK(memkit::heading_text("## \xC2\xA0 x \xE3\x80\x80") == "x");

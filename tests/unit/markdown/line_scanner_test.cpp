@@ -1,11 +1,12 @@
 // The parser's vectorised line walk gives exactly LineCursor's lines, wherever line ends fall
 // relative to its 64-byte windows.
+#include "markdown/line_scanner.hpp"
+
 #include <doctest/doctest.h>
 
 #include <random>
 #include <string>
 
-#include "markdown/line_scanner.hpp"
 #include "memkit/markdown.hpp"
 
 TEST_CASE("markdown: the line scanner and LineCursor agree on every line of random text") {

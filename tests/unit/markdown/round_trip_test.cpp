@@ -14,11 +14,14 @@ namespace {
 // Fragments chosen to hit every rule: markers, fences of both characters and lengths, comment
 // openers and closers, front matter, headings, formal sections, odd whitespace, invalid bytes.
 constexpr std::array<const char*, 40> kFragments = {
-    "- a", "* b", "+ c", "-", "- ", "  nested", "\tindented", "    code", "```", "````", "~~~",
-    "  ```", "   ~~~~", "```x`y", "<!--", "<!-- x -->", "-->", "  <!-- a", "---", "...", "# T",
-    "## S", "## MC-DEC-1 x", "### sub", "####### no", "* * *", "- - -", "___", "text", "",
-    " ", "\t", "\xEF\xBB\xBF", "\xC3\x28", "\xFF", "caf\xC3\xA9", "\xE8\xA8\x98", "a\rb",
-    "Decision:", "1. item"};
+    "- a",         "* b",          "+ c",           "-",         "- ",
+    "  nested",    "\tindented",   "    code",      "```",       "````",
+    "~~~",         "  ```",        "   ~~~~",       "```x`y",    "<!--",
+    "<!-- x -->",  "-->",          "  <!-- a",      "---",       "...",
+    "# T",         "## S",         "## MC-DEC-1 x", "### sub",   "####### no",
+    "* * *",       "- - -",        "___",           "text",      "",
+    " ",           "\t",           "\xEF\xBB\xBF",  "\xC3\x28",  "\xFF",
+    "caf\xC3\xA9", "\xE8\xA8\x98", "a\rb",          "Decision:", "1. item"};
 
 std::string generate(std::mt19937& rng) {
   std::string out;

@@ -36,9 +36,10 @@ std::string sections(const Document& doc) {
 }  // namespace
 
 TEST_CASE("markdown: the worked example of §20 partitions as the spec lists") {
-  const Document doc = parse_markdown(std::string(
-      "---\ntitle: x\n---\n# Notes\n\n- a\n  ~~~\n  - b\n  ~~~\n\n\n<!-- c -->\n## S\ntext\nmore\n\n"
-      "~~~\ncode\n~~~\n"));
+  const Document doc =
+      parse_markdown(std::string("---\ntitle: x\n---\n# Notes\n\n- a\n  ~~~\n  - b\n  "
+                                 "~~~\n\n\n<!-- c -->\n## S\ntext\nmore\n\n"
+                                 "~~~\ncode\n~~~\n"));
   REQUIRE(doc.parseable());
   CHECK(shape(doc) ==
         "front_matter 1-3, heading 4-4, blank 5-5, bullet_unit 6-9, blank 10-11, comment 12-12, "
@@ -152,7 +153,8 @@ TEST_CASE("markdown: an unclosed fence or comment is a parse error at the opener
 
 TEST_CASE("markdown: only a parseable, well-formed file may be changed") {
   CHECK(memkit::check_editable(parse_markdown(std::string("- a\n")), "inbox.md").ok());
-  const memkit::Status fence = memkit::check_editable(parse_markdown(std::string("a\n~~~\n")), "x.md");
+  const memkit::Status fence =
+      memkit::check_editable(parse_markdown(std::string("a\n~~~\n")), "x.md");
   CHECK(fence.code() == memkit::Errc::parse);
   CHECK(fence.message() == "x.md:2: unclosed code fence");
   const memkit::Status utf8 = memkit::check_editable(parse_markdown(std::string("\xFF\n")), "y.md");

@@ -15,9 +15,9 @@ TEST_CASE("plan: the §20 inbox vector has Plan ID 3d36af5e83bd5ddb") {
   std::vector<Splice> splices = removal_splices(doc, std::vector<UnitSpan>{{3, 3}});
   std::vector<PlanOperation> ops;
   ops.push_back(plan_write("inbox.md", inbox, true, std::move(splices)));
-  const Plan plan = Plan::create("custodian compact",
-                                 {{"memory_dir", "docs/memory"}, {"target", "inbox.md"}},
-                                 std::move(ops), {});
+  const Plan plan =
+      Plan::create("custodian compact", {{"memory_dir", "docs/memory"}, {"target", "inbox.md"}},
+                   std::move(ops), {});
   CHECK(plan.canonical_json() ==
         R"({"arguments":{"memory_dir":"docs/memory","target":"inbox.md"},"budget_results":[],)"
         R"("command":"custodian compact","operations":[{"base_sha256":)"
@@ -38,20 +38,21 @@ TEST_CASE("plan: the §20 changelog archival vector has Plan ID 6d7b146d885f8313
   const std::string archive =
       "# Archived Memory: changelog.md\n\nComplete entries moved out of active memory by reviewed "
       "compaction.\nLoad this file only when explicitly asked; it is not part of normal task "
-      "context.\n\n## 2026-03-05\n" + x + "\n";
+      "context.\n\n## 2026-03-05\n" +
+      x + "\n";
   const Document doc = parse_markdown(changelog);
   const Section& oldest = doc.sections().back();
   std::vector<PlanOperation> ops;
-  ops.push_back(plan_write("changelog.md", changelog, true,
-                           removal_splices(doc, std::vector<UnitSpan>{{oldest.first_unit,
-                                                                        oldest.first_unit +
-                                                                            oldest.unit_count - 1}})));
-  ops.push_back(plan_write("archive/changelog-2026-03-07.md", nullptr, false,
-                           {Splice{0, 0, archive}}));
+  ops.push_back(plan_write(
+      "changelog.md", changelog, true,
+      removal_splices(doc, std::vector<UnitSpan>{
+                               {oldest.first_unit, oldest.first_unit + oldest.unit_count - 1}})));
+  ops.push_back(
+      plan_write("archive/changelog-2026-03-07.md", nullptr, false, {Splice{0, 0, archive}}));
   std::vector<BudgetResult> budgets = {{"changelog.md", 927, 619, 800, BudgetState::ok}};
-  const Plan plan = Plan::create("custodian compact",
-                                 {{"memory_dir", "docs/memory"}, {"target", "changelog.md"}},
-                                 std::move(ops), std::move(budgets));
+  const Plan plan =
+      Plan::create("custodian compact", {{"memory_dir", "docs/memory"}, {"target", "changelog.md"}},
+                   std::move(ops), std::move(budgets));
   CHECK(to_hex(plan.operations()[0].output_sha256) ==
         "b53c79e01eab86c1de8a2b59c8ec3fb93f8ca591fa84ec6cef300e833cf6853a");
   CHECK(to_hex(plan.operations()[1].base_sha256) ==
@@ -67,8 +68,7 @@ TEST_CASE("plan: any change to an argument, a base byte or the command changes t
                   std::shared_ptr<const std::string> bytes) {
     std::vector<PlanOperation> ops;
     ops.push_back(plan_write("inbox.md", bytes, true, {Splice{4, 8, {}}}));
-    return Plan::create(command, {{"memory_dir", dir}, {"target", "inbox.md"}}, std::move(ops),
-                        {});
+    return Plan::create(command, {{"memory_dir", dir}, {"target", "inbox.md"}}, std::move(ops), {});
   };
   const std::string id = make("custodian compact", "docs/memory", base).id();
   CHECK(id.size() == 16);

@@ -1,5 +1,7 @@
 // The vector validator must agree with the scalar decoder on where the first ill-formed sequence
 // starts, wherever it falls relative to the 16-byte blocks.
+#include "text/utf8_simd.hpp"
+
 #include <doctest/doctest.h>
 
 #include <optional>
@@ -8,7 +10,6 @@
 
 #include "memkit/text.hpp"
 #include "text/utf8_decode.hpp"
-#include "text/utf8_simd.hpp"
 
 namespace {
 
@@ -25,9 +26,17 @@ std::optional<std::size_t> scalar_first_invalid(const std::string& s) {
 
 // Valid text of every sequence length, so that characters straddle block boundaries.
 std::string valid_text(std::mt19937& rng, std::size_t length) {
-  static const char* const kPieces[] = {"a", "bc ", "\xC3\xA9", "\xDF\xBF", "\xE8\xA8\x98",
-                                        "\xEF\xBF\xBD", "\xED\x9F\xBF", "\xEE\x80\x80",
-                                        "\xF0\x9F\x98\x80", "\xF4\x8F\xBF\xBF", "\n"};
+  static const char* const kPieces[] = {"a",
+                                        "bc ",
+                                        "\xC3\xA9",
+                                        "\xDF\xBF",
+                                        "\xE8\xA8\x98",
+                                        "\xEF\xBF\xBD",
+                                        "\xED\x9F\xBF",
+                                        "\xEE\x80\x80",
+                                        "\xF0\x9F\x98\x80",
+                                        "\xF4\x8F\xBF\xBF",
+                                        "\n"};
   std::string out;
   while (out.size() < length) out += kPieces[rng() % (sizeof kPieces / sizeof kPieces[0])];
   return out;
@@ -35,10 +44,24 @@ std::string valid_text(std::mt19937& rng, std::size_t length) {
 
 // Ill-formed pieces: stray continuations, overlongs, surrogates, values above U+10FFFF,
 // truncated sequences, bytes that never occur.
-const char* const kBad[] = {"\x80", "\xBF", "\xC0\x80", "\xC1\xBF", "\xE0\x80\x80", "\xE0\x9F\xBF",
-                            "\xED\xA0\x80", "\xED\xBF\xBF", "\xF0\x80\x80\x80", "\xF0\x8F\xBF\xBF",
-                            "\xF4\x90\x80\x80", "\xF5\x80\x80\x80", "\xFF", "\xFE", "\xC3",
-                            "\xE8\xA8", "\xF0\x9F\x98", "\xC3\xC3\xA9"};
+const char* const kBad[] = {"\x80",
+                            "\xBF",
+                            "\xC0\x80",
+                            "\xC1\xBF",
+                            "\xE0\x80\x80",
+                            "\xE0\x9F\xBF",
+                            "\xED\xA0\x80",
+                            "\xED\xBF\xBF",
+                            "\xF0\x80\x80\x80",
+                            "\xF0\x8F\xBF\xBF",
+                            "\xF4\x90\x80\x80",
+                            "\xF5\x80\x80\x80",
+                            "\xFF",
+                            "\xFE",
+                            "\xC3",
+                            "\xE8\xA8",
+                            "\xF0\x9F\x98",
+                            "\xC3\xC3\xA9"};
 
 }  // namespace
 

@@ -1,0 +1,20 @@
+// Removing the small directories memkit itself made (journals, applied records): their files,
+// then the directory. Never used on user folders.
+#pragma once
+
+#include <string>
+
+#include "memkit/file_system.hpp"
+
+namespace memkit::detail {
+
+inline Status remove_state_directory(FileSystem& fs, const std::string& dir) {
+  Result<std::vector<std::string>> names = fs.list_directory(dir);
+  if (!names) return names.status();
+  for (const std::string& name : *names) {
+    if (Status removed = fs.remove_file(dir + "/" + name); !removed.ok()) return removed;
+  }
+  return fs.remove_directory(dir);
+}
+
+}  // namespace memkit::detail
