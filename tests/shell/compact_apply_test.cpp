@@ -224,3 +224,25 @@ TEST_CASE("shell: undo refuses a target that moved on, and a plan never applied 
 }
 
 }  // namespace memkit::shell_test
+
+namespace memkit::shell_test {
+
+TEST_CASE("shell: a purge deletes exactly the undo records whose base bytes mention the topic") {
+  TempDir dir;
+  write_bytes(dir.path() / "docs/memory/manifest.md", "# M\n");
+  Workspace ws = open_at(posix_file_system(), dir.path());
+  auto lock = ws.lock();
+  std::vector<std::string> ids;
+  for (const char* inbox : {"- Zephyr notes\n- zephyr notes\n", "- plain\n- PLAIN\n"}) {
+    write_bytes(dir.path() / "docs/memory/inbox.md", inbox);
+    const InboxCompaction report = plan_at(ws);
+    REQUIRE(report.plan.has_value());
+    REQUIRE(ws.apply(*report.plan, kNow).ok());
+    ids.push_back(report.plan->id());
+  }
+  REQUIRE(ws.purge_applied_records("zephyr").ok());
+  CHECK_FALSE(ws.read_applied_record(ids[0])->has_value());
+  CHECK(ws.read_applied_record(ids[1])->has_value());
+}
+
+}  // namespace memkit::shell_test
