@@ -6,7 +6,11 @@
 #include <map>
 #include <string>
 
+#include "memory_inputs.hpp"
+
 using namespace memkit;
+using memkit::testing::inputs_of;
+using memkit::testing::output_of;
 
 namespace {
 
@@ -17,26 +21,9 @@ const std::string kManifest =
 
 AddPlanning plan(AddRequest request, std::map<std::string, std::string> files = {}) {
   if (files.count("manifest.md") == 0) files["manifest.md"] = kManifest;
-  CustodianInputs in;
-  in.memory_dir = "docs/memory";
-  in.memory_dir_exists = true;
-  std::vector<FileSnapshot> snaps;
-  for (const auto& [path, bytes] : files) {
-    snaps.push_back(
-        FileSnapshot{path, EntryState::file, std::make_shared<const std::string>(bytes), ""});
-  }
-  in.snapshot = Snapshot(std::move(snaps));
+  const CustodianInputs in = inputs_of(files);
   REQUIRE(validate_add(request).ok());
   return plan_add(in, request, default_token_counter(), kNow);
-}
-
-std::string output_of(const AddPlanning& a, const std::string& path) {
-  REQUIRE(a.plan.has_value());
-  for (const PlanOperation& op : a.plan->operations()) {
-    if (op.path == path) return op.output.render();
-  }
-  FAIL("no operation for " << path);
-  return {};
 }
 
 AddRequest request(std::string message, std::string type) {
@@ -54,7 +41,7 @@ TEST_CASE("add: a decision goes before the first entry, with its reason") {
   const AddPlanning a = plan(
       r, {{"decisions.md", "# Decisions\n\nNewest first.\n\n## 2026-01-01 - Old\nDecision: x\n"}});
   CHECK(a.target == "decisions.md");
-  CHECK(output_of(a, "decisions.md") ==
+  CHECK(output_of(a.plan, "decisions.md") ==
         "# Decisions\n\nNewest first.\n\n## 2026-03-07 - Use Postgres for readings\nDecision:\nUse "
         "Postgres\nfor readings\nReason:\nwindow queries\n\n## 2026-01-01 - Old\nDecision: x\n");
   REQUIRE(a.decision_entry_tokens.has_value());
@@ -66,13 +53,13 @@ TEST_CASE("add: decision titles are cut to 72 code points; tombstone titles neve
   const std::string message =
       long_message + " " + std::string(30, 'b') + " \xC3\xA9\xC3\xA9\xC3\xA9zzz";
   const AddPlanning d = plan(request(message, "decision"), {{"decisions.md", "# D\n"}});
-  CHECK(output_of(d, "decisions.md")
+  CHECK(output_of(d.plan, "decisions.md")
             .find("## 2026-03-07 - " + long_message + " " + std::string(30, 'b') + "\n") !=
         std::string::npos);
   const AddPlanning t = plan(request("  Redis   cache\tfor sessions ", "do-not-use"),
                              {{"do-not-use.md", "# Do Not Use\n"}});
   CHECK(t.type == "tombstone");
-  CHECK(output_of(t, "do-not-use.md") ==
+  CHECK(output_of(t.plan, "do-not-use.md") ==
         "# Do Not Use\n\n## Tombstone: Redis cache for sessions\nGuard: keep this out of active "
         "memory unless the user reverses it.\nReason: not given\nDate: 2026-03-07\n");
 }
@@ -80,18 +67,18 @@ TEST_CASE("add: decision titles are cut to 72 code points; tombstone titles neve
 TEST_CASE("add: bullets append tight and keep multi-line messages in one unit") {
   const AddPlanning a =
       plan(request("first\n\nsecond", "constraint"), {{"constraints.md", "# C\n\n- old\n"}});
-  CHECK(output_of(a, "constraints.md") == "# C\n\n- old\n- first\n\n  second\n");
+  CHECK(output_of(a.plan, "constraints.md") == "# C\n\n- old\n- first\n\n  second\n");
 }
 
 TEST_CASE("add: inbox notes go under today's heading, newest first") {
   const AddPlanning a =
       plan(request("note", "inbox"),
            {{"inbox.md", "# Inbox\n\n## 2026-03-07\n- earlier\n\n## 2026-03-06\n- old\n"}});
-  CHECK(output_of(a, "inbox.md") ==
+  CHECK(output_of(a.plan, "inbox.md") ==
         "# Inbox\n\n## 2026-03-07\n- note\n- earlier\n\n## 2026-03-06\n- old\n");
   const AddPlanning fresh =
       plan(request("note", "inbox"), {{"inbox.md", "# Inbox\n\n## 2026-03-06\n- old\n"}});
-  CHECK(output_of(fresh, "inbox.md") ==
+  CHECK(output_of(fresh.plan, "inbox.md") ==
         "# Inbox\n\n## 2026-03-07\n- note\n\n## 2026-03-06\n- old\n");
 }
 
@@ -100,8 +87,8 @@ TEST_CASE("add: a new module file is created and indexed in the manifest") {
   r.name = "testing";
   const AddPlanning a = plan(r);
   CHECK(a.target == "rules/testing.md");
-  CHECK(output_of(a, "rules/testing.md").find("\n- Run the tests\n") != std::string::npos);
-  CHECK(output_of(a, "manifest.md")
+  CHECK(output_of(a.plan, "rules/testing.md").find("\n- Run the tests\n") != std::string::npos);
+  CHECK(output_of(a.plan, "manifest.md")
             .find("### Enabled rules\n- `rules/testing.md`: Load when the task clearly matches "
                   "this rule.\n") != std::string::npos);
   REQUIRE(a.plan.has_value());
@@ -163,6 +150,6 @@ TEST_CASE("add: --area sends decisions and bullets to the area file") {
   r.area = "db";
   CHECK(add_target(r) == "areas/db.md");
   const AddPlanning a = plan(r);
-  CHECK(output_of(a, "areas/db.md").find("## 2026-03-07 - Use pooling\nDecision:\nUse pooling\n") !=
-        std::string::npos);
+  CHECK(output_of(a.plan, "areas/db.md")
+            .find("## 2026-03-07 - Use pooling\nDecision:\nUse pooling\n") != std::string::npos);
 }

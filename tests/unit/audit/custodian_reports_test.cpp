@@ -5,8 +5,10 @@
 #include <map>
 
 #include "memkit/audit.hpp"
+#include "memory_inputs.hpp"
 
 using namespace memkit;
+using memkit::testing::inputs_of;
 
 namespace {
 
@@ -28,22 +30,6 @@ std::map<std::string, std::string> healthy() {
           {"constraints.md", "# Constraints\n\n- c\n"},
           {"do-not-use.md", "# Do Not Use\n"},
           {"inbox.md", "# Inbox\n"}};
-}
-
-CustodianInputs inputs_of(const std::map<std::string, std::string>& files, bool dir = true) {
-  CustodianInputs in;
-  in.memory_dir = "docs/memory";
-  in.memory_dir_exists = dir;
-  std::vector<FileSnapshot> snaps;
-  for (const auto& [path, bytes] : files) {
-    FileSnapshot f;
-    f.path = path;
-    f.state = EntryState::file;
-    f.bytes = std::make_shared<const std::string>(bytes);
-    snaps.push_back(std::move(f));
-  }
-  in.snapshot = Snapshot(std::move(snaps));
-  return in;
 }
 
 std::vector<std::string> codes(const std::vector<Finding>& findings) {

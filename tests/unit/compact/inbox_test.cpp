@@ -5,40 +5,21 @@
 #include <string>
 
 #include "memkit/compact.hpp"
+#include "memory_inputs.hpp"
 
 using namespace memkit;
+using memkit::testing::inputs_of;
+using memkit::testing::output_of;
 
 namespace {
 
 const ClockReading kNow = *ClockReading::parse_rfc3339("2026-03-07T10:00:00+00:00");
-
-CustodianInputs inputs_of(const std::map<std::string, std::string>& files) {
-  CustodianInputs in;
-  in.memory_dir = "docs/memory";
-  in.memory_dir_exists = true;
-  std::vector<FileSnapshot> snaps;
-  for (const auto& [path, bytes] : files) {
-    snaps.push_back(
-        FileSnapshot{path, EntryState::file, std::make_shared<const std::string>(bytes), ""});
-  }
-  in.snapshot = Snapshot(std::move(snaps));
-  return in;
-}
 
 InboxCompaction compact(std::map<std::string, std::string> files) {
   if (files.count("manifest.md") == 0) {
     files["manifest.md"] = "## MemoryCustodian Protocol\n- protocol_version: 0.7\n";
   }
   return plan_inbox_compaction(inputs_of(files), default_token_counter(), kNow);
-}
-
-std::string output_of(const InboxCompaction& r, const std::string& path) {
-  REQUIRE(r.plan.has_value());
-  for (const PlanOperation& op : r.plan->operations()) {
-    if (op.path == path) return op.output.render();
-  }
-  FAIL("no operation for " << path);
-  return {};
 }
 
 std::vector<std::string> codes(const InboxCompaction& r) {
@@ -60,7 +41,7 @@ TEST_CASE("compact: the §20 inbox vector removes one duplicate with Plan ID 3d3
   CHECK(r.candidates.size() == 2);
   REQUIRE(r.plan.has_value());
   CHECK(r.plan->id() == "3d36af5e83bd5ddb");
-  CHECK(output_of(r, "inbox.md") == "# Inbox\n\n- Use tabs\n- Keep CRLF\n");
+  CHECK(output_of(r.plan, "inbox.md") == "# Inbox\n\n- Use tabs\n- Keep CRLF\n");
   CHECK(r.findings.empty());
 }
 
@@ -70,7 +51,7 @@ TEST_CASE("compact: the §20 loose and tight lists vector") {
         "# Memory Inbox\n\n- a\n- b\n\n- A\n  nested\n- a\n\n* * *\n- - -\n* * *\n\nText\n"}});
   CHECK(r.duplicates == 1);
   CHECK(r.candidates.size() == 3);
-  CHECK(output_of(r, "inbox.md") ==
+  CHECK(output_of(r.plan, "inbox.md") ==
         "# Memory Inbox\n\n- a\n- b\n\n- A\n  nested\n\n* * *\n- - -\n* * *\n\nText\n");
   REQUIRE(r.candidates.size() == 3);
   CHECK(r.candidates[2].label == "A");
@@ -86,7 +67,7 @@ TEST_CASE("compact: the §20 tombstone vector matches whole titles and bullet ke
   CHECK(r.tombstone_matches == 2);
   CHECK(r.candidates.size() == 1);
   CHECK(r.candidates[0].label == "Redis cache for sessions");
-  CHECK(output_of(r, "inbox.md") == "- Redis cache for sessions\n");
+  CHECK(output_of(r.plan, "inbox.md") == "- Redis cache for sessions\n");
 }
 
 TEST_CASE("compact: dash tombstone headings, and a duplicate of a tombstoned item") {
@@ -114,14 +95,14 @@ TEST_CASE("compact: an existing changelog gets today's maintenance line and a bu
       compact({{"inbox.md", "- a\n- a\n"},
                {"changelog.md", "# Memory Changelog\n\n## 2026-03-06\n- old\n"}});
   CHECK(
-      output_of(r, "changelog.md") ==
+      output_of(r.plan, "changelog.md") ==
       "# Memory Changelog\n\n## 2026-03-07\n- inbox.md cleanup: removed 1 exact duplicate(s) and 0 "
       "exact tombstone match(es).\n\n## 2026-03-06\n- old\n");
   REQUIRE(r.plan->budget_results().size() == 1);
   const BudgetResult& b = r.plan->budget_results()[0];
   CHECK(b.path == "changelog.md");
   CHECK(b.before == estimate_tokens("# Memory Changelog\n\n## 2026-03-06\n- old\n"));
-  CHECK(b.after == estimate_tokens(output_of(r, "changelog.md")));
+  CHECK(b.after == estimate_tokens(output_of(r.plan, "changelog.md")));
   CHECK(b.limit == 800);
   CHECK(r.plan->operations().size() == 2);
 }

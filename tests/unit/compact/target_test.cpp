@@ -5,8 +5,11 @@
 #include <string>
 
 #include "memkit/compact.hpp"
+#include "memory_inputs.hpp"
 
 using namespace memkit;
+using memkit::testing::inputs_of;
+using memkit::testing::output_of;
 
 namespace {
 
@@ -21,25 +24,8 @@ std::string words(std::size_t n) {  // n tokens
 TargetCompaction compact(std::map<std::string, std::string> files, const std::string& target) {
   if (files.count("manifest.md") == 0)
     files["manifest.md"] = "## MemoryCustodian Protocol\n- protocol_version: 0.7\n";
-  CustodianInputs in;
-  in.memory_dir = "docs/memory";
-  in.memory_dir_exists = true;
-  std::vector<FileSnapshot> snaps;
-  for (const auto& [path, bytes] : files) {
-    snaps.push_back(
-        FileSnapshot{path, EntryState::file, std::make_shared<const std::string>(bytes), ""});
-  }
-  in.snapshot = Snapshot(std::move(snaps));
+  const CustodianInputs in = inputs_of(files);
   return plan_target_compaction(in, target, default_token_counter(), kNow);
-}
-
-std::string output_of(const TargetCompaction& r, const std::string& path) {
-  REQUIRE(r.plan.has_value());
-  for (const PlanOperation& op : r.plan->operations()) {
-    if (op.path == path) return op.output.render();
-  }
-  FAIL("no operation for " << path);
-  return {};
 }
 
 std::vector<std::string> codes(const TargetCompaction& r) {
@@ -64,9 +50,9 @@ TEST_CASE("compact: the §20 changelog archival vector has Plan ID 6d7b146d885f8
   CHECK(r.archive_entries == 1);
   CHECK(r.archive_path == "archive/changelog-2026-03-07.md");
   CHECK(r.projected_tokens == std::optional<std::uint64_t>(619));
-  CHECK(output_of(r, "changelog.md") ==
+  CHECK(output_of(r.plan, "changelog.md") ==
         "# Memory Changelog\n\n## 2026-03-07\n" + kX + "\n\n## 2026-03-06\n" + kX + "\n");
-  CHECK(output_of(r, "archive/changelog-2026-03-07.md") ==
+  CHECK(output_of(r.plan, "archive/changelog-2026-03-07.md") ==
         "# Archived Memory: changelog.md\n\nComplete entries moved out of active memory by "
         "reviewed compaction.\nLoad this file only when explicitly asked; it is not part of normal "
         "task context.\n\n## 2026-03-05\n" +
@@ -77,7 +63,7 @@ TEST_CASE("compact: the §20 changelog archival vector has Plan ID 6d7b146d885f8
 
 TEST_CASE("compact: a missing archive README joins the plan") {
   const TargetCompaction r = compact({{"changelog.md", kChangelog}}, "changelog.md");
-  CHECK(output_of(r, "archive/README.md") == custodian::archive_readme());
+  CHECK(output_of(r.plan, "archive/README.md") == custodian::archive_readme());
   CHECK(r.plan->id() != "6d7b146d885f8313");
 }
 
@@ -115,9 +101,9 @@ TEST_CASE("compact: an over-budget bullet file loses its exact duplicates, first
               "constraints.md");
   CHECK(r.action == TargetAction::dedupe);
   CHECK(r.duplicates_removed == 2);
-  CHECK(output_of(r, "constraints.md") == line + "- keep\n");
+  CHECK(output_of(r.plan, "constraints.md") == line + "- keep\n");
   CHECK(codes(r).empty());
-  CHECK(output_of(r, "changelog.md") ==
+  CHECK(output_of(r.plan, "changelog.md") ==
         "# L\n\n## 2026-03-07\n- constraints.md compaction: removed 2 exact duplicate bullet "
         "unit(s).\n");
   REQUIRE(r.plan->budget_results().size() == 2);

@@ -6,7 +6,11 @@
 #include <map>
 #include <string>
 
+#include "memory_inputs.hpp"
+
 using namespace memkit;
+using memkit::testing::inputs_of;
+using memkit::testing::output_of;
 
 namespace {
 
@@ -16,25 +20,8 @@ ForgetPlanning forget(std::map<std::string, std::string> files, const std::strin
                       ForgetMode mode) {
   if (files.count("manifest.md") == 0) files["manifest.md"] = "# M\n";
   if (files.count("do-not-use.md") == 0) files["do-not-use.md"] = "# Do Not Use\n";
-  CustodianInputs in;
-  in.memory_dir = "docs/memory";
-  in.memory_dir_exists = true;
-  std::vector<FileSnapshot> snaps;
-  for (const auto& [path, bytes] : files) {
-    snaps.push_back(
-        FileSnapshot{path, EntryState::file, std::make_shared<const std::string>(bytes), ""});
-  }
-  in.snapshot = Snapshot(std::move(snaps));
+  const CustodianInputs in = inputs_of(files);
   return plan_forget(in, topic, mode, default_token_counter(), kNow);
-}
-
-std::string output_of(const ForgetPlanning& f, const std::string& path) {
-  REQUIRE(f.plan.has_value());
-  for (const PlanOperation& op : f.plan->operations()) {
-    if (op.path == path) return op.output.render();
-  }
-  FAIL("no operation for " << path);
-  return {};
 }
 
 }  // namespace
@@ -43,9 +30,9 @@ TEST_CASE("forget: soft removes matching bullets and leaves a tombstone") {
   const ForgetPlanning f =
       forget({{"inbox.md", "# Inbox\n\n## 2026-03-06\n- use Redis here\n- keep\n"}}, "redis",
              ForgetMode::soft);
-  CHECK(output_of(f, "inbox.md") == "# Inbox\n\n## 2026-03-06\n- keep\n");
+  CHECK(output_of(f.plan, "inbox.md") == "# Inbox\n\n## 2026-03-06\n- keep\n");
   CHECK(
-      output_of(f, "do-not-use.md") ==
+      output_of(f.plan, "do-not-use.md") ==
       "# Do Not Use\n\n## Tombstone: redis\nGuard: keep this out of active memory unless the user "
       "reverses it.\nReason: the user asked to forget this topic.\nMode: soft\nDate: 2026-03-07\n");
   REQUIRE(f.matches.size() == 1);
@@ -59,7 +46,7 @@ TEST_CASE("forget: an ordinary section that loses every bullet goes whole") {
   const ForgetPlanning f = forget(
       {{"inbox.md", "# Inbox\n\n## 2026-03-06\n- Redis a\n- redis b\n\n## 2026-03-05\n- other\n"}},
       "redis", ForgetMode::soft);
-  CHECK(output_of(f, "inbox.md") == "# Inbox\n\n## 2026-03-05\n- other\n");
+  CHECK(output_of(f.plan, "inbox.md") == "# Inbox\n\n## 2026-03-05\n- other\n");
   CHECK(f.broad);  // two units matched
 }
 
@@ -71,7 +58,7 @@ TEST_CASE("forget: decision entries go whole; prose, titles and bare headings ar
               {"brief.md", "# Brief\n\nWe moved off Kafka last year.\n"},
               {"constraints.md", "# C\n\n## Kafka\n"}},
              "kafka", ForgetMode::soft);
-  CHECK(output_of(f, "decisions.md") ==
+  CHECK(output_of(f.plan, "decisions.md") ==
         "# Decisions about Kafka\n\n## 2026-01-01 - Other\nDecision: x\n");
   std::vector<std::string> kinds;
   for (const ForgetBlocker& b : f.blockers) kinds.push_back(b.path + " " + b.kind);
@@ -90,10 +77,10 @@ TEST_CASE("forget: hard replaces matching tombstones with one generic and names 
                                    {"changelog.md", "# L\n\n## 2026-03-07\n- earlier\n"}},
                                   "Secret project", ForgetMode::hard);
   CHECK(f.tombstones_matched == 1);
-  CHECK(output_of(f, "do-not-use.md") ==
+  CHECK(output_of(f.plan, "do-not-use.md") ==
         "# Do Not Use\n\n## Tombstone: redacted\nGuard: a user-requested topic was removed; do not "
         "reconstruct it from earlier context.\n\n## Tombstone: Other\nGuard: g\n");
-  CHECK(output_of(f, "changelog.md") ==
+  CHECK(output_of(f.plan, "changelog.md") ==
         "# L\n\n## 2026-03-07\n- forget (hard): topic withheld\n- earlier\n");
   CHECK(f.plan->sensitive());
   for (const ForgetMatch& m : f.matches) CHECK(m.summary == "[redacted]");
@@ -105,8 +92,8 @@ TEST_CASE("forget: purge searches archives, adds no tombstone and warns about co
       forget({{"archive/decisions-2026-01-01.md", "# Archived\n\n- old kafka note\n- keep\n"},
               {"do-not-use.md", "# Do Not Use\n\n## Tombstone: kafka\nGuard: g\n"}},
              "kafka", ForgetMode::purge);
-  CHECK(output_of(f, "archive/decisions-2026-01-01.md") == "# Archived\n\n- keep\n");
-  CHECK(output_of(f, "do-not-use.md") == "# Do Not Use\n");
+  CHECK(output_of(f.plan, "archive/decisions-2026-01-01.md") == "# Archived\n\n- keep\n");
+  CHECK(output_of(f.plan, "do-not-use.md") == "# Do Not Use\n");
   CHECK(f.tombstone_action == "remove");
   bool warned = false;
   for (const Finding& finding : f.findings) warned = warned || finding.code == "MK-FORGET-003";
@@ -126,6 +113,6 @@ TEST_CASE("forget: a today's changelog section emptied by the forget still gets 
   const ForgetPlanning f =
       forget({{"changelog.md", "# L\n\n## 2026-03-07\n- about kafka\n\n## 2026-03-06\n- x\n"}},
              "kafka", ForgetMode::soft);
-  CHECK(output_of(f, "changelog.md") ==
+  CHECK(output_of(f.plan, "changelog.md") ==
         "# L\n\n## 2026-03-07\n- forget (soft): kafka\n\n## 2026-03-06\n- x\n");
 }
