@@ -35,6 +35,22 @@ struct UnitSpan {
 [[nodiscard]] std::vector<Splice> removal_splices(const Document& doc,
                                                   std::span<const UnitSpan> spans);
 
+// A range of whole lines [begin, end) of a file.
+struct ByteRange {
+  std::size_t begin;
+  std::size_t end;
+};
+
+// The same rule for removed units known by their byte ranges, for callers that read a file with a
+// UnitReader and keep no Document. The blank units around a non-blank unit are exactly the blank
+// lines next to it (a non-blank unit starts and ends with a non-blank line, and blank runs are
+// maximal), so the gaps are found by looking at the neighbouring lines.
+// REQUIRES: each range is one or more consecutive non-blank units of a parseable file; sorted,
+// non-overlapping. content_begin is 3 after a BOM, else 0.
+[[nodiscard]] std::vector<Splice> removal_splices(std::string_view bytes,
+                                                  std::size_t content_begin,
+                                                  std::span<const ByteRange> removed);
+
 // §7.2: "\r\n" if the file's first terminated line ends in CRLF, else "\n".
 [[nodiscard]] std::string_view new_line_terminator(const Document& doc) noexcept;
 

@@ -158,6 +158,38 @@ class Document final {
   std::shared_ptr<const Impl> impl_;  // immutable, so copies share it
 };
 
+// The units of a file one at a time, in file order, without holding them all: the partition
+// parse_markdown makes, for callers that keep only what they need of each unit (a large inbox
+// has millions). It neither validates UTF-8 nor builds sections. Not thread-safe; `bytes` must
+// outlive the reader.
+class UnitReader final {
+ public:
+  explicit UnitReader(std::string_view bytes);
+  UnitReader(UnitReader&&) noexcept;
+  UnitReader& operator=(UnitReader&&) noexcept;
+  ~UnitReader();
+
+  // Returns true and fills `unit` while units remain. Inline: it runs once per unit.
+  bool next(Unit& unit) {
+    if (next_ == size_ && !refill()) return false;
+    unit = batch_[next_++];
+    return true;
+  }
+
+  // Valid once next() has returned false. With a parse error (an unclosed fence or comment,
+  // §2.3) the units read are not a partition of the file, and a caller must discard them.
+  [[nodiscard]] const std::optional<TextIssue>& parse_error() const noexcept;
+  [[nodiscard]] std::uint32_t line_count() const noexcept;
+
+ private:
+  struct State;
+  bool refill();
+  std::unique_ptr<State> state_;
+  const Unit* batch_ = nullptr;
+  std::size_t next_ = 0;
+  std::size_t size_ = 0;
+};
+
 // Parses any bytes. Never fails: problems are reported by parse_error() and utf8_error().
 [[nodiscard]] Document parse_markdown(std::shared_ptr<const std::string> bytes);
 [[nodiscard]] Document parse_markdown(std::string bytes);
@@ -179,6 +211,9 @@ class Document final {
 // caller's `scratch`, so that keying every unit of a large file allocates almost nothing.
 // Returns false, leaving `out` empty, for kinds that have no key.
 bool unit_key_into(const Document& doc, const Unit& unit, std::string& out, std::string& scratch);
+// The same for a unit read from `bytes` by a UnitReader.
+bool unit_key_into(std::string_view bytes, const Unit& unit, std::string& out,
+                   std::string& scratch);
 
 // The text of a heading line (§2.4): the content after the #s, stripped with W; closing #s stay.
 [[nodiscard]] std::string_view heading_text(std::string_view heading_line_content) noexcept;

@@ -3,6 +3,8 @@
 // read them off the neighbouring units.
 #include "memkit/edit.hpp"
 
+#include "markdown/line_kinds.hpp"
+
 namespace memkit {
 namespace {
 
@@ -22,35 +24,69 @@ bool ends_unterminated(const Document& doc, const Unit& unit) noexcept {
   return unit.end == doc.bytes().size() && (unit.end == 0 || doc.bytes()[unit.end - 1] != '\n');
 }
 
+// The end of the blank lines that start at `pos` (pos itself when the line there is not blank).
+std::size_t blank_lines_after(std::string_view bytes, std::size_t pos) noexcept {
+  LineCursor cursor(bytes, pos, bytes.size(), 1);
+  Line line{};
+  while (cursor.next(line) && detail::is_blank(line.content)) {
+    pos = line.begin + line.content.size() + line.terminator.size();
+  }
+  return pos;
+}
+
+// The start of the blank lines that end at `pos`, a line start (pos itself when the line before
+// is not blank, or there is none).
+std::size_t blank_lines_before(std::string_view bytes, std::size_t content_begin,
+                               std::size_t pos) noexcept {
+  while (pos > content_begin) {
+    const std::size_t lf = pos - 1;  // the line before ends with this LF
+    std::size_t start = content_begin;
+    if (lf > content_begin) {
+      const std::size_t previous = bytes.rfind('\n', lf - 1);
+      if (previous != std::string_view::npos && previous >= content_begin) start = previous + 1;
+    }
+    std::string_view content = bytes.substr(start, lf - start);
+    if (!content.empty() && content.back() == '\r') content.remove_suffix(1);
+    if (!detail::is_blank(content)) break;
+    pos = start;
+  }
+  return pos;
+}
+
 }  // namespace
 
 std::vector<Splice> removal_splices(const Document& doc, std::span<const UnitSpan> spans) {
   const std::span<const Unit> units = doc.units();
+  std::vector<ByteRange> ranges;
+  ranges.reserve(spans.size());
+  for (const UnitSpan& span : spans) {
+    ranges.push_back(ByteRange{units[span.first_unit].begin, units[span.last_unit].end});
+  }
+  return removal_splices(doc.bytes(), doc.content_begin(), ranges);
+}
+
+std::vector<Splice> removal_splices(std::string_view bytes, std::size_t content_begin,
+                                    std::span<const ByteRange> removed) {
   std::vector<Splice> splices;
   std::size_t i = 0;
-  while (i < spans.size()) {
-    // A run: spans separated only by blank units.
-    const std::size_t first = spans[i].first_unit;
-    std::size_t last = spans[i].last_unit;
-    for (++i; i < spans.size(); ++i) {
-      bool only_blank_between = true;
-      for (std::size_t u = last + 1; u < spans[i].first_unit; ++u) {
-        only_blank_between = only_blank_between && is_blank_unit(units[u]);
-      }
-      if (!only_blank_between) break;
-      last = spans[i].last_unit;
+  while (i < removed.size()) {
+    // A run: ranges separated only by blank lines.
+    const std::size_t first = removed[i].begin;
+    std::size_t last = removed[i].end;
+    std::size_t gap_end = blank_lines_after(bytes, last);
+    for (++i; i < removed.size() && removed[i].begin == gap_end; ++i) {
+      last = removed[i].end;
+      gap_end = blank_lines_after(bytes, last);
     }
-    const bool has_before = first > 0 && is_blank_unit(units[first - 1]);
-    const bool has_after = last + 1 < units.size() && is_blank_unit(units[last + 1]);
-    const std::size_t after_gap = has_after ? last + 2 : last + 1;
-    const bool reaches_end = after_gap >= units.size();
-    std::size_t begin = units[first].begin;
-    std::size_t end = units[last].end;
-    if (reaches_end) {  // delete B, S and A
-      if (has_before) begin = units[first - 1].begin;
-      if (has_after) end = units[last + 1].end;
+    const std::size_t gap_begin = blank_lines_before(bytes, content_begin, first);
+    const bool has_before = gap_begin < first;
+    std::size_t begin = first;
+    std::size_t end = last;
+    if (gap_end == bytes.size()) {  // the run reaches the end: delete B, S and A
+      begin = gap_begin;
+      end = gap_end;
     } else if (has_before) {  // delete S and A; B remains the separator
-      if (has_after) end = units[last + 1].end;
+      end = gap_end;
     }  // else delete S only; A remains the separator
     splices.push_back(Splice{begin, end, {}});
   }

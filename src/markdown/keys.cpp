@@ -18,31 +18,34 @@ std::optional<std::string_view> section_heading(const Document& doc, const Secti
   return heading_text(line.content);
 }
 
-bool unit_key_into(const Document& doc, const Unit& unit, std::string& out, std::string& scratch) {
+bool unit_key_into(std::string_view bytes, const Unit& unit, std::string& out,
+                   std::string& scratch) {
   out.clear();
+  LineCursor cursor(bytes, unit.begin, unit.end, unit.first_line);
+  Line line{};
   if (unit.kind == UnitKind::heading) {
-    Line line{};
-    LineCursor cursor = doc.lines(unit);
     if (cursor.next(line)) casefold_append(heading_text(line.content), out);
     return true;
   }
   if (unit.kind != UnitKind::bullet_unit) return false;
   // key = casefold(strip(join("\n", strip(L1 without its marker), rstrip(L2), ...)))
-  scratch.clear();
-  LineCursor cursor = doc.lines(unit);
-  Line line{};
-  bool first = true;
+  cursor.next(line);
+  const std::string_view first = strip_w(line.content.substr(2));
+  if (unit.last_line == unit.first_line) {  // most units: no join, so no copy before folding
+    casefold_append(first, out);
+    return true;
+  }
+  scratch.assign(first);
   while (cursor.next(line)) {
-    if (first) {
-      scratch.append(strip_w(line.content.substr(2)));
-      first = false;
-    } else {
-      scratch.push_back('\n');
-      scratch.append(rstrip_w(line.content));
-    }
+    scratch.push_back('\n');
+    scratch.append(rstrip_w(line.content));
   }
   casefold_append(strip_w(scratch), out);
   return true;
+}
+
+bool unit_key_into(const Document& doc, const Unit& unit, std::string& out, std::string& scratch) {
+  return unit_key_into(doc.bytes(), unit, out, scratch);
 }
 
 std::optional<std::string> unit_key(const Document& doc, const Unit& unit) {
