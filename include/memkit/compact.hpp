@@ -8,6 +8,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "memkit/audit.hpp"
@@ -17,17 +18,43 @@
 #include "memkit/layouts.hpp"
 #include "memkit/plan.hpp"
 #include "memkit/result.hpp"
+#include "memkit/text.hpp"
 #include "memkit/tokens.hpp"
 
 namespace memkit {
 
 // An inbox item left for a person or the host to review. memkit never classifies it. The views
-// point into InboxCompaction::source, which the report keeps alive.
+// point into the inbox's bytes, which the CandidateList keeps alive.
 struct Candidate {
   std::uint32_t index;                         // 1-based, in file order
   std::string_view label;                      // the first line's text after the marker, stripped
   std::vector<std::string_view> continuation;  // the unit's later lines, verbatim
   std::uint32_t line;                          // 1-based line of the bullet
+};
+
+// The candidates of an inbox, found again in its bytes each time they are walked: an inbox can
+// hold millions, and keeping each would take more memory than the inbox itself. Candidates are
+// the bullet units that are neither removed nor empty.
+class CandidateList final {
+ public:
+  CandidateList() = default;
+  // `skipped`: the sorted offsets of the bullet units that are not candidates.
+  CandidateList(std::shared_ptr<const std::string> inbox, std::vector<std::size_t> skipped,
+                std::uint64_t count) noexcept
+      : inbox_(std::move(inbox)), skipped_(std::move(skipped)), count_(count) {}
+
+  [[nodiscard]] std::uint64_t size() const noexcept { return count_; }
+  [[nodiscard]] bool empty() const noexcept { return count_ == 0; }
+
+  // Calls visit(const Candidate&) for every candidate in file order. The Candidate is reused
+  // between calls, so a visitor that keeps one copies it.
+  template <class Visit>
+  void for_each(Visit&& visit) const;
+
+ private:
+  std::shared_ptr<const std::string> inbox_;
+  std::vector<std::size_t> skipped_;
+  std::uint64_t count_ = 0;
 };
 
 // `memkit custodian compact` in inbox mode (§8).
@@ -38,12 +65,13 @@ struct InboxCompaction {
   std::uint64_t empty_items = 0;
   std::uint64_t duplicates = 0;
   std::uint64_t tombstone_matches = 0;
-  std::vector<Candidate> candidates;
-  std::shared_ptr<const std::string> source;  // inbox.md's bytes, which candidates view
-  std::optional<Plan> plan;                   // nullopt: nothing to apply
-  std::vector<Finding> findings;              // sorted; a BLOCKER means no plan could be made
+  CandidateList candidates;
+  std::optional<Plan> plan;       // nullopt: nothing to apply
+  std::vector<Finding> findings;  // sorted; a BLOCKER means no plan could be made
 };
 
+// REQUIRES for an inbox over 1 MiB: nothing else writes the snapshot's bytes meanwhile (the
+// planner reads them on two threads).
 [[nodiscard]] InboxCompaction plan_inbox_compaction(const CustodianInputs& inputs,
                                                     const TokenCounter& counter,
                                                     const ClockReading& now);
@@ -116,5 +144,31 @@ struct TargetCompaction {
 // The same placement for any bullet lines (§11, and the inbox of §13): one section per date.
 [[nodiscard]] Splice dated_bullet(const Document& doc, std::string_view today,
                                   std::span<const std::string> bullet);
+
+template <class Visit>
+void CandidateList::for_each(Visit&& visit) const {
+  if (count_ == 0) return;
+  const std::string_view bytes(*inbox_);
+  UnitReader reader(bytes);
+  Unit unit{};
+  Candidate candidate{0, {}, {}, 0};
+  auto skip = skipped_.begin();
+  while (reader.next(unit)) {
+    if (unit.kind != UnitKind::bullet_unit) continue;
+    if (skip != skipped_.end() && *skip == unit.begin) {
+      ++skip;
+      continue;
+    }
+    LineCursor cursor(bytes, unit.begin, unit.end, unit.first_line);
+    Line line{};
+    cursor.next(line);
+    ++candidate.index;
+    candidate.label = strip_w(line.content.substr(2));
+    candidate.line = unit.first_line;
+    candidate.continuation.clear();
+    while (cursor.next(line)) candidate.continuation.push_back(line.content);
+    visit(std::as_const(candidate));
+  }
+}
 
 }  // namespace memkit

@@ -182,10 +182,10 @@ std::string compaction_text(const InboxCompaction& report, bool applied,
       "Inbox items: {}\nExact duplicates removable: {}\nExact tombstone matches removable: {}\n"
       "Candidates requiring review: {}\n",
       report.inbox_items, report.duplicates, report.tombstone_matches, report.candidates.size());
-  for (const Candidate& c : report.candidates) {
+  report.candidates.for_each([&](const Candidate& c) {
     out += fmt::format("{}. {} (line {})\n", c.index, one_line(c.label), c.line);
     for (std::string_view line : c.continuation) out += "   " + one_line(line) + "\n";
-  }
+  });
   out += "\n";
   out += plan_outcome(report.plan, applied, written, "");
   (void)style;

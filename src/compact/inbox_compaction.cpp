@@ -2,11 +2,13 @@
 // else stays; candidates are listed for review, never classified.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <thread>
 #include <unordered_set>
 
 #include "compact/input_reader.hpp"
 #include "compact/key_index.hpp"
+#include "markdown/line_kinds.hpp"
 #include "memkit/compact.hpp"
 #include "memkit/text.hpp"
 
@@ -52,6 +54,116 @@ std::set<std::string> tombstone_keys(const Document& do_not_use) {
   return keys;
 }
 
+namespace {
+
+// One bullet unit of the inbox as the dedupe pass needs it. Offsets fit 32 bits: the planner
+// refuses inboxes of 4 GiB or more.
+struct Bullet {
+  std::uint64_t hash;  // fast_hash of the key; 0 for an empty key (a bare marker)
+  std::uint32_t begin;
+  std::uint32_t end;
+};
+
+// The key of a bullet found by scan_part. Line numbers are not kept, so the unit is given two
+// lines, which only skips the one-line shortcut; the key is the same.
+void key_of_bullet(std::string_view bytes, const Bullet& b, std::string& out,
+                   std::string& scratch) {
+  unit_key_into(bytes, Unit{UnitKind::bullet_unit, 0, 1, 2, b.begin, b.end}, out, scratch);
+}
+
+// What scanning one part of the inbox found.
+struct Part {
+  std::vector<Bullet> bullets;
+  std::optional<TextIssue> parse_error;  // its line is relative to the part
+  std::uint32_t lines = 0;
+  std::optional<std::size_t> bad_utf8;  // offset in the whole inbox
+};
+
+// Scans bytes[lo, hi), a run of whole lines that starts where the scanner's state is known to be
+// fresh (the file's start, or an H2 line outside any fence or comment), keying every bullet.
+Part scan_part(std::string_view bytes, std::size_t lo, std::size_t hi) {
+  Part part;
+  const std::string_view text = bytes.substr(lo, hi - lo);
+  if (const auto bad = find_invalid_utf8(text)) part.bad_utf8 = lo + *bad;
+  part.bullets.reserve(text.size() / 32 + 16);
+  UnitReader reader(text);
+  Unit unit{};
+  std::string key;
+  std::string scratch;
+  while (reader.next(unit)) {
+    if (unit.kind != UnitKind::bullet_unit) continue;
+    unit_key_into(text, unit, key, scratch);
+    const std::uint64_t hash = fast_hash(key);
+    part.bullets.push_back(Bullet{key.empty() ? 0 : hash == 0 ? 1 : hash,
+                                  static_cast<std::uint32_t>(lo + unit.begin),
+                                  static_cast<std::uint32_t>(lo + unit.end)});
+  }
+  part.parse_error = reader.parse_error();
+  part.lines = reader.line_count();
+  return part;
+}
+
+// The offset of an H2 line at or after `from` where a second thread can start scanning, or 0.
+// UTF-8 never puts an LF inside a sequence, so the halves validate apart too.
+std::size_t split_point(std::string_view bytes, std::size_t from) {
+  for (std::size_t at = bytes.find("\n##", from); at != std::string_view::npos;
+       at = bytes.find("\n##", at + 1)) {
+    const std::size_t line = at + 1;
+    const std::size_t lf = bytes.find('\n', line);
+    std::string_view content = bytes.substr(line, (lf == std::string_view::npos ? bytes.size() : lf) - line);
+    if (!content.empty() && content.back() == '\r') content.remove_suffix(1);
+    if (detail::heading_level(content) == 2) return line;
+  }
+  return 0;
+}
+
+// The bullets of the whole inbox in file order, with its parse and UTF-8 issues. A large inbox
+// is read in two parts on two threads, split at an H2 line; the second part is kept only when
+// the first ends outside any fence or comment, which is when its scan equals a scan of the
+// whole file from that line. Otherwise one scan reads everything. Either way the result is the
+// one a single scan gives.
+struct Scan {
+  std::vector<Bullet> bullets;
+  std::optional<TextIssue> parse_error;
+  std::optional<TextIssue> utf8_error;
+};
+
+Scan scan_inbox(std::string_view bytes, std::size_t content_begin) {
+  constexpr std::size_t kParallelBytes = std::size_t{1} << 20;
+  Scan scan;
+  std::optional<Part> parts[2];
+  const std::size_t split =
+      bytes.size() >= kParallelBytes ? split_point(bytes, bytes.size() * 9 / 20) : 0;
+  if (split != 0) {
+    std::thread second([&] { parts[1] = scan_part(bytes, split, bytes.size()); });
+    parts[0] = scan_part(bytes, 0, split);
+    second.join();
+    if (parts[0]->parse_error) parts[1].reset();  // the split was inside a fence or comment
+  }
+  if (!parts[1]) {
+    parts[0] = scan_part(bytes, 0, bytes.size());
+  }
+  const std::optional<std::size_t> bad =
+      parts[0]->bad_utf8 ? parts[0]->bad_utf8 : parts[1] ? parts[1]->bad_utf8 : std::nullopt;
+  if (bad) {
+    const auto line = 1 + std::count(bytes.begin() + static_cast<std::ptrdiff_t>(content_begin),
+                                     bytes.begin() + static_cast<std::ptrdiff_t>(*bad), '\n');
+    scan.utf8_error = TextIssue{TextProblem::invalid_utf8, static_cast<std::uint32_t>(line)};
+  }
+  scan.parse_error = parts[0]->parse_error;
+  if (!scan.parse_error && parts[1] && parts[1]->parse_error) {
+    scan.parse_error = TextIssue{parts[1]->parse_error->problem,
+                                 parts[0]->lines + parts[1]->parse_error->line};
+  }
+  scan.bullets = std::move(parts[0]->bullets);
+  if (parts[1]) {
+    scan.bullets.insert(scan.bullets.end(), parts[1]->bullets.begin(), parts[1]->bullets.end());
+  }
+  return scan;
+}
+
+}  // namespace
+
 InboxCompaction plan_inbox_compaction(const CustodianInputs& inputs, const TokenCounter& counter,
                                       const ClockReading& now) {
   InboxCompaction report;
@@ -62,89 +174,80 @@ InboxCompaction plan_inbox_compaction(const CustodianInputs& inputs, const Token
   if (!detail::start_planning(inputs, reader, out, manifest, &report.protocol_version)) {
     return report;
   }
-  const std::optional<Document> inbox = reader.read("inbox.md", true, true);
+  const FileSnapshot* inbox_entry = reader.find_file("inbox.md", true);
   const std::optional<Document> do_not_use = reader.read("do-not-use.md", false, false);
   // The changelog is written only when there is a plan; its UTF-8 is judged below.
   const std::optional<Document> changelog = reader.read("changelog.md", false, false);
-  if (!inbox || !inbox->parseable() || (do_not_use && !do_not_use->parseable())) {
+  if (inbox_entry == nullptr) {
+    sort_findings(out);
+    return report;
+  }
+  const std::string_view bytes(*inbox_entry->bytes);
+  if (bytes.size() >= (std::uint64_t{1} << 32)) {
+    out.push_back(make_fatal("MK-IO-001", "inbox.md",
+                             "inbox.md: 4 GiB or larger; memkit compacts inboxes up to 4 GiB"));
+    sort_findings(out);
+    return report;
+  }
+  const std::size_t content_begin = bytes.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;
+  Scan scan = scan_inbox(bytes, content_begin);
+  reader.report_issues("inbox.md", scan.parse_error, scan.utf8_error, true);
+  if (scan.parse_error || (do_not_use && !do_not_use->parseable())) {
     sort_findings(out);
     return report;
   }
 
-  report.source = inputs.snapshot.find("inbox.md")->bytes;
   const std::set<std::string> tombstones =
       do_not_use ? tombstone_keys(*do_not_use) : std::set<std::string>{};
-  const std::span<const Unit> units = inbox->units();
   std::unordered_set<std::uint64_t> tombstone_hashes;
   for (const std::string& t : tombstones) {
     const std::uint64_t hash = fast_hash(t);
     tombstone_hashes.insert(hash == 0 ? 1 : hash);
   }
-  // Pass 1: the key hash of every bullet unit (0 marks an empty key, which never matches). A
-  // hash remapped from 0 to 1 only costs a comparison of keys, never a wrong answer.
-  std::vector<std::size_t> bullets;
-  for (std::size_t u = 0; u < units.size(); ++u) {
-    if (units[u].kind == UnitKind::bullet_unit) bullets.push_back(u);
-  }
-  std::vector<std::uint64_t> hashes(bullets.size());
-  auto hash_range = [&](std::size_t begin, std::size_t end) {
-    std::string key;
-    std::string scratch;
-    for (std::size_t i = begin; i < end; ++i) {
-      unit_key_into(*inbox, units[bullets[i]], key, scratch);
-      const std::uint64_t hash = fast_hash(key);
-      hashes[i] = key.empty() ? 0 : hash == 0 ? 1 : hash;  // 0 is reserved for "empty"
-    }
-  };
-  // Keys are independent of each other, so a large inbox folds them on two cores; the result
-  // is the same whichever thread computes which half.
-  if (bullets.size() >= 65536) {
-    std::thread second(hash_range, bullets.size() / 2, bullets.size());
-    hash_range(0, bullets.size() / 2);
-    second.join();
-  } else {
-    hash_range(0, bullets.size());
-  }
-  // Pass 2, in file order: duplicates, tombstones, candidates. Lookups run a few units ahead
-  // of their prefetches, so the index's memory latency overlaps the work.
-  detail::UnitKeyIndex seen(*inbox, bullets.size());
-  std::vector<UnitSpan> removed;
+  // In file order: duplicates, tombstones, candidates. Lookups run a few bullets ahead of their
+  // prefetches, so the index's memory latency overlaps the work.
+  const std::vector<Bullet>& bullets = scan.bullets;
+  std::string earlier_scratch;
+  detail::KeyIndex seen(bullets.size(), [&](std::uint32_t i, std::string& earlier) {
+    key_of_bullet(bytes, bullets[i], earlier, earlier_scratch);
+  });
+  std::vector<ByteRange> removed;
+  std::vector<std::size_t> skipped;  // removed and empty bullets: not candidates
   std::string key;
   std::string scratch;
   constexpr std::size_t kAhead = 16;
   for (std::size_t i = 0; i < bullets.size(); ++i) {
-    if (i + kAhead < bullets.size() && hashes[i + kAhead] != 0) seen.prefetch(hashes[i + kAhead]);
-    const std::size_t u = bullets[i];
+    if (i + kAhead < bullets.size() && bullets[i + kAhead].hash != 0) {
+      seen.prefetch(bullets[i + kAhead].hash);
+    }
+    const Bullet& b = bullets[i];
     ++report.inbox_items;
-    if (hashes[i] == 0) {
+    if (b.hash == 0) {
       ++report.empty_items;
+      skipped.push_back(b.begin);
       continue;
     }
     bool built = false;
     auto key_of = [&]() -> std::string_view {
-      if (!built) unit_key_into(*inbox, units[u], key, scratch);
+      if (!built) key_of_bullet(bytes, b, key, scratch);
       built = true;
       return key;
     };
-    if (seen.seen_or_insert(hashes[i], u, key_of)) {
+    if (seen.seen_or_insert(b.hash, static_cast<std::uint32_t>(i), key_of)) {
       ++report.duplicates;
-      removed.push_back(UnitSpan{u, u});
-      continue;
-    }
-    if (tombstone_hashes.count(hashes[i]) != 0 && tombstones.count(std::string(key_of())) != 0) {
+    } else if (tombstone_hashes.count(b.hash) != 0 &&
+               tombstones.count(std::string(key_of())) != 0) {
       ++report.tombstone_matches;
-      removed.push_back(UnitSpan{u, u});
-      continue;
+    } else {
+      continue;  // a candidate
     }
-    Candidate candidate{
-        static_cast<std::uint32_t>(report.candidates.size() + 1), {}, {}, units[u].first_line};
-    LineCursor cursor = inbox->lines(units[u]);
-    Line line{};
-    cursor.next(line);
-    candidate.label = strip_w(line.content.substr(2));
-    while (cursor.next(line)) candidate.continuation.emplace_back(line.content);
-    report.candidates.push_back(std::move(candidate));
+    removed.push_back(ByteRange{b.begin, b.end});
+    skipped.push_back(b.begin);
   }
+  const std::uint64_t candidates =
+      report.inbox_items - report.empty_items - report.duplicates - report.tombstone_matches;
+  report.candidates = CandidateList(inbox_entry->bytes, std::move(skipped), candidates);
+  scan.bullets = {};  // give the memory back before the digests
 
   if (removed.empty() || detail::blocked(out)) {
     sort_findings(out);
@@ -164,9 +267,8 @@ InboxCompaction plan_inbox_compaction(const CustodianInputs& inputs, const Token
 
   std::vector<PlanOperation> operations;
   std::vector<BudgetResult> budgets;
-  const FileSnapshot* inbox_entry = inputs.snapshot.find("inbox.md");
-  operations.push_back(
-      plan_write("inbox.md", inbox_entry->bytes, true, removal_splices(*inbox, removed)));
+  operations.push_back(plan_write("inbox.md", inbox_entry->bytes, true,
+                                  removal_splices(bytes, content_begin, removed)));
   if (changelog) {
     const FileSnapshot* entry = inputs.snapshot.find("changelog.md");
     const std::string message = fmt::format(

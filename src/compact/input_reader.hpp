@@ -22,6 +22,16 @@ class InputReader final {
       : inputs_(inputs), out_(out) {}
 
   std::optional<Document> read(const std::string& path, bool required, bool writes) {
+    const FileSnapshot* entry = find_file(path, required);
+    if (entry == nullptr) return std::nullopt;
+    Document doc = parse_markdown(entry->bytes);
+    report_issues(path, doc.parse_error(), doc.utf8_error(), writes);
+    return doc;
+  }
+
+  // The entry of a regular file at `path`, or nullptr after adding the finding its state calls
+  // for (none for a missing optional file).
+  const FileSnapshot* find_file(const std::string& path, bool required) {
     const FileSnapshot* entry = inputs_.snapshot.find(path);
     const EntryState state = entry == nullptr ? EntryState::missing : entry->state;
     switch (state) {
@@ -31,34 +41,38 @@ class InputReader final {
                                       path + ": required file is missing",
                                       "run `memkit custodian init`"));
         }
-        return std::nullopt;
+        return nullptr;
       case EntryState::symlink:
         out_.push_back(make_fatal("MK-LAYOUT-001", path,
                                   path + ": is a symbolic link; memkit does not follow links in "
                                          "the memory directory"));
-        return std::nullopt;
+        return nullptr;
       case EntryState::not_a_file:
         out_.push_back(make_fatal("MK-IO-001", path, path + ": not a regular file"));
-        return std::nullopt;
+        return nullptr;
       case EntryState::unreadable:
         out_.push_back(make_fatal("MK-IO-001", path, path + ": " + entry->error));
-        return std::nullopt;
+        return nullptr;
       case EntryState::file:
         break;
     }
-    Document doc = parse_markdown(entry->bytes);
-    if (const auto& issue = doc.parse_error()) {
+    return entry;
+  }
+
+  // The findings for a file's parse error (§2.3) and ill-formed UTF-8 (§2.1).
+  void report_issues(const std::string& path, const std::optional<TextIssue>& parse_error,
+                     const std::optional<TextIssue>& utf8_error, bool writes) {
+    if (parse_error) {
       out_.push_back(make_finding("MK-PARSE-001", Severity::blocker, path,
-                                  describe_issue(*issue, path),
+                                  describe_issue(*parse_error, path),
                                   "close the fence or comment, then run the command again"));
     }
-    if (const auto& issue = doc.utf8_error()) {
+    if (utf8_error) {
       out_.push_back(
           make_finding("MK-UTF8-001", writes ? Severity::blocker : Severity::warning, path,
-                       describe_issue(*issue, path),
+                       describe_issue(*utf8_error, path),
                        writes ? "fix the encoding; memkit will not change this file" : ""));
     }
-    return doc;
   }
 
  private:

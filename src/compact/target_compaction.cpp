@@ -184,14 +184,19 @@ TargetCompaction plan_target_compaction(const CustodianInputs& inputs, std::stri
   std::string changelog_message;
   const std::span<const Unit> units = doc->units();
   if (report.target == "constraints.md" || report.target == "preferences.md") {
-    detail::UnitKeyIndex seen(*doc, units.size());
+    std::string earlier_scratch;
+    detail::KeyIndex seen(units.size(), [&](std::uint32_t u, std::string& earlier) {
+      unit_key_into(*doc, units[u], earlier, earlier_scratch);
+    });
     std::vector<UnitSpan> removed;
     std::string key;
     std::string scratch;
     for (std::size_t u = 0; u < units.size(); ++u) {
       if (units[u].kind != UnitKind::bullet_unit) continue;
       unit_key_into(*doc, units[u], key, scratch);
-      if (!key.empty() && seen.seen_or_insert(key, u)) removed.push_back(UnitSpan{u, u});
+      if (!key.empty() && seen.seen_or_insert(key, static_cast<std::uint32_t>(u))) {
+        removed.push_back(UnitSpan{u, u});
+      }
     }
     if (removed.empty()) {
       manual_review(report, "over budget without exact duplicates");

@@ -235,12 +235,11 @@ std::string plan_json(const Plan& plan) { return detail::canonical_dump(plan_val
 std::string inbox_compaction_json(const InboxCompaction& report, bool applied,
                                   const std::vector<std::string>& written) {
   std::string out;
-  out.reserve(128 + 96 * report.candidates.size());
   out += R"({"applied":)";
   out += applied ? "true" : "false";
   out += R"(,"candidates":[)";
   bool first = true;
-  for (const Candidate& c : report.candidates) {
+  report.candidates.for_each([&](const Candidate& c) {
     out += first ? R"({"continuation":[)" : R"(,{"continuation":[)";
     first = false;
     for (std::size_t i = 0; i < c.continuation.size(); ++i) {
@@ -250,7 +249,7 @@ std::string inbox_compaction_json(const InboxCompaction& report, bool applied,
     out += R"(],"index":)" + std::to_string(c.index) + R"(,"label":)";
     detail::append_json_string(out, c.label);
     out += R"(,"line":)" + std::to_string(c.line) + "}";
-  }
+  });
   out += R"(],"duplicates":)" + std::to_string(report.duplicates);
   out += R"(,"empty_items":)" + std::to_string(report.empty_items);
   out += R"(,"inbox_items":)" + std::to_string(report.inbox_items);

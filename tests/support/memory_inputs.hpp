@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "memkit/audit.hpp"
+#include "memkit/compact.hpp"
 #include "memkit/plan.hpp"
 
 namespace memkit::testing {
@@ -38,6 +39,13 @@ inline std::string output_of(const std::optional<Plan>& plan, const std::string&
   }
   FAIL("no operation for " << path);
   return {};
+}
+
+// Every candidate of an inbox compaction, copied out of the list's walk.
+inline std::vector<Candidate> candidates_of(const InboxCompaction& report) {
+  std::vector<Candidate> out;
+  report.candidates.for_each([&](const Candidate& c) { out.push_back(c); });
+  return out;
 }
 
 }  // namespace memkit::testing

@@ -1,6 +1,7 @@
 // Inbox mode (spec compaction.md §8) and its §20 vectors.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <map>
 #include <string>
 
@@ -8,6 +9,7 @@
 #include "memory_inputs.hpp"
 
 using namespace memkit;
+using memkit::testing::candidates_of;
 using memkit::testing::inputs_of;
 using memkit::testing::output_of;
 
@@ -54,10 +56,10 @@ TEST_CASE("compact: the §20 loose and tight lists vector") {
   CHECK(output_of(r.plan, "inbox.md") ==
         "# Memory Inbox\n\n- a\n- b\n\n- A\n  nested\n\n* * *\n- - -\n* * *\n\nText\n");
   REQUIRE(r.candidates.size() == 3);
-  CHECK(r.candidates[2].label == "A");
-  CHECK(r.candidates[2].continuation == std::vector<std::string_view>{"  nested"});
-  CHECK(r.candidates[2].line == 6);
-  CHECK(r.candidates[2].index == 3);
+  CHECK(candidates_of(r)[2].label == "A");
+  CHECK(candidates_of(r)[2].continuation == std::vector<std::string_view>{"  nested"});
+  CHECK(candidates_of(r)[2].line == 6);
+  CHECK(candidates_of(r)[2].index == 3);
 }
 
 TEST_CASE("compact: the §20 tombstone vector matches whole titles and bullet keys") {
@@ -66,7 +68,7 @@ TEST_CASE("compact: the §20 tombstone vector matches whole titles and bullet ke
        {"inbox.md", "- redis CACHE\n- Use mongodb\n- Redis cache for sessions\n"}});
   CHECK(r.tombstone_matches == 2);
   CHECK(r.candidates.size() == 1);
-  CHECK(r.candidates[0].label == "Redis cache for sessions");
+  CHECK(candidates_of(r)[0].label == "Redis cache for sessions");
   CHECK(output_of(r.plan, "inbox.md") == "- Redis cache for sessions\n");
 }
 
@@ -156,4 +158,98 @@ TEST_CASE("compact: the plan ID follows the inputs and the date") {
   const ClockReading tomorrow = *ClockReading::parse_rfc3339("2026-03-08T10:00:00+00:00");
   CHECK(plan_inbox_compaction(later, default_token_counter(), kNow).plan->id() == id);
   CHECK(plan_inbox_compaction(later, default_token_counter(), tomorrow).plan->id() != id);
+}
+
+namespace {
+
+// An inbox over 1 MiB, which the planner reads in two parts on two threads, split at the first
+// H2 line after 45% of its bytes: `days` dated sections of ten items each, where every fifth
+// item of the later half repeats one of the earlier half. `middle` goes in at 44%.
+struct LargeInbox {
+  std::string bytes;
+  std::string expected;  // the inbox without its repeats
+  std::uint64_t repeats = 0;
+};
+
+LargeInbox large_inbox(std::size_t days = 2400, std::string_view middle = "") {
+  LargeInbox inbox;
+  inbox.bytes = "# Memory Inbox\n\n";
+  inbox.expected = inbox.bytes;
+  for (std::size_t d = 0; d < days; ++d) {
+    if (d == days * 44 / 100) {
+      inbox.bytes += middle;
+      inbox.expected += middle;
+    }
+    const std::string heading = "## day " + std::to_string(d) + "\n\n";
+    inbox.bytes += heading;
+    inbox.expected += heading;
+    for (std::size_t i = 0; i < 10; ++i) {
+      const bool repeat = d >= days / 2 && i % 5 == 0;
+      const std::size_t day = repeat ? d - days / 2 : d;
+      std::string item = "- a note about the memory engine, day " + std::to_string(day) +
+                         ", item " + std::to_string(i) + "\n";
+      if (repeat) {
+        item[2] = 'A';  // case does not matter
+        ++inbox.repeats;
+      } else {
+        inbox.expected += item;
+      }
+      inbox.bytes += item;
+    }
+    inbox.bytes += "\n";
+    inbox.expected += "\n";
+  }
+  return inbox;
+}
+
+}  // namespace
+
+TEST_CASE("compact: a large inbox read on two threads gives what one scan gives") {
+  const LargeInbox inbox = large_inbox();
+  REQUIRE(inbox.bytes.size() > (std::size_t{1} << 20));
+  const InboxCompaction r = compact({{"inbox.md", inbox.bytes}});
+  CHECK(r.inbox_items == 24000);
+  CHECK(r.duplicates == inbox.repeats);
+  CHECK(r.candidates.size() == 24000 - inbox.repeats);
+  CHECK(output_of(r.plan, "inbox.md") == inbox.expected);
+  // Candidates come back in file order, with their line numbers, after the split too.
+  std::uint32_t last_line = 0;
+  std::uint64_t seen = 0;
+  r.candidates.for_each([&](const Candidate& c) {
+    CHECK(c.line > last_line);
+    CHECK(c.index == ++seen);
+    last_line = c.line;
+  });
+  CHECK(seen == r.candidates.size());
+}
+
+TEST_CASE("compact: a fence across the two threads' split point is read as one scan reads it") {
+  // Where the second thread would start, an H2 line sits inside a fence: its lines are not
+  // items, and the fence does not end the section.
+  std::string fence = "```\n";
+  for (int i = 0; i < 3000; ++i) fence += "## not a heading " + std::to_string(i) + "\n- no item\n";
+  fence += "```\n\n";
+  const LargeInbox inbox = large_inbox(2400, fence);
+  const std::size_t opener = inbox.bytes.find("```");
+  REQUIRE(opener < inbox.bytes.size() * 9 / 20);
+  REQUIRE(inbox.bytes.find("```", opener + 3) > inbox.bytes.size() * 9 / 20);
+  const InboxCompaction r = compact({{"inbox.md", inbox.bytes}});
+  CHECK(r.inbox_items == 24000);
+  CHECK(r.duplicates == inbox.repeats);
+  CHECK(output_of(r.plan, "inbox.md") == inbox.expected);
+}
+
+TEST_CASE("compact: problems in the second part name the line of the whole file") {
+  const LargeInbox inbox = large_inbox();
+  const std::size_t lines_before = static_cast<std::size_t>(
+      std::count(inbox.bytes.begin(), inbox.bytes.end(), '\n'));
+  const InboxCompaction fence = compact({{"inbox.md", inbox.bytes + "## end\n\n```\n- a\n"}});
+  REQUIRE(fence.findings.size() == 1);
+  CHECK(fence.findings[0].message ==
+        "inbox.md:" + std::to_string(lines_before + 3) + ": unclosed code fence");
+  const InboxCompaction utf8 = compact({{"inbox.md", inbox.bytes + "## end\n- caf\xC3\n"}});
+  REQUIRE(utf8.findings.size() == 1);
+  CHECK(utf8.findings[0].message ==
+        "inbox.md:" + std::to_string(lines_before + 2) + ": invalid UTF-8 sequence");
+  CHECK_FALSE(utf8.plan.has_value());
 }

@@ -7,6 +7,8 @@
 #include <set>
 #include <string>
 
+#include "memkit/markdown.hpp"
+
 TEST_CASE("compact: the unit key index finds exactly the repeated keys") {
   std::mt19937 rng(5);
   std::string text;
@@ -17,14 +19,17 @@ TEST_CASE("compact: the unit key index finds exactly the repeated keys") {
     if (rng() % 7 == 0) text += "  detail " + std::to_string(n % 5) + "\n";
   }
   const memkit::Document doc = memkit::parse_markdown(text);
-  memkit::detail::UnitKeyIndex index(doc, doc.units().size());
+  std::string scratch;
+  memkit::detail::KeyIndex index(doc.units().size(), [&](std::uint32_t u, std::string& key) {
+    memkit::unit_key_into(doc, doc.units()[u], key, scratch);
+  });
   std::set<std::string> reference;
   std::size_t repeats = 0;
   for (std::size_t u = 0; u < doc.units().size(); ++u) {
     if (doc.units()[u].kind != memkit::UnitKind::bullet_unit) continue;
     const std::string key = *memkit::unit_key(doc, doc.units()[u]);
     const bool expected = !reference.insert(key).second;
-    REQUIRE(index.seen_or_insert(key, u) == expected);
+    REQUIRE(index.seen_or_insert(key, static_cast<std::uint32_t>(u)) == expected);
     repeats += expected;
   }
   CHECK(repeats > 10000);
