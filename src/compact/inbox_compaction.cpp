@@ -117,23 +117,30 @@ std::size_t split_point(std::string_view bytes, std::size_t from) {
   return 0;
 }
 
-// The bullets of the whole inbox in file order, with its parse and UTF-8 issues. A large inbox
-// is read in two parts on two threads, split at an H2 line; the second part is kept only when
-// the first ends outside any fence or comment, which is when its scan equals a scan of the
-// whole file from that line. Otherwise one scan reads everything. Either way the result is the
-// one a single scan gives.
+// The bullets of the whole inbox in file order (the first part's, then the second's), with its
+// parse and UTF-8 issues. A large inbox is read in two parts on two threads, split at an H2 line;
+// the second part is kept only when the first ends outside any fence or comment, which is when
+// its scan equals a scan of the whole file from that line. Otherwise one scan reads everything.
+// Either way the result is the one a single scan gives.
 struct Scan {
-  std::vector<Bullet> bullets;
+  std::vector<Bullet> first;
+  std::vector<Bullet> second;
   std::optional<TextIssue> parse_error;
   std::optional<TextIssue> utf8_error;
+
+  [[nodiscard]] std::size_t size() const noexcept { return first.size() + second.size(); }
+  [[nodiscard]] const Bullet& operator[](std::size_t i) const noexcept {
+    return i < first.size() ? first[i] : second[i - first.size()];
+  }
 };
 
+constexpr std::size_t kParallelBytes = std::size_t{1} << 20;
+
 Scan scan_inbox(std::string_view bytes, std::size_t content_begin) {
-  constexpr std::size_t kParallelBytes = std::size_t{1} << 20;
   Scan scan;
   std::optional<Part> parts[2];
   const std::size_t split =
-      bytes.size() >= kParallelBytes ? split_point(bytes, bytes.size() * 9 / 20) : 0;
+      bytes.size() >= kParallelBytes ? split_point(bytes, bytes.size() / 2) : 0;
   if (split != 0) {
     std::thread second([&] { parts[1] = scan_part(bytes, split, bytes.size()); });
     parts[0] = scan_part(bytes, 0, split);
@@ -155,11 +162,62 @@ Scan scan_inbox(std::string_view bytes, std::size_t content_begin) {
     scan.parse_error = TextIssue{parts[1]->parse_error->problem,
                                  parts[0]->lines + parts[1]->parse_error->line};
   }
-  scan.bullets = std::move(parts[0]->bullets);
-  if (parts[1]) {
-    scan.bullets.insert(scan.bullets.end(), parts[1]->bullets.begin(), parts[1]->bullets.end());
-  }
+  scan.first = std::move(parts[0]->bullets);
+  if (parts[1]) scan.second = std::move(parts[1]->bullets);
   return scan;
+}
+
+// What the dedupe pass decides for the bullets of one key class.
+struct Decisions {
+  std::vector<std::uint32_t> removed;  // bullet numbers, ascending
+  std::uint64_t duplicates = 0;
+  std::uint64_t tombstone_matches = 0;
+};
+
+// §8 in file order for the non-empty bullets whose hash has top bit `half` (both halves when
+// half is -1): every decision about a key depends only on earlier bullets with the same key, and
+// equal keys have equal hashes, so the two halves can be decided on two threads and give what
+// one pass gives. Lookups run a few bullets ahead of their prefetches, so the index's memory
+// latency overlaps the work.
+Decisions decide(std::string_view bytes, const Scan& bullets, int half,
+                 const std::set<std::string>& tombstones,
+                 const std::unordered_set<std::uint64_t>& tombstone_hashes) {
+  auto mine = [half](std::uint64_t hash) {
+    return hash != 0 && (half < 0 || static_cast<int>(hash >> 63) == half);
+  };
+  std::size_t count = 0;
+  for (std::size_t i = 0; i < bullets.size(); ++i) count += mine(bullets[i].hash) ? 1 : 0;
+  std::string earlier_scratch;
+  detail::KeyIndex seen(count, [&](std::uint32_t i, std::string& earlier) {
+    key_of_bullet(bytes, bullets[i], earlier, earlier_scratch);
+  });
+  Decisions decisions;
+  std::string key;
+  std::string scratch;
+  constexpr std::size_t kAhead = 16;
+  for (std::size_t i = 0; i < bullets.size(); ++i) {
+    if (i + kAhead < bullets.size() && mine(bullets[i + kAhead].hash)) {
+      seen.prefetch(bullets[i + kAhead].hash);
+    }
+    const Bullet& b = bullets[i];
+    if (!mine(b.hash)) continue;
+    bool built = false;
+    auto key_of = [&]() -> std::string_view {
+      if (!built) key_of_bullet(bytes, b, key, scratch);
+      built = true;
+      return key;
+    };
+    if (seen.seen_or_insert(b.hash, static_cast<std::uint32_t>(i), key_of)) {
+      ++decisions.duplicates;
+    } else if (tombstone_hashes.count(b.hash) != 0 &&
+               tombstones.count(std::string(key_of())) != 0) {
+      ++decisions.tombstone_matches;
+    } else {
+      continue;  // a candidate
+    }
+    decisions.removed.push_back(static_cast<std::uint32_t>(i));
+  }
+  return decisions;
 }
 
 }  // namespace
@@ -204,50 +262,48 @@ InboxCompaction plan_inbox_compaction(const CustodianInputs& inputs, const Token
     const std::uint64_t hash = fast_hash(t);
     tombstone_hashes.insert(hash == 0 ? 1 : hash);
   }
-  // In file order: duplicates, tombstones, candidates. Lookups run a few bullets ahead of their
-  // prefetches, so the index's memory latency overlaps the work.
-  const std::vector<Bullet>& bullets = scan.bullets;
-  std::string earlier_scratch;
-  detail::KeyIndex seen(bullets.size(), [&](std::uint32_t i, std::string& earlier) {
-    key_of_bullet(bytes, bullets[i], earlier, earlier_scratch);
-  });
+  Decisions decisions[2];
+  if (bytes.size() >= kParallelBytes) {
+    std::thread second(
+        [&] { decisions[1] = decide(bytes, scan, 1, tombstones, tombstone_hashes); });
+    decisions[0] = decide(bytes, scan, 0, tombstones, tombstone_hashes);
+    second.join();
+  } else {
+    decisions[0] = decide(bytes, scan, -1, tombstones, tombstone_hashes);
+  }
+  // Merged back into file order: the removed units, and every bullet that is no candidate.
   std::vector<ByteRange> removed;
-  std::vector<std::size_t> skipped;  // removed and empty bullets: not candidates
-  std::string key;
-  std::string scratch;
-  constexpr std::size_t kAhead = 16;
-  for (std::size_t i = 0; i < bullets.size(); ++i) {
-    if (i + kAhead < bullets.size() && bullets[i + kAhead].hash != 0) {
-      seen.prefetch(bullets[i + kAhead].hash);
-    }
-    const Bullet& b = bullets[i];
-    ++report.inbox_items;
+  std::vector<std::size_t> skipped;
+  removed.reserve(decisions[0].removed.size() + decisions[1].removed.size());
+  auto next0 = decisions[0].removed.begin();
+  auto next1 = decisions[1].removed.begin();
+  for (std::size_t i = 0; i < scan.size(); ++i) {
+    const Bullet& b = scan[i];
     if (b.hash == 0) {
       ++report.empty_items;
       skipped.push_back(b.begin);
       continue;
     }
-    bool built = false;
-    auto key_of = [&]() -> std::string_view {
-      if (!built) key_of_bullet(bytes, b, key, scratch);
-      built = true;
-      return key;
-    };
-    if (seen.seen_or_insert(b.hash, static_cast<std::uint32_t>(i), key_of)) {
-      ++report.duplicates;
-    } else if (tombstone_hashes.count(b.hash) != 0 &&
-               tombstones.count(std::string(key_of())) != 0) {
-      ++report.tombstone_matches;
-    } else {
-      continue;  // a candidate
+    bool gone = false;
+    if (next0 != decisions[0].removed.end() && *next0 == i) {
+      ++next0;
+      gone = true;
+    } else if (next1 != decisions[1].removed.end() && *next1 == i) {
+      ++next1;
+      gone = true;
     }
-    removed.push_back(ByteRange{b.begin, b.end});
-    skipped.push_back(b.begin);
+    if (gone) {
+      removed.push_back(ByteRange{b.begin, b.end});
+      skipped.push_back(b.begin);
+    }
   }
+  report.inbox_items = scan.size();
+  report.duplicates = decisions[0].duplicates + decisions[1].duplicates;
+  report.tombstone_matches = decisions[0].tombstone_matches + decisions[1].tombstone_matches;
   const std::uint64_t candidates =
       report.inbox_items - report.empty_items - report.duplicates - report.tombstone_matches;
   report.candidates = CandidateList(inbox_entry->bytes, std::move(skipped), candidates);
-  scan.bullets = {};  // give the memory back before the digests
+  scan = {};  // give the memory back before the digests
 
   if (removed.empty() || detail::blocked(out)) {
     sort_findings(out);

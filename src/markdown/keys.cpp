@@ -29,12 +29,19 @@ bool unit_key_into(std::string_view bytes, const Unit& unit, std::string& out,
   }
   if (unit.kind != UnitKind::bullet_unit) return false;
   // key = casefold(strip(join("\n", strip(L1 without its marker), rstrip(L2), ...)))
-  cursor.next(line);
-  const std::string_view first = strip_w(line.content.substr(2));
-  if (unit.last_line == unit.first_line) {  // most units: no join, so no copy before folding
-    casefold_append(first, out);
+  if (unit.last_line == unit.first_line) {
+    // Most units are one line: no join, so no copy before folding, and no search for the line's
+    // end, which is the unit's (less its terminator, as fill_line reads it).
+    std::string_view content = bytes.substr(unit.begin, unit.end - unit.begin);
+    if (!content.empty() && content.back() == '\n') {
+      content.remove_suffix(1);
+      if (!content.empty() && content.back() == '\r') content.remove_suffix(1);
+    }
+    casefold_append(strip_w(content.substr(2)), out);
     return true;
   }
+  cursor.next(line);
+  const std::string_view first = strip_w(line.content.substr(2));
   scratch.assign(first);
   while (cursor.next(line)) {
     scratch.push_back('\n');

@@ -2,6 +2,7 @@
 #include "memkit/plan.hpp"
 
 #include <algorithm>
+#include <thread>
 
 #include "json/canonical.hpp"
 
@@ -68,8 +69,15 @@ PlanOperation plan_write(std::string path, std::shared_ptr<const std::string> ba
   op.path = std::move(path);
   op.kind = base_exists ? OperationKind::replace : OperationKind::create;
   if (!base) base = std::make_shared<const std::string>();
-  op.base_sha256 = sha256(*base);
-  op.output_sha256 = sha256_of_splices(*base, splices);
+  // The two digests are independent: a large file has them computed on two cores.
+  if (base->size() >= (std::size_t{1} << 20)) {
+    std::thread base_digest([&] { op.base_sha256 = sha256(*base); });
+    op.output_sha256 = sha256_of_splices(*base, splices);
+    base_digest.join();
+  } else {
+    op.base_sha256 = sha256(*base);
+    op.output_sha256 = sha256_of_splices(*base, splices);
+  }
   op.output = PlannedBytes{std::move(base), std::move(splices)};
   return op;
 }
