@@ -3,6 +3,7 @@
 // so no front end can drift.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -19,10 +20,21 @@
 
 namespace memkit {
 
+// Receives streamed output as consecutive pieces; the writers below call it with pieces of
+// about 64 KiB, so a result larger than memory can go straight to a file or a pipe.
+using TextSink = std::function<void(std::string_view)>;
+
+// Writes a result's data (canonical JSON) to a sink.
+using JsonWriter = std::function<void(const TextSink&)>;
+
 // {"command","data","exit_class","findings","output_schema_version":1,"status"} on one line.
 // REQUIRES: data_json is canonical JSON (one of the *_json functions below, or "{}").
 [[nodiscard]] std::string envelope_json(std::string_view command, std::string_view data_json,
                                         const std::vector<Finding>& findings);
+
+// The same envelope, streamed, with `data` written in place by `write_data`.
+void write_envelope_json(std::string_view command, const JsonWriter& write_data,
+                         const std::vector<Finding>& findings, const TextSink& sink);
 
 // `markdown units` data (§6.4): {"sections":[...],"units":[...]}, both null when unparseable.
 [[nodiscard]] std::string document_json(const Document& doc);
@@ -56,6 +68,10 @@ namespace memkit {
 // `custodian compact` data in inbox mode (§8); `written` lists the paths an apply wrote.
 [[nodiscard]] std::string inbox_compaction_json(const InboxCompaction& report, bool applied,
                                                 const std::vector<std::string>& written);
+
+// The same, streamed: an inbox's candidates can outweigh the inbox itself.
+void write_inbox_compaction_json(const InboxCompaction& report, bool applied,
+                                 const std::vector<std::string>& written, const TextSink& sink);
 
 // Encodes a string as a canonical JSON string literal; ill-formed UTF-8 reads as U+FFFD.
 [[nodiscard]] std::string json_string(std::string_view text);

@@ -82,11 +82,20 @@ constexpr const char* kMarkdownUsage =
     "Lists the units that partition FILE's lines (kind, first and last line, key) and its\n"
     "sections. Reads one file, writes nothing.\n";
 
+// Writes a result's human view to a sink.
+using TextWriter = std::function<void(const TextSink&)>;
+
+// A writer of text that is already made; none for empty text.
+std::function<void(const TextSink&)> fixed(std::string text) {
+  if (text.empty()) return {};
+  return [text = std::move(text)](const TextSink& sink) { sink(text); };
+}
+
 struct Reply {
   std::string command;
-  std::string data = "{}";
+  JsonWriter data = fixed("{}");
   std::vector<Finding> findings;
-  std::string text;  // the human view, printed before the findings
+  TextWriter text;  // the human view, printed before the findings; none when empty
 };
 
 // Failures of the invocation or environment become fatal findings (spec README.md exit classes).
@@ -110,15 +119,21 @@ int emit(const Reply& reply, const Invocation& inv, const Environment& env, std:
   std::vector<Finding> findings = reply.findings;
   sort_findings(findings);
   const ExitClass exit_class = derive_exit_class(findings);
+  std::size_t written = 0;
+  const TextSink sink = [&](std::string_view piece) {
+    out.write(piece.data(), static_cast<std::streamsize>(piece.size()));
+    written += piece.size();
+  };
   if (inv.format == Format::json) {
-    out << envelope_json(reply.command, reply.data, findings) << '\n';
-  } else if (exit_class == ExitClass::fatal && reply.text.empty()) {
+    write_envelope_json(reply.command, reply.data, findings, sink);
+    out << '\n';
+  } else if (exit_class == ExitClass::fatal && !reply.text) {
     for (const Finding& f : findings) err << "memkit: " << f.message << '\n';
   } else {
     // The human view, then every finding: those of the report and those the shell added.
     const Style style{env.stdout_is_terminal && !env.no_colour};
-    out << reply.text;
-    if (!reply.text.empty() && !findings.empty()) out << '\n';
+    if (reply.text) reply.text(sink);
+    if (written != 0 && !findings.empty()) out << '\n';
     out << findings_text(findings, style);
   }
   return exit_code(exit_class);
@@ -166,8 +181,9 @@ struct CompactionRun {
   std::optional<Plan> plan;
   std::vector<Finding> gates;  // apply-time refusals (§9 decision gate, §14 forget refusals)
   std::function<Status()> after_apply;  // shell work once the plan is written, if any
-  std::function<std::string(bool, const std::vector<std::string>&)> data;
-  std::function<std::string(bool, const std::vector<std::string>&)> text;
+  std::uint32_t unfinished_transactions = 0;  // what the planner's read of .memkit/txn found
+  std::function<JsonWriter(bool, const std::vector<std::string>&)> data;
+  std::function<TextWriter(bool, const std::vector<std::string>&)> text;
 };
 
 // §12.3, shared by every plan-making command: a dry run by default; --apply --confirm-plan ID
@@ -193,19 +209,18 @@ void run_planned(const Invocation& inv, const ClockReading& now, Workspace& ws, 
     const ExitClass c = derive_exit_class(findings);
     return c == ExitClass::fatal || c == ExitClass::blocker;
   };
-  Result<CompactionRun> run = plan_now();
-  if (!run) {
-    reply.findings.push_back(finding_from(run.status()));
-    return;
-  }
-  if (!apply || stops(run->findings)) {
-    finish(*run, false, {});
-    return;
-  }
-  if (run->plan && confirm == inv.options.end()) {
-    reply.findings.push_back(make_finding("MK-PLAN-002", Severity::blocker, "",
-                                          "--apply needs --confirm-plan " + run->plan->id(),
-                                          "review the dry run, then confirm its Plan ID"));
+  if (!apply || confirm == inv.options.end()) {
+    // A dry run, or an apply without a confirmed ID (which can only be refused): no lock.
+    Result<CompactionRun> run = plan_now();
+    if (!run) {
+      reply.findings.push_back(finding_from(run.status()));
+      return;
+    }
+    if (apply && !stops(run->findings) && run->plan) {
+      reply.findings.push_back(make_finding("MK-PLAN-002", Severity::blocker, "",
+                                            "--apply needs --confirm-plan " + run->plan->id(),
+                                            "review the dry run, then confirm its Plan ID"));
+    }
     finish(*run, false, {});
     return;
   }
@@ -214,18 +229,17 @@ void run_planned(const Invocation& inv, const ClockReading& now, Workspace& ws, 
     reply.findings.push_back(finding_from(lock.status()));
     return;
   }
-  if (Result<CustodianInputs> inputs = ws.read_custodian_inputs();
-      inputs && inputs->unfinished_transactions > 0) {
+  // Planned from disk under the lock, once: what was reviewed must still be what gets written.
+  Result<CompactionRun> run = plan_now();
+  if (!run) {
+    reply.findings.push_back(finding_from(run.status()));
+    return;
+  }
+  if (run->unfinished_transactions > 0) {
     reply.findings.push_back(make_finding("MK-TXN-001", Severity::blocker, "",
                                           "an unfinished transaction is in .memkit/txn",
                                           "run `memkit custodian recover`"));
     finish(*run, false, {});
-    return;
-  }
-  // Rebuild from disk under the lock: what was reviewed must still be what gets written.
-  run = plan_now();
-  if (!run) {
-    reply.findings.push_back(finding_from(run.status()));
     return;
   }
   if (stops(run->findings)) {
@@ -286,6 +300,7 @@ void run_compact(const Invocation& inv, const ClockReading& now, Workspace& ws, 
     Result<CustodianInputs> inputs = ws.read_custodian_inputs(extra);
     if (!inputs) return inputs.status();
     CompactionRun run;
+    run.unfinished_transactions = inputs->unfinished_transactions;
     if (target) {
       auto report = std::make_shared<TargetCompaction>(
           plan_target_compaction(*inputs, *target, default_token_counter(), now));
@@ -293,10 +308,10 @@ void run_compact(const Invocation& inv, const ClockReading& now, Workspace& ws, 
       run.plan = report->plan;
       run.gates = decision_gates(*report, archive_oldest);
       run.data = [report](bool applied, const std::vector<std::string>& written) {
-        return target_compaction_json(*report, applied, written);
+        return fixed(target_compaction_json(*report, applied, written));
       };
       run.text = [report](bool applied, const std::vector<std::string>& written) {
-        return target_compaction_text(*report, applied, written);
+        return fixed(target_compaction_text(*report, applied, written));
       };
     } else {
       auto report = std::make_shared<InboxCompaction>(
@@ -304,10 +319,14 @@ void run_compact(const Invocation& inv, const ClockReading& now, Workspace& ws, 
       run.findings = report->findings;
       run.plan = report->plan;
       run.data = [report](bool applied, const std::vector<std::string>& written) {
-        return inbox_compaction_json(*report, applied, written);
+        return [report, applied, written](const TextSink& sink) {
+          write_inbox_compaction_json(*report, applied, written, sink);
+        };
       };
       run.text = [report](bool applied, const std::vector<std::string>& written) {
-        return compaction_text(*report, applied, written, Style{});
+        return [report, applied, written](const TextSink& sink) {
+          write_compaction_text(*report, applied, written, sink);
+        };
       };
     }
     return run;
@@ -361,7 +380,7 @@ void run_add(const Invocation& inv, const ClockReading& now, Workspace& ws, Repl
       written = *done;
     }
   }
-  reply.data = add_json(add, written);
+  reply.data = fixed(add_json(add, written));
   if (inv.format == Format::text) {
     std::string text = written.empty() ? "Nothing written.\n" : "Written:\n";
     for (const std::string& path : written) text += "- " + path + "\n";
@@ -370,7 +389,7 @@ void run_add(const Invocation& inv, const ClockReading& now, Workspace& ws, Repl
       for (const std::string& advice : add.maintenance_preview->advice)
         text += "- " + advice + "\n";
     }
-    reply.text = text;
+    reply.text = fixed(text);
   }
 }
 
@@ -409,6 +428,7 @@ void run_forget(const Invocation& inv, const ClockReading& now, Workspace& ws, R
     auto forget = std::make_shared<ForgetPlanning>(
         plan_forget(*inputs, topic, *mode, default_token_counter(), now));
     CompactionRun run;
+    run.unfinished_transactions = inputs->unfinished_transactions;
     run.findings = forget->findings;
     run.plan = forget->plan;
     run.gates = forget_gates(*forget, allow_broad);
@@ -418,10 +438,10 @@ void run_forget(const Invocation& inv, const ClockReading& now, Workspace& ws, R
       };
     }
     run.data = [forget](bool applied, const std::vector<std::string>& written) {
-      return forget_json(*forget, applied, written);
+      return fixed(forget_json(*forget, applied, written));
     };
     run.text = [forget](bool applied, const std::vector<std::string>& written) {
-      return forget_text(*forget, applied, written);
+      return fixed(forget_text(*forget, applied, written));
     };
     return run;
   });
@@ -448,13 +468,14 @@ void run_undo(const Invocation& inv, const ClockReading& now, Workspace& ws, Rep
     auto undo = std::make_shared<UndoPlanning>(
         plan_undo(*record, plan_id, *inputs, default_token_counter()));
     CompactionRun run;
+    run.unfinished_transactions = inputs->unfinished_transactions;
     run.findings = undo->findings;
     run.plan = undo->plan;
     run.data = [undo](bool applied, const std::vector<std::string>& written) {
-      return undo_json(*undo, applied, written);
+      return fixed(undo_json(*undo, applied, written));
     };
     run.text = [undo](bool applied, const std::vector<std::string>& written) {
-      return undo_text(*undo, applied, written);
+      return fixed(undo_text(*undo, applied, written));
     };
     return run;
   });
@@ -484,8 +505,8 @@ void run_recover(const Invocation& inv, Workspace& ws, Reply& reply) {
     return;
   }
   reply.findings = recovery->findings;
-  reply.data = recovery_json(*recovery);
-  if (inv.format == Format::text) reply.text = recovery_text(*recovery);
+  reply.data = fixed(recovery_json(*recovery));
+  if (inv.format == Format::text) reply.text = fixed(recovery_text(*recovery));
 }
 
 void run_custodian(const Invocation& inv, const Environment& env, Reply& reply) {
@@ -512,8 +533,8 @@ void run_custodian(const Invocation& inv, const Environment& env, Reply& reply) 
       reply.findings.push_back(finding_from(result.status()));
       return;
     }
-    reply.data = init_json(*result);
-    if (inv.format == Format::text) reply.text = init_text(*result);
+    reply.data = fixed(init_json(*result));
+    if (inv.format == Format::text) reply.text = fixed(init_text(*result));
     return;
   }
   if (inv.command == "compact") {
@@ -544,13 +565,13 @@ void run_custodian(const Invocation& inv, const Environment& env, Reply& reply) 
   if (inv.command == "status") {
     const StatusReport report = custodian_status(*inputs, default_token_counter());
     reply.findings = report.findings;
-    reply.data = status_json(report);
-    if (inv.format == Format::text) reply.text = status_text(report, style);
+    reply.data = fixed(status_json(report));
+    if (inv.format == Format::text) reply.text = fixed(status_text(report, style));
   } else {
     const CheckReport report = custodian_check(*inputs, default_token_counter());
     reply.findings = report.findings;
-    reply.data = check_json(report);
-    if (inv.format == Format::text) reply.text = check_text(report, style);
+    reply.data = fixed(check_json(report));
+    if (inv.format == Format::text) reply.text = fixed(check_text(report, style));
   }
 }
 
@@ -593,10 +614,10 @@ void run_markdown_units(const Invocation& inv, const Environment& env, Reply& re
         make_finding("MK-UTF8-001", Severity::error, path, describe_issue(*issue, path)));
   }
   if (inv.format == Format::json) {
-    reply.data = document_json(doc);
+    reply.data = fixed(document_json(doc));
     return;
   }
-  reply.text = units_text(doc, Style{env.stdout_is_terminal && !env.no_colour});
+  reply.text = fixed(units_text(doc, Style{env.stdout_is_terminal && !env.no_colour}));
 }
 
 }  // namespace

@@ -32,20 +32,28 @@ std::string number_or_dash(const std::optional<std::uint64_t>& value) {
   return value ? std::to_string(*value) : "-";
 }
 
-// Keys hold line breaks; a table row shows them as the two characters \n.
+// Keys hold line breaks; a table row shows them as the two characters \n. Runs without a break
+// or tab are copied whole: a large inbox's candidate list goes through here.
+void append_one_line(std::string& out, std::string_view text) {
+  std::string repaired;
+  if (find_invalid_utf8(text)) {
+    repaired = to_valid_utf8(text);
+    text = repaired;
+  }
+  std::size_t start = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c != '\n' && c != '\r' && c != '\t') continue;
+    out.append(text.substr(start, i - start));
+    out += c == '\n' ? "\\n" : c == '\r' ? "\\r" : "\\t";
+    start = i + 1;
+  }
+  out.append(text.substr(start));
+}
+
 std::string one_line(std::string_view text) {
   std::string out;
-  for (char c : to_valid_utf8(text)) {
-    if (c == '\n') {
-      out += "\\n";
-    } else if (c == '\r') {
-      out += "\\r";
-    } else if (c == '\t') {
-      out += "\\t";
-    } else {
-      out += c;
-    }
-  }
+  append_one_line(out, text);
   return out;
 }
 
@@ -176,20 +184,33 @@ std::string plan_text(const Plan& plan) {
   return out;
 }
 
-std::string compaction_text(const InboxCompaction& report, bool applied,
-                            const std::vector<std::string>& written, Style style) {
+void write_compaction_text(const InboxCompaction& report, bool applied,
+                           const std::vector<std::string>& written, const TextSink& sink) {
+  constexpr std::size_t kPiece = std::size_t{64} << 10;
   std::string out = fmt::format(
       "Inbox items: {}\nExact duplicates removable: {}\nExact tombstone matches removable: {}\n"
       "Candidates requiring review: {}\n",
       report.inbox_items, report.duplicates, report.tombstone_matches, report.candidates.size());
   report.candidates.for_each([&](const Candidate& c) {
-    out += fmt::format("{}. {} (line {})\n", c.index, one_line(c.label), c.line);
-    for (std::string_view line : c.continuation) out += "   " + one_line(line) + "\n";
+    out += std::to_string(c.index);
+    out += ". ";
+    append_one_line(out, c.label);
+    out += " (line ";
+    out += std::to_string(c.line);
+    out += ")\n";
+    for (std::string_view line : c.continuation) {
+      out += "   ";
+      append_one_line(out, line);
+      out += '\n';
+    }
+    if (out.size() >= kPiece) {
+      sink(out);
+      out.clear();
+    }
   });
   out += "\n";
   out += plan_outcome(report.plan, applied, written, "");
-  (void)style;
-  return out;
+  sink(out);
 }
 
 std::string recovery_text(const Recovery& recovery) {

@@ -10,6 +10,7 @@
 #include "memkit/compact.hpp"
 #include "memkit/findings.hpp"
 #include "memkit/forget.hpp"
+#include "memkit/json.hpp"
 #include "memkit/markdown.hpp"
 #include "memkit/plan.hpp"
 #include "memkit/undo.hpp"
@@ -32,8 +33,9 @@ struct Style {
                                     const std::vector<std::string>& written);
 [[nodiscard]] std::string target_compaction_text(const TargetCompaction& report, bool applied,
                                                  const std::vector<std::string>& written);
-[[nodiscard]] std::string compaction_text(const InboxCompaction& report, bool applied,
-                                          const std::vector<std::string>& written, Style style);
+// Streamed: the candidates of a large inbox outweigh the inbox.
+void write_compaction_text(const InboxCompaction& report, bool applied,
+                           const std::vector<std::string>& written, const TextSink& sink);
 [[nodiscard]] std::string units_text(const Document& doc, Style style);
 [[nodiscard]] std::string findings_text(const std::vector<Finding>& findings, Style style);
 

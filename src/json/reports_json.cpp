@@ -17,6 +17,15 @@ std::string json_string(std::string_view text) {
 
 std::string envelope_json(std::string_view command, std::string_view data_json,
                           const std::vector<Finding>& findings) {
+  std::string out;
+  write_envelope_json(
+      command, [&](const TextSink& sink) { sink(data_json); }, findings,
+      [&](std::string_view piece) { out += piece; });
+  return out;
+}
+
+void write_envelope_json(std::string_view command, const JsonWriter& write_data,
+                         const std::vector<Finding>& findings, const TextSink& sink) {
   json list = json::array();
   for (const Finding& f : findings) {
     list.push_back(json{{"code", utf8(f.code)},
@@ -27,10 +36,11 @@ std::string envelope_json(std::string_view command, std::string_view data_json,
                         {"remediation", utf8(f.remediation)}});
   }
   // Keys in bytewise order; `data` is spliced in as the canonical text it already is.
-  return fmt::format(
-      R"({{"command":{},"data":{},"exit_class":"{}","findings":{},"output_schema_version":1,"status":"{}"}})",
-      json_string(command), data_json, exit_class_name(derive_exit_class(findings)),
-      detail::canonical_dump(list), report_status_name(derive_status(findings)));
+  sink(R"({"command":)" + json_string(command) + R"(,"data":)");
+  write_data(sink);
+  sink(fmt::format(R"(,"exit_class":"{}","findings":{},"output_schema_version":1,"status":"{}"}})",
+                   exit_class_name(derive_exit_class(findings)), detail::canonical_dump(list),
+                   report_status_name(derive_status(findings))));
 }
 
 namespace detail {
@@ -45,7 +55,13 @@ void append_json_string(std::string& out, std::string_view text) {
     valid = repaired;
   }
   out += '"';
-  for (const char c : valid) {
+  // Runs that need no escape are copied whole.
+  std::size_t start = 0;
+  for (std::size_t i = 0; i < valid.size(); ++i) {
+    const auto c = static_cast<unsigned char>(valid[i]);
+    if (c >= 0x20 && c != '"' && c != '\\') continue;
+    out.append(valid.substr(start, i - start));
+    start = i + 1;
     switch (c) {
       case '"':
         out += "\\\"";
@@ -69,15 +85,12 @@ void append_json_string(std::string& out, std::string_view text) {
         out += "\\t";
         break;
       default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          out += "\\u00";
-          out += kHex[(c >> 4) & 0xF];
-          out += kHex[c & 0xF];
-        } else {
-          out += c;
-        }
+        out += "\\u00";
+        out += kHex[(c >> 4) & 0xF];
+        out += kHex[c & 0xF];
     }
   }
+  out.append(valid.substr(start));
   out += '"';
 }
 
@@ -235,6 +248,16 @@ std::string plan_json(const Plan& plan) { return detail::canonical_dump(plan_val
 std::string inbox_compaction_json(const InboxCompaction& report, bool applied,
                                   const std::vector<std::string>& written) {
   std::string out;
+  write_inbox_compaction_json(report, applied, written,
+                              [&](std::string_view piece) { out += piece; });
+  return out;
+}
+
+void write_inbox_compaction_json(const InboxCompaction& report, bool applied,
+                                 const std::vector<std::string>& written, const TextSink& sink) {
+  constexpr std::size_t kPiece = std::size_t{64} << 10;
+  std::string out;
+  out.reserve(kPiece + 4096);
   out += R"({"applied":)";
   out += applied ? "true" : "false";
   out += R"(,"candidates":[)";
@@ -246,9 +269,17 @@ std::string inbox_compaction_json(const InboxCompaction& report, bool applied,
       if (i > 0) out += ',';
       detail::append_json_string(out, c.continuation[i]);
     }
-    out += R"(],"index":)" + std::to_string(c.index) + R"(,"label":)";
+    out += R"(],"index":)";
+    out += std::to_string(c.index);
+    out += R"(,"label":)";
     detail::append_json_string(out, c.label);
-    out += R"(,"line":)" + std::to_string(c.line) + "}";
+    out += R"(,"line":)";
+    out += std::to_string(c.line);
+    out += '}';
+    if (out.size() >= kPiece) {
+      sink(out);
+      out.clear();
+    }
   });
   out += R"(],"duplicates":)" + std::to_string(report.duplicates);
   out += R"(,"empty_items":)" + std::to_string(report.empty_items);
@@ -270,7 +301,7 @@ std::string inbox_compaction_json(const InboxCompaction& report, bool applied,
     detail::append_json_string(out, written[i]);
   }
   out += "]}";
-  return out;
+  sink(out);
 }
 
 std::string target_compaction_json(const TargetCompaction& report, bool applied,
