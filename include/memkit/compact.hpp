@@ -40,10 +40,15 @@ class CandidateList final {
   CandidateList() = default;
   // `skipped`: the sorted offsets of the bullet units that are not candidates.
   CandidateList(std::shared_ptr<const std::string> inbox, std::vector<std::size_t> skipped,
-                std::uint64_t count) noexcept
-      : inbox_(std::move(inbox)), skipped_(std::move(skipped)), count_(count) {}
+                std::uint64_t count, bool valid_utf8) noexcept
+      : inbox_(std::move(inbox)),
+        skipped_(std::move(skipped)),
+        count_(count),
+        valid_utf8_(valid_utf8) {}
 
   [[nodiscard]] std::uint64_t size() const noexcept { return count_; }
+  // Returns true iff the whole inbox is well-formed UTF-8, so no candidate text needs repair.
+  [[nodiscard]] bool valid_utf8() const noexcept { return valid_utf8_; }
   [[nodiscard]] bool empty() const noexcept { return count_ == 0; }
 
   // Calls visit(const Candidate&) for every candidate in file order. The Candidate is reused
@@ -55,6 +60,7 @@ class CandidateList final {
   std::shared_ptr<const std::string> inbox_;
   std::vector<std::size_t> skipped_;
   std::uint64_t count_ = 0;
+  bool valid_utf8_ = false;
 };
 
 // `memkit custodian compact` in inbox mode (§8).
@@ -159,14 +165,23 @@ void CandidateList::for_each(Visit&& visit) const {
       ++skip;
       continue;
     }
-    LineCursor cursor(bytes, unit.begin, unit.end, unit.first_line);
-    Line line{};
-    cursor.next(line);
     ++candidate.index;
-    candidate.label = strip_w(line.content.substr(2));
     candidate.line = unit.first_line;
     candidate.continuation.clear();
-    while (cursor.next(line)) candidate.continuation.push_back(line.content);
+    if (unit.last_line == unit.first_line) {  // most items: the line is the unit
+      std::string_view content = bytes.substr(unit.begin, unit.end - unit.begin);
+      if (!content.empty() && content.back() == '\n') {
+        content.remove_suffix(1);
+        if (!content.empty() && content.back() == '\r') content.remove_suffix(1);
+      }
+      candidate.label = strip_w(content.substr(2));
+    } else {
+      LineCursor cursor(bytes, unit.begin, unit.end, unit.first_line);
+      Line line{};
+      cursor.next(line);
+      candidate.label = strip_w(line.content.substr(2));
+      while (cursor.next(line)) candidate.continuation.push_back(line.content);
+    }
     visit(std::as_const(candidate));
   }
 }

@@ -34,9 +34,9 @@ std::string number_or_dash(const std::optional<std::uint64_t>& value) {
 
 // Keys hold line breaks; a table row shows them as the two characters \n. Runs without a break
 // or tab are copied whole: a large inbox's candidate list goes through here.
-void append_one_line(std::string& out, std::string_view text) {
+void append_one_line(std::string& out, std::string_view text, bool known_valid = false) {
   std::string repaired;
-  if (find_invalid_utf8(text)) {
+  if (!known_valid && find_invalid_utf8(text)) {
     repaired = to_valid_utf8(text);
     text = repaired;
   }
@@ -191,16 +191,17 @@ void write_compaction_text(const InboxCompaction& report, bool applied,
       "Inbox items: {}\nExact duplicates removable: {}\nExact tombstone matches removable: {}\n"
       "Candidates requiring review: {}\n",
       report.inbox_items, report.duplicates, report.tombstone_matches, report.candidates.size());
+  const bool valid = report.candidates.valid_utf8();
   report.candidates.for_each([&](const Candidate& c) {
     out += std::to_string(c.index);
     out += ". ";
-    append_one_line(out, c.label);
+    append_one_line(out, c.label, valid);
     out += " (line ";
     out += std::to_string(c.line);
     out += ")\n";
     for (std::string_view line : c.continuation) {
       out += "   ";
-      append_one_line(out, line);
+      append_one_line(out, line, valid);
       out += '\n';
     }
     if (out.size() >= kPiece) {

@@ -302,7 +302,8 @@ InboxCompaction plan_inbox_compaction(const CustodianInputs& inputs, const Token
   report.tombstone_matches = decisions[0].tombstone_matches + decisions[1].tombstone_matches;
   const std::uint64_t candidates =
       report.inbox_items - report.empty_items - report.duplicates - report.tombstone_matches;
-  report.candidates = CandidateList(inbox_entry->bytes, std::move(skipped), candidates);
+  report.candidates = CandidateList(inbox_entry->bytes, std::move(skipped), candidates,
+                                    !scan.utf8_error.has_value());
   scan = {};  // give the memory back before the digests
 
   if (removed.empty() || detail::blocked(out)) {

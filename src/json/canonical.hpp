@@ -24,6 +24,7 @@ namespace memkit::detail {
 
 // Appends `text` as a canonical JSON string literal, for writers that stream large arrays
 // without building a value tree. The same bytes as canonical_dump(utf8(text)).
-void append_json_string(std::string& out, std::string_view text);
+// `known_valid` skips the UTF-8 check for text already known to be well-formed.
+void append_json_string(std::string& out, std::string_view text, bool known_valid = false);
 
 }  // namespace memkit::detail

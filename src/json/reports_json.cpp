@@ -45,12 +45,12 @@ void write_envelope_json(std::string_view command, const JsonWriter& write_data,
 
 namespace detail {
 
-void append_json_string(std::string& out, std::string_view text) {
+void append_json_string(std::string& out, std::string_view text, bool known_valid) {
   static constexpr char kHex[] = "0123456789abcdef";
   // Almost every string is well-formed already; only the others are copied to be repaired.
   std::string repaired;
   std::string_view valid = text;
-  if (find_invalid_utf8(text)) {
+  if (!known_valid && find_invalid_utf8(text)) {
     repaired = to_valid_utf8(text);
     valid = repaired;
   }
@@ -262,17 +262,18 @@ void write_inbox_compaction_json(const InboxCompaction& report, bool applied,
   out += applied ? "true" : "false";
   out += R"(,"candidates":[)";
   bool first = true;
+  const bool valid = report.candidates.valid_utf8();
   report.candidates.for_each([&](const Candidate& c) {
     out += first ? R"({"continuation":[)" : R"(,{"continuation":[)";
     first = false;
     for (std::size_t i = 0; i < c.continuation.size(); ++i) {
       if (i > 0) out += ',';
-      detail::append_json_string(out, c.continuation[i]);
+      detail::append_json_string(out, c.continuation[i], valid);
     }
     out += R"(],"index":)";
     out += std::to_string(c.index);
     out += R"(,"label":)";
-    detail::append_json_string(out, c.label);
+    detail::append_json_string(out, c.label, valid);
     out += R"(,"line":)";
     out += std::to_string(c.line);
     out += '}';

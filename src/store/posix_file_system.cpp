@@ -73,14 +73,19 @@ class PosixFileSystem final : public FileSystem {
     std::string bytes;
     bytes.resize(static_cast<std::size_t>(st.st_size));
     std::size_t done = 0;
+    char more[4096];  // end of file is confirmed here, so the buffer never grows (and copies)
     while (true) {
-      if (done == bytes.size()) bytes.resize(bytes.size() + 65536);  // the file grew
-      const ssize_t n = ::read(fd.get(), bytes.data() + done, bytes.size() - done);
+      const bool full = done == bytes.size();
+      const ssize_t n = full ? ::read(fd.get(), more, sizeof more)
+                             : ::read(fd.get(), bytes.data() + done, bytes.size() - done);
       if (n < 0) {
         if (errno == EINTR) continue;
         return io_error(path, errno);
       }
       if (n == 0) break;
+      if (full) {
+        bytes.append(more, static_cast<std::size_t>(n));  // the file grew since fstat
+      }
       done += static_cast<std::size_t>(n);
     }
     bytes.resize(done);
