@@ -3,12 +3,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <thread>
 #include <unordered_set>
 
 #include "compact/input_reader.hpp"
 #include "compact/key_index.hpp"
 #include "markdown/line_kinds.hpp"
+#include "parallel/run_both.hpp"
 #include "memkit/compact.hpp"
 #include "memkit/text.hpp"
 
@@ -142,9 +142,8 @@ Scan scan_inbox(std::string_view bytes, std::size_t content_begin) {
   const std::size_t split =
       bytes.size() >= kParallelBytes ? split_point(bytes, bytes.size() / 2) : 0;
   if (split != 0) {
-    std::thread second([&] { parts[1] = scan_part(bytes, split, bytes.size()); });
-    parts[0] = scan_part(bytes, 0, split);
-    second.join();
+    detail::run_both([&] { parts[0] = scan_part(bytes, 0, split); },
+                     [&] { parts[1] = scan_part(bytes, split, bytes.size()); });
     if (parts[0]->parse_error) parts[1].reset();  // the split was inside a fence or comment
   }
   if (!parts[1]) {
@@ -264,10 +263,8 @@ InboxCompaction plan_inbox_compaction(const CustodianInputs& inputs, const Token
   }
   Decisions decisions[2];
   if (bytes.size() >= kParallelBytes) {
-    std::thread second(
-        [&] { decisions[1] = decide(bytes, scan, 1, tombstones, tombstone_hashes); });
-    decisions[0] = decide(bytes, scan, 0, tombstones, tombstone_hashes);
-    second.join();
+    detail::run_both([&] { decisions[0] = decide(bytes, scan, 0, tombstones, tombstone_hashes); },
+                     [&] { decisions[1] = decide(bytes, scan, 1, tombstones, tombstone_hashes); });
   } else {
     decisions[0] = decide(bytes, scan, -1, tombstones, tombstone_hashes);
   }

@@ -2,9 +2,9 @@
 #include "memkit/plan.hpp"
 
 #include <algorithm>
-#include <thread>
 
 #include "json/canonical.hpp"
+#include "parallel/run_both.hpp"
 
 namespace memkit {
 
@@ -71,9 +71,8 @@ PlanOperation plan_write(std::string path, std::shared_ptr<const std::string> ba
   if (!base) base = std::make_shared<const std::string>();
   // The two digests are independent: a large file has them computed on two cores.
   if (base->size() >= (std::size_t{1} << 20)) {
-    std::thread base_digest([&] { op.base_sha256 = sha256(*base); });
-    op.output_sha256 = sha256_of_splices(*base, splices);
-    base_digest.join();
+    detail::run_both([&] { op.output_sha256 = sha256_of_splices(*base, splices); },
+                     [&] { op.base_sha256 = sha256(*base); });
   } else {
     op.base_sha256 = sha256(*base);
     op.output_sha256 = sha256_of_splices(*base, splices);
