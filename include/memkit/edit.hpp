@@ -47,8 +47,7 @@ struct ByteRange {
 // maximal), so the gaps are found by looking at the neighbouring lines.
 // REQUIRES: each range is one or more consecutive non-blank units of a parseable file; sorted,
 // non-overlapping. content_begin is 3 after a BOM, else 0.
-[[nodiscard]] std::vector<Splice> removal_splices(std::string_view bytes,
-                                                  std::size_t content_begin,
+[[nodiscard]] std::vector<Splice> removal_splices(std::string_view bytes, std::size_t content_begin,
                                                   std::span<const ByteRange> removed);
 
 // §7.2: "\r\n" if the file's first terminated line ends in CRLF, else "\n".

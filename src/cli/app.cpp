@@ -180,7 +180,7 @@ struct CompactionRun {
   std::vector<Finding> findings;
   std::optional<Plan> plan;
   std::vector<Finding> gates;  // apply-time refusals (§9 decision gate, §14 forget refusals)
-  std::function<Status()> after_apply;  // shell work once the plan is written, if any
+  std::function<Status()> after_apply;        // shell work once the plan is written, if any
   std::uint32_t unfinished_transactions = 0;  // what the planner's read of .memkit/txn found
   std::function<JsonWriter(bool, const std::vector<std::string>&)> data;
   std::function<TextWriter(bool, const std::vector<std::string>&)> text;

@@ -8,9 +8,9 @@
 #include "compact/input_reader.hpp"
 #include "compact/key_index.hpp"
 #include "markdown/line_kinds.hpp"
-#include "parallel/run_both.hpp"
 #include "memkit/compact.hpp"
 #include "memkit/text.hpp"
+#include "parallel/run_both.hpp"
 
 namespace memkit {
 namespace {
@@ -94,7 +94,9 @@ Part scan_part(std::string_view bytes, std::size_t lo, std::size_t hi) {
     if (unit.kind != UnitKind::bullet_unit) continue;
     unit_key_into(text, unit, key, scratch);
     const std::uint64_t hash = fast_hash(key);
-    part.bullets.push_back(Bullet{key.empty() ? 0 : hash == 0 ? 1 : hash,
+    part.bullets.push_back(Bullet{key.empty() ? 0
+                                  : hash == 0 ? 1
+                                              : hash,
                                   static_cast<std::uint32_t>(lo + unit.begin),
                                   static_cast<std::uint32_t>(lo + unit.end)});
   }
@@ -110,7 +112,8 @@ std::size_t split_point(std::string_view bytes, std::size_t from) {
        at = bytes.find("\n##", at + 1)) {
     const std::size_t line = at + 1;
     const std::size_t lf = bytes.find('\n', line);
-    std::string_view content = bytes.substr(line, (lf == std::string_view::npos ? bytes.size() : lf) - line);
+    std::string_view content =
+        bytes.substr(line, (lf == std::string_view::npos ? bytes.size() : lf) - line);
     if (!content.empty() && content.back() == '\r') content.remove_suffix(1);
     if (detail::heading_level(content) == 2) return line;
   }
@@ -149,8 +152,9 @@ Scan scan_inbox(std::string_view bytes, std::size_t content_begin) {
   if (!parts[1]) {
     parts[0] = scan_part(bytes, 0, bytes.size());
   }
-  const std::optional<std::size_t> bad =
-      parts[0]->bad_utf8 ? parts[0]->bad_utf8 : parts[1] ? parts[1]->bad_utf8 : std::nullopt;
+  const std::optional<std::size_t> bad = parts[0]->bad_utf8 ? parts[0]->bad_utf8
+                                         : parts[1]         ? parts[1]->bad_utf8
+                                                            : std::nullopt;
   if (bad) {
     const auto line = 1 + std::count(bytes.begin() + static_cast<std::ptrdiff_t>(content_begin),
                                      bytes.begin() + static_cast<std::ptrdiff_t>(*bad), '\n');
@@ -158,8 +162,8 @@ Scan scan_inbox(std::string_view bytes, std::size_t content_begin) {
   }
   scan.parse_error = parts[0]->parse_error;
   if (!scan.parse_error && parts[1] && parts[1]->parse_error) {
-    scan.parse_error = TextIssue{parts[1]->parse_error->problem,
-                                 parts[0]->lines + parts[1]->parse_error->line};
+    scan.parse_error =
+        TextIssue{parts[1]->parse_error->problem, parts[0]->lines + parts[1]->parse_error->line};
   }
   scan.first = std::move(parts[0]->bullets);
   if (parts[1]) scan.second = std::move(parts[1]->bullets);

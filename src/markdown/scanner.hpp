@@ -104,8 +104,7 @@ class Scanner final {
     LineScanner probe = cursor;
     Line line{};
     while (probe.next(line)) {
-      if (equals_trimmed(line.content, "---") ||
-          equals_trimmed(line.content, "...")) {
+      if (equals_trimmed(line.content, "---") || equals_trimmed(line.content, "...")) {
         last_line_ = line.number;
         partition_.emit(UnitKind::front_matter, 0, 1, line.number, first.begin, end_of(line));
         cursor = probe;

@@ -241,8 +241,8 @@ TEST_CASE("compact: a fence across the two threads' split point is read as one s
 
 TEST_CASE("compact: problems in the second part name the line of the whole file") {
   const LargeInbox inbox = large_inbox();
-  const std::size_t lines_before = static_cast<std::size_t>(
-      std::count(inbox.bytes.begin(), inbox.bytes.end(), '\n'));
+  const std::size_t lines_before =
+      static_cast<std::size_t>(std::count(inbox.bytes.begin(), inbox.bytes.end(), '\n'));
   const InboxCompaction fence = compact({{"inbox.md", inbox.bytes + "## end\n\n```\n- a\n"}});
   REQUIRE(fence.findings.size() == 1);
   CHECK(fence.findings[0].message ==

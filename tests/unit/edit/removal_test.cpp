@@ -115,9 +115,9 @@ std::string remove_by_units(const Document& doc, const std::vector<UnitSpan>& sp
 }  // namespace
 
 TEST_CASE("edit: line-based removal equals the rule read off the units, on generated files") {
-  const char* const kLines[] = {"- a",    "- b",  "  more", "",      "   ",     "\t",
-                                "text",   "## H", "```",    "* c",   "<!-- x", "-->",
-                                "  - d",  "# T",  "    ```", "+ e\t", "---",   "- "};
+  const char* const kLines[] = {"- a",   "- b",  "  more",  "",      "   ",    "\t",
+                                "text",  "## H", "```",     "* c",   "<!-- x", "-->",
+                                "  - d", "# T",  "    ```", "+ e\t", "---",    "- "};
   std::uint64_t state = 20261130;
   auto next = [&] {
     state = state * 6364136223846793005ULL + 1442695040888963407ULL;

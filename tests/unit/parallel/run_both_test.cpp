@@ -22,8 +22,8 @@ TEST_CASE("parallel: run_both runs the second task on another thread") {
 TEST_CASE("parallel: an exception from either task is rethrown after both finished") {
   std::atomic<bool> other_done = false;
   CHECK_THROWS_WITH_AS(
-      run_both([] { throw std::runtime_error("first"); }, [&] { other_done = true; }),
-      "first", std::runtime_error);
+      run_both([] { throw std::runtime_error("first"); }, [&] { other_done = true; }), "first",
+      std::runtime_error);
   CHECK(other_done);
   bool first_done = false;
   CHECK_THROWS_WITH_AS(
