@@ -75,6 +75,11 @@ struct ByteRange {
 [[nodiscard]] std::string apply_splices(std::string_view bytes, std::span<const Splice> splices);
 
 // SHA-256 of apply_splices(bytes, splices), computed from the kept slices without building it.
+// The result of applying splices as the pieces it is made of, in order: slices of `bytes` and the
+// splices' inserts, none empty. Views into both, so they must outlive the pieces.
+[[nodiscard]] std::vector<std::string_view> splice_pieces(std::string_view bytes,
+                                                          std::span<const Splice> splices);
+
 [[nodiscard]] Sha256 sha256_of_splices(std::string_view bytes, std::span<const Splice> splices);
 
 }  // namespace memkit

@@ -5,10 +5,12 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "memkit/digest.hpp"
 #include "memkit/result.hpp"
 
 namespace memkit {
@@ -29,6 +31,9 @@ class FileSystem {
   [[nodiscard]] virtual Result<NodeType> node_type(const std::string& path) const = 0;
   // Reads a regular file whole; refuses to follow a final symbolic link.
   [[nodiscard]] virtual Result<std::string> read_file(const std::string& path) const = 0;
+  // SHA-256 of a regular file's bytes, read in pieces (the file is never held whole); refuses
+  // to follow a final symbolic link.
+  [[nodiscard]] virtual Result<Sha256> file_sha256(const std::string& path) const = 0;
   // The names in a directory, sorted bytewise, without "." and "..".
   [[nodiscard]] virtual Result<std::vector<std::string>> list_directory(
       const std::string& path) const = 0;
@@ -37,10 +42,10 @@ class FileSystem {
 
   // Creates one directory; succeeds when it already exists as a directory.
   [[nodiscard]] virtual Status create_directory(const std::string& path) = 0;
-  // Creates a new uniquely named file in `directory`, writes `bytes`, fsyncs it, and returns
-  // its path.
-  [[nodiscard]] virtual Result<std::string> write_temporary(const std::string& directory,
-                                                            std::string_view bytes) = 0;
+  // Creates a new uniquely named file in `directory`, writes the pieces one after another,
+  // fsyncs it, and returns its path. On failure it removes the file itself.
+  [[nodiscard]] virtual Result<std::string> write_temporary(
+      const std::string& directory, std::span<const std::string_view> pieces) = 0;
   [[nodiscard]] virtual Status set_mode(const std::string& path, std::uint32_t mode) = 0;
   // Atomically renames `from` over `to`.
   [[nodiscard]] virtual Status rename_replace(const std::string& from, const std::string& to) = 0;

@@ -26,6 +26,10 @@ struct PlannedBytes {
   std::shared_ptr<const std::string> base;  // empty string for a new file
   std::vector<Splice> splices;
   [[nodiscard]] std::string render() const { return apply_splices(*base, splices); }
+  // The same bytes as pieces viewing `base` and the splices, for writing without building them.
+  [[nodiscard]] std::vector<std::string_view> pieces() const {
+    return splice_pieces(*base, splices);
+  }
 };
 
 struct PlanOperation {
@@ -33,7 +37,9 @@ struct PlanOperation {
   OperationKind kind = OperationKind::replace;
   Sha256 base_sha256{};
   Sha256 output_sha256{};
-  PlannedBytes output;  // unused for remove
+  // output.base is the file's bytes the plan was made from (empty for create); for remove the
+  // splices delete them all.
+  PlannedBytes output;
 };
 
 struct BudgetResult {

@@ -38,18 +38,27 @@ Status write_target(FileSystem& fs, const ApplyPaths& paths, const PlanOperation
       return made;
     }
   }
-  return write_file_atomically(fs, target, op.output.render(), false);
+  return write_file_atomically(fs, target, op.output.pieces(), op.output_sha256, false);
 }
 
-// Reads the base bytes of each target (for journals and applied records).
-Result<std::vector<std::optional<std::string>>> read_bases(FileSystem& fs, const ApplyPaths& paths,
-                                                           const Plan& plan,
-                                                           const std::vector<std::size_t>& order) {
-  std::vector<std::optional<std::string>> bases;
+// A whole buffer as the one piece write_file_atomically takes.
+std::span<const std::string_view> one_piece(const std::string_view& bytes) {
+  return std::span<const std::string_view>(&bytes, 1);
+}
+
+// The base bytes of each target (for journals and applied records): the plan's own, after
+// checking that the file on disk still holds exactly them (nullopt for a create, whose target
+// must still be absent). The plan was rebuilt moments ago under the lock, so a difference means
+// something outside memkit changed the file.
+Result<std::vector<std::optional<std::string_view>>> check_bases(
+    FileSystem& fs, const ApplyPaths& paths, const Plan& plan,
+    const std::vector<std::size_t>& order) {
+  std::vector<std::optional<std::string_view>> bases;
   for (std::size_t i : order) {
     const PlanOperation& op = plan.operations()[i];
+    const std::string target = join(paths.memory_dir, op.path);
     if (op.kind == OperationKind::create) {
-      const Result<NodeType> type = fs.node_type(join(paths.memory_dir, op.path));
+      const Result<NodeType> type = fs.node_type(target);
       if (!type) return type.status();
       if (*type != NodeType::none) {
         return Status(Errc::io, op.path + ": appeared while the plan was being applied");
@@ -57,9 +66,12 @@ Result<std::vector<std::optional<std::string>>> read_bases(FileSystem& fs, const
       bases.emplace_back();
       continue;
     }
-    Result<std::string> bytes = fs.read_file(join(paths.memory_dir, op.path));
-    if (!bytes) return bytes.status();
-    bases.emplace_back(std::move(bytes).value());
+    const Result<Sha256> on_disk = fs.file_sha256(target);
+    if (!on_disk) return on_disk.status();
+    if (*on_disk != op.base_sha256) {
+      return Status(Errc::io, op.path + ": changed while the plan was being applied");
+    }
+    bases.emplace_back(std::string_view(*op.output.base));
   }
   return bases;
 }
@@ -67,7 +79,7 @@ Result<std::vector<std::optional<std::string>>> read_bases(FileSystem& fs, const
 // §12.4: backups and prepared bytes first, then the commit, one atomic replace per target.
 Status run_transaction(FileSystem& fs, const ApplyPaths& paths, const Plan& plan,
                        const std::vector<std::size_t>& order,
-                       const std::vector<std::optional<std::string>>& bases,
+                       const std::vector<std::optional<std::string_view>>& bases,
                        const ClockReading& now, const std::string& txid) {
   const std::string txn_root = join(paths.state_dir, "txn");
   const std::string dir = join(txn_root, txid);
@@ -79,12 +91,15 @@ Status run_transaction(FileSystem& fs, const ApplyPaths& paths, const Plan& plan
     const std::string backup = "b-" + std::to_string(n);
     const std::string prepared = "p-" + std::to_string(n);
     if (bases[n]) {
-      if (Status w = write_file_atomically(fs, join(dir, backup), *bases[n], true); !w.ok()) {
+      if (Status w = write_file_atomically(fs, join(dir, backup), one_piece(*bases[n]),
+                                           op.base_sha256, true);
+          !w.ok()) {
         return w;
       }
     }
     if (op.kind != OperationKind::remove) {
-      if (Status w = write_file_atomically(fs, join(dir, prepared), op.output.render(), true);
+      if (Status w = write_file_atomically(fs, join(dir, prepared), op.output.pieces(),
+                                           op.output_sha256, true);
           !w.ok()) {
         return w;
       }
@@ -127,7 +142,7 @@ Status run_transaction(FileSystem& fs, const ApplyPaths& paths, const Plan& plan
 // kAppliedRecordsKept are pruned.
 Status keep_applied_record(FileSystem& fs, const ApplyPaths& paths, const Plan& plan,
                            const std::vector<std::size_t>& order,
-                           const std::vector<std::optional<std::string>>& bases,
+                           const std::vector<std::optional<std::string_view>>& bases,
                            const ClockReading& now) {
   const std::string root = join(paths.state_dir, "applied");
   const std::string dir = join(root, plan.id());
@@ -141,8 +156,8 @@ Status keep_applied_record(FileSystem& fs, const ApplyPaths& paths, const Plan& 
   for (std::size_t n = 0; n < order.size(); ++n) {
     const PlanOperation& op = plan.operations()[order[n]];
     if (bases[n]) {
-      if (Status w =
-              write_file_atomically(fs, join(dir, "b-" + std::to_string(n)), *bases[n], true);
+      if (Status w = write_file_atomically(fs, join(dir, "b-" + std::to_string(n)),
+                                           one_piece(*bases[n]), op.base_sha256, true);
           !w.ok()) {
         return w;
       }
@@ -208,17 +223,8 @@ Result<std::vector<std::string>> apply_plan(FileSystem& fs, const ApplyPaths& pa
                                             const Plan& plan, const ClockReading& now,
                                             const std::string& txid, bool keep_record) {
   const std::vector<std::size_t> order = write_order(plan);
-  Result<std::vector<std::optional<std::string>>> bases = read_bases(fs, paths, plan, order);
+  Result<std::vector<std::optional<std::string_view>>> bases = check_bases(fs, paths, plan, order);
   if (!bases) return bases.status();
-  // The bytes on disk must still be the plan's base: the caller rebuilt the plan moments ago
-  // under the lock, so a difference means the file changed underneath us.
-  for (std::size_t n = 0; n < order.size(); ++n) {
-    const PlanOperation& op = plan.operations()[order[n]];
-    const Sha256 now_base = (*bases)[n] ? sha256(*(*bases)[n]) : sha256("");
-    if (now_base != op.base_sha256) {
-      return Status(Errc::io, op.path + ": changed while the plan was being applied");
-    }
-  }
   if (order.size() == 1) {
     if (Status w = write_target(fs, paths, plan.operations()[order[0]]); !w.ok()) return w;
   } else if (Status t = run_transaction(fs, paths, plan, order, *bases, now, txid); !t.ok()) {

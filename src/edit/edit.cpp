@@ -160,30 +160,33 @@ Splice insert_entry(const Document& doc, std::span<const std::string> lines) {
   return append_block(doc, lines, false);
 }
 
-std::string apply_splices(std::string_view bytes, std::span<const Splice> splices) {
-  std::string out;
-  std::size_t size = bytes.size();
-  for (const Splice& s : splices) size = size - (s.end - s.begin) + s.insert.size();
-  out.reserve(size);
+std::vector<std::string_view> splice_pieces(std::string_view bytes,
+                                            std::span<const Splice> splices) {
+  std::vector<std::string_view> pieces;
+  pieces.reserve(2 * splices.size() + 1);
   std::size_t at = 0;
   for (const Splice& s : splices) {
-    out.append(bytes.substr(at, s.begin - at));
-    out.append(s.insert);
+    if (s.begin > at) pieces.push_back(bytes.substr(at, s.begin - at));
+    if (!s.insert.empty()) pieces.emplace_back(s.insert);
     at = s.end;
   }
-  out.append(bytes.substr(at));
+  if (at < bytes.size()) pieces.push_back(bytes.substr(at));
+  return pieces;
+}
+
+std::string apply_splices(std::string_view bytes, std::span<const Splice> splices) {
+  const std::vector<std::string_view> pieces = splice_pieces(bytes, splices);
+  std::size_t size = 0;
+  for (std::string_view piece : pieces) size += piece.size();
+  std::string out;
+  out.reserve(size);
+  for (std::string_view piece : pieces) out.append(piece);
   return out;
 }
 
 Sha256 sha256_of_splices(std::string_view bytes, std::span<const Splice> splices) {
   Sha256Hasher hasher;
-  std::size_t at = 0;
-  for (const Splice& s : splices) {
-    hasher.update(bytes.substr(at, s.begin - at));
-    hasher.update(s.insert);
-    at = s.end;
-  }
-  hasher.update(bytes.substr(at));
+  for (std::string_view piece : splice_pieces(bytes, splices)) hasher.update(piece);
   return hasher.finish();
 }
 

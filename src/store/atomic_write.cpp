@@ -6,6 +6,13 @@ namespace memkit {
 
 Status write_file_atomically(FileSystem& fs, const std::string& path, std::string_view bytes,
                              bool create_only) {
+  return write_file_atomically(fs, path, std::span<const std::string_view>(&bytes, 1),
+                               sha256(bytes), create_only);
+}
+
+Status write_file_atomically(FileSystem& fs, const std::string& path,
+                             std::span<const std::string_view> pieces, const Sha256& digest,
+                             bool create_only) {
   const std::size_t slash = path.find_last_of('/');
   const std::string directory = slash == std::string::npos ? "." : path.substr(0, slash);
   const Result<NodeType> existing = fs.node_type(path);
@@ -25,7 +32,7 @@ Status write_file_atomically(FileSystem& fs, const std::string& path, std::strin
     if (!current) return current.status();
     mode = *current;
   }
-  const Result<std::string> temporary = fs.write_temporary(directory, bytes);
+  const Result<std::string> temporary = fs.write_temporary(directory, pieces);
   if (!temporary) return temporary.status();
   Status status = fs.set_mode(*temporary, mode);
   if (status.ok()) {
@@ -37,9 +44,9 @@ Status write_file_atomically(FileSystem& fs, const std::string& path, std::strin
     return status;
   }
   if (Status synced = fs.sync_directory(directory); !synced.ok()) return synced;
-  const Result<std::string> written = fs.read_file(path);
+  const Result<Sha256> written = fs.file_sha256(path);
   if (!written) return written.status();
-  if (*written != bytes) return Status(Errc::io, path + ": read-back mismatch after the write");
+  if (*written != digest) return Status(Errc::io, path + ": read-back mismatch after the write");
   return Status();
 }
 

@@ -121,8 +121,28 @@ class PosixFileSystem final : public FileSystem {
     return io_error(path, errno);
   }
 
+  Result<Sha256> file_sha256(const std::string& path) const override {
+    FdCloser fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW));
+    if (fd.get() < 0) return io_error(path, errno);
+    struct stat st {};
+    if (::fstat(fd.get(), &st) != 0) return io_error(path, errno);
+    if (!S_ISREG(st.st_mode)) return Status(Errc::io, path + ": not a regular file");
+    Sha256Hasher hasher;
+    std::vector<char> buffer(std::size_t{1} << 20);
+    while (true) {
+      const ssize_t n = ::read(fd.get(), buffer.data(), buffer.size());
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        return io_error(path, errno);
+      }
+      if (n == 0) break;
+      hasher.update(std::string_view(buffer.data(), static_cast<std::size_t>(n)));
+    }
+    return hasher.finish();
+  }
+
   Result<std::string> write_temporary(const std::string& directory,
-                                      std::string_view bytes) override {
+                                      std::span<const std::string_view> pieces) override {
     for (int attempt = 0; attempt < 16; ++attempt) {
       const std::string path = directory + "/.memkit-tmp-" + random_suffix();
       const int raw =
@@ -130,7 +150,7 @@ class PosixFileSystem final : public FileSystem {
       if (raw < 0 && errno != EEXIST) return io_error(path, errno);
       if (raw >= 0) {
         FdCloser opened(raw);
-        return finish_temporary(path, opened, bytes);
+        return finish_temporary(path, opened, pieces);
       }
     }
     return Status(Errc::io, directory + ": cannot create a temporary file");
@@ -204,17 +224,19 @@ class PosixFileSystem final : public FileSystem {
   }
 
   static Result<std::string> finish_temporary(const std::string& path, FdCloser& fd,
-                                              std::string_view bytes) {
-    std::size_t done = 0;
-    while (done < bytes.size()) {
-      const ssize_t n = ::write(fd.get(), bytes.data() + done, bytes.size() - done);
-      if (n < 0) {
-        if (errno == EINTR) continue;
-        const Status failed = io_error(path, errno);
-        ::unlink(path.c_str());
-        return failed;
+                                              std::span<const std::string_view> pieces) {
+    for (const std::string_view bytes : pieces) {
+      std::size_t done = 0;
+      while (done < bytes.size()) {
+        const ssize_t n = ::write(fd.get(), bytes.data() + done, bytes.size() - done);
+        if (n < 0) {
+          if (errno == EINTR) continue;
+          const Status failed = io_error(path, errno);
+          ::unlink(path.c_str());
+          return failed;
+        }
+        done += static_cast<std::size_t>(n);
       }
-      done += static_cast<std::size_t>(n);
     }
     if (::fsync(fd.get()) != 0) {
       const Status failed = io_error(path, errno);

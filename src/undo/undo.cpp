@@ -59,7 +59,7 @@ UndoPlanning plan_undo(const std::optional<AppliedRecord>& record, std::string_v
       remove.kind = OperationKind::remove;
       remove.base_sha256 = sha256(now->text());
       remove.output_sha256 = sha256("");
-      remove.output = PlannedBytes{std::make_shared<const std::string>(), {}};
+      remove.output = PlannedBytes{now->bytes, {Splice{0, now->bytes->size(), {}}}};
       operations.push_back(std::move(remove));
     }
   }

@@ -24,8 +24,9 @@ enum class Op : std::uint8_t {
   create_directory,
   remove_file,
   read_file,
+  file_sha256,
 };
-inline constexpr std::size_t kOpCount = 8;
+inline constexpr std::size_t kOpCount = 9;
 
 inline std::string_view op_name(Op op) noexcept {
   switch (op) {
@@ -45,6 +46,8 @@ inline std::string_view op_name(Op op) noexcept {
       return "remove_file";
     case Op::read_file:
       return "read_file";
+    case Op::file_sha256:
+      return "file_sha256";
   }
   return "?";
 }
@@ -70,7 +73,7 @@ class FaultyFileSystem final : public FileSystem {
     fault_timing_ = timing;
     calls_.fill(0);
   }
-  // Fails every read_file of a path that ends with `suffix`.
+  // Fails every read_file and file_sha256 of a path that ends with `suffix`.
   void fail_reads_of(std::string suffix) { unreadable_.push_back(std::move(suffix)); }
 
   [[nodiscard]] int calls(Op op) const noexcept { return calls_[static_cast<std::size_t>(op)]; }
@@ -86,14 +89,15 @@ class FaultyFileSystem final : public FileSystem {
   }
 
   Result<std::string> read_file(const std::string& path) const override {
-    for (const std::string& suffix : unreadable_) {
-      if (path.size() >= suffix.size() &&
-          path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0) {
-        return Status(Errc::io, path + ": permission denied");
-      }
-    }
+    if (unreadable(path)) return Status(Errc::io, path + ": permission denied");
     if (strikes(Op::read_file)) return injected(path);
     return inner_->read_file(path);
+  }
+
+  Result<Sha256> file_sha256(const std::string& path) const override {
+    if (unreadable(path)) return Status(Errc::io, path + ": permission denied");
+    if (strikes(Op::file_sha256)) return injected(path);
+    return inner_->file_sha256(path);
   }
 
   Result<std::vector<std::string>> list_directory(const std::string& path) const override {
@@ -109,12 +113,12 @@ class FaultyFileSystem final : public FileSystem {
   }
 
   Result<std::string> write_temporary(const std::string& directory,
-                                      std::string_view bytes) override {
+                                      std::span<const std::string_view> pieces) override {
     log_.push_back({Op::write_temporary, directory, {}});
     // A temporary whose creation "fails after the effect" would be unknown to the caller and
     // could never be cleaned up; FileSystem promises it removes it itself, so only "before".
     if (strikes(Op::write_temporary)) return injected(directory);
-    Result<std::string> made = inner_->write_temporary(directory, bytes);
+    Result<std::string> made = inner_->write_temporary(directory, pieces);
     if (made) temporaries_.push_back(*made);
     return made;
   }
@@ -149,6 +153,17 @@ class FaultyFileSystem final : public FileSystem {
   }
 
  private:
+  // Returns true iff fail_reads_of named a suffix of `path`.
+  [[nodiscard]] bool unreadable(const std::string& path) const {
+    for (const std::string& suffix : unreadable_) {
+      if (path.size() >= suffix.size() &&
+          path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   static Status injected(const std::string& path) {
     return Status(Errc::io, path + ": injected fault");
   }
