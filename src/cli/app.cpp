@@ -8,38 +8,16 @@
 #include <ostream>
 
 #include "cli/invocation.hpp"
-#include "cli/text_view.hpp"
-#include "memkit/add.hpp"
-#include "memkit/compact.hpp"
-#include "memkit/forget.hpp"
+#include "commands/text_view.hpp"
+#include "memkit/commands.hpp"
 #include "memkit/json.hpp"
-#include "memkit/text.hpp"
 #include "memkit/version.hpp"
-#include "memkit/workspace.hpp"
 
 namespace memkit::cli {
 namespace {
 
-const std::map<std::string, CommandOptions>& commands() {
-  static const std::map<std::string, CommandOptions> known = {
-      {"custodian init", {{"--project-root", "--memory-dir"}, {"--extended"}}},
-      {"custodian status", {{"--project-root", "--memory-dir"}, {}}},
-      {"custodian check", {{"--project-root", "--memory-dir"}, {}}},
-      {"custodian compact",
-       {{"--project-root", "--memory-dir", "--confirm-plan", "--target"},
-        {"--apply", "--archive-oldest"}}},
-      {"custodian recover", {{"--project-root", "--memory-dir"}, {"--apply", "--rollback"}}},
-      {"custodian undo", {{"--project-root", "--memory-dir", "--confirm-plan"}, {"--apply"}}},
-      {"custodian forget",
-       {{"--project-root", "--memory-dir", "--mode", "--confirm-plan"},
-        {"--apply", "--allow-broad-match"}}},
-      {"custodian add",
-       {{"--project-root", "--memory-dir", "--type", "--reason", "--name", "--area"},
-        {"--allow-long"}}},
-      {"markdown units", {{}, {}}},
-  };
-  return known;
-}
+using view::findings_text;
+using view::Style;
 
 constexpr const char* kUsage =
     "usage: memkit <group> <command> [args] [--format text|json] [--now TIME] "
@@ -82,40 +60,8 @@ constexpr const char* kMarkdownUsage =
     "Lists the units that partition FILE's lines (kind, first and last line, key) and its\n"
     "sections. Reads one file, writes nothing.\n";
 
-// Writes a result's human view to a sink.
-using TextWriter = std::function<void(const TextSink&)>;
-
-// A writer of text that is already made; none for empty text.
-std::function<void(const TextSink&)> fixed(std::string text) {
-  if (text.empty()) return {};
-  return [text = std::move(text)](const TextSink& sink) { sink(text); };
-}
-
-struct Reply {
-  std::string command;
-  JsonWriter data = fixed("{}");
-  std::vector<Finding> findings;
-  TextWriter text;  // the human view, printed before the findings; none when empty
-};
-
-// Failures of the invocation or environment become fatal findings (spec README.md exit classes).
-Finding finding_from(const Status& status) {
-  switch (status.code()) {
-    case Errc::invalid_argument:
-      return make_fatal("MK-ARG-001", "", status.message());
-    case Errc::layout:
-    case Errc::unsafe_path:
-      return make_fatal("MK-LAYOUT-001", "", status.message());
-    case Errc::lock_busy:
-      return make_finding("MK-LOCK-001", Severity::blocker, "", status.message(),
-                          "retry when the other memkit process has finished");
-    default:
-      return make_fatal("MK-IO-001", "", status.message());
-  }
-}
-
-int emit(const Reply& reply, const Invocation& inv, const Environment& env, std::ostream& out,
-         std::ostream& err) {
+int emit(const CommandReply& reply, const Invocation& inv, const Environment& env,
+         std::ostream& out, std::ostream& err) {
   std::vector<Finding> findings = reply.findings;
   sort_findings(findings);
   const ExitClass exit_class = derive_exit_class(findings);
@@ -125,7 +71,7 @@ int emit(const Reply& reply, const Invocation& inv, const Environment& env, std:
     written += piece.size();
   };
   if (inv.format == Format::json) {
-    write_envelope_json(reply.command, reply.data, findings, sink);
+    write_reply_json(reply, sink);
     out << '\n';
   } else if (exit_class == ExitClass::fatal && !reply.text) {
     for (const Finding& f : findings) err << "memkit: " << f.message << '\n';
@@ -139,492 +85,11 @@ int emit(const Reply& reply, const Invocation& inv, const Environment& env, std:
   return exit_code(exit_class);
 }
 
-Result<ClockReading> clock_of(const Invocation& inv, const Environment& env) {
-  if (inv.now) return ClockReading::parse_rfc3339(*inv.now, "--now");
-  if (env.memkit_now) return ClockReading::parse_rfc3339(*env.memkit_now, "MEMKIT_NOW");
-  return env.system_clock();
-}
-
-Result<Workspace> open_workspace(const Invocation& inv) {
-  for (const char* name : {"--project-root", "--memory-dir"}) {
-    const auto it = inv.options.find(name);
-    if (it != inv.options.end() && it->second.empty()) {
-      return Status(Errc::invalid_argument, std::string(name) + ": empty path");
-    }
-  }
-  WorkspaceOptions options;
-  if (const auto it = inv.options.find("--project-root"); it != inv.options.end()) {
-    options.project_root = it->second;
-  }
-  if (const auto it = inv.options.find("--memory-dir"); it != inv.options.end()) {
-    options.memory_dir = it->second;
-  }
-  options.lock_timeout_seconds = inv.lock_timeout_seconds;
-  return Workspace::open(posix_file_system(), custodian_layout(), std::move(options));
-}
-
-bool has_flag(const Invocation& inv, std::string_view flag) {
-  for (const std::string& f : inv.flags) {
-    if (f == flag) return true;
-  }
-  return false;
-}
-
-Status no_positionals(const Invocation& inv) {
-  if (inv.positionals.empty()) return Status();
-  return Status(Errc::invalid_argument, "unexpected argument '" + inv.positionals[0] + "'");
-}
-
-// One compaction, in either mode: what the planner found, and how to show it.
-struct CompactionRun {
-  std::vector<Finding> findings;
-  std::optional<Plan> plan;
-  std::vector<Finding> gates;  // apply-time refusals (§9 decision gate, §14 forget refusals)
-  std::function<Status()> after_apply;        // shell work once the plan is written, if any
-  std::uint32_t unfinished_transactions = 0;  // what the planner's read of .memkit/txn found
-  std::function<JsonWriter(bool, const std::vector<std::string>&)> data;
-  std::function<TextWriter(bool, const std::vector<std::string>&)> text;
-};
-
-// §12.3, shared by every plan-making command: a dry run by default; --apply --confirm-plan ID
-// rebuilds the plan under the lock and writes only when the rebuilt ID is the confirmed one and
-// no gate refuses.
-void run_planned(const Invocation& inv, const ClockReading& now, Workspace& ws, Reply& reply,
-                 const std::function<Result<CompactionRun>()>& plan_now) {
-  const bool apply = has_flag(inv, "--apply");
-  const auto confirm = inv.options.find("--confirm-plan");
-  if (confirm != inv.options.end() && !apply) {
-    reply.findings.push_back(
-        finding_from(Status(Errc::invalid_argument, "--confirm-plan: only with --apply")));
-    return;
-  }
-  const bool text = inv.format == Format::text;
-  auto finish = [&](const CompactionRun& run, bool applied,
-                    const std::vector<std::string>& written) {
-    for (const Finding& f : run.findings) reply.findings.push_back(f);
-    reply.data = run.data(applied, written);
-    if (text) reply.text = run.text(applied, written);
-  };
-  auto stops = [](const std::vector<Finding>& findings) {
-    const ExitClass c = derive_exit_class(findings);
-    return c == ExitClass::fatal || c == ExitClass::blocker;
-  };
-  if (!apply || confirm == inv.options.end()) {
-    // A dry run, or an apply without a confirmed ID (which can only be refused): no lock.
-    Result<CompactionRun> run = plan_now();
-    if (!run) {
-      reply.findings.push_back(finding_from(run.status()));
-      return;
-    }
-    if (apply && !stops(run->findings) && run->plan) {
-      reply.findings.push_back(make_finding("MK-PLAN-002", Severity::blocker, "",
-                                            "--apply needs --confirm-plan " + run->plan->id(),
-                                            "review the dry run, then confirm its Plan ID"));
-    }
-    finish(*run, false, {});
-    return;
-  }
-  Result<std::unique_ptr<LockHandle>> lock = ws.lock();
-  if (!lock) {
-    reply.findings.push_back(finding_from(lock.status()));
-    return;
-  }
-  // Planned from disk under the lock, once: what was reviewed must still be what gets written.
-  Result<CompactionRun> run = plan_now();
-  if (!run) {
-    reply.findings.push_back(finding_from(run.status()));
-    return;
-  }
-  if (run->unfinished_transactions > 0) {
-    reply.findings.push_back(make_finding("MK-TXN-001", Severity::blocker, "",
-                                          "an unfinished transaction is in .memkit/txn",
-                                          "run `memkit custodian recover`"));
-    finish(*run, false, {});
-    return;
-  }
-  if (stops(run->findings)) {
-    finish(*run, false, {});
-    return;
-  }
-  if (!run->plan) {
-    if (confirm != inv.options.end()) {
-      reply.findings.push_back(
-          make_finding("MK-PLAN-003", Severity::warning, "",
-                       "confirmed plan " + confirm->second + " has nothing left to apply"));
-    }
-    finish(*run, false, {});
-    return;
-  }
-  if (run->plan->id() != confirm->second) {
-    reply.findings.push_back(make_finding("MK-PLAN-001", Severity::blocker, "",
-                                          "stale or mismatched plan: confirmed " + confirm->second +
-                                              ", current plan is " + run->plan->id() +
-                                              "; no files written",
-                                          "review the current dry run and confirm its Plan ID"));
-    finish(*run, false, {});
-    return;
-  }
-  if (!run->gates.empty()) {
-    for (const Finding& gate : run->gates) reply.findings.push_back(gate);
-    finish(*run, false, {});
-    return;
-  }
-  Result<std::vector<std::string>> written = ws.apply(*run->plan, now);
-  if (!written) {
-    reply.findings.push_back(finding_from(written.status()));
-    finish(*run, false, {});
-    return;
-  }
-  if (run->after_apply) {
-    if (Status after = run->after_apply(); !after.ok())
-      reply.findings.push_back(finding_from(after));
-  }
-  finish(*run, true, *written);
-}
-
-// §8 and §9: inbox mode, or target mode with --target.
-void run_compact(const Invocation& inv, const ClockReading& now, Workspace& ws, Reply& reply) {
-  const bool archive_oldest = has_flag(inv, "--archive-oldest");
-  std::optional<std::string> target;
-  if (const auto given = inv.options.find("--target"); given != inv.options.end()) {
-    Result<std::string> normalized = normalize_compaction_target(given->second);
-    if (!normalized) {
-      reply.findings.push_back(make_fatal("MK-TARGET-001", "", normalized.status().message()));
-      return;
-    }
-    target = *normalized;
-  }
-  run_planned(inv, now, ws, reply, [&]() -> Result<CompactionRun> {
-    std::vector<std::string> extra;
-    if (target) extra = {"archive/README.md", archive_path_for(*target, now)};
-    Result<CustodianInputs> inputs = ws.read_custodian_inputs(extra);
-    if (!inputs) return inputs.status();
-    CompactionRun run;
-    run.unfinished_transactions = inputs->unfinished_transactions;
-    if (target) {
-      auto report = std::make_shared<TargetCompaction>(
-          plan_target_compaction(*inputs, *target, default_token_counter(), now));
-      run.findings = report->findings;
-      run.plan = report->plan;
-      run.gates = decision_gates(*report, archive_oldest);
-      run.data = [report](bool applied, const std::vector<std::string>& written) {
-        return fixed(target_compaction_json(*report, applied, written));
-      };
-      run.text = [report](bool applied, const std::vector<std::string>& written) {
-        return fixed(target_compaction_text(*report, applied, written));
-      };
-    } else {
-      auto report = std::make_shared<InboxCompaction>(
-          plan_inbox_compaction(*inputs, default_token_counter(), now));
-      run.findings = report->findings;
-      run.plan = report->plan;
-      run.data = [report](bool applied, const std::vector<std::string>& written) {
-        return [report, applied, written](const TextSink& sink) {
-          write_inbox_compaction_json(*report, applied, written, sink);
-        };
-      };
-      run.text = [report](bool applied, const std::vector<std::string>& written) {
-        return [report, applied, written](const TextSink& sink) {
-          write_compaction_text(*report, applied, written, sink);
-        };
-      };
-    }
-    return run;
-  });
-}
-
-// §13: an additive write, applied directly under the lock; nothing is written when a finding
-// stops it (MK-ADD-001, a blocker).
-void run_add(const Invocation& inv, const ClockReading& now, Workspace& ws, Reply& reply) {
-  AddRequest request;
-  auto option = [&](const char* name) -> std::optional<std::string> {
-    const auto it = inv.options.find(name);
-    return it == inv.options.end() ? std::nullopt : std::optional<std::string>(it->second);
-  };
-  if (inv.positionals.size() != 1) {
-    reply.findings.push_back(finding_from(
-        Status(Errc::invalid_argument, "custodian add: expected one MESSAGE argument")));
-    return;
-  }
-  request.message = inv.positionals[0];
-  request.type = option("--type").value_or("");
-  request.reason = option("--reason");
-  request.name = option("--name");
-  request.area = option("--area");
-  request.allow_long = has_flag(inv, "--allow-long");
-  if (Status valid = validate_add(request); !valid.ok()) {
-    reply.findings.push_back(finding_from(valid));
-    return;
-  }
-  Result<std::unique_ptr<LockHandle>> lock = ws.lock();
-  if (!lock) {
-    reply.findings.push_back(finding_from(lock.status()));
-    return;
-  }
-  Result<CustodianInputs> inputs = ws.read_custodian_inputs({add_target(request)});
-  if (!inputs) {
-    reply.findings.push_back(finding_from(inputs.status()));
-    return;
-  }
-  const AddPlanning add = plan_add(*inputs, request, default_token_counter(), now);
-  reply.findings = add.findings;
-  std::vector<std::string> written;
-  const ExitClass verdict = derive_exit_class(add.findings);
-  const bool stopped = verdict == ExitClass::fatal || verdict == ExitClass::blocker ||
-                       verdict == ExitClass::domain_failure;
-  if (!stopped && add.plan) {
-    Result<std::vector<std::string>> done = ws.apply(*add.plan, now, false);
-    if (!done) {
-      reply.findings.push_back(finding_from(done.status()));
-    } else {
-      written = *done;
-    }
-  }
-  reply.data = fixed(add_json(add, written));
-  if (inv.format == Format::text) {
-    std::string text = written.empty() ? "Nothing written.\n" : "Written:\n";
-    for (const std::string& path : written) text += "- " + path + "\n";
-    if (add.maintenance_preview) {
-      text += "Maintenance preview (dry run only): " + add.maintenance_preview->command + "\n";
-      for (const std::string& advice : add.maintenance_preview->advice)
-        text += "- " + advice + "\n";
-    }
-    reply.text = fixed(text);
-  }
-}
-
-// §14: forget a topic; hard and purge output never names it.
-void run_forget(const Invocation& inv, const ClockReading& now, Workspace& ws, Reply& reply) {
-  if (inv.positionals.size() != 1) {
-    reply.findings.push_back(finding_from(
-        Status(Errc::invalid_argument, "custodian forget: expected one TOPIC argument")));
-    return;
-  }
-  const std::string topic(strip_w(inv.positionals[0]));
-  if (topic.empty()) {
-    reply.findings.push_back(
-        finding_from(Status(Errc::invalid_argument, "custodian forget: the topic is empty")));
-    return;
-  }
-  const auto mode_option = inv.options.find("--mode");
-  const std::optional<ForgetMode> mode =
-      parse_forget_mode(mode_option == inv.options.end() ? "soft" : mode_option->second);
-  if (!mode) {
-    reply.findings.push_back(
-        finding_from(Status(Errc::invalid_argument, "--mode: expected soft, hard or purge, got '" +
-                                                        mode_option->second + "'")));
-    return;
-  }
-  const bool allow_broad = has_flag(inv, "--allow-broad-match");
-  run_planned(inv, now, ws, reply, [&]() -> Result<CompactionRun> {
-    std::vector<std::string> extra;
-    if (*mode == ForgetMode::purge) {
-      Result<std::vector<std::string>> all = ws.list_markdown_files();
-      if (!all) return all.status();
-      extra = std::move(all).value();
-    }
-    Result<CustodianInputs> inputs = ws.read_custodian_inputs(extra);
-    if (!inputs) return inputs.status();
-    auto forget = std::make_shared<ForgetPlanning>(
-        plan_forget(*inputs, topic, *mode, default_token_counter(), now));
-    CompactionRun run;
-    run.unfinished_transactions = inputs->unfinished_transactions;
-    run.findings = forget->findings;
-    run.plan = forget->plan;
-    run.gates = forget_gates(*forget, allow_broad);
-    if (*mode == ForgetMode::purge) {
-      run.after_apply = [&ws, needle = casefold(topic)]() {
-        return ws.purge_applied_records(needle);
-      };
-    }
-    run.data = [forget](bool applied, const std::vector<std::string>& written) {
-      return fixed(forget_json(*forget, applied, written));
-    };
-    run.text = [forget](bool applied, const std::vector<std::string>& written) {
-      return fixed(forget_text(*forget, applied, written));
-    };
-    return run;
-  });
-}
-
-// §12.6: the undo of an earlier apply, itself a plan.
-void run_undo(const Invocation& inv, const ClockReading& now, Workspace& ws, Reply& reply) {
-  if (inv.positionals.size() != 1 || !is_plan_id(inv.positionals[0])) {
-    reply.findings.push_back(
-        finding_from(Status(Errc::invalid_argument,
-                            "custodian undo: expected one PLAN_ID of 16 lowercase hex digits")));
-    return;
-  }
-  const std::string plan_id = inv.positionals[0];
-  run_planned(inv, now, ws, reply, [&]() -> Result<CompactionRun> {
-    Result<std::optional<AppliedRecord>> record = ws.read_applied_record(plan_id);
-    if (!record) return record.status();
-    std::vector<std::string> paths;
-    if (*record) {
-      for (const AppliedRecord::Target& t : (*record)->targets) paths.push_back(t.path);
-    }
-    Result<CustodianInputs> inputs = ws.read_custodian_inputs(paths);
-    if (!inputs) return inputs.status();
-    auto undo = std::make_shared<UndoPlanning>(
-        plan_undo(*record, plan_id, *inputs, default_token_counter()));
-    CompactionRun run;
-    run.unfinished_transactions = inputs->unfinished_transactions;
-    run.findings = undo->findings;
-    run.plan = undo->plan;
-    run.data = [undo](bool applied, const std::vector<std::string>& written) {
-      return fixed(undo_json(*undo, applied, written));
-    };
-    run.text = [undo](bool applied, const std::vector<std::string>& written) {
-      return fixed(undo_text(*undo, applied, written));
-    };
-    return run;
-  });
-}
-
-// §12.5: a listing by default; --apply finishes (or with --rollback undoes) each transaction.
-void run_recover(const Invocation& inv, Workspace& ws, Reply& reply) {
-  const bool apply = has_flag(inv, "--apply");
-  const bool rollback = has_flag(inv, "--rollback");
-  if (rollback && !apply) {
-    reply.findings.push_back(
-        finding_from(Status(Errc::invalid_argument, "--rollback: only with --apply")));
-    return;
-  }
-  std::unique_ptr<LockHandle> held;
-  if (apply) {
-    Result<std::unique_ptr<LockHandle>> lock = ws.lock();
-    if (!lock) {
-      reply.findings.push_back(finding_from(lock.status()));
-      return;
-    }
-    held = std::move(lock).value();
-  }
-  const Result<Recovery> recovery = ws.recover(apply, rollback);
-  if (!recovery) {
-    reply.findings.push_back(finding_from(recovery.status()));
-    return;
-  }
-  reply.findings = recovery->findings;
-  reply.data = fixed(recovery_json(*recovery));
-  if (inv.format == Format::text) reply.text = fixed(recovery_text(*recovery));
-}
-
-void run_custodian(const Invocation& inv, const Environment& env, Reply& reply) {
-  const Style style{env.stdout_is_terminal && !env.no_colour};
-  if (Status extra = no_positionals(inv);
-      !extra.ok() && inv.command != "undo" && inv.command != "add" && inv.command != "forget") {
-    reply.findings.push_back(finding_from(extra));
-    return;
-  }
-  // Every command reads the clock, so a bad --now fails the same way everywhere.
-  const Result<ClockReading> now = clock_of(inv, env);
-  if (!now) {
-    reply.findings.push_back(finding_from(now.status()));
-    return;
-  }
-  Result<Workspace> ws = open_workspace(inv);
-  if (!ws) {
-    reply.findings.push_back(finding_from(ws.status()));
-    return;
-  }
-  if (inv.command == "init") {
-    const Result<InitResult> result = ws->init_custodian(has_flag(inv, "--extended"), *now);
-    if (!result) {
-      reply.findings.push_back(finding_from(result.status()));
-      return;
-    }
-    reply.data = fixed(init_json(*result));
-    if (inv.format == Format::text) reply.text = fixed(init_text(*result));
-    return;
-  }
-  if (inv.command == "compact") {
-    run_compact(inv, *now, *ws, reply);
-    return;
-  }
-  if (inv.command == "forget") {
-    run_forget(inv, *now, *ws, reply);
-    return;
-  }
-  if (inv.command == "add") {
-    run_add(inv, *now, *ws, reply);
-    return;
-  }
-  if (inv.command == "undo") {
-    run_undo(inv, *now, *ws, reply);
-    return;
-  }
-  if (inv.command == "recover") {
-    run_recover(inv, *ws, reply);
-    return;
-  }
-  const Result<CustodianInputs> inputs = ws->read_custodian_inputs();
-  if (!inputs) {
-    reply.findings.push_back(finding_from(inputs.status()));
-    return;
-  }
-  if (inv.command == "status") {
-    const StatusReport report = custodian_status(*inputs, default_token_counter());
-    reply.findings = report.findings;
-    reply.data = fixed(status_json(report));
-    if (inv.format == Format::text) reply.text = fixed(status_text(report, style));
-  } else {
-    const CheckReport report = custodian_check(*inputs, default_token_counter());
-    reply.findings = report.findings;
-    reply.data = fixed(check_json(report));
-    if (inv.format == Format::text) reply.text = fixed(check_text(report, style));
-  }
-}
-
-// Paths in output are relative to the current directory and never absolute (spec README.md).
-std::string display_path(const std::string& given, const Environment& env) {
-  const std::filesystem::path path(given);
-  if (!path.is_absolute()) return path.lexically_normal().generic_string();
-  return path.lexically_relative(env.current_directory).generic_string();
-}
-
-void run_markdown_units(const Invocation& inv, const Environment& env, Reply& reply) {
-  if (inv.positionals.size() != 1) {
-    reply.findings.push_back(
-        finding_from(Status(Errc::invalid_argument, "markdown units: expected exactly one FILE")));
-    return;
-  }
-  const std::string path = display_path(inv.positionals[0], env);
-  // A read-only tool may follow a link to the file the user named; only writes refuse links.
-  std::error_code resolve_error;
-  const std::filesystem::path resolved =
-      std::filesystem::canonical(inv.positionals[0], resolve_error);
-  const std::string target = resolve_error ? inv.positionals[0] : resolved.string();
-  Result<std::string> bytes = posix_file_system().read_file(target);
-  if (!bytes) {
-    Status failed = bytes.status();
-    std::string message = failed.message();
-    // Name the file as the user will recognise it, not as the OS spelled it.
-    if (message.rfind(target, 0) == 0) message = path + message.substr(target.size());
-    Finding finding = make_fatal("MK-IO-001", path, message);
-    reply.findings.push_back(std::move(finding));
-    return;
-  }
-  const Document doc = parse_markdown(std::move(bytes).value());
-  if (const auto& issue = doc.parse_error()) {
-    reply.findings.push_back(
-        make_finding("MK-PARSE-001", Severity::error, path, describe_issue(*issue, path)));
-  }
-  if (const auto& issue = doc.utf8_error()) {
-    reply.findings.push_back(
-        make_finding("MK-UTF8-001", Severity::error, path, describe_issue(*issue, path)));
-  }
-  if (inv.format == Format::json) {
-    reply.data = fixed(document_json(doc));
-    return;
-  }
-  reply.text = fixed(units_text(doc, Style{env.stdout_is_terminal && !env.no_colour}));
-}
-
 }  // namespace
 
 int run(const std::vector<std::string>& args, const Environment& env, std::ostream& out,
         std::ostream& err) {
-  Result<Invocation> parsed = parse_invocation(args, commands());
+  Result<Invocation> parsed = parse_invocation(args, command_options());
   if (!parsed) {
     // Without a parse there is no format either; look for --format json by hand so that
     // scripts still receive an envelope for their typo.
@@ -635,8 +100,8 @@ int run(const std::vector<std::string>& args, const Environment& env, std::ostre
     for (const std::string& a : args) {
       if (a == "--format=json") fallback.format = Format::json;
     }
-    Reply reply;
-    const std::vector<std::string> words = plain_words(args, commands());
+    CommandReply reply;
+    const std::vector<std::string> words = plain_words(args, command_options());
     for (std::size_t w = 0; w < words.size() && w < 2; ++w) {
       reply.command += (w == 0 ? "" : " ") + words[w];
     }
@@ -650,7 +115,7 @@ int run(const std::vector<std::string>& args, const Environment& env, std::ostre
     return 0;
   }
   if (inv.group.empty() && !inv.help && inv.format == Format::json) {
-    Reply reply;
+    CommandReply reply;
     reply.findings.push_back(
         finding_from(Status(Errc::invalid_argument, "missing group; see memkit --help")));
     return emit(reply, inv, env, out, err);
@@ -666,18 +131,7 @@ int run(const std::vector<std::string>& args, const Environment& env, std::ostre
     if (!inv.help && inv.group.empty()) return 2;
     return 0;
   }
-  Reply reply;
-  reply.command = name;
-  if (commands().count(name) == 0) {
-    reply.findings.push_back(finding_from(
-        Status(Errc::invalid_argument, inv.command.empty()
-                                           ? "missing command for '" + inv.group + "'; see --help"
-                                           : "unknown command '" + name + "'; see memkit --help")));
-  } else if (inv.group == "custodian") {
-    run_custodian(inv, env, reply);
-  } else {
-    run_markdown_units(inv, env, reply);
-  }
+  const CommandReply reply = execute(inv, env);
   return emit(reply, inv, env, out, err);
 }
 

@@ -6,30 +6,14 @@
 #include <string>
 #include <vector>
 
+#include "memkit/commands.hpp"
 #include "memkit/result.hpp"
 
 namespace memkit::cli {
 
-enum class Format : std::uint8_t { text, json };
-
-struct Invocation {
-  std::string group;    // "custodian", "markdown", or "" when none was given
-  std::string command;  // "status", "units", ...
-  Format format = Format::text;
-  std::optional<std::string> now;  // --now, or MEMKIT_NOW
-  double lock_timeout_seconds = 10.0;
-  bool help = false;
-  bool version = false;
-  std::vector<std::string> positionals;        // after group and command
-  std::map<std::string, std::string> options;  // "--project-root" -> value
-  std::vector<std::string> flags;              // "--extended"
-};
-
-// The options each command accepts: those with a value and bare flags.
-struct CommandOptions {
-  std::vector<std::string> with_value;
-  std::vector<std::string> flags;
-};
+// The parsed command line is a CommandRequest; these names keep the CLI's own words.
+using Format = OutputFormat;
+using Invocation = CommandRequest;
 
 // The words of argv that are neither options nor option values: the group, the command and the
 // positionals, even when the line as a whole does not parse.

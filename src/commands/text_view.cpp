@@ -1,10 +1,10 @@
-#include "cli/text_view.hpp"
+#include "commands/text_view.hpp"
 
 #include <fmt/format.h>
 
 #include "memkit/text.hpp"
 
-namespace memkit::cli {
+namespace memkit::view {
 namespace {
 
 constexpr const char* kReset = "\x1b[0m";
@@ -288,4 +288,4 @@ std::string forget_text(const ForgetPlanning& forget, bool applied,
   return out;
 }
 
-}  // namespace memkit::cli
+}  // namespace memkit::view

@@ -16,7 +16,7 @@
 #include "memkit/undo.hpp"
 #include "memkit/workspace.hpp"
 
-namespace memkit::cli {
+namespace memkit::view {
 
 struct Style {
   bool colour = false;
@@ -43,4 +43,4 @@ void write_compaction_text(const InboxCompaction& report, bool applied,
 [[nodiscard]] std::string table_text(const std::vector<std::vector<std::string>>& rows,
                                      Style style);
 
-}  // namespace memkit::cli
+}  // namespace memkit::view

@@ -1,0 +1,93 @@
+// The commands of every front end (spec README.md "CLI shape"; compaction.md §8-§16): a request in,
+// the findings, the JSON data and the human view out. The `memkit` CLI parses argv into a
+// CommandRequest and the C ABI builds one from its arguments; both call execute(), so the same
+// input gives the same result in every language.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "memkit/audit.hpp"
+#include "memkit/clock.hpp"
+#include "memkit/compact.hpp"
+#include "memkit/findings.hpp"
+#include "memkit/json.hpp"
+#include "memkit/plan.hpp"
+
+namespace memkit {
+
+enum class OutputFormat : std::uint8_t { text, json };
+
+// One command with its arguments, as the CLI spells them: group "custodian", command "compact",
+// options {"--target": "decisions.md"}, flags {"--apply"}.
+struct CommandRequest {
+  std::string group;                         // "custodian", "markdown", or "" when none was given
+  std::string command;                       // "status", "units", ...
+  OutputFormat format = OutputFormat::text;  // text: the human view is made too
+  std::optional<std::string> now;            // --now (RFC 3339), else the environment's clock
+  double lock_timeout_seconds = 10.0;
+  bool help = false;                           // CLI only
+  bool version = false;                        // CLI only
+  std::vector<std::string> positionals;        // after group and command
+  std::map<std::string, std::string> options;  // "--project-root" -> value
+  std::vector<std::string> flags;              // "--extended"
+};
+
+// What a command may read from its surroundings.
+struct CommandEnvironment {
+  std::optional<std::string> memkit_now;  // MEMKIT_NOW
+  bool stdout_is_terminal = false;
+  bool no_colour = false;                      // NO_COLOR is set
+  std::function<ClockReading()> system_clock;  // the system clock and local zone
+  std::string current_directory;               // absolute; for `markdown units` paths
+};
+
+// Writes a result's human view to a sink.
+using TextWriter = std::function<void(const TextSink&)>;
+
+struct CommandReply {
+  std::string command;            // "custodian compact"
+  JsonWriter data;                // the envelope's data; "{}" when unset
+  std::vector<Finding> findings;  // in the order found; the envelope sorts them
+  TextWriter text;                // the human view, for OutputFormat::text; none when empty
+  // The values behind the data, for typed access (C ABI): set by the commands that make them.
+  std::optional<Plan> plan;                      // the plan shown or applied
+  bool applied = false;                          // the plan was written
+  std::shared_ptr<const InboxCompaction> inbox;  // custodian compact, inbox mode
+  std::shared_ptr<const StatusReport> status;    // custodian status
+};
+
+// The options each command accepts: those with a value and bare flags.
+struct CommandOptions {
+  std::vector<std::string> with_value;
+  std::vector<std::string> flags;
+};
+
+// Every command, "group command" -> its options.
+[[nodiscard]] const std::map<std::string, CommandOptions>& command_options();
+
+// Runs one command. Failures of the request or the environment come back as fatal findings; the
+// exit class is derive_exit_class(reply.findings).
+[[nodiscard]] CommandReply execute(const CommandRequest& request, const CommandEnvironment& env);
+
+// The envelope of a reply (spec README.md "Result envelope"), the bytes `--format json` prints
+// without its final newline.
+void write_reply_json(const CommandReply& reply, const TextSink& sink);
+
+// Failures of a request or its environment as fatal findings (MK-ARG-001, MK-LAYOUT-001, ...).
+[[nodiscard]] Finding finding_from(const Status& status);
+
+namespace commands_detail {
+// A writer of text that is already made; none for empty text.
+[[nodiscard]] inline TextWriter fixed(std::string text) {
+  if (text.empty()) return {};
+  return [text = std::move(text)](const TextSink& sink) { sink(text); };
+}
+}  // namespace commands_detail
+
+}  // namespace memkit
