@@ -8,6 +8,7 @@
 #ifndef MEMKIT_H
 #define MEMKIT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* Section - Export */
@@ -116,6 +117,529 @@ MK_API const char* mk_status_name(mk_status status);
  * @since 0.1
  */
 MK_API const char* mk_last_error_message(void);
+
+/* Section - Buffers */
+
+/** Bytes the library made for the caller: UTF-8 text, not NUL-terminated (size excludes any NUL).
+ *  Release with mk_buf_dispose(). @since 0.1 */
+typedef struct mk_buf {
+  char* ptr;   /**< NULL when empty */
+  size_t size; /**< bytes at ptr */
+} mk_buf;
+
+/**
+ * Releases the bytes of a buffer this library filled, and sets it to {NULL, 0}.
+ *
+ * Accepts NULL and an empty buffer. Never free() a buffer's bytes yourself.
+ *
+ * @param buf The buffer; may be NULL.
+ * @since 0.1
+ */
+MK_API void mk_buf_dispose(mk_buf* buf);
+
+/**
+ * Receives streamed output: called with consecutive pieces of a result, in order.
+ *
+ * Return MK_OK to go on; any other status stops the writer, which returns that status unchanged.
+ * Bindings return MK_E_CALLBACK when host code throws. Must not call back into the library with
+ * the object being written.
+ *
+ * @since 0.1
+ */
+typedef mk_status (*mk_write_fn)(const char* data, size_t size, void* payload);
+
+/* Section - Clock */
+
+/** Set in mk_clock.flags: ignore unix_ms and utc_offset_minutes; read the system clock and the
+ *  local zone's offset when the command runs. @since 0.1 */
+#define MK_CLOCK_SYSTEM 1u
+/** The current mk_clock layout. @since 0.1 */
+#define MK_CLOCK_VERSION 1u
+
+/** A clock reading: an instant and the UTC offset that every local date uses (archive names,
+ *  changelog dates). Pass the same instant and offset as the CLI's --now to get its Plan ID.
+ *  A plain value. @since 0.1 */
+typedef struct mk_clock {
+  uint32_t version;           /**< MK_CLOCK_VERSION; fields are only ever appended */
+  uint32_t flags;             /**< 0 or MK_CLOCK_SYSTEM */
+  int64_t unix_ms;            /**< milliseconds since 1970-01-01T00:00:00Z */
+  int32_t utc_offset_minutes; /**< 60 for 2026-11-30T10:00:00+01:00; -23:59..+23:59 */
+} mk_clock;
+
+/**
+ * Parses an RFC 3339 time with an offset, as --now takes it ("2026-11-30T10:00:00+01:00", "...Z").
+ *
+ * @param[out] out Written only on success; a plain value.
+ * @param rfc3339 NUL-terminated; never NULL.
+ * @return MK_OK, or MK_E_ARG naming what is wrong (no offset, out of range, ...).
+ * @since 0.1
+ */
+MK_API mk_status mk_clock_parse(mk_clock* out, const char* rfc3339);
+
+/* Section - Workspace */
+
+/** The layouts a workspace can be opened with. @since 0.1 */
+typedef int32_t mk_layout;
+/** The values of mk_layout. @since 0.1 */
+enum {
+  MK_LAYOUT_CUSTODIAN = 0 /**< memory-custodian: docs/memory (spec compaction.md) */
+};
+
+/** The current mk_workspace_options layout. @since 0.1 */
+#define MK_WORKSPACE_OPTIONS_VERSION 1u
+
+/** How to open a workspace. Set version (or call mk_workspace_options_init) first; NULL for
+ *  the defaults. @since 0.1 */
+typedef struct mk_workspace_options {
+  uint32_t version;            /**< MK_WORKSPACE_OPTIONS_VERSION */
+  mk_layout layout;            /**< MK_LAYOUT_CUSTODIAN */
+  const char* memory_dir;      /**< relative to the project root; NULL: "docs/memory" */
+  double lock_timeout_seconds; /**< how long applies wait for the lock; default 10 */
+} mk_workspace_options;
+
+/**
+ * Fills options with the defaults of this library's version.
+ *
+ * @param opts Never NULL.
+ * @since 0.1
+ */
+MK_API void mk_workspace_options_init(mk_workspace_options* opts);
+
+/** A project's memory folder, opened once and used by the commands below. Not thread-safe: use
+ *  one workspace per thread (several may share a folder; applies take its lock). @since 0.1 */
+typedef struct mk_workspace mk_workspace;
+
+/**
+ * Opens the memory folder of a project: checks the project root and that the memory directory
+ * lies strictly inside docs/ without symbolic links. The memory directory need not exist yet
+ * (mk_workspace_init creates it). Reads no memory file.
+ *
+ * @param[out] out Destroy with mk_workspace_destroy().
+ * @param project_root NUL-terminated path; never NULL.
+ * @param opts NULL means defaults.
+ * @return MK_OK, MK_E_ARG, MK_E_LAYOUT, MK_E_UNSAFE_PATH or MK_E_IO.
+ * @since 0.1
+ */
+MK_API mk_status mk_workspace_open(mk_workspace** out, const char* project_root,
+                                   const mk_workspace_options* opts);
+
+/** Closes a workspace. Accepts NULL. @since 0.1 */
+MK_API void mk_workspace_destroy(mk_workspace* ws);
+
+/* Section - Results
+ *
+ * Every command returns an mk_result: the same result the CLI prints for the same arguments and
+ * clock. A command that ran returns MK_OK even when its findings stop it (a BLOCKER, a stale Plan
+ * ID): read mk_result_exit_code() and the JSON. A non-OK status means no result was made (a NULL
+ * argument, an options version this library does not know, out of memory). */
+
+/** The outcome of one command. Immutable: safe to share across threads. @since 0.1 */
+typedef struct mk_result mk_result;
+
+/** Destroys a result. Accepts NULL. @since 0.1 */
+MK_API void mk_result_destroy(mk_result* result);
+
+/**
+ * Returns the exit code the CLI gives for this result: 0 success (possibly with review), 1 a
+ * domain failure, 2 a blocker or a fatal error.
+ *
+ * @param result Never NULL.
+ * @since 0.1
+ */
+MK_API int32_t mk_result_exit_code(const mk_result* result);
+
+/**
+ * Writes the result envelope: the bytes `memkit ... --format json` prints, without the final
+ * newline ({"command","data","exit_class","findings","output_schema_version","status"}).
+ *
+ * @param[out] out Release with mk_buf_dispose().
+ * @param result Never NULL.
+ * @return MK_OK, MK_E_ARG or MK_E_NOMEM.
+ * @since 0.1
+ */
+MK_API mk_status mk_result_json(mk_buf* out, const mk_result* result);
+
+/**
+ * Streams the same envelope to `write` in pieces of about 64 KiB, for results larger than a host
+ * wants to hold (an inbox's candidate list can outweigh the inbox).
+ *
+ * @param result Never NULL.
+ * @param write Never NULL; called on this thread before the function returns.
+ * @param payload Passed to write unchanged.
+ * @return MK_OK, MK_E_ARG, or the first non-OK status write returned.
+ * @since 0.1
+ */
+MK_API mk_status mk_result_write_json(const mk_result* result, mk_write_fn write, void* payload);
+
+/**
+ * Returns the Plan ID the result shows or applied: 16 lowercase hex digits.
+ *
+ * Borrowed; valid while `result` lives.
+ *
+ * @param result Never NULL.
+ * @return A NUL-terminated ID, or NULL when the command made no plan (nothing to apply, or a
+ *         finding stopped it).
+ * @since 0.1
+ */
+MK_API const char* mk_result_plan_id(const mk_result* result);
+
+/**
+ * Returns 1 when the result's plan (or additive write) reached the disk, else 0.
+ *
+ * @param result Never NULL.
+ * @since 0.1
+ */
+MK_API int32_t mk_result_applied(const mk_result* result);
+
+/**
+ * Returns how many files the result's plan writes or deletes (0 without a plan).
+ *
+ * @param result Never NULL.
+ * @since 0.1
+ */
+MK_API uint64_t mk_result_plan_operation_count(const mk_result* result);
+
+/** The counts of an inbox compaction (spec compaction.md §8). A plain value. @since 0.1 */
+typedef struct mk_inbox_counts {
+  uint64_t inbox_items;
+  uint64_t empty_items;
+  uint64_t duplicates;
+  uint64_t tombstone_matches;
+  uint64_t candidates; /**< inbox_items = empty_items + duplicates + tombstone_matches + candidates */
+} mk_inbox_counts;
+
+/**
+ * Reads the counts of an inbox compaction result.
+ *
+ * @param[out] out Written only on success.
+ * @param result Never NULL.
+ * @return MK_OK, MK_E_ARG, or MK_E_NOT_FOUND when the result is no inbox compaction (another
+ *         command, --target, or a finding stopped it before counting).
+ * @since 0.1
+ */
+MK_API mk_status mk_result_inbox_counts(mk_inbox_counts* out, const mk_result* result);
+
+/** A budget state. @since 0.1 */
+typedef int32_t mk_budget_state;
+/** The values of mk_budget_state (spec compaction.md §5). @since 0.1 */
+enum {
+  MK_BUDGET_OK = 0,
+  MK_BUDGET_NEAR_LIMIT = 1,
+  MK_BUDGET_OVER_BUDGET = 2,
+  MK_BUDGET_MISSING = 3,
+  MK_BUDGET_NOT_ENABLED = 4
+};
+
+/** One file's row of a status report. The path is borrowed from the result. @since 0.1 */
+typedef struct mk_budget_row {
+  const char* path;      /**< NUL-terminated, relative to the memory directory; valid while the
+                              result lives */
+  uint64_t tokens;       /**< 0 for a missing file */
+  uint64_t limit;        /**< 0 when the file has no budget */
+  mk_budget_state state; /**< MK_BUDGET_* */
+} mk_budget_row;
+
+/**
+ * Returns the number of file rows of a status result (mk_workspace_status), else 0.
+ *
+ * @param result Never NULL.
+ * @since 0.1
+ */
+MK_API uint64_t mk_result_budget_row_count(const mk_result* result);
+
+/**
+ * Reads one file row of a status result, in the report's order.
+ *
+ * @param[out] out Written only on success; its path is borrowed from `result`.
+ * @param result Never NULL.
+ * @param index Below mk_result_budget_row_count(result).
+ * @return MK_OK or MK_E_ARG.
+ * @since 0.1
+ */
+MK_API mk_status mk_result_budget_row(mk_budget_row* out, const mk_result* result, uint64_t index);
+
+/* Section - Commands
+ *
+ * Each runs one `memkit custodian` command on a workspace and returns its result
+ * (Destroy with mk_result_destroy()). `now` is never NULL: every command reads the clock, as the
+ * CLI does. Text arguments are UTF-8 (data, size); paths and Plan IDs are NUL-terminated. */
+
+/** Flags of mk_workspace_init. @since 0.1 */
+#define MK_INIT_EXTENDED 1u
+
+/**
+ * `custodian init [--extended]`: creates the memory directory and every missing file; never
+ * overwrites.
+ *
+ * @param[out] out Destroy with mk_result_destroy().
+ * @return MK_OK or MK_E_ARG.
+ * @since 0.1
+ */
+MK_API mk_status mk_workspace_init(mk_result** out, mk_workspace* ws, const mk_clock* now,
+                                   uint32_t flags);
+
+/**
+ * `custodian status`: token budgets and states per file; writes nothing. The rows are also read
+ * with mk_result_budget_row().
+ *
+ * @param[out] out Destroy with mk_result_destroy().
+ * @return MK_OK or MK_E_ARG.
+ * @since 0.1
+ */
+MK_API mk_status mk_workspace_status(mk_result** out, mk_workspace* ws, const mk_clock* now);
+
+/**
+ * `custodian check`: layout consistency; writes nothing.
+ *
+ * @param[out] out Destroy with mk_result_destroy().
+ * @return MK_OK or MK_E_ARG.
+ * @since 0.1
+ */
+MK_API mk_status mk_workspace_check(mk_result** out, mk_workspace* ws, const mk_clock* now);
+
+/** Flags of mk_compact_options. @since 0.1 */
+#define MK_COMPACT_ARCHIVE_OLDEST 1u
+/** The current mk_compact_options layout. @since 0.1 */
+#define MK_COMPACT_OPTIONS_VERSION 1u
+
+/** What to compact. NULL for the defaults (inbox mode). @since 0.1 */
+typedef struct mk_compact_options {
+  uint32_t version;   /**< MK_COMPACT_OPTIONS_VERSION */
+  uint32_t flags;     /**< 0 or MK_COMPACT_ARCHIVE_OLDEST */
+  const char* target; /**< --target FILE, NUL-terminated; NULL for inbox mode */
+} mk_compact_options;
+
+/**
+ * Fills options with the defaults of this library's version.
+ *
+ * @param opts Never NULL.
+ * @since 0.1
+ */
+MK_API void mk_compact_options_init(mk_compact_options* opts);
+
+/**
+ * `custodian compact [--target FILE]`, a dry run: the plan and its ID; writes nothing.
+ *
+ * @param[out] out Destroy with mk_result_destroy().
+ * @return MK_OK or MK_E_ARG.
+ * @since 0.1
+ */
+MK_API mk_status mk_workspace_plan_compaction(mk_result** out, mk_workspace* ws,
+                                              const mk_clock* now, const mk_compact_options* opts);
+
+/**
+ * `custodian compact ... --apply --confirm-plan ID`: takes the lock, plans again from disk, and
+ * writes only when the new plan's ID is `confirm_plan_id` (else the result carries MK-PLAN-001
+ * and nothing is written).
+ *
+ * @param[out] out Destroy with mk_result_destroy().
+ * @param confirm_plan_id NUL-terminated; never NULL.
+ * @return MK_OK or MK_E_ARG.
+ * @since 0.1
+ */
+MK_API mk_status mk_workspace_apply_compaction(mk_result** out, mk_workspace* ws,
+                                               const mk_clock* now,
+                                               const mk_compact_options* opts,
+                                               const char* confirm_plan_id);
+
+/** Flags of mk_workspace_recover. @since 0.1 */
+#define MK_RECOVER_APPLY 1u
+#define MK_RECOVER_ROLLBACK 2u
+
+/**
+ * `custodian recover [--apply [--rollback]]`: lists transactions a crash left unfinished; with
+ * MK_RECOVER_APPLY finishes them (or rolls them back).
+ *
+ * @param[out] out Destroy with mk_result_destroy().
+ * @return MK_OK or MK_E_ARG.
+ * @since 0.1
+ */
+MK_API mk_status mk_workspace_recover(mk_result** out, mk_workspace* ws, const mk_clock* now,
+                                      uint32_t flags);
+
+/**
+ * `custodian undo PLAN_ID`, a dry run: the plan that restores the bytes an applied plan replaced.
+ *
+ * @param[out] out Destroy with mk_result_destroy().
+ * @param plan_id NUL-terminated; never NULL.
+ * @return MK_OK or MK_E_ARG.
+ * @since 0.1
+ */
+MK_API mk_status mk_workspace_plan_undo(mk_result** out, mk_workspace* ws, const mk_clock* now,
+                                        const char* plan_id);
+
+/**
+ * `custodian undo PLAN_ID --apply --confirm-plan ID`.
+ *
+ * @param[out] out Destroy with mk_result_destroy().
+ * @param plan_id NUL-terminated; never NULL.
+ * @param confirm_plan_id NUL-terminated; never NULL.
+ * @return MK_OK or MK_E_ARG.
+ * @since 0.1
+ */
+MK_API mk_status mk_workspace_apply_undo(mk_result** out, mk_workspace* ws, const mk_clock* now,
+                                         const char* plan_id, const char* confirm_plan_id);
+
+/** Flags of mk_add_options. @since 0.1 */
+#define MK_ADD_ALLOW_LONG 1u
+/** The current mk_add_options layout. @since 0.1 */
+#define MK_ADD_OPTIONS_VERSION 1u
+
+/** How to add an entry. `type` is required; the other strings are NULL when not given. @since 0.1 */
+typedef struct mk_add_options {
+  uint32_t version;   /**< MK_ADD_OPTIONS_VERSION */
+  uint32_t flags;     /**< 0 or MK_ADD_ALLOW_LONG */
+  const char* type;   /**< --type: decision, constraint, preference, tombstone, inbox, ... */
+  const char* reason; /**< --reason */
+  const char* name;   /**< --name */
+  const char* area;   /**< --area */
+} mk_add_options;
+
+/**
+ * Fills options with the defaults of this library's version (every string NULL).
+ *
+ * @param opts Never NULL.
+ * @since 0.1
+ */
+MK_API void mk_add_options_init(mk_add_options* opts);
+
+/**
+ * `custodian add MESSAGE --type T ...`: writes one entry where its type belongs; an additive
+ * write, applied directly under the lock.
+ *
+ * @param[out] out Destroy with mk_result_destroy().
+ * @param message UTF-8, `message_size` bytes; never NULL.
+ * @param opts Never NULL (type is required).
+ * @return MK_OK or MK_E_ARG.
+ * @since 0.1
+ */
+MK_API mk_status mk_workspace_add(mk_result** out, mk_workspace* ws, const mk_clock* now,
+                                  const char* message, size_t message_size,
+                                  const mk_add_options* opts);
+
+/** The modes of forget. @since 0.1 */
+typedef int32_t mk_forget_mode;
+/** The values of mk_forget_mode (spec compaction.md §14). @since 0.1 */
+enum { MK_FORGET_SOFT = 0, MK_FORGET_HARD = 1, MK_FORGET_PURGE = 2 };
+/** Flags of mk_forget_options. @since 0.1 */
+#define MK_FORGET_ALLOW_BROAD_MATCH 1u
+/** The current mk_forget_options layout. @since 0.1 */
+#define MK_FORGET_OPTIONS_VERSION 1u
+
+/** How to forget. NULL for the defaults (soft). @since 0.1 */
+typedef struct mk_forget_options {
+  uint32_t version;    /**< MK_FORGET_OPTIONS_VERSION */
+  uint32_t flags;      /**< 0 or MK_FORGET_ALLOW_BROAD_MATCH */
+  mk_forget_mode mode; /**< MK_FORGET_SOFT, MK_FORGET_HARD or MK_FORGET_PURGE */
+} mk_forget_options;
+
+/**
+ * Fills options with the defaults of this library's version.
+ *
+ * @param opts Never NULL.
+ * @since 0.1
+ */
+MK_API void mk_forget_options_init(mk_forget_options* opts);
+
+/**
+ * `custodian forget TOPIC`, a dry run. In hard and purge modes nothing in the result names the
+ * topic.
+ *
+ * @param[out] out Destroy with mk_result_destroy().
+ * @param topic UTF-8, `topic_size` bytes; never NULL.
+ * @return MK_OK or MK_E_ARG.
+ * @since 0.1
+ */
+MK_API mk_status mk_workspace_plan_forget(mk_result** out, mk_workspace* ws, const mk_clock* now,
+                                          const char* topic, size_t topic_size,
+                                          const mk_forget_options* opts);
+
+/**
+ * `custodian forget TOPIC --apply --confirm-plan ID`.
+ *
+ * @param[out] out Destroy with mk_result_destroy().
+ * @param topic UTF-8, `topic_size` bytes; never NULL.
+ * @param confirm_plan_id NUL-terminated; never NULL.
+ * @return MK_OK or MK_E_ARG.
+ * @since 0.1
+ */
+MK_API mk_status mk_workspace_apply_forget(mk_result** out, mk_workspace* ws, const mk_clock* now,
+                                           const char* topic, size_t topic_size,
+                                           const mk_forget_options* opts,
+                                           const char* confirm_plan_id);
+
+/* Section - Document */
+
+/** A parsed Markdown file: its lines partitioned into units (spec compaction.md §6). Immutable:
+ *  safe to share across threads. @since 0.1 */
+typedef struct mk_document mk_document;
+
+/** The kinds of unit. @since 0.1 */
+typedef int32_t mk_unit_kind;
+/** The values of mk_unit_kind. @since 0.1 */
+enum {
+  MK_UNIT_FRONT_MATTER = 0,
+  MK_UNIT_BULLET = 1,
+  MK_UNIT_FENCE = 2,
+  MK_UNIT_COMMENT = 3,
+  MK_UNIT_HEADING = 4,
+  MK_UNIT_BLANK = 5,
+  MK_UNIT_TEXT = 6
+};
+
+/** One unit: a range of whole lines. A plain value. @since 0.1 */
+typedef struct mk_unit {
+  mk_unit_kind kind;
+  int32_t heading_level; /**< 1..6 for a heading, else 0 */
+  uint32_t first_line;   /**< 1-based, inclusive */
+  uint32_t last_line;    /**< inclusive */
+  uint64_t begin;        /**< byte offset of the first line */
+  uint64_t end;          /**< byte offset just past the last line's terminator */
+} mk_unit;
+
+/**
+ * Parses bytes as Markdown. Never fails on content: an unclosed fence or comment leaves the
+ * document without units (see the JSON's findings).
+ *
+ * @param[out] out Destroy with mk_document_destroy().
+ * @param data The bytes, `size` long; may be NULL when size is 0. Copied.
+ * @return MK_OK, MK_E_ARG or MK_E_NOMEM.
+ * @since 0.1
+ */
+MK_API mk_status mk_document_parse(mk_document** out, const char* data, size_t size);
+
+/** Destroys a document. Accepts NULL. @since 0.1 */
+MK_API void mk_document_destroy(mk_document* doc);
+
+/**
+ * Returns the number of units (0 when the document cannot be parsed).
+ *
+ * @param doc Never NULL.
+ * @since 0.1
+ */
+MK_API uint64_t mk_document_unit_count(const mk_document* doc);
+
+/**
+ * Reads one unit, in file order.
+ *
+ * @param[out] out Written only on success.
+ * @param doc Never NULL.
+ * @param index Below mk_document_unit_count(doc).
+ * @return MK_OK or MK_E_ARG.
+ * @since 0.1
+ */
+MK_API mk_status mk_document_unit(mk_unit* out, const mk_document* doc, uint64_t index);
+
+/**
+ * Writes the document as `memkit markdown units --format json` shows its data:
+ * {"sections":[...],"units":[...]} (both null when unparseable).
+ *
+ * @param[out] out Release with mk_buf_dispose().
+ * @param doc Never NULL.
+ * @return MK_OK, MK_E_ARG or MK_E_NOMEM.
+ * @since 0.1
+ */
+MK_API mk_status mk_document_json(mk_buf* out, const mk_document* doc);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -1,0 +1,365 @@
+// Section - Workspace, Section - Results and Section - Commands of memkit.h: every command runs
+// through memkit::execute, the code the CLI runs, so both give the same result.
+#include <memory>
+#include <string>
+
+#include "capi/convert.hpp"
+#include "capi/handles.hpp"
+#include "guard.hpp"
+#include "memkit/commands.hpp"
+#include "memkit/file_system.hpp"
+#include "memkit/layouts.hpp"
+#include "memkit/workspace.hpp"
+
+namespace {
+
+using memkit::CommandReply;
+using memkit::CommandRequest;
+using memkit::Errc;
+using memkit::Status;
+
+Status null_argument(const char* name) {
+  return Status(Errc::invalid_argument, std::string(name) + ": NULL");
+}
+
+Status unknown_version(const char* name, std::uint32_t version) {
+  return Status(Errc::invalid_argument,
+                std::string(name) + ": unknown version " + std::to_string(version));
+}
+
+// Builds the result of a reply: the typed values are prepared once, here.
+std::unique_ptr<mk_result> result_of(CommandReply reply) {
+  auto result = std::make_unique<mk_result>();
+  if (reply.plan) result->plan_id = reply.plan->id();
+  if (reply.status) {
+    for (const memkit::FileStatus& file : reply.status->files)
+      result->row_paths.push_back(file.path);
+    for (std::size_t i = 0; i < reply.status->files.size(); ++i) {
+      const memkit::FileStatus& file = reply.status->files[i];
+      result->rows.push_back(mk_budget_row{result->row_paths[i].c_str(), file.tokens.value_or(0),
+                                           file.limit.value_or(0),
+                                           static_cast<mk_budget_state>(file.state)});
+    }
+  }
+  result->reply = std::move(reply);
+  return result;
+}
+
+// Runs `custodian <command>` on a workspace at a clock reading; the request's own words are
+// the CLI's, so the result is the one `memkit custodian <command> ... --format json` prints.
+mk_status run(mk_result** out, const mk_workspace* ws, const mk_clock* now, const char* command,
+              CommandRequest request) {
+  return memkit::capi::guard([&]() -> Status {
+    if (out == nullptr) return null_argument("out");
+    if (ws == nullptr) return null_argument("ws");
+    const memkit::Result<memkit::ClockReading> reading = memkit::capi::clock_of(now);
+    if (!reading) return reading.status();
+    request.group = "custodian";
+    request.command = command;
+    request.format = memkit::OutputFormat::json;
+    request.lock_timeout_seconds = ws->lock_timeout_seconds;
+    request.options["--project-root"] = ws->project_root;
+    if (!ws->memory_dir.empty()) request.options["--memory-dir"] = ws->memory_dir;
+    memkit::CommandEnvironment env;
+    const memkit::ClockReading fixed = *reading;
+    env.system_clock = [fixed] { return fixed; };
+    *out = result_of(memkit::execute(request, env)).release();
+    return Status();
+  });
+}
+
+// --apply --confirm-plan ID, added to a request.
+Status confirm(CommandRequest& request, const char* confirm_plan_id) {
+  if (confirm_plan_id == nullptr) return null_argument("confirm_plan_id");
+  request.flags.emplace_back("--apply");
+  request.options["--confirm-plan"] = confirm_plan_id;
+  return Status();
+}
+
+// The request of compact, from its options (NULL: inbox mode).
+memkit::Result<CommandRequest> compact_request(const mk_compact_options* opts) {
+  CommandRequest request;
+  if (opts == nullptr) return request;
+  if (opts->version != MK_COMPACT_OPTIONS_VERSION) return unknown_version("opts", opts->version);
+  if (opts->target != nullptr) request.options["--target"] = opts->target;
+  if ((opts->flags & MK_COMPACT_ARCHIVE_OLDEST) != 0)
+    request.flags.emplace_back("--archive-oldest");
+  return request;
+}
+
+memkit::Result<CommandRequest> forget_request(const char* topic, std::size_t topic_size,
+                                              const mk_forget_options* opts) {
+  if (topic == nullptr) return null_argument("topic");
+  CommandRequest request;
+  request.positionals.emplace_back(topic, topic_size);
+  if (opts == nullptr) return request;
+  if (opts->version != MK_FORGET_OPTIONS_VERSION) return unknown_version("opts", opts->version);
+  switch (opts->mode) {
+    case MK_FORGET_SOFT:
+      request.options["--mode"] = "soft";
+      break;
+    case MK_FORGET_HARD:
+      request.options["--mode"] = "hard";
+      break;
+    case MK_FORGET_PURGE:
+      request.options["--mode"] = "purge";
+      break;
+    default:
+      return Status(Errc::invalid_argument,
+                    "opts.mode: unknown mode " + std::to_string(opts->mode));
+  }
+  if ((opts->flags & MK_FORGET_ALLOW_BROAD_MATCH) != 0) {
+    request.flags.emplace_back("--allow-broad-match");
+  }
+  return request;
+}
+
+// A request that could not be built fails the call before anything runs.
+template <class Build>
+mk_status run_built(mk_result** out, const mk_workspace* ws, const mk_clock* now,
+                    const char* command, Build&& build) {
+  memkit::Result<CommandRequest> request(CommandRequest{});
+  const mk_status built = memkit::capi::guard([&]() -> Status {
+    request = build();
+    return request ? Status() : request.status();
+  });
+  if (built != MK_OK) return built;
+  return run(out, ws, now, command, std::move(request).value());
+}
+
+}  // namespace
+
+extern "C" {
+
+void mk_workspace_options_init(mk_workspace_options* opts) {
+  if (opts == nullptr) return;
+  *opts = mk_workspace_options{MK_WORKSPACE_OPTIONS_VERSION, MK_LAYOUT_CUSTODIAN, nullptr, 10.0};
+}
+
+mk_status mk_workspace_open(mk_workspace** out, const char* project_root,
+                            const mk_workspace_options* opts) {
+  return memkit::capi::guard([&]() -> Status {
+    if (out == nullptr) return null_argument("out");
+    if (project_root == nullptr) return null_argument("project_root");
+    mk_workspace_options defaults;
+    mk_workspace_options_init(&defaults);
+    if (opts == nullptr) opts = &defaults;
+    if (opts->version != MK_WORKSPACE_OPTIONS_VERSION) {
+      return unknown_version("opts", opts->version);
+    }
+    if (opts->layout != MK_LAYOUT_CUSTODIAN) {
+      return Status(Errc::invalid_argument,
+                    "opts.layout: unknown layout " + std::to_string(opts->layout));
+    }
+    if (!(opts->lock_timeout_seconds >= 0)) {
+      return Status(Errc::invalid_argument, "opts.lock_timeout_seconds: must be 0 or more");
+    }
+    memkit::WorkspaceOptions options;
+    options.project_root = project_root;
+    if (opts->memory_dir != nullptr) options.memory_dir = opts->memory_dir;
+    options.lock_timeout_seconds = opts->lock_timeout_seconds;
+    if (options.project_root.empty()) return Status(Errc::invalid_argument, "project_root: empty");
+    const memkit::Result<memkit::Workspace> opened =
+        memkit::Workspace::open(memkit::posix_file_system(), memkit::custodian_layout(), options);
+    if (!opened) return opened.status();
+    *out = new mk_workspace{options.project_root, options.memory_dir, options.lock_timeout_seconds};
+    return Status();
+  });
+}
+
+void mk_workspace_destroy(mk_workspace* ws) { delete ws; }
+
+void mk_result_destroy(mk_result* result) { delete result; }
+
+int32_t mk_result_exit_code(const mk_result* result) {
+  if (result == nullptr) return 2;
+  return memkit::exit_code(memkit::derive_exit_class(result->reply.findings));
+}
+
+mk_status mk_result_json(mk_buf* out, const mk_result* result) {
+  return memkit::capi::guard([&]() -> Status {
+    if (out == nullptr) return null_argument("out");
+    if (result == nullptr) return null_argument("result");
+    std::string json;
+    memkit::write_reply_json(result->reply, [&](std::string_view piece) { json += piece; });
+    if (const mk_status filled = memkit::capi::fill_buffer(out, json); filled != MK_OK) {
+      return Status(Errc::out_of_memory, "out of memory");
+    }
+    return Status();
+  });
+}
+
+mk_status mk_result_write_json(const mk_result* result, mk_write_fn write, void* payload) {
+  mk_status stopped = MK_OK;
+  const mk_status status = memkit::capi::guard([&]() -> Status {
+    if (result == nullptr) return null_argument("result");
+    if (write == nullptr) return null_argument("write");
+    memkit::write_reply_json(result->reply, [&](std::string_view piece) {
+      if (stopped == MK_OK) stopped = write(piece.data(), piece.size(), payload);
+    });
+    return Status();
+  });
+  if (status != MK_OK) return status;
+  if (stopped != MK_OK) {
+    return memkit::capi::record(
+        stopped, "the write callback returned " + std::string(mk_status_name(stopped)));
+  }
+  return MK_OK;
+}
+
+const char* mk_result_plan_id(const mk_result* result) {
+  if (result == nullptr || result->plan_id.empty()) return nullptr;
+  return result->plan_id.c_str();
+}
+
+int32_t mk_result_applied(const mk_result* result) {
+  return result != nullptr && result->reply.applied ? 1 : 0;
+}
+
+uint64_t mk_result_plan_operation_count(const mk_result* result) {
+  if (result == nullptr || !result->reply.plan) return 0;
+  return result->reply.plan->operations().size();
+}
+
+mk_status mk_result_inbox_counts(mk_inbox_counts* out, const mk_result* result) {
+  return memkit::capi::guard([&]() -> Status {
+    if (out == nullptr) return null_argument("out");
+    if (result == nullptr) return null_argument("result");
+    const memkit::InboxCompaction* inbox = result->reply.inbox.get();
+    if (inbox == nullptr) {
+      return Status(Errc::not_found, "the result is no inbox compaction");
+    }
+    *out = mk_inbox_counts{inbox->inbox_items, inbox->empty_items, inbox->duplicates,
+                           inbox->tombstone_matches, inbox->candidates.size()};
+    return Status();
+  });
+}
+
+uint64_t mk_result_budget_row_count(const mk_result* result) {
+  return result == nullptr ? 0 : result->rows.size();
+}
+
+mk_status mk_result_budget_row(mk_budget_row* out, const mk_result* result, uint64_t index) {
+  return memkit::capi::guard([&]() -> Status {
+    if (out == nullptr) return null_argument("out");
+    if (result == nullptr) return null_argument("result");
+    if (index >= result->rows.size()) {
+      return Status(Errc::invalid_argument, "index: " + std::to_string(index) + " is not below " +
+                                                std::to_string(result->rows.size()));
+    }
+    *out = result->rows[index];
+    return Status();
+  });
+}
+
+mk_status mk_workspace_init(mk_result** out, mk_workspace* ws, const mk_clock* now,
+                            uint32_t flags) {
+  CommandRequest request;
+  if ((flags & MK_INIT_EXTENDED) != 0) request.flags.emplace_back("--extended");
+  return run(out, ws, now, "init", std::move(request));
+}
+
+mk_status mk_workspace_status(mk_result** out, mk_workspace* ws, const mk_clock* now) {
+  return run(out, ws, now, "status", CommandRequest{});
+}
+
+mk_status mk_workspace_check(mk_result** out, mk_workspace* ws, const mk_clock* now) {
+  return run(out, ws, now, "check", CommandRequest{});
+}
+
+void mk_compact_options_init(mk_compact_options* opts) {
+  if (opts == nullptr) return;
+  *opts = mk_compact_options{MK_COMPACT_OPTIONS_VERSION, 0, nullptr};
+}
+
+mk_status mk_workspace_plan_compaction(mk_result** out, mk_workspace* ws, const mk_clock* now,
+                                       const mk_compact_options* opts) {
+  return run_built(out, ws, now, "compact", [&] { return compact_request(opts); });
+}
+
+mk_status mk_workspace_apply_compaction(mk_result** out, mk_workspace* ws, const mk_clock* now,
+                                        const mk_compact_options* opts,
+                                        const char* confirm_plan_id) {
+  return run_built(out, ws, now, "compact", [&]() -> memkit::Result<CommandRequest> {
+    memkit::Result<CommandRequest> request = compact_request(opts);
+    if (!request) return request;
+    if (Status confirmed = confirm(*request, confirm_plan_id); !confirmed.ok()) return confirmed;
+    return request;
+  });
+}
+
+mk_status mk_workspace_recover(mk_result** out, mk_workspace* ws, const mk_clock* now,
+                               uint32_t flags) {
+  CommandRequest request;
+  if ((flags & MK_RECOVER_APPLY) != 0) request.flags.emplace_back("--apply");
+  if ((flags & MK_RECOVER_ROLLBACK) != 0) request.flags.emplace_back("--rollback");
+  return run(out, ws, now, "recover", std::move(request));
+}
+
+mk_status mk_workspace_plan_undo(mk_result** out, mk_workspace* ws, const mk_clock* now,
+                                 const char* plan_id) {
+  return run_built(out, ws, now, "undo", [&]() -> memkit::Result<CommandRequest> {
+    if (plan_id == nullptr) return null_argument("plan_id");
+    CommandRequest request;
+    request.positionals.emplace_back(plan_id);
+    return request;
+  });
+}
+
+mk_status mk_workspace_apply_undo(mk_result** out, mk_workspace* ws, const mk_clock* now,
+                                  const char* plan_id, const char* confirm_plan_id) {
+  return run_built(out, ws, now, "undo", [&]() -> memkit::Result<CommandRequest> {
+    if (plan_id == nullptr) return null_argument("plan_id");
+    CommandRequest request;
+    request.positionals.emplace_back(plan_id);
+    if (Status confirmed = confirm(request, confirm_plan_id); !confirmed.ok()) return confirmed;
+    return request;
+  });
+}
+
+void mk_add_options_init(mk_add_options* opts) {
+  if (opts == nullptr) return;
+  *opts = mk_add_options{MK_ADD_OPTIONS_VERSION, 0, nullptr, nullptr, nullptr, nullptr};
+}
+
+mk_status mk_workspace_add(mk_result** out, mk_workspace* ws, const mk_clock* now,
+                           const char* message, size_t message_size, const mk_add_options* opts) {
+  return run_built(out, ws, now, "add", [&]() -> memkit::Result<CommandRequest> {
+    if (message == nullptr) return null_argument("message");
+    if (opts == nullptr) return null_argument("opts");
+    if (opts->version != MK_ADD_OPTIONS_VERSION) return unknown_version("opts", opts->version);
+    if (opts->type == nullptr) return null_argument("opts.type");
+    CommandRequest request;
+    request.positionals.emplace_back(message, message_size);
+    request.options["--type"] = opts->type;
+    if (opts->reason != nullptr) request.options["--reason"] = opts->reason;
+    if (opts->name != nullptr) request.options["--name"] = opts->name;
+    if (opts->area != nullptr) request.options["--area"] = opts->area;
+    if ((opts->flags & MK_ADD_ALLOW_LONG) != 0) request.flags.emplace_back("--allow-long");
+    return request;
+  });
+}
+
+void mk_forget_options_init(mk_forget_options* opts) {
+  if (opts == nullptr) return;
+  *opts = mk_forget_options{MK_FORGET_OPTIONS_VERSION, 0, MK_FORGET_SOFT};
+}
+
+mk_status mk_workspace_plan_forget(mk_result** out, mk_workspace* ws, const mk_clock* now,
+                                   const char* topic, size_t topic_size,
+                                   const mk_forget_options* opts) {
+  return run_built(out, ws, now, "forget", [&] { return forget_request(topic, topic_size, opts); });
+}
+
+mk_status mk_workspace_apply_forget(mk_result** out, mk_workspace* ws, const mk_clock* now,
+                                    const char* topic, size_t topic_size,
+                                    const mk_forget_options* opts, const char* confirm_plan_id) {
+  return run_built(out, ws, now, "forget", [&]() -> memkit::Result<CommandRequest> {
+    memkit::Result<CommandRequest> request = forget_request(topic, topic_size, opts);
+    if (!request) return request;
+    if (Status confirmed = confirm(*request, confirm_plan_id); !confirmed.ok()) return confirmed;
+    return request;
+  });
+}
+
+}  // extern "C"

@@ -1,0 +1,239 @@
+/* The command surface of the C ABI from C11: open a workspace, init, plan and apply an inbox
+ * compaction (a stale ID first), read the typed accessors and the JSON, stream it through a
+ * callback that stops, and parse a document. Runs in a fresh folder under TMPDIR. */
+#define _POSIX_C_SOURCE 200809L
+#include <memkit.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int failures = 0;
+
+static void expect_true(int condition, const char* what, int line) {
+  if (!condition) {
+    fprintf(stderr, "commands.c:%d: expected %s (last error: %s)\n", line, what,
+            mk_last_error_message());
+    ++failures;
+  }
+}
+#define EXPECT(condition) expect_true((condition) ? 1 : 0, #condition, __LINE__)
+
+static int write_text(const char* path, const char* text) {
+  FILE* f = fopen(path, "wb");
+  if (f == NULL) return 0;
+  const size_t n = strlen(text);
+  const int ok = fwrite(text, 1, n, f) == n;
+  return fclose(f) == 0 && ok;
+}
+
+static char* read_text(const char* path) {
+  FILE* f = fopen(path, "rb");
+  if (f == NULL) return NULL;
+  char* text = calloc(1, 1 << 16);
+  if (text != NULL) fread(text, 1, (1 << 16) - 1, f);
+  fclose(f);
+  return text;
+}
+
+static int contains(const mk_buf* buf, const char* needle) {
+  const size_t n = strlen(needle);
+  for (size_t i = 0; i + n <= buf->size; ++i) {
+    if (memcmp(buf->ptr + i, needle, n) == 0) return 1;
+  }
+  return 0;
+}
+
+struct stop_after {
+  int calls;
+  size_t bytes;
+};
+
+static mk_status count_then_stop(const char* data, size_t size, void* payload) {
+  struct stop_after* state = (struct stop_after*)payload;
+  (void)data;
+  state->calls += 1;
+  state->bytes += size;
+  return MK_E_CALLBACK;
+}
+
+static mk_status collect(const char* data, size_t size, void* payload) {
+  mk_buf* buf = (mk_buf*)payload;
+  char* grown = realloc(buf->ptr, buf->size + size);
+  if (grown == NULL) return MK_E_NOMEM;
+  memcpy(grown + buf->size, data, size);
+  buf->ptr = grown;
+  buf->size += size;
+  return MK_OK;
+}
+
+int main(void) {
+  const char* tmp = getenv("TMPDIR");
+  char root[512];
+  snprintf(root, sizeof root, "%s/memkit-capi-XXXXXX", tmp != NULL && *tmp ? tmp : "/tmp");
+  if (mkdtemp(root) == NULL) {
+    perror("mkdtemp");
+    return 1;
+  }
+
+  mk_clock now;
+  EXPECT(mk_clock_parse(&now, "2026-03-07T10:00:00+01:00") == MK_OK);
+  EXPECT(now.utc_offset_minutes == 60);
+  EXPECT(now.unix_ms == 1772874000000LL);
+  mk_clock bad;
+  EXPECT(mk_clock_parse(&bad, "2026-03-07T10:00:00") == MK_E_ARG);
+  EXPECT(strstr(mk_last_error_message(), "offset") != NULL);
+
+  mk_workspace* ws = NULL;
+  EXPECT(mk_workspace_open(NULL, root, NULL) == MK_E_ARG);
+  EXPECT(strstr(mk_last_error_message(), "out") != NULL);
+  mk_workspace_options options;
+  mk_workspace_options_init(&options);
+  options.version = 999;
+  EXPECT(mk_workspace_open(&ws, root, &options) == MK_E_ARG);
+  EXPECT(ws == NULL);
+  EXPECT(mk_workspace_open(&ws, root, NULL) == MK_OK);
+  EXPECT(ws != NULL);
+
+  mk_result* result = NULL;
+  EXPECT(mk_workspace_init(&result, ws, &now, 0) == MK_OK);
+  EXPECT(mk_result_exit_code(result) == 0);
+  EXPECT(mk_result_plan_id(result) == NULL);
+  mk_result_destroy(result);
+
+  char inbox[640];
+  snprintf(inbox, sizeof inbox, "%s/docs/memory/inbox.md", root);
+  EXPECT(write_text(inbox, "# Memory Inbox\n\n- Use Redis\n- keep tabs\n- use redis\n"));
+
+  EXPECT(mk_workspace_plan_compaction(&result, ws, &now, NULL) == MK_OK);
+  EXPECT(mk_result_exit_code(result) == 0);
+  const char* id = mk_result_plan_id(result);
+  EXPECT(id != NULL && strlen(id) == 16);
+  char plan_id[17] = {0};
+  if (id != NULL) memcpy(plan_id, id, 16);
+  mk_inbox_counts counts;
+  EXPECT(mk_result_inbox_counts(&counts, result) == MK_OK);
+  EXPECT(counts.inbox_items == 3 && counts.duplicates == 1 && counts.candidates == 2);
+  EXPECT(mk_result_plan_operation_count(result) >= 1);
+  mk_buf json = {NULL, 0};
+  EXPECT(mk_result_json(&json, result) == MK_OK);
+  EXPECT(contains(&json, "\"command\":\"custodian compact\""));
+  EXPECT(contains(&json, plan_id));
+  mk_buf streamed = {NULL, 0};
+  EXPECT(mk_result_write_json(result, collect, &streamed) == MK_OK);
+  EXPECT(streamed.size == json.size && memcmp(streamed.ptr, json.ptr, json.size) == 0);
+  free(streamed.ptr);
+  struct stop_after stop = {0, 0};
+  EXPECT(mk_result_write_json(result, count_then_stop, &stop) == MK_E_CALLBACK);
+  EXPECT(stop.calls == 1);
+  mk_buf_dispose(&json);
+  EXPECT(json.ptr == NULL && json.size == 0);
+  mk_buf_dispose(&json);
+  mk_buf_dispose(NULL);
+  mk_result_destroy(result);
+
+  /* A stale ID writes nothing; the confirmed one writes the plan. */
+  EXPECT(mk_workspace_apply_compaction(&result, ws, &now, NULL, "0000000000000000") == MK_OK);
+  EXPECT(mk_result_exit_code(result) == 2);
+  EXPECT(mk_result_applied(result) == 0);
+  mk_result_destroy(result);
+  char* before = read_text(inbox);
+  EXPECT(before != NULL && strstr(before, "use redis") != NULL);
+  free(before);
+  EXPECT(mk_workspace_apply_compaction(&result, ws, &now, NULL, plan_id) == MK_OK);
+  EXPECT(mk_result_exit_code(result) == 0);
+  EXPECT(mk_result_applied(result) == 1);
+  mk_result_destroy(result);
+  char* after = read_text(inbox);
+  EXPECT(after != NULL && strcmp(after, "# Memory Inbox\n\n- Use Redis\n- keep tabs\n") == 0);
+  free(after);
+
+  /* Undo restores the bytes. */
+  EXPECT(mk_workspace_plan_undo(&result, ws, &now, plan_id) == MK_OK);
+  const char* undo_id = mk_result_plan_id(result);
+  char undo_plan[17] = {0};
+  EXPECT(undo_id != NULL);
+  if (undo_id != NULL) memcpy(undo_plan, undo_id, 16);
+  mk_result_destroy(result);
+  EXPECT(mk_workspace_apply_undo(&result, ws, &now, plan_id, undo_plan) == MK_OK);
+  EXPECT(mk_result_applied(result) == 1);
+  mk_result_destroy(result);
+  char* undone = read_text(inbox);
+  EXPECT(undone != NULL && strstr(undone, "use redis") != NULL);
+  free(undone);
+
+  /* Status rows, and an inbox-count request on a result without them. */
+  EXPECT(mk_workspace_status(&result, ws, &now) == MK_OK);
+  EXPECT(mk_result_budget_row_count(result) > 0);
+  int found_inbox = 0;
+  for (uint64_t i = 0; i < mk_result_budget_row_count(result); ++i) {
+    mk_budget_row row;
+    EXPECT(mk_result_budget_row(&row, result, i) == MK_OK);
+    if (row.path != NULL && strcmp(row.path, "inbox.md") == 0) found_inbox = 1;
+  }
+  EXPECT(found_inbox);
+  mk_budget_row row;
+  EXPECT(mk_result_budget_row(&row, result, mk_result_budget_row_count(result)) == MK_E_ARG);
+  EXPECT(mk_result_inbox_counts(&counts, result) == MK_E_NOT_FOUND);
+  mk_result_destroy(result);
+
+  /* add, forget (dry run), check and recover run and report. */
+  mk_add_options add;
+  mk_add_options_init(&add);
+  add.type = "inbox";
+  const char* message = "remember the staging URL";
+  EXPECT(mk_workspace_add(&result, ws, &now, message, strlen(message), &add) == MK_OK);
+  EXPECT(mk_result_applied(result) == 1);
+  mk_result_destroy(result);
+  EXPECT(mk_workspace_add(&result, ws, &now, message, strlen(message), NULL) == MK_E_ARG);
+  mk_forget_options forget;
+  mk_forget_options_init(&forget);
+  forget.mode = 7;
+  EXPECT(mk_workspace_plan_forget(&result, ws, &now, "redis", 5, &forget) == MK_E_ARG);
+  forget.mode = MK_FORGET_SOFT;
+  EXPECT(mk_workspace_plan_forget(&result, ws, &now, "redis", 5, &forget) == MK_OK);
+  EXPECT(mk_result_plan_id(result) != NULL);
+  mk_result_destroy(result);
+  EXPECT(mk_workspace_check(&result, ws, &now) == MK_OK);
+  mk_result_destroy(result);
+  EXPECT(mk_workspace_recover(&result, ws, &now, 0) == MK_OK);
+  EXPECT(mk_result_exit_code(result) == 0);
+  mk_result_destroy(result);
+  mk_compact_options compact;
+  mk_compact_options_init(&compact);
+  compact.target = "../escape.md";
+  EXPECT(mk_workspace_plan_compaction(&result, ws, &now, &compact) == MK_OK);
+  EXPECT(mk_result_exit_code(result) == 2);
+  mk_result_destroy(result);
+  EXPECT(mk_workspace_status(&result, ws, NULL) == MK_E_ARG);
+
+  /* A document and its units. */
+  mk_document* doc = NULL;
+  const char* text = "# T\n\n- a\n  more\n- b\n";
+  EXPECT(mk_document_parse(&doc, text, strlen(text)) == MK_OK);
+  EXPECT(mk_document_unit_count(doc) == 4);
+  mk_unit unit;
+  EXPECT(mk_document_unit(&unit, doc, 2) == MK_OK);
+  EXPECT(unit.kind == MK_UNIT_BULLET && unit.first_line == 3 && unit.last_line == 4);
+  EXPECT(unit.begin == 5 && unit.end == 16);
+  EXPECT(mk_document_unit(&unit, doc, 4) == MK_E_ARG);
+  mk_buf units = {NULL, 0};
+  EXPECT(mk_document_json(&units, doc) == MK_OK);
+  EXPECT(contains(&units, "\"kind\":\"bullet_unit\""));
+  mk_buf_dispose(&units);
+  mk_document_destroy(doc);
+  EXPECT(mk_document_parse(&doc, NULL, 0) == MK_OK);
+  EXPECT(mk_document_unit_count(doc) == 0);
+  mk_document_destroy(doc);
+  mk_document_destroy(NULL);
+  mk_result_destroy(NULL);
+  mk_workspace_destroy(ws);
+  mk_workspace_destroy(NULL);
+
+  char cleanup[640];
+  snprintf(cleanup, sizeof cleanup, "rm -rf '%s'", root);
+  if (failures == 0 && system(cleanup) != 0) fprintf(stderr, "could not remove %s\n", root);
+  if (failures != 0) fprintf(stderr, "%d failure(s); left %s\n", failures, root);
+  return failures == 0 ? 0 : 1;
+}
