@@ -307,8 +307,7 @@ void run_add(const CommandRequest& inv, const ClockReading& now, Workspace& ws,
       written = *done;
     }
   }
-  reply.plan = add.plan;
-  reply.applied = !written.empty();
+  reply.applied = !written.empty();  // an additive write: applied directly, no Plan ID
   reply.data = fixed(add_json(add, written));
   if (inv.format == OutputFormat::text) {
     std::string text = written.empty() ? "Nothing written.\n" : "Written:\n";

@@ -1,0 +1,136 @@
+#!/usr/bin/env python3
+"""The shared test vectors (tests/vectors/README.md) run through the `memkit` CLI.
+
+Usage: cli.py MEMKIT [--update]
+
+Without --update, checks that the CLI still gives every committed expectation (exit 1 with a
+diff otherwise). With --update, rewrites the expectations from the CLI's output: review the diff
+before committing it. Typed expectations (plan_id, applied, inbox_counts, budget_rows) are read
+from the envelope, so they agree with the JSON by construction.
+"""
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+
+def argv_of(step, plan_ids):
+    def ref(value):
+        return plan_ids[int(value[1:]) - 1] if isinstance(value, str) and value.startswith("$") else value
+
+    op = step["op"]
+    if op == "units":
+        return ["markdown", "units", step["file"]]
+    args = ["custodian"]
+    if op == "init":
+        args += ["init"] + (["--extended"] if step.get("extended") else [])
+    elif op in ("status", "check"):
+        args += [op]
+    elif op in ("plan_compaction", "apply_compaction"):
+        args += ["compact"]
+        if step.get("target") is not None:
+            args += ["--target", step["target"]]
+        if step.get("archive_oldest"):
+            args += ["--archive-oldest"]
+    elif op == "add":
+        args += ["add", step["message"], "--type", step["type"]]
+        for key in ("reason", "name", "area"):
+            if step.get(key) is not None:
+                args += ["--" + key, step[key]]
+        if step.get("allow_long"):
+            args += ["--allow-long"]
+    elif op in ("plan_forget", "apply_forget"):
+        args += ["forget", step["topic"], "--mode", step.get("mode", "soft")]
+        if step.get("allow_broad_match"):
+            args += ["--allow-broad-match"]
+    elif op in ("plan_undo", "apply_undo"):
+        args += ["undo", ref(step["plan_id"])]
+    elif op == "recover":
+        args += ["recover"] + (["--apply"] if step.get("apply") else [])
+        args += ["--rollback"] if step.get("rollback") else []
+    else:
+        raise SystemExit(f"unknown op {op!r}")
+    if op.startswith("apply_"):
+        args += ["--apply", "--confirm-plan", ref(step["confirm"])]
+    return args
+
+
+def typed(op, envelope):
+    data = envelope["data"]
+    plan = data.get("plan") if isinstance(data, dict) else None
+    expect = {"plan_id": plan["plan_id"] if isinstance(plan, dict) else None,
+              "applied": bool(data.get("applied")) if isinstance(data, dict) else False}
+    if op == "add":
+        expect["applied"] = bool(data.get("written")) if isinstance(data, dict) else False
+    if op in ("plan_compaction", "apply_compaction") and data.get("mode") == "inbox":
+        expect["inbox_counts"] = {k: data[k] for k in
+                                  ("inbox_items", "empty_items", "duplicates", "tombstone_matches")}
+        expect["inbox_counts"]["candidates"] = len(data["candidates"])
+    if op == "status":
+        states = {"OK": 0, "NEAR LIMIT": 1, "OVER BUDGET": 2, "MISSING": 3, "NOT ENABLED": 4}
+        expect["budget_rows"] = [{"path": f["path"], "tokens": f["tokens"] or 0,
+                                  "limit": f["limit"] or 0, "state": states[f["state"]]}
+                                 for f in data["files"]]
+    return expect
+
+
+def run_case(memkit, case_dir, update):
+    case = json.loads((case_dir / "case.json").read_text())
+    problems = []
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp) / "project"
+        shutil.copytree(case_dir / "files", root)
+        plan_ids = []
+        for n, step in enumerate(case["steps"], 1):
+            argv = [memkit] + argv_of(step, plan_ids) + ["--format", "json", "--now", case["clock"]]
+            if step["op"] != "units":
+                argv += ["--project-root", str(root)]
+            done = subprocess.run(argv, cwd=root, capture_output=True)
+            text = done.stdout.decode("utf-8")
+            assert text.endswith("\n"), f"{case_dir.name} step {n}: no JSON output: {done.stderr!r}"
+            envelope = json.loads(text)
+            plan_id = (envelope["data"].get("plan") or {}).get("plan_id") if isinstance(
+                envelope["data"], dict) else None
+            plan_ids.append(plan_id)
+            got = {"exit_code": done.returncode, **typed(step["op"], envelope),
+                   "json": f"{n}.json"}
+            body = text[:-1]
+            if step["op"] == "units":
+                body = json.dumps(envelope["data"], ensure_ascii=False, sort_keys=True,
+                                  separators=(",", ":"))
+                got = {"exit_code": done.returncode, "json": f"{n}.json"}
+            if update:
+                step["expect"] = got
+                (case_dir / f"{n}.json").write_text(body, encoding="utf-8")
+                continue
+            if step.get("expect") != got:
+                problems.append(f"{case_dir.name} step {n}: expected {step.get('expect')}, got {got}")
+            expected_body = (case_dir / f"{n}.json").read_text(encoding="utf-8")
+            if expected_body != body:
+                problems.append(f"{case_dir.name} step {n}: JSON differs:\n  expected {expected_body}\n"
+                                f"  got      {body}")
+    if update:
+        (case_dir / "case.json").write_text(json.dumps(case, indent=2, ensure_ascii=False) + "\n")
+    return problems
+
+
+def main():
+    if len(sys.argv) < 2:
+        raise SystemExit(__doc__)
+    memkit, update = sys.argv[1], "--update" in sys.argv[2:]
+    problems = []
+    cases = sorted(p for p in HERE.iterdir() if (p / "case.json").is_file())
+    for case_dir in cases:
+        problems += run_case(memkit, case_dir, update)
+    for p in problems:
+        print(p)
+    print(f"{len(cases)} case(s), {len(problems)} problem(s)")
+    sys.exit(1 if problems else 0)
+
+
+if __name__ == "__main__":
+    main()
