@@ -1,0 +1,233 @@
+// The shared vectors (tests/vectors/README.md) run through the C ABI alone: every step calls the
+// mk_* functions a binding calls, and its typed values and JSON bytes must equal what the CLI
+// wrote. C++ only for reading case.json and copying folders; nothing here calls the C++ library.
+#include <memkit.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+int failures = 0;
+
+void fail(const std::string& where, const std::string& what) {
+  std::cerr << where << ": " << what << " (last error: " << mk_last_error_message() << ")\n";
+  ++failures;
+}
+
+std::string read_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::string take(mk_buf& buf) {
+  std::string text(buf.ptr == nullptr ? "" : std::string(buf.ptr, buf.size));
+  mk_buf_dispose(&buf);
+  return text;
+}
+
+const char* str_or_null(const json& step, const char* key) {
+  return step.contains(key) && step[key].is_string()
+             ? step[key].get_ref<const std::string&>().c_str()
+             : nullptr;
+}
+
+bool flag(const json& step, const char* key) {
+  return step.contains(key) && step[key].is_boolean() && step[key].get<bool>();
+}
+
+// Runs one command step; returns the result (nullptr after reporting a failure).
+mk_result* run_step(mk_workspace* ws, const mk_clock& now, const json& step,
+                    const std::vector<std::string>& plan_ids, const std::string& where) {
+  auto ref = [&](const char* key) -> std::string {
+    const std::string value = step.at(key).get<std::string>();
+    if (!value.empty() && value[0] == '$') return plan_ids.at(std::stoul(value.substr(1)) - 1);
+    return value;
+  };
+  const std::string op = step.at("op").get<std::string>();
+  mk_result* result = nullptr;
+  mk_status status = MK_E_INTERNAL;
+  mk_compact_options compact;
+  mk_compact_options_init(&compact);
+  compact.target = str_or_null(step, "target");
+  if (flag(step, "archive_oldest")) compact.flags |= MK_COMPACT_ARCHIVE_OLDEST;
+  mk_forget_options forget;
+  mk_forget_options_init(&forget);
+  if (step.contains("mode")) {
+    const std::string mode = step["mode"].get<std::string>();
+    forget.mode = mode == "hard"    ? MK_FORGET_HARD
+                  : mode == "purge" ? MK_FORGET_PURGE
+                                    : MK_FORGET_SOFT;
+  }
+  if (flag(step, "allow_broad_match")) forget.flags |= MK_FORGET_ALLOW_BROAD_MATCH;
+  const std::string topic = step.value("topic", "");
+  if (op == "init") {
+    status = mk_workspace_init(&result, ws, &now, flag(step, "extended") ? MK_INIT_EXTENDED : 0);
+  } else if (op == "status") {
+    status = mk_workspace_status(&result, ws, &now);
+  } else if (op == "check") {
+    status = mk_workspace_check(&result, ws, &now);
+  } else if (op == "plan_compaction") {
+    status = mk_workspace_plan_compaction(&result, ws, &now, &compact);
+  } else if (op == "apply_compaction") {
+    status = mk_workspace_apply_compaction(&result, ws, &now, &compact, ref("confirm").c_str());
+  } else if (op == "add") {
+    mk_add_options add;
+    mk_add_options_init(&add);
+    add.type = str_or_null(step, "type");
+    add.reason = str_or_null(step, "reason");
+    add.name = str_or_null(step, "name");
+    add.area = str_or_null(step, "area");
+    if (flag(step, "allow_long")) add.flags |= MK_ADD_ALLOW_LONG;
+    const std::string message = step.at("message").get<std::string>();
+    status = mk_workspace_add(&result, ws, &now, message.data(), message.size(), &add);
+  } else if (op == "plan_forget") {
+    status = mk_workspace_plan_forget(&result, ws, &now, topic.data(), topic.size(), &forget);
+  } else if (op == "apply_forget") {
+    status = mk_workspace_apply_forget(&result, ws, &now, topic.data(), topic.size(), &forget,
+                                       ref("confirm").c_str());
+  } else if (op == "plan_undo") {
+    status = mk_workspace_plan_undo(&result, ws, &now, ref("plan_id").c_str());
+  } else if (op == "apply_undo") {
+    status =
+        mk_workspace_apply_undo(&result, ws, &now, ref("plan_id").c_str(), ref("confirm").c_str());
+  } else if (op == "recover") {
+    std::uint32_t flags = flag(step, "apply") ? MK_RECOVER_APPLY : 0;
+    if (flag(step, "rollback")) flags |= MK_RECOVER_ROLLBACK;
+    status = mk_workspace_recover(&result, ws, &now, flags);
+  } else {
+    fail(where, "unknown op " + op);
+    return nullptr;
+  }
+  if (status != MK_OK) {
+    fail(where, std::string("status ") + mk_status_name(status));
+    return nullptr;
+  }
+  return result;
+}
+
+void check_result(mk_result* result, const json& expect, const fs::path& case_dir,
+                  const std::string& where) {
+  if (mk_result_exit_code(result) != expect.at("exit_code").get<int>()) {
+    fail(where, "exit code " + std::to_string(mk_result_exit_code(result)));
+  }
+  const char* id = mk_result_plan_id(result);
+  const json got_id = id == nullptr ? json(nullptr) : json(id);
+  if (got_id != expect.at("plan_id")) fail(where, "plan_id " + got_id.dump());
+  if ((mk_result_applied(result) == 1) != expect.at("applied").get<bool>()) {
+    fail(where, "applied " + std::to_string(mk_result_applied(result)));
+  }
+  mk_inbox_counts counts{};
+  const mk_status counted = mk_result_inbox_counts(&counts, result);
+  if (expect.contains("inbox_counts")) {
+    const json& c = expect["inbox_counts"];
+    if (counted != MK_OK || counts.inbox_items != c["inbox_items"] ||
+        counts.empty_items != c["empty_items"] || counts.duplicates != c["duplicates"] ||
+        counts.tombstone_matches != c["tombstone_matches"] ||
+        counts.candidates != c["candidates"]) {
+      fail(where, "inbox counts");
+    }
+  } else if (counted != MK_E_NOT_FOUND) {
+    fail(where, "inbox counts where none were expected");
+  }
+  if (expect.contains("budget_rows")) {
+    const json& rows = expect["budget_rows"];
+    if (mk_result_budget_row_count(result) != rows.size()) fail(where, "budget row count");
+    for (std::size_t i = 0; i < rows.size() && i < mk_result_budget_row_count(result); ++i) {
+      mk_budget_row row{};
+      if (mk_result_budget_row(&row, result, i) != MK_OK || rows[i]["path"] != row.path ||
+          rows[i]["tokens"] != row.tokens || rows[i]["limit"] != row.limit ||
+          rows[i]["state"] != row.state) {
+        fail(where, "budget row " + std::to_string(i));
+      }
+    }
+  }
+  mk_buf buf{nullptr, 0};
+  if (mk_result_json(&buf, result) != MK_OK) fail(where, "mk_result_json");
+  const std::string got = take(buf);
+  const std::string expected = read_file(case_dir / expect.at("json").get<std::string>());
+  if (got != expected) fail(where, "JSON differs:\n  expected " + expected + "\n  got      " + got);
+}
+
+void run_case(const fs::path& case_dir, const fs::path& scratch) {
+  const json c = json::parse(read_file(case_dir / "case.json"));
+  const fs::path root = scratch / case_dir.filename();
+  fs::remove_all(root);
+  fs::copy(case_dir / "files", root, fs::copy_options::recursive);
+  mk_clock now{};
+  if (mk_clock_parse(&now, c.at("clock").get<std::string>().c_str()) != MK_OK) {
+    fail(case_dir.filename().string(), "clock");
+    return;
+  }
+  mk_workspace* ws = nullptr;
+  if (mk_workspace_open(&ws, root.c_str(), nullptr) != MK_OK) {
+    fail(case_dir.filename().string(), "mk_workspace_open");
+    return;
+  }
+  std::vector<std::string> plan_ids;
+  std::size_t n = 0;
+  for (const json& step : c.at("steps")) {
+    const std::string where = case_dir.filename().string() + " step " + std::to_string(++n);
+    const json& expect = step.at("expect");
+    if (step.at("op") == "units") {
+      const std::string bytes = read_file(root / step.at("file").get<std::string>());
+      mk_document* doc = nullptr;
+      mk_buf buf{nullptr, 0};
+      if (mk_document_parse(&doc, bytes.data(), bytes.size()) != MK_OK ||
+          mk_document_json(&buf, doc) != MK_OK) {
+        fail(where, "document");
+      } else if (take(buf) != read_file(case_dir / expect.at("json").get<std::string>())) {
+        fail(where, "document JSON differs");
+      }
+      mk_document_destroy(doc);
+      plan_ids.emplace_back();
+      continue;
+    }
+    mk_result* result = run_step(ws, now, step, plan_ids, where);
+    if (result == nullptr) {
+      plan_ids.emplace_back();
+      continue;
+    }
+    const char* id = mk_result_plan_id(result);
+    plan_ids.emplace_back(id == nullptr ? "" : id);
+    check_result(result, expect, case_dir, where);
+    mk_result_destroy(result);
+  }
+  mk_workspace_destroy(ws);
+  fs::remove_all(root);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 3) {
+    std::cerr << "usage: capi_vectors VECTORS_DIR SCRATCH_DIR\n";
+    return 2;
+  }
+  const fs::path vectors = argv[1];
+  const fs::path scratch = argv[2];
+  fs::create_directories(scratch);
+  int cases = 0;
+  std::vector<fs::path> dirs;
+  for (const auto& entry : fs::directory_iterator(vectors)) {
+    if (fs::exists(entry.path() / "case.json")) dirs.push_back(entry.path());
+  }
+  std::sort(dirs.begin(), dirs.end());
+  for (const fs::path& dir : dirs) {
+    run_case(dir, scratch);
+    ++cases;
+  }
+  std::cout << cases << " case(s), " << failures << " failure(s)\n";
+  return failures == 0 && cases > 0 ? 0 : 1;
+}
