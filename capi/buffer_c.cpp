@@ -27,6 +27,10 @@ Result<ClockReading> clock_of(const mk_clock* now) {
     return Status(Errc::invalid_argument,
                   "now: unknown mk_clock version " + std::to_string(now->version));
   }
+  if ((now->flags & ~MK_CLOCK_SYSTEM) != 0) {
+    return Status(Errc::invalid_argument,
+                  "now.flags: unknown flag bits " + std::to_string(now->flags & ~MK_CLOCK_SYSTEM));
+  }
   if ((now->flags & MK_CLOCK_SYSTEM) != 0) return read_system_clock();
   return ClockReading::create(now->unix_ms, now->utc_offset_minutes);
 }

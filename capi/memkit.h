@@ -140,7 +140,8 @@ MK_API void mk_buf_dispose(mk_buf* buf);
 /**
  * Receives streamed output: called with consecutive pieces of a result, in order.
  *
- * Return MK_OK to go on; any other status stops the writer, which returns that status unchanged.
+ * Return MK_OK to go on; a negative status stops the writer, which returns that status unchanged
+ * (any other value stops it with MK_E_CALLBACK).
  * Bindings return MK_E_CALLBACK when host code throws. Must not call back into the library with
  * the object being written.
  *
@@ -193,8 +194,8 @@ enum {
 typedef struct mk_workspace_options {
   uint32_t version;            /**< MK_WORKSPACE_OPTIONS_VERSION */
   mk_layout layout;            /**< MK_LAYOUT_CUSTODIAN */
-  const char* memory_dir;      /**< relative to the project root; NULL: "docs/memory" */
-  double lock_timeout_seconds; /**< how long applies wait for the lock; default 10 */
+  const char* memory_dir;      /**< relative to the project root; NULL: "docs/memory" (not "") */
+  double lock_timeout_seconds; /**< how long applies wait for the lock: 0 to 86400; default 10 */
 } mk_workspace_options;
 
 /**
@@ -212,7 +213,8 @@ typedef struct mk_workspace mk_workspace;
 /**
  * Opens the memory folder of a project: checks the project root and that the memory directory
  * lies strictly inside docs/ without symbolic links. The memory directory need not exist yet
- * (mk_workspace_init creates it). Reads no memory file.
+ * (mk_workspace_init creates it). Reads no memory file. A relative root is made absolute against
+ * the working directory now, so a later chdir does not move the workspace.
  *
  * @param[out] out Destroy with mk_workspace_destroy().
  * @param project_root NUL-terminated path; never NULL.
@@ -231,7 +233,8 @@ MK_API void mk_workspace_destroy(mk_workspace* ws);
  * Every command returns an mk_result: the same result the CLI prints for the same arguments and
  * clock. A command that ran returns MK_OK even when its findings stop it (a BLOCKER, a stale Plan
  * ID): read mk_result_exit_code() and the JSON. A non-OK status means no result was made (a NULL
- * argument, an options version this library does not know, out of memory). */
+ * argument, an options version this library does not know, out of memory). Besides the codes each
+ * function lists, any fallible function may return MK_E_NOMEM or MK_E_INTERNAL. */
 
 /** The outcome of one command. Immutable: safe to share across threads. @since 0.1 */
 typedef struct mk_result mk_result;
@@ -362,7 +365,9 @@ MK_API mk_status mk_result_budget_row(mk_budget_row* out, const mk_result* resul
  *
  * Each runs one `memkit custodian` command on a workspace and returns its result
  * (Destroy with mk_result_destroy()). `now` is never NULL: every command reads the clock, as the
- * CLI does. Text arguments are UTF-8 (data, size); paths and Plan IDs are NUL-terminated. */
+ * CLI does. Text arguments are UTF-8 (data, size; data may be NULL when size is 0) without NUL
+ * bytes: other text gives a result with a fatal MK-ARG-001 finding and writes nothing. Paths and
+ * Plan IDs are NUL-terminated. Flag bits this version does not define give MK_E_ARG. */
 
 /** Flags of mk_workspace_init. @since 0.1 */
 #define MK_INIT_EXTENDED 1u
@@ -599,7 +604,8 @@ typedef struct mk_unit {
 
 /**
  * Parses bytes as Markdown. Never fails on content: an unclosed fence or comment leaves the
- * document without units (see the JSON's findings).
+ * document without units and sections (its JSON shows both as null). Ill-formed UTF-8 is parsed
+ * as it is; mk_workspace_check reports it for memory files.
  *
  * @param[out] out Destroy with mk_document_destroy().
  * @param data The bytes, `size` long; may be NULL when size is 0. Copied.

@@ -1,5 +1,6 @@
 // Section - Workspace, Section - Results and Section - Commands of memkit.h: every command runs
 // through memkit::execute, the code the CLI runs, so both give the same result.
+#include <filesystem>
 #include <memory>
 #include <string>
 
@@ -20,6 +21,14 @@ using memkit::Status;
 
 Status null_argument(const char* name) {
   return Status(Errc::invalid_argument, std::string(name) + ": NULL");
+}
+
+// Flags a library of this version does not know are refused, so that a host built against a newer
+// header learns at once that its request cannot be honoured.
+Status known_flags(const char* name, std::uint32_t flags, std::uint32_t known) {
+  if ((flags & ~known) == 0) return Status();
+  return Status(Errc::invalid_argument,
+                std::string(name) + ": unknown flag bits " + std::to_string(flags & ~known));
 }
 
 Status unknown_version(const char* name, std::uint32_t version) {
@@ -81,6 +90,10 @@ memkit::Result<CommandRequest> compact_request(const mk_compact_options* opts) {
   CommandRequest request;
   if (opts == nullptr) return request;
   if (opts->version != MK_COMPACT_OPTIONS_VERSION) return unknown_version("opts", opts->version);
+  if (Status known = known_flags("opts.flags", opts->flags, MK_COMPACT_ARCHIVE_OLDEST);
+      !known.ok()) {
+    return known;
+  }
   if (opts->target != nullptr) request.options["--target"] = opts->target;
   if ((opts->flags & MK_COMPACT_ARCHIVE_OLDEST) != 0)
     request.flags.emplace_back("--archive-oldest");
@@ -89,11 +102,16 @@ memkit::Result<CommandRequest> compact_request(const mk_compact_options* opts) {
 
 memkit::Result<CommandRequest> forget_request(const char* topic, std::size_t topic_size,
                                               const mk_forget_options* opts) {
-  if (topic == nullptr) return null_argument("topic");
+  if (topic == nullptr && topic_size != 0) return null_argument("topic");
   CommandRequest request;
-  request.positionals.emplace_back(topic, topic_size);
+  request.positionals.emplace_back(topic_size == 0 ? std::string()
+                                                   : std::string(topic, topic_size));
   if (opts == nullptr) return request;
   if (opts->version != MK_FORGET_OPTIONS_VERSION) return unknown_version("opts", opts->version);
+  if (Status known = known_flags("opts.flags", opts->flags, MK_FORGET_ALLOW_BROAD_MATCH);
+      !known.ok()) {
+    return known;
+  }
   switch (opts->mode) {
     case MK_FORGET_SOFT:
       request.options["--mode"] = "soft";
@@ -151,14 +169,26 @@ mk_status mk_workspace_open(mk_workspace** out, const char* project_root,
       return Status(Errc::invalid_argument,
                     "opts.layout: unknown layout " + std::to_string(opts->layout));
     }
-    if (!(opts->lock_timeout_seconds >= 0)) {
-      return Status(Errc::invalid_argument, "opts.lock_timeout_seconds: must be 0 or more");
+    // The CLI's --lock-timeout range, so that the millisecond deadline cannot overflow.
+    if (!(opts->lock_timeout_seconds >= 0 && opts->lock_timeout_seconds <= 86400)) {
+      return Status(Errc::invalid_argument,
+                    "opts.lock_timeout_seconds: expected 0 to 86400 seconds");
+    }
+    if (*project_root == '\0') return Status(Errc::invalid_argument, "project_root: empty");
+    if (opts->memory_dir != nullptr && *opts->memory_dir == '\0') {
+      return Status(Errc::invalid_argument, "opts.memory_dir: empty (NULL means the default)");
+    }
+    // Made absolute now: a later change of the process's working directory must not move it.
+    std::error_code error;
+    const std::filesystem::path absolute = std::filesystem::absolute(project_root, error);
+    if (error) {
+      return Status(Errc::io,
+                    std::string("project_root: ") + project_root + ": " + error.message());
     }
     memkit::WorkspaceOptions options;
-    options.project_root = project_root;
+    options.project_root = absolute.lexically_normal().string();
     if (opts->memory_dir != nullptr) options.memory_dir = opts->memory_dir;
     options.lock_timeout_seconds = opts->lock_timeout_seconds;
-    if (options.project_root.empty()) return Status(Errc::invalid_argument, "project_root: empty");
     const memkit::Result<memkit::Workspace> opened =
         memkit::Workspace::open(memkit::posix_file_system(), memkit::custodian_layout(), options);
     if (!opened) return opened.status();
@@ -190,19 +220,27 @@ mk_status mk_result_json(mk_buf* out, const mk_result* result) {
 }
 
 mk_status mk_result_write_json(const mk_result* result, mk_write_fn write, void* payload) {
+  // Thrown by the sink when the callback stops the writer, so that nothing more is built.
+  struct Stopped {};
   mk_status stopped = MK_OK;
   const mk_status status = memkit::capi::guard([&]() -> Status {
     if (result == nullptr) return null_argument("result");
     if (write == nullptr) return null_argument("write");
-    memkit::write_reply_json(result->reply, [&](std::string_view piece) {
-      if (stopped == MK_OK) stopped = write(piece.data(), piece.size(), payload);
-    });
+    try {
+      memkit::write_reply_json(result->reply, [&](std::string_view piece) {
+        stopped = write(piece.data(), piece.size(), payload);
+        if (stopped != MK_OK) throw Stopped{};
+      });
+    } catch (const Stopped&) {
+    }
     return Status();
   });
   if (status != MK_OK) return status;
   if (stopped != MK_OK) {
-    return memkit::capi::record(
-        stopped, "the write callback returned " + std::string(mk_status_name(stopped)));
+    // A callback's own failure comes back unchanged; a value that is no status becomes one.
+    const mk_status failure = stopped < 0 ? stopped : MK_E_CALLBACK;
+    return memkit::capi::record(failure, "the write callback returned " + std::to_string(stopped) +
+                                             " (" + mk_status_name(stopped) + ")");
   }
   return MK_OK;
 }
@@ -254,9 +292,12 @@ mk_status mk_result_budget_row(mk_budget_row* out, const mk_result* result, uint
 
 mk_status mk_workspace_init(mk_result** out, mk_workspace* ws, const mk_clock* now,
                             uint32_t flags) {
-  CommandRequest request;
-  if ((flags & MK_INIT_EXTENDED) != 0) request.flags.emplace_back("--extended");
-  return run(out, ws, now, "init", std::move(request));
+  return run_built(out, ws, now, "init", [&]() -> memkit::Result<CommandRequest> {
+    if (Status known = known_flags("flags", flags, MK_INIT_EXTENDED); !known.ok()) return known;
+    CommandRequest request;
+    if ((flags & MK_INIT_EXTENDED) != 0) request.flags.emplace_back("--extended");
+    return request;
+  });
 }
 
 mk_status mk_workspace_status(mk_result** out, mk_workspace* ws, const mk_clock* now) {
@@ -290,10 +331,16 @@ mk_status mk_workspace_apply_compaction(mk_result** out, mk_workspace* ws, const
 
 mk_status mk_workspace_recover(mk_result** out, mk_workspace* ws, const mk_clock* now,
                                uint32_t flags) {
-  CommandRequest request;
-  if ((flags & MK_RECOVER_APPLY) != 0) request.flags.emplace_back("--apply");
-  if ((flags & MK_RECOVER_ROLLBACK) != 0) request.flags.emplace_back("--rollback");
-  return run(out, ws, now, "recover", std::move(request));
+  return run_built(out, ws, now, "recover", [&]() -> memkit::Result<CommandRequest> {
+    if (Status known = known_flags("flags", flags, MK_RECOVER_APPLY | MK_RECOVER_ROLLBACK);
+        !known.ok()) {
+      return known;
+    }
+    CommandRequest request;
+    if ((flags & MK_RECOVER_APPLY) != 0) request.flags.emplace_back("--apply");
+    if ((flags & MK_RECOVER_ROLLBACK) != 0) request.flags.emplace_back("--rollback");
+    return request;
+  });
 }
 
 mk_status mk_workspace_plan_undo(mk_result** out, mk_workspace* ws, const mk_clock* now,
@@ -325,12 +372,16 @@ void mk_add_options_init(mk_add_options* opts) {
 mk_status mk_workspace_add(mk_result** out, mk_workspace* ws, const mk_clock* now,
                            const char* message, size_t message_size, const mk_add_options* opts) {
   return run_built(out, ws, now, "add", [&]() -> memkit::Result<CommandRequest> {
-    if (message == nullptr) return null_argument("message");
+    if (message == nullptr && message_size != 0) return null_argument("message");
     if (opts == nullptr) return null_argument("opts");
     if (opts->version != MK_ADD_OPTIONS_VERSION) return unknown_version("opts", opts->version);
+    if (Status known = known_flags("opts.flags", opts->flags, MK_ADD_ALLOW_LONG); !known.ok()) {
+      return known;
+    }
     if (opts->type == nullptr) return null_argument("opts.type");
     CommandRequest request;
-    request.positionals.emplace_back(message, message_size);
+    request.positionals.emplace_back(message_size == 0 ? std::string()
+                                                       : std::string(message, message_size));
     request.options["--type"] = opts->type;
     if (opts->reason != nullptr) request.options["--reason"] = opts->reason;
     if (opts->name != nullptr) request.options["--name"] = opts->name;

@@ -8,6 +8,8 @@
 #include <string>
 #include <string_view>
 
+#include "memkit/status.hpp"
+
 namespace memkit {
 
 inline constexpr char32_t kReplacementCharacter = U'\uFFFD';
@@ -21,6 +23,11 @@ inline constexpr char32_t kReplacementCharacter = U'\uFFFD';
 // Returns the byte offset of the first ill-formed UTF-8 sequence, or nullopt when the bytes are
 // well-formed. Runs at memory-bandwidth speed on ASCII.
 [[nodiscard]] std::optional<std::size_t> find_invalid_utf8(std::string_view bytes) noexcept;
+
+// Returns OK iff `text` is well-formed UTF-8 without a NUL byte: what memkit accepts as text to
+// write into a memory file. Otherwise Errc::invalid_argument, "<what>: invalid UTF-8 at byte N"
+// or "<what>: a NUL byte at byte N".
+[[nodiscard]] Status check_plain_text(std::string_view what, std::string_view text);
 
 // Returns the bytes with every ill-formed sequence replaced as decode_utf8 reads it; JSON strings
 // are made with this.

@@ -96,6 +96,15 @@ Status validate_add(const AddRequest& request) {
         request.type + "'");
   }
   const std::string type = normalized_type(request.type);
+  // Memory files are UTF-8 text: nothing that would make one unreadable is written.
+  const std::pair<const char*, const std::optional<std::string>*> texts[] = {
+      {"--reason", &request.reason}, {"--name", &request.name}, {"--area", &request.area}};
+  if (Status text = check_plain_text("add: the message", request.message); !text.ok()) return text;
+  for (const auto& [what, value] : texts) {
+    if (*value) {
+      if (Status text = check_plain_text(what, **value); !text.ok()) return text;
+    }
+  }
   if (strip_w(request.message).empty()) return bad("add: the message is empty");
   if (request.allow_long && type != "decision")
     return bad("--allow-long: only with --type decision");

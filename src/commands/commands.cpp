@@ -329,6 +329,11 @@ void run_forget(const CommandRequest& inv, const ClockReading& now, Workspace& w
         Status(Errc::invalid_argument, "custodian forget: expected one TOPIC argument")));
     return;
   }
+  if (Status text = check_plain_text("custodian forget: the topic", inv.positionals[0]);
+      !text.ok()) {
+    reply.findings.push_back(finding_from(text));
+    return;
+  }
   const std::string topic(strip_w(inv.positionals[0]));
   if (topic.empty()) {
     reply.findings.push_back(

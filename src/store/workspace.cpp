@@ -103,8 +103,10 @@ Result<Workspace> Workspace::open_unchecked(FileSystem& fs, const LayoutProfile&
   const Result<NodeType> root = fs.node_type(root_itself);
   if (!root) return root.status();
   if (*root != NodeType::directory) {
-    return Status(Errc::invalid_argument,
-                  "--project-root: " + options.project_root + ": no such directory");
+    const Result<NodeType> plain = fs.node_type(options.project_root);
+    const bool exists = plain && *plain != NodeType::none;
+    return Status(Errc::invalid_argument, "--project-root: " + options.project_root +
+                                              (exists ? ": not a directory" : ": no such directory"));
   }
   const std::string requested =
       options.memory_dir.empty() ? profile.default_memory_dir : options.memory_dir;

@@ -129,4 +129,16 @@ void append_utf8(char32_t cp, std::string& out) {
   out.append(buf, len);
 }
 
+Status check_plain_text(std::string_view what, std::string_view text) {
+  if (const std::optional<std::size_t> bad = find_invalid_utf8(text)) {
+    return Status(Errc::invalid_argument,
+                  std::string(what) + ": invalid UTF-8 at byte " + std::to_string(*bad));
+  }
+  if (const std::size_t nul = text.find('\0'); nul != std::string_view::npos) {
+    return Status(Errc::invalid_argument,
+                  std::string(what) + ": a NUL byte at byte " + std::to_string(nul));
+  }
+  return Status();
+}
+
 }  // namespace memkit

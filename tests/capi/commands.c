@@ -93,7 +93,19 @@ int main(void) {
   options.version = 999;
   EXPECT(mk_workspace_open(&ws, root, &options) == MK_E_ARG);
   EXPECT(ws == NULL);
-  EXPECT(mk_workspace_open(&ws, root, NULL) == MK_OK);
+  options.version = MK_WORKSPACE_OPTIONS_VERSION;
+  options.lock_timeout_seconds = 1e10;
+  EXPECT(mk_workspace_open(&ws, root, &options) == MK_E_ARG);
+  options.lock_timeout_seconds = 10;
+  options.memory_dir = "";
+  EXPECT(mk_workspace_open(&ws, root, &options) == MK_E_ARG);
+  EXPECT(ws == NULL);
+  /* A relative root is fixed at open: a later chdir does not move the workspace. */
+  char cwd[1024];
+  EXPECT(getcwd(cwd, sizeof cwd) != NULL);
+  EXPECT(chdir(root) == 0);
+  EXPECT(mk_workspace_open(&ws, ".", NULL) == MK_OK);
+  EXPECT(chdir(cwd) == 0);
   EXPECT(ws != NULL);
 
   mk_result* result = NULL;
@@ -187,6 +199,27 @@ int main(void) {
   EXPECT(mk_result_applied(result) == 1);
   mk_result_destroy(result);
   EXPECT(mk_workspace_add(&result, ws, &now, message, strlen(message), NULL) == MK_E_ARG);
+  /* Text that is no UTF-8, or holds a NUL, is refused in the result and never written. */
+  char* inbox_before = read_text(inbox);
+  EXPECT(mk_workspace_add(&result, ws, &now, "bad \xff byte", 10, &add) == MK_OK);
+  EXPECT(mk_result_exit_code(result) == 2 && mk_result_applied(result) == 0);
+  mk_result_destroy(result);
+  EXPECT(mk_workspace_add(&result, ws, &now, "a\0b", 3, &add) == MK_OK);
+  EXPECT(mk_result_exit_code(result) == 2 && mk_result_applied(result) == 0);
+  mk_result_destroy(result);
+  char* inbox_after = read_text(inbox);
+  EXPECT(inbox_before != NULL && inbox_after != NULL && strcmp(inbox_before, inbox_after) == 0);
+  free(inbox_before);
+  free(inbox_after);
+  EXPECT(mk_workspace_add(&result, ws, &now, NULL, 0, &add) == MK_OK); /* empty: exit 2 */
+  EXPECT(mk_result_exit_code(result) == 2);
+  mk_result_destroy(result);
+  add.flags = 0x80u;
+  EXPECT(mk_workspace_add(&result, ws, &now, message, strlen(message), &add) == MK_E_ARG);
+  EXPECT(strstr(mk_last_error_message(), "unknown flag bits") != NULL);
+  add.flags = 0;
+  EXPECT(mk_workspace_init(&result, ws, &now, 4u) == MK_E_ARG);
+  EXPECT(mk_workspace_recover(&result, ws, &now, 8u) == MK_E_ARG);
   mk_forget_options forget;
   mk_forget_options_init(&forget);
   forget.mode = 7;

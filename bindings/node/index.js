@@ -1,0 +1,637 @@
+'use strict';
+// The idiomatic layer over lib/capi.js: classes that own the C handles, throw MemkitError on a
+// non-OK mk_status, and keep the C words in camelCase (mk_workspace_plan_compaction ->
+// ws.planCompaction()). A command whose findings stop it still returns a Result (read exitCode
+// and json); only a non-OK mk_status throws.
+
+const capi = require('./lib/capi.js');
+
+const { koffi, constants: C, types } = capi;
+
+/* Errors */
+
+/** A non-OK mk_status: code is the number, status its mk_status_name, message the library's. */
+class MemkitError extends Error {
+  constructor(code, message, options) {
+    super(message, options);
+    this.name = 'MemkitError';
+    this.code = code;
+    this.status = capi.mk_status_name(code);
+  }
+}
+
+// Reads mk_last_error_message() at once: it is only valid until the next mk_ call.
+function throwStatus(status, fnName, options) {
+  const message =
+    capi.mk_last_error_message() || `${fnName} returned ${capi.mk_status_name(status)}`;
+  throw new MemkitError(status, message, options);
+}
+
+function check(status, fnName) {
+  if (status !== C.MK_OK) throwStatus(status, fnName);
+}
+
+/* Arguments */
+
+function argError(message) {
+  // The same code the library gives a malformed argument, so callers handle one kind of error.
+  return new MemkitError(C.MK_E_ARG, message);
+}
+
+// A NUL-terminated argument (a path, a Plan ID, an option string). An embedded NUL would silently
+// cut the string short in C, so it is refused instead.
+function cString(value, what) {
+  if (typeof value !== 'string') throw new TypeError(`${what} must be a string`);
+  if (value.includes('\0')) throw argError(`${what}: contains a NUL byte`);
+  return value;
+}
+
+function optionalCString(value, what) {
+  return value === undefined || value === null ? null : cString(value, what);
+}
+
+// A UTF-8 (data, size) argument. koffi passes an empty Buffer as NULL, and the library refuses a
+// NULL message or topic even when its size is 0, so empty text points at a spare byte instead.
+function utf8Bytes(value, what) {
+  let bytes;
+  if (typeof value === 'string') bytes = Buffer.from(value, 'utf8');
+  else if (Buffer.isBuffer(value)) bytes = value;
+  else if (value instanceof Uint8Array)
+    bytes = Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+  else throw new TypeError(`${what} must be a string, a Buffer or a Uint8Array`);
+  const size = bytes.byteLength;
+  return { data: size === 0 ? Buffer.alloc(1) : bytes, size };
+}
+
+// Options objects are checked for unknown keys: a misspelt flag (archive_oldest) would otherwise
+// run a different command without a word.
+function options(value, allowed, what) {
+  if (value === undefined || value === null) return {};
+  if (typeof value !== 'object') throw new TypeError(`${what} must be an object`);
+  for (const key of Object.keys(value)) {
+    if (!allowed.includes(key)) {
+      throw new TypeError(`${what}: unknown option "${key}" (expected ${allowed.join(', ')})`);
+    }
+  }
+  return value;
+}
+
+// Copies the bytes of an mk_buf the library filled, then releases them with mk_buf_dispose.
+function takeBuf(buf) {
+  try {
+    return buf.size === 0 || buf.ptr === null
+      ? Buffer.alloc(0)
+      : Buffer.from(new Uint8Array(koffi.view(buf.ptr, buf.size)));
+  } finally {
+    capi.mk_buf_dispose(buf);
+  }
+}
+
+/* Version */
+
+/** The loaded library's version string, e.g. "0.1.0" (mk_version_string). */
+function version() {
+  return capi.mk_version_string();
+}
+
+/** The loaded library's MAJOR * 10000 + MINOR * 100 + PATCH, e.g. 100 (mk_version_number). */
+function versionNumber() {
+  return capi.mk_version_number();
+}
+
+/* Clock */
+
+const clockToken = Symbol('memkit.Clock');
+
+/** A clock reading (mk_clock): an instant and the UTC offset that every local date uses. */
+class Clock {
+  constructor(token, fields) {
+    if (token !== clockToken) throw new TypeError('use parseClock(text) or Clock.system()');
+    this.version = fields.version;
+    this.flags = fields.flags;
+    this.unixMs = fields.unix_ms;
+    this.utcOffsetMinutes = fields.utc_offset_minutes;
+    Object.freeze(this);
+  }
+
+  /** Parses RFC 3339 with an offset, as the CLI's --now takes it (mk_clock_parse). */
+  static parse(text) {
+    const out = {};
+    check(capi.mk_clock_parse(out, cString(text, 'clock')), 'mk_clock_parse');
+    return new Clock(clockToken, out);
+  }
+
+  /** The system clock and the local zone's offset, read when each command runs (MK_CLOCK_SYSTEM). */
+  static system() {
+    return new Clock(clockToken, {
+      version: C.MK_CLOCK_VERSION,
+      flags: C.MK_CLOCK_SYSTEM,
+      unix_ms: 0,
+      utc_offset_minutes: 0,
+    });
+  }
+
+  get isSystem() {
+    return (this.flags & C.MK_CLOCK_SYSTEM) !== 0;
+  }
+
+  toC() {
+    return {
+      version: this.version,
+      flags: this.flags,
+      unix_ms: this.unixMs,
+      utc_offset_minutes: this.utcOffsetMinutes,
+    };
+  }
+}
+
+/** Same as Clock.parse(text). */
+function parseClock(text) {
+  return Clock.parse(text);
+}
+
+// Every command takes `now` as a Clock or an RFC 3339 string with an offset.
+function clockArg(now) {
+  if (now instanceof Clock) return now.toC();
+  if (typeof now === 'string') return Clock.parse(now).toC();
+  throw new TypeError('now must be a Clock (parseClock(), Clock.system()) or an RFC 3339 string');
+}
+
+/* Result */
+
+const resultToken = Symbol('memkit.Result');
+const results = new FinalizationRegistry((ptr) => capi.mk_result_destroy(ptr)); // fallback only
+
+/** The outcome of one command (mk_result). Immutable; close() it when done. */
+class Result {
+  #ptr;
+  #writing = false;
+
+  constructor(token, ptr) {
+    if (token !== resultToken) throw new TypeError('a Result comes from a Workspace command');
+    this.#ptr = ptr;
+    results.register(this, ptr, this);
+  }
+
+  #handle() {
+    if (this.#ptr === null) throw argError('Result: used after close()');
+    // memkit.h: the write callback must not call back into the library with the object being written.
+    if (this.#writing) throw argError('Result: used inside its own writeJson() callback');
+    return this.#ptr;
+  }
+
+  /** Destroys the result (mk_result_destroy); calling it again does nothing. */
+  close() {
+    if (this.#writing) throw argError('Result: close() inside its own writeJson() callback');
+    if (this.#ptr !== null) {
+      results.unregister(this);
+      capi.mk_result_destroy(this.#ptr);
+      this.#ptr = null;
+    }
+  }
+
+  [Symbol.dispose]() {
+    this.close();
+  }
+
+  get closed() {
+    return this.#ptr === null;
+  }
+
+  /** The CLI's exit code: 0 success, 1 a domain failure, 2 a blocker or a fatal error. */
+  get exitCode() {
+    return capi.mk_result_exit_code(this.#handle());
+  }
+
+  /** The envelope's exact bytes, as `memkit ... --format json` prints them without the newline. */
+  get jsonBytes() {
+    const buf = {};
+    check(capi.mk_result_json(buf, this.#handle()), 'mk_result_json');
+    return takeBuf(buf);
+  }
+
+  /** The envelope as a string (mk_result_json). */
+  get json() {
+    return this.jsonBytes.toString('utf8');
+  }
+
+  /** Streams the envelope to fn(Buffer) in pieces (mk_result_write_json). */
+  writeJson(fn) {
+    if (typeof fn !== 'function') throw new TypeError('writeJson needs a function(Buffer)');
+    const ptr = this.#handle();
+    let failure = null;
+    const write = koffi.register((data, size) => {
+      try {
+        fn(
+          size === 0
+            ? Buffer.alloc(0)
+            : Buffer.from(new Uint8Array(koffi.view(data, Number(size)))),
+        );
+        return C.MK_OK;
+      } catch (err) {
+        failure = { err };
+        return C.MK_E_CALLBACK;
+      }
+    }, koffi.pointer(types.mk_write_fn));
+    let status;
+    this.#writing = true;
+    try {
+      status = capi.mk_result_write_json(ptr, write, null);
+    } finally {
+      this.#writing = false;
+      koffi.unregister(write);
+    }
+    if (status !== C.MK_OK) {
+      throwStatus(status, 'mk_result_write_json', failure ? { cause: failure.err } : undefined);
+    }
+  }
+
+  /** The Plan ID shown or applied (16 hex digits), or null when the command made no plan. */
+  get planId() {
+    return capi.mk_result_plan_id(this.#handle());
+  }
+
+  /** True when the plan (or additive write) reached the disk. */
+  get applied() {
+    return capi.mk_result_applied(this.#handle()) !== 0;
+  }
+
+  /** How many files the plan writes or deletes (uint64: a Number, or a BigInt past 2^53). */
+  get planOperationCount() {
+    return capi.mk_result_plan_operation_count(this.#handle());
+  }
+
+  /** The counts of an inbox compaction, or null when the result is no inbox compaction. */
+  get inboxCounts() {
+    const out = {};
+    const status = capi.mk_result_inbox_counts(out, this.#handle());
+    if (status === C.MK_E_NOT_FOUND) return null;
+    check(status, 'mk_result_inbox_counts');
+    return {
+      inboxItems: out.inbox_items,
+      emptyItems: out.empty_items,
+      duplicates: out.duplicates,
+      tombstoneMatches: out.tombstone_matches,
+      candidates: out.candidates,
+    };
+  }
+
+  /** The file rows of a status result ([] for other commands): {path, tokens, limit, state}. */
+  get budgetRows() {
+    const ptr = this.#handle();
+    const count = Number(capi.mk_result_budget_row_count(ptr));
+    const rows = [];
+    for (let i = 0; i < count; i++) {
+      const out = {};
+      check(capi.mk_result_budget_row(out, ptr, i), 'mk_result_budget_row');
+      rows.push({ path: out.path, tokens: out.tokens, limit: out.limit, state: out.state });
+    }
+    return rows;
+  }
+}
+
+/* Workspace */
+
+const workspaceToken = Symbol('memkit.Workspace');
+const workspaces = new FinalizationRegistry((ptr) => capi.mk_workspace_destroy(ptr)); // fallback only
+
+const FORGET_MODES = { soft: C.MK_FORGET_SOFT, hard: C.MK_FORGET_HARD, purge: C.MK_FORGET_PURGE };
+
+function compactOptions(opts) {
+  const o = options(opts, ['target', 'archiveOldest'], 'compaction options');
+  const c = {};
+  capi.mk_compact_options_init(c);
+  c.target = optionalCString(o.target, 'target');
+  if (o.archiveOldest) c.flags |= C.MK_COMPACT_ARCHIVE_OLDEST;
+  return c;
+}
+
+function forgetOptions(opts) {
+  const o = options(opts, ['mode', 'allowBroadMatch'], 'forget options');
+  const c = {};
+  capi.mk_forget_options_init(c);
+  if (o.mode !== undefined) {
+    if (typeof o.mode === 'string' && Object.hasOwn(FORGET_MODES, o.mode))
+      c.mode = FORGET_MODES[o.mode];
+    else if (Number.isInteger(o.mode))
+      c.mode = o.mode; // the library judges numbers it does not know
+    else
+      throw new TypeError(`forget mode must be "soft", "hard", "purge" or an MK_FORGET_* number`);
+  }
+  if (o.allowBroadMatch) c.flags |= C.MK_FORGET_ALLOW_BROAD_MATCH;
+  return c;
+}
+
+/** A project's memory folder (mk_workspace). Not thread-safe; close() it when done. */
+class Workspace {
+  #ptr;
+
+  constructor(token, ptr) {
+    if (token !== workspaceToken) throw new TypeError('use Workspace.open(root, options)');
+    this.#ptr = ptr;
+    workspaces.register(this, ptr, this);
+  }
+
+  /**
+   * Opens the memory folder of a project (mk_workspace_open).
+   * @param {string} root the project root
+   * @param {{memoryDir?: string, lockTimeoutSeconds?: number}} [opts]
+   */
+  static open(root, opts) {
+    const o = options(opts, ['memoryDir', 'lockTimeoutSeconds'], 'workspace options');
+    const c = {};
+    capi.mk_workspace_options_init(c);
+    c.memory_dir = optionalCString(o.memoryDir, 'memoryDir');
+    if (o.lockTimeoutSeconds !== undefined) {
+      if (typeof o.lockTimeoutSeconds !== 'number')
+        throw new TypeError('lockTimeoutSeconds must be a number');
+      c.lock_timeout_seconds = o.lockTimeoutSeconds;
+    }
+    const out = [null];
+    check(capi.mk_workspace_open(out, cString(root, 'root'), c), 'mk_workspace_open');
+    return new Workspace(workspaceToken, out[0]);
+  }
+
+  #handle() {
+    if (this.#ptr === null) throw argError('Workspace: used after close()');
+    return this.#ptr;
+  }
+
+  // Runs one command; the C function's first argument is the mk_result** out-parameter.
+  #command(fn, name, now, ...args) {
+    const ptr = this.#handle();
+    const clock = clockArg(now);
+    const out = [null];
+    check(fn(out, ptr, clock, ...args), name);
+    return new Result(resultToken, out[0]);
+  }
+
+  /** Closes the workspace (mk_workspace_destroy); calling it again does nothing. */
+  close() {
+    if (this.#ptr !== null) {
+      workspaces.unregister(this);
+      capi.mk_workspace_destroy(this.#ptr);
+      this.#ptr = null;
+    }
+  }
+
+  [Symbol.dispose]() {
+    this.close();
+  }
+
+  get closed() {
+    return this.#ptr === null;
+  }
+
+  /** `custodian init [--extended]`. */
+  init(now, opts) {
+    const o = options(opts, ['extended'], 'init options');
+    return this.#command(
+      capi.mk_workspace_init,
+      'mk_workspace_init',
+      now,
+      o.extended ? C.MK_INIT_EXTENDED : 0,
+    );
+  }
+
+  /** `custodian status`; the rows are also in result.budgetRows. */
+  status(now) {
+    return this.#command(capi.mk_workspace_status, 'mk_workspace_status', now);
+  }
+
+  /** `custodian check`. */
+  check(now) {
+    return this.#command(capi.mk_workspace_check, 'mk_workspace_check', now);
+  }
+
+  /** `custodian compact [--target T] [--archive-oldest]`, a dry run. */
+  planCompaction(now, opts) {
+    return this.#command(
+      capi.mk_workspace_plan_compaction,
+      'mk_workspace_plan_compaction',
+      now,
+      compactOptions(opts),
+    );
+  }
+
+  /** `custodian compact ... --apply --confirm-plan ID`. */
+  applyCompaction(now, confirm, opts) {
+    return this.#command(
+      capi.mk_workspace_apply_compaction,
+      'mk_workspace_apply_compaction',
+      now,
+      compactOptions(opts),
+      cString(confirm, 'confirm'),
+    );
+  }
+
+  /** `custodian recover [--apply [--rollback]]`. */
+  recover(now, opts) {
+    const o = options(opts, ['apply', 'rollback'], 'recover options');
+    const flags = (o.apply ? C.MK_RECOVER_APPLY : 0) | (o.rollback ? C.MK_RECOVER_ROLLBACK : 0);
+    return this.#command(capi.mk_workspace_recover, 'mk_workspace_recover', now, flags);
+  }
+
+  /** `custodian undo PLAN_ID`, a dry run. */
+  planUndo(now, planId) {
+    return this.#command(
+      capi.mk_workspace_plan_undo,
+      'mk_workspace_plan_undo',
+      now,
+      cString(planId, 'planId'),
+    );
+  }
+
+  /** `custodian undo PLAN_ID --apply --confirm-plan ID`. */
+  applyUndo(now, planId, confirm) {
+    return this.#command(
+      capi.mk_workspace_apply_undo,
+      'mk_workspace_apply_undo',
+      now,
+      cString(planId, 'planId'),
+      cString(confirm, 'confirm'),
+    );
+  }
+
+  /** `custodian add MESSAGE --type T [--reason R] [--name N] [--area A] [--allow-long]`. */
+  add(now, message, opts) {
+    const o = options(opts, ['type', 'reason', 'name', 'area', 'allowLong'], 'add options');
+    const { data, size } = utf8Bytes(message, 'message');
+    const c = {};
+    capi.mk_add_options_init(c);
+    c.type = optionalCString(o.type, 'type');
+    c.reason = optionalCString(o.reason, 'reason');
+    c.name = optionalCString(o.name, 'name');
+    c.area = optionalCString(o.area, 'area');
+    if (o.allowLong) c.flags |= C.MK_ADD_ALLOW_LONG;
+    return this.#command(capi.mk_workspace_add, 'mk_workspace_add', now, data, size, c);
+  }
+
+  /** `custodian forget TOPIC [--mode M] [--allow-broad-match]`, a dry run. */
+  planForget(now, topic, opts) {
+    const { data, size } = utf8Bytes(topic, 'topic');
+    return this.#command(
+      capi.mk_workspace_plan_forget,
+      'mk_workspace_plan_forget',
+      now,
+      data,
+      size,
+      forgetOptions(opts),
+    );
+  }
+
+  /** `custodian forget TOPIC ... --apply --confirm-plan ID`. */
+  applyForget(now, topic, confirm, opts) {
+    const { data, size } = utf8Bytes(topic, 'topic');
+    return this.#command(
+      capi.mk_workspace_apply_forget,
+      'mk_workspace_apply_forget',
+      now,
+      data,
+      size,
+      forgetOptions(opts),
+      cString(confirm, 'confirm'),
+    );
+  }
+}
+
+/* Document */
+
+const documentToken = Symbol('memkit.Document');
+const documents = new FinalizationRegistry((ptr) => capi.mk_document_destroy(ptr)); // fallback only
+
+/** A parsed Markdown file (mk_document): its lines partitioned into units. Immutable. */
+class Document {
+  #ptr;
+
+  constructor(token, ptr) {
+    if (token !== documentToken) throw new TypeError('use Document.parse(bytes)');
+    this.#ptr = ptr;
+    documents.register(this, ptr, this);
+  }
+
+  /** Parses UTF-8 bytes (a Buffer, a Uint8Array or a string) as Markdown; never fails on content. */
+  static parse(bytes) {
+    const { data, size } = utf8Bytes(bytes, 'document');
+    const out = [null];
+    check(capi.mk_document_parse(out, data, size), 'mk_document_parse');
+    return new Document(documentToken, out[0]);
+  }
+
+  #handle() {
+    if (this.#ptr === null) throw argError('Document: used after close()');
+    return this.#ptr;
+  }
+
+  /** Destroys the document (mk_document_destroy); calling it again does nothing. */
+  close() {
+    if (this.#ptr !== null) {
+      documents.unregister(this);
+      capi.mk_document_destroy(this.#ptr);
+      this.#ptr = null;
+    }
+  }
+
+  [Symbol.dispose]() {
+    this.close();
+  }
+
+  get closed() {
+    return this.#ptr === null;
+  }
+
+  /** The number of units (0 when the document cannot be parsed). */
+  get unitCount() {
+    return Number(capi.mk_document_unit_count(this.#handle()));
+  }
+
+  /** The units in file order: {kind, headingLevel, firstLine, lastLine, begin, end}. */
+  get units() {
+    const ptr = this.#handle();
+    const count = Number(capi.mk_document_unit_count(ptr));
+    const units = [];
+    for (let i = 0; i < count; i++) {
+      const out = {};
+      check(capi.mk_document_unit(out, ptr, i), 'mk_document_unit');
+      units.push({
+        kind: out.kind,
+        headingLevel: out.heading_level,
+        firstLine: out.first_line,
+        lastLine: out.last_line,
+        begin: out.begin,
+        end: out.end,
+      });
+    }
+    return units;
+  }
+
+  /** `memkit markdown units --format json`'s data, as exact bytes (mk_document_json). */
+  get jsonBytes() {
+    const buf = {};
+    check(capi.mk_document_json(buf, this.#handle()), 'mk_document_json');
+    return takeBuf(buf);
+  }
+
+  /** The same as a string. */
+  get json() {
+    return this.jsonBytes.toString('utf8');
+  }
+}
+
+/* Enumerations, by their C suffix */
+
+const Status = Object.freeze({
+  OK: C.MK_OK,
+  E_ARG: C.MK_E_ARG,
+  E_NOMEM: C.MK_E_NOMEM,
+  E_INTERNAL: C.MK_E_INTERNAL,
+  E_IO: C.MK_E_IO,
+  E_NOT_FOUND: C.MK_E_NOT_FOUND,
+  E_PARSE: C.MK_E_PARSE,
+  E_UTF8: C.MK_E_UTF8,
+  E_LAYOUT: C.MK_E_LAYOUT,
+  E_UNSAFE_PATH: C.MK_E_UNSAFE_PATH,
+  E_LOCK: C.MK_E_LOCK,
+  E_CALLBACK: C.MK_E_CALLBACK,
+});
+
+const BudgetState = Object.freeze({
+  OK: C.MK_BUDGET_OK,
+  NEAR_LIMIT: C.MK_BUDGET_NEAR_LIMIT,
+  OVER_BUDGET: C.MK_BUDGET_OVER_BUDGET,
+  MISSING: C.MK_BUDGET_MISSING,
+  NOT_ENABLED: C.MK_BUDGET_NOT_ENABLED,
+});
+
+const UnitKind = Object.freeze({
+  FRONT_MATTER: C.MK_UNIT_FRONT_MATTER,
+  BULLET: C.MK_UNIT_BULLET,
+  FENCE: C.MK_UNIT_FENCE,
+  COMMENT: C.MK_UNIT_COMMENT,
+  HEADING: C.MK_UNIT_HEADING,
+  BLANK: C.MK_UNIT_BLANK,
+  TEXT: C.MK_UNIT_TEXT,
+});
+
+const ForgetMode = Object.freeze({
+  SOFT: C.MK_FORGET_SOFT,
+  HARD: C.MK_FORGET_HARD,
+  PURGE: C.MK_FORGET_PURGE,
+});
+
+module.exports = {
+  MemkitError,
+  version,
+  versionNumber,
+  Clock,
+  parseClock,
+  Workspace,
+  Result,
+  Document,
+  Status,
+  BudgetState,
+  UnitKind,
+  ForgetMode,
+  constants: C,
+  libraryPath: capi.libraryPath,
+};

@@ -1,0 +1,37 @@
+'use strict';
+// Runs the README's example on a copy of examples/project, so that the README stays true.
+
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { spawnSync } = require('node:child_process');
+
+const PACKAGE = path.resolve(__dirname, '..');
+const EXAMPLE_PROJECT = path.resolve(PACKAGE, '..', '..', 'examples', 'project');
+
+test('README: the example prints the CLI Plan ID of examples/project', (t) => {
+  const readme = fs.readFileSync(path.join(PACKAGE, 'README.md'), 'utf8');
+  const match = /## Example\n\n```js\n([\s\S]*?)```/.exec(readme);
+  assert.ok(match, 'README.md has a js block under "## Example"');
+  const code = match[1];
+  assert.ok(code.trimEnd().split('\n').length <= 10, 'the example is ten lines at most');
+
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'memkit-node-readme-'));
+  t.after(() => fs.rmSync(root, { recursive: true, force: true }));
+  fs.cpSync(EXAMPLE_PROJECT, path.join(root, 'examples', 'project'), { recursive: true });
+
+  // The example requires the installed name; here it is this folder.
+  const script = code.replace("require('memkit')", `require(${JSON.stringify(PACKAGE)})`);
+  assert.notEqual(script, code, "the example requires 'memkit'");
+  const run = spawnSync(process.execPath, ['-e', script], { cwd: root, encoding: 'utf8' });
+  assert.equal(run.status, 0, run.stderr);
+  assert.equal(run.stdout, '4 items, 1 duplicates, plan 5a05e9af4948c186\n');
+  // The example also applied its plan to the copy.
+  const inbox = (dir) => fs.readFileSync(path.join(dir, 'docs', 'memory', 'inbox.md'));
+  assert.ok(
+    !inbox(path.join(root, 'examples', 'project')).equals(inbox(EXAMPLE_PROJECT)),
+    'applied',
+  );
+});

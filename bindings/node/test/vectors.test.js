@@ -1,0 +1,232 @@
+'use strict';
+// Runs every case of tests/vectors/ (see its README.md) through the binding and compares each step
+// with what the CLI wrote: exit code, Plan ID, applied, inbox counts, budget rows and the exact
+// JSON bytes. The typed accessors are also held to the JSON they come with (STYLE B5).
+
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+
+const memkit = require('..');
+
+// MEMKIT_VECTORS_DIR points the runner at another copy of the cases (to see it fail on a changed one).
+const VECTORS =
+  process.env.MEMKIT_VECTORS_DIR || path.resolve(__dirname, '..', '..', '..', 'tests', 'vectors');
+
+const FORGET_MODES = { soft: 'soft', hard: 'hard', purge: 'purge' };
+
+// mk_unit_kind -> the "kind" the document JSON gives the same unit.
+const UNIT_KIND_NAMES = {
+  [memkit.UnitKind.FRONT_MATTER]: 'front_matter',
+  [memkit.UnitKind.BULLET]: 'bullet_unit',
+  [memkit.UnitKind.FENCE]: 'fence',
+  [memkit.UnitKind.COMMENT]: 'comment',
+  [memkit.UnitKind.HEADING]: 'heading',
+  [memkit.UnitKind.BLANK]: 'blank',
+  [memkit.UnitKind.TEXT]: 'text',
+};
+
+function discoverCases() {
+  return fs
+    .readdirSync(VECTORS, { withFileTypes: true })
+    .filter(
+      (entry) => entry.isDirectory() && fs.existsSync(path.join(VECTORS, entry.name, 'case.json')),
+    )
+    .map((entry) => entry.name)
+    .sort();
+}
+
+// "$N" is the Plan ID that step N (1-based) returned.
+function resolve(value, planIds) {
+  if (typeof value !== 'string' || !value.startsWith('$')) return value;
+  const n = Number(value.slice(1));
+  assert.ok(
+    Number.isInteger(n) && n >= 1 && n <= planIds.length,
+    `no step ${value} before this one`,
+  );
+  return planIds[n - 1];
+}
+
+function compactOpts(step) {
+  const opts = {};
+  if (step.target !== undefined && step.target !== null) opts.target = step.target;
+  if (step.archive_oldest) opts.archiveOldest = true;
+  return opts;
+}
+
+function forgetOpts(step) {
+  const opts = {};
+  if (step.mode !== undefined) {
+    assert.ok(Object.hasOwn(FORGET_MODES, step.mode), `unknown forget mode ${step.mode}`);
+    opts.mode = step.mode;
+  }
+  if (step.allow_broad_match) opts.allowBroadMatch = true;
+  return opts;
+}
+
+function addOpts(step) {
+  const opts = {};
+  for (const key of ['type', 'reason', 'name', 'area']) {
+    if (step[key] !== undefined && step[key] !== null) opts[key] = step[key];
+  }
+  if (step.allow_long) opts.allowLong = true;
+  return opts;
+}
+
+// Runs one command step; returns its Result.
+function runCommand(ws, now, step, planIds) {
+  const confirm = () => resolve(step.confirm, planIds);
+  switch (step.op) {
+    case 'init':
+      return ws.init(now, { extended: Boolean(step.extended) });
+    case 'status':
+      return ws.status(now);
+    case 'check':
+      return ws.check(now);
+    case 'plan_compaction':
+      return ws.planCompaction(now, compactOpts(step));
+    case 'apply_compaction':
+      return ws.applyCompaction(now, confirm(), compactOpts(step));
+    case 'add':
+      return ws.add(now, Buffer.from(step.message, 'utf8'), addOpts(step));
+    case 'plan_forget':
+      return ws.planForget(now, Buffer.from(step.topic, 'utf8'), forgetOpts(step));
+    case 'apply_forget':
+      return ws.applyForget(now, Buffer.from(step.topic, 'utf8'), confirm(), forgetOpts(step));
+    case 'plan_undo':
+      return ws.planUndo(now, resolve(step.plan_id, planIds));
+    case 'apply_undo':
+      return ws.applyUndo(now, resolve(step.plan_id, planIds), confirm());
+    case 'recover':
+      return ws.recover(now, { apply: Boolean(step.apply), rollback: Boolean(step.rollback) });
+    default:
+      throw new Error(`unknown op "${step.op}": teach this runner the new operation`);
+  }
+}
+
+function checkResult(result, expect, expectedJson, planIds) {
+  if ('exit_code' in expect) assert.equal(result.exitCode, expect.exit_code, 'exit_code');
+  if ('plan_id' in expect) assert.equal(result.planId, resolve(expect.plan_id, planIds), 'plan_id');
+  if ('applied' in expect) assert.equal(result.applied, expect.applied, 'applied');
+  if ('inbox_counts' in expect) {
+    const counts = result.inboxCounts;
+    const actual =
+      counts === null
+        ? null
+        : {
+            inbox_items: Number(counts.inboxItems),
+            empty_items: Number(counts.emptyItems),
+            duplicates: Number(counts.duplicates),
+            tombstone_matches: Number(counts.tombstoneMatches),
+            candidates: Number(counts.candidates),
+          };
+    assert.deepEqual(actual, expect.inbox_counts, 'inbox_counts');
+  }
+  if ('budget_rows' in expect) {
+    const rows = result.budgetRows.map((row) => ({
+      path: row.path,
+      tokens: Number(row.tokens),
+      limit: Number(row.limit),
+      state: row.state,
+    }));
+    assert.deepEqual(rows, expect.budget_rows, 'budget_rows');
+  } else {
+    // Rows come only with status; every other command has none.
+    assert.deepEqual(result.budgetRows, [], 'budget_rows of a command other than status');
+  }
+
+  // The JSON, byte for byte, three ways: the buffer, the string and the stream.
+  assert.ok(result.jsonBytes.equals(expectedJson), 'json bytes (mk_result_json)');
+  assert.equal(result.json, expectedJson.toString('utf8'), 'json string');
+  const pieces = [];
+  result.writeJson((piece) => pieces.push(piece));
+  assert.ok(Buffer.concat(pieces).equals(expectedJson), 'json bytes (mk_result_write_json)');
+
+  // The typed Plan ID is the one the JSON shows or applied.
+  const planId = result.planId;
+  if (planId !== null) {
+    assert.match(planId, /^[0-9a-f]{16}$/);
+    assert.ok(result.json.includes(`"${planId}"`), 'the JSON names the typed Plan ID');
+  } else {
+    assert.equal(result.planOperationCount, 0, 'no plan, no operations');
+  }
+}
+
+function checkUnits(root, step, expectedJson) {
+  const bytes = fs.readFileSync(path.join(root, step.file));
+  const doc = memkit.Document.parse(bytes);
+  try {
+    assert.ok(doc.jsonBytes.equals(expectedJson), 'document json bytes (mk_document_json)');
+    assert.equal(doc.json, expectedJson.toString('utf8'), 'document json string');
+
+    // The typed units agree with the JSON's, and tile the file's bytes in order.
+    const data = JSON.parse(doc.json);
+    const units = doc.units;
+    assert.equal(doc.unitCount, units.length);
+    if (data.units === null) {
+      assert.equal(units.length, 0, 'an unparseable document has no units');
+      return;
+    }
+    assert.equal(units.length, data.units.length, 'unit count');
+    let offset = 0;
+    units.forEach((unit, i) => {
+      const json = data.units[i];
+      assert.equal(UNIT_KIND_NAMES[unit.kind], json.kind, `unit ${i} kind`);
+      assert.equal(unit.firstLine, json.first_line, `unit ${i} first_line`);
+      assert.equal(unit.lastLine, json.last_line, `unit ${i} last_line`);
+      assert.equal(Number(unit.begin), offset, `unit ${i} begins where the last one ended`);
+      offset = Number(unit.end);
+    });
+    assert.equal(offset, bytes.length, 'the units cover the whole file');
+  } finally {
+    doc.close();
+  }
+}
+
+const cases = discoverCases();
+
+test('tests/vectors holds cases', () => {
+  assert.ok(cases.length > 0, `no case found under ${VECTORS}`);
+});
+
+for (const name of cases) {
+  test(`vector ${name}`, async (t) => {
+    const caseDir = path.join(VECTORS, name);
+    const spec = JSON.parse(fs.readFileSync(path.join(caseDir, 'case.json'), 'utf8'));
+    assert.ok(Array.isArray(spec.steps) && spec.steps.length > 0, 'case.json has steps');
+
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), `memkit-node-${name}-`));
+    const filesDir = path.join(caseDir, 'files');
+    if (fs.existsSync(filesDir)) fs.cpSync(filesDir, root, { recursive: true });
+    const now = memkit.parseClock(spec.clock);
+    const planIds = [];
+    let ws = null;
+    try {
+      for (const [index, step] of spec.steps.entries()) {
+        await t.test(`step ${index + 1}: ${step.op}`, () => {
+          const expectedJson = fs.readFileSync(path.join(caseDir, step.expect.json));
+          if (step.op === 'units') {
+            planIds.push(null);
+            checkUnits(root, step, expectedJson);
+            return;
+          }
+          if (ws === null) ws = memkit.Workspace.open(root);
+          const result = runCommand(ws, now, step, planIds);
+          try {
+            planIds.push(result.planId);
+            checkResult(result, step.expect, expectedJson, planIds);
+          } finally {
+            result.close();
+          }
+        });
+        // A step that could not run leaves no Plan ID or files for the steps after it.
+        if (planIds.length !== index + 1) break;
+      }
+    } finally {
+      if (ws !== null) ws.close();
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+}

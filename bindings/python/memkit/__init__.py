@@ -1,0 +1,696 @@
+"""memkit for Python: agent memory in Markdown, through libmemkit's C ABI (capi/memkit.h).
+
+The idiomatic layer over memkit._capi. Names keep the C word order: mk_workspace_plan_compaction
+is Workspace.plan_compaction, mk_result_plan_id is Result.plan_id, mk_document_unit is
+Document.unit. Every handle (Workspace, Result, Document) has an idempotent close() and is a
+context manager; the garbage collector only destroys what was not closed.
+
+A non-OK mk_status raises memkit.Error (.code, .name, .message). A command that ran returns a
+Result even when its findings stop it: read Result.exit_code (0, 1 or 2) and the JSON.
+
+    import memkit
+    with memkit.Workspace.open("/path/to/project") as ws:
+        with ws.plan_compaction("2026-03-07T10:00:00+01:00") as plan:
+            print(plan.exit_code, plan.plan_id, plan.json)
+        # then ws.apply_compaction(now, confirm=plan_id) with the same clock
+"""
+
+from __future__ import annotations
+
+import ctypes
+import datetime as _datetime
+import enum
+import os
+import threading
+import weakref
+from dataclasses import dataclass
+from typing import Any, Callable, Iterator, Optional, Union
+
+from . import _capi
+from ._capi import LoadError
+
+__all__ = [
+    "BINDING_VERSION", "BINDING_VERSION_NUMBER", "LoadError", "Error", "ArgumentError", "Status",
+    "Clock",
+    "SYSTEM_CLOCK", "parse_clock", "version", "version_number", "status_name",
+    "last_error_message", "Workspace", "Result", "InboxCounts", "BudgetRow", "BudgetState",
+    "ForgetMode", "Document", "Unit", "UnitKind", "library_path",
+]
+
+#: The library version this binding was written for (memkit.h's MK_VERSION_*).
+BINDING_VERSION = _capi.MK_VERSION_STRING
+BINDING_VERSION_NUMBER = _capi.MK_VERSION_NUMBER
+#: Where the loaded libmemkit came from.
+library_path = _capi.library_path
+
+PathLike = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
+Text = Union[str, bytes]
+
+
+# Section - Version and status
+
+def version() -> str:
+    """mk_version_string(): the loaded library's "MAJOR.MINOR.PATCH"."""
+    return _capi.mk_version_string().decode("ascii")
+
+
+def version_number() -> int:
+    """mk_version_number(): MAJOR * 10000 + MINOR * 100 + PATCH (100 for 0.1.0)."""
+    return _capi.mk_version_number()
+
+
+class Status(enum.IntEnum):
+    """The values of mk_status."""
+    OK = _capi.MK_OK
+    E_ARG = _capi.MK_E_ARG
+    E_NOMEM = _capi.MK_E_NOMEM
+    E_INTERNAL = _capi.MK_E_INTERNAL
+    E_IO = _capi.MK_E_IO
+    E_NOT_FOUND = _capi.MK_E_NOT_FOUND
+    E_PARSE = _capi.MK_E_PARSE
+    E_UTF8 = _capi.MK_E_UTF8
+    E_LAYOUT = _capi.MK_E_LAYOUT
+    E_UNSAFE_PATH = _capi.MK_E_UNSAFE_PATH
+    E_LOCK = _capi.MK_E_LOCK
+    E_CALLBACK = _capi.MK_E_CALLBACK
+
+
+def status_name(code: int) -> str:
+    """mk_status_name(): "MK_E_ARG" for -1; "MK_E_UNKNOWN" for codes the library does not know."""
+    return _capi.mk_status_name(code).decode("ascii")
+
+
+def last_error_message() -> str:
+    """mk_last_error_message(): why the last mk_ call on this thread failed ("" if none did).
+
+    Error already carries the message of its failure; this is the raw accessor."""
+    return _capi.mk_last_error_message().decode("utf-8", "replace")
+
+
+class Error(Exception):
+    """A memkit call failed: .code is the mk_status (negative), .name its mk_status_name, and
+    .message the mk_last_error_message() read right after the failing call."""
+
+    def __init__(self, code: int, name: str, message: str) -> None:
+        super().__init__(code, name, message)
+        self.code = code
+        self.name = name
+        self.message = message
+
+    @property
+    def status(self) -> Optional[Status]:
+        """The code as a Status, or None for a code this binding does not know."""
+        try:
+            return Status(self.code)
+        except ValueError:
+            return None
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.code}): {self.message}"
+
+
+class ArgumentError(Error, ValueError):
+    """An argument the binding refuses before calling C (a closed handle, a NUL inside a
+    NUL-terminated string, a value that does not fit its C type). Always MK_E_ARG."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(_capi.MK_E_ARG, "MK_E_ARG", message)
+
+
+def _failure(status: int) -> Error:
+    # The message first: it is valid only until the next mk_ call on this thread, and
+    # mk_status_name is one.
+    message = _capi.mk_last_error_message().decode("utf-8", "replace")
+    return Error(status, status_name(status), message)
+
+
+def _check(status: int) -> None:
+    if status != _capi.MK_OK:
+        raise _failure(status)
+
+
+def _take_buf(buf: _capi.mk_buf) -> bytes:
+    """Copies an mk_buf's bytes and releases them with mk_buf_dispose (never free())."""
+    try:
+        return ctypes.string_at(buf.ptr, buf.size) if buf.ptr and buf.size else b""
+    finally:
+        _capi.mk_buf_dispose(ctypes.byref(buf))
+
+
+# Section - Argument conversion
+
+def _cstring(value: Any, what: str) -> bytes:
+    """A NUL-terminated UTF-8 argument (Plan IDs, types, ...)."""
+    if isinstance(value, str):
+        value = value.encode("utf-8")
+    elif not isinstance(value, (bytes, bytearray)):
+        raise TypeError(f"{what}: expected str or bytes, got {type(value).__name__}")
+    value = bytes(value)
+    if b"\0" in value:
+        raise ArgumentError(f"{what}: contains a NUL byte, which a C string cannot hold")
+    return value
+
+
+def _cpath(value: Any, what: str) -> bytes:
+    """A NUL-terminated path, encoded as the file system encodes it."""
+    if not isinstance(value, (str, bytes, os.PathLike)):
+        raise TypeError(f"{what}: expected a path, got {type(value).__name__}")
+    return _cstring(os.fsencode(value), what)
+
+
+def _text(value: Any, what: str) -> bytes:
+    """A (data, size) UTF-8 argument: passed with the byte length, so NUL bytes are kept."""
+    if isinstance(value, str):
+        return value.encode("utf-8")
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return bytes(value)
+    raise TypeError(f"{what}: expected str or bytes, got {type(value).__name__}")
+
+
+def _optional(value: Any, what: str) -> Optional[bytes]:
+    return None if value is None else _cstring(value, what)
+
+
+# Section - Clock
+
+_INT64 = (-(1 << 63), (1 << 63) - 1)
+_INT32 = (-(1 << 31), (1 << 31) - 1)
+
+
+@dataclass(frozen=True)
+class Clock:
+    """An mk_clock: an instant (unix_ms) and the UTC offset every local date uses, or the
+    system clock and zone (system=True) read when each command runs.
+
+    Plan IDs depend on both the instant and the offset: pass what the CLI's --now got."""
+    unix_ms: int = 0
+    utc_offset_minutes: int = 0
+    system: bool = False
+
+    def __post_init__(self) -> None:
+        for name, (low, high) in (("unix_ms", _INT64), ("utc_offset_minutes", _INT32)):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise TypeError(f"Clock.{name}: expected int, got {type(value).__name__}")
+            if not low <= value <= high:
+                raise ArgumentError(f"Clock.{name}: {value} does not fit its C type")
+
+    @classmethod
+    def parse(cls, rfc3339: str) -> "Clock":
+        """mk_clock_parse: an RFC 3339 time with an offset ("2026-11-30T10:00:00+01:00", "...Z")."""
+        out = _capi.mk_clock()
+        _check(_capi.mk_clock_parse(ctypes.byref(out), _cstring(rfc3339, "rfc3339")))
+        return cls(out.unix_ms, out.utc_offset_minutes, bool(out.flags & _capi.MK_CLOCK_SYSTEM))
+
+    @classmethod
+    def from_datetime(cls, moment: _datetime.datetime) -> "Clock":
+        """An aware datetime: its instant and its UTC offset (whole minutes)."""
+        offset = moment.utcoffset()
+        if offset is None:
+            raise ArgumentError("now: a datetime needs a tzinfo (memkit dates use its offset)")
+        if offset % _datetime.timedelta(minutes=1):
+            raise ArgumentError(f"now: the UTC offset {offset} is not a whole number of minutes")
+        epoch = _datetime.datetime(1970, 1, 1, tzinfo=_datetime.timezone.utc)
+        return cls((moment - epoch) // _datetime.timedelta(milliseconds=1),
+                   offset // _datetime.timedelta(minutes=1))
+
+    def _to_c(self) -> _capi.mk_clock:
+        return _capi.mk_clock(_capi.MK_CLOCK_VERSION,
+                              _capi.MK_CLOCK_SYSTEM if self.system else 0,
+                              self.unix_ms, self.utc_offset_minutes)
+
+
+#: Read the system clock and the local zone's offset when each command runs (MK_CLOCK_SYSTEM).
+SYSTEM_CLOCK = Clock(system=True)
+
+ClockLike = Union[str, Clock, _datetime.datetime]
+
+
+def parse_clock(rfc3339: str) -> Clock:
+    """mk_clock_parse; raises Error (MK_E_ARG) for a time without an offset or out of range."""
+    return Clock.parse(rfc3339)
+
+
+def _clock(now: ClockLike) -> _capi.mk_clock:
+    if isinstance(now, Clock):
+        return now._to_c()
+    if isinstance(now, str):
+        return Clock.parse(now)._to_c()
+    if isinstance(now, _datetime.datetime):
+        return Clock.from_datetime(now)._to_c()
+    raise TypeError("now: expected an RFC 3339 str with an offset, a memkit.Clock (e.g. "
+                    f"memkit.SYSTEM_CLOCK) or an aware datetime, got {type(now).__name__}")
+
+
+# Section - Handles
+
+class _Handle:
+    """An owned C handle: close() destroys it once; a weakref finalizer is the GC fallback.
+
+    Calls take the handle's lock, so a close() from another thread waits for a running call
+    instead of freeing the handle under it."""
+
+    _destroy: Callable[[Any], None]
+
+    def __init__(self, pointer: Any) -> None:
+        self._pointer = pointer
+        self._lock = threading.RLock()
+        self._writing = False  # inside this handle's own write callback
+        self._finalizer = weakref.finalize(self, type(self)._destroy, pointer)
+
+    @property
+    def closed(self) -> bool:
+        return self._pointer is None
+
+    def close(self) -> None:
+        """Destroys the C handle. Idempotent; a closed handle refuses every other use."""
+        with self._lock:
+            if self._writing:
+                raise ArgumentError(f"{type(self).__name__}: cannot close it inside its own "
+                                    "write_json callback")
+            self._pointer = None
+            self._finalizer()  # runs the destroyer at most once
+
+    def __enter__(self):
+        self._use_unlocked()
+        return self
+
+    def __exit__(self, *exc_info: Any) -> None:
+        self.close()
+
+    def _use_unlocked(self) -> Any:
+        if self._pointer is None:
+            raise ArgumentError(f"this memkit.{type(self).__name__} is closed")
+        if self._writing:
+            raise ArgumentError(
+                f"memkit.{type(self).__name__}: a write_json callback must not use the object "
+                "being written (memkit.h, mk_write_fn)")
+        return self._pointer
+
+
+# Section - Results
+
+class BudgetState(enum.IntEnum):
+    """The values of mk_budget_state (spec compaction.md §5)."""
+    OK = _capi.MK_BUDGET_OK
+    NEAR_LIMIT = _capi.MK_BUDGET_NEAR_LIMIT
+    OVER_BUDGET = _capi.MK_BUDGET_OVER_BUDGET
+    MISSING = _capi.MK_BUDGET_MISSING
+    NOT_ENABLED = _capi.MK_BUDGET_NOT_ENABLED
+
+
+@dataclass(frozen=True)
+class InboxCounts:
+    """mk_inbox_counts: inbox_items = empty_items + duplicates + tombstone_matches + candidates."""
+    inbox_items: int
+    empty_items: int
+    duplicates: int
+    tombstone_matches: int
+    candidates: int
+
+
+@dataclass(frozen=True)
+class BudgetRow:
+    """One file's row of a status result (mk_budget_row); path is relative to the memory dir.
+    state is a BudgetState, or the plain int for a state this binding does not know."""
+    path: str
+    tokens: int
+    limit: int
+    state: Union[BudgetState, int]
+
+
+def _enum(kind: type, value: int):
+    try:
+        return kind(value)
+    except ValueError:
+        return value
+
+
+class Result(_Handle):
+    """The outcome of one command (mk_result). Immutable; safe to share across threads.
+
+    Made by the Workspace commands, never directly."""
+
+    _destroy = staticmethod(_capi.mk_result_destroy)
+
+    def __repr__(self) -> str:
+        if self.closed:
+            return "<memkit.Result closed>"
+        return f"<memkit.Result exit_code={self.exit_code} plan_id={self.plan_id!r}>"
+
+    @property
+    def exit_code(self) -> int:
+        """mk_result_exit_code: 0 success (possibly with review), 1 a domain failure, 2 a blocker."""
+        with self._lock:
+            return _capi.mk_result_exit_code(self._use_unlocked())
+
+    @property
+    def json_bytes(self) -> bytes:
+        """mk_result_json: the envelope `memkit ... --format json` prints, without its newline."""
+        buf = _capi.mk_buf()
+        with self._lock:
+            _check(_capi.mk_result_json(ctypes.byref(buf), self._use_unlocked()))
+        return _take_buf(buf)
+
+    @property
+    def json(self) -> str:
+        """The envelope (json_bytes) as str."""
+        return self.json_bytes.decode("utf-8")
+
+    def write_json(self, write: Callable[[bytes], Any]) -> None:
+        """mk_result_write_json: calls write(piece) with consecutive pieces (about 64 KiB) of the
+        envelope, e.g. write_json(sys.stdout.buffer.write). What write returns is ignored.
+
+        An exception raised by write stops the stream and raises Error (MK_E_CALLBACK) from it;
+        KeyboardInterrupt and SystemExit are raised again as themselves."""
+        if not callable(write):
+            raise TypeError("write: expected a callable taking bytes")
+        raised: list[BaseException] = []
+
+        def trampoline(data: Optional[int], size: int, payload: Optional[int]) -> int:
+            try:
+                write(ctypes.string_at(data, size) if size else b"")
+                return _capi.MK_OK
+            except BaseException as exc:  # nothing may unwind through C
+                raised.append(exc)
+                return _capi.MK_E_CALLBACK
+
+        callback = _capi.mk_write_fn(trampoline)  # kept alive by this frame during the call
+        with self._lock:
+            pointer = self._use_unlocked()
+            self._writing = True
+            try:
+                status = _capi.mk_result_write_json(pointer, callback, None)
+                failure = _failure(status) if status != _capi.MK_OK else None
+            finally:
+                self._writing = False
+        cause = raised[0] if raised else None
+        if cause is not None and not isinstance(cause, Exception):
+            raise cause
+        if failure is not None:
+            raise failure from cause
+
+    @property
+    def plan_id(self) -> Optional[str]:
+        """mk_result_plan_id: 16 lowercase hex digits, or None when the command made no plan."""
+        with self._lock:
+            value = _capi.mk_result_plan_id(self._use_unlocked())
+        return None if value is None else value.decode("ascii")
+
+    @property
+    def applied(self) -> bool:
+        """mk_result_applied: the plan (or additive write) reached the disk."""
+        with self._lock:
+            return _capi.mk_result_applied(self._use_unlocked()) != 0
+
+    @property
+    def plan_operation_count(self) -> int:
+        """mk_result_plan_operation_count: files the plan writes or deletes (0 without a plan)."""
+        with self._lock:
+            return _capi.mk_result_plan_operation_count(self._use_unlocked())
+
+    @property
+    def inbox_counts(self) -> Optional[InboxCounts]:
+        """mk_result_inbox_counts, or None (MK_E_NOT_FOUND) when the result is no inbox
+        compaction; other failures raise Error."""
+        out = _capi.mk_inbox_counts()
+        with self._lock:
+            status = _capi.mk_result_inbox_counts(ctypes.byref(out), self._use_unlocked())
+            if status == _capi.MK_E_NOT_FOUND:
+                return None
+            _check(status)
+        return InboxCounts(out.inbox_items, out.empty_items, out.duplicates,
+                           out.tombstone_matches, out.candidates)
+
+    @property
+    def budget_row_count(self) -> int:
+        """mk_result_budget_row_count: the file rows of a status result, else 0."""
+        with self._lock:
+            return _capi.mk_result_budget_row_count(self._use_unlocked())
+
+    def budget_row(self, index: int) -> BudgetRow:
+        """mk_result_budget_row: row `index` (0-based, below budget_row_count), in report order."""
+        if not isinstance(index, int) or index < 0:
+            raise ArgumentError(f"index: expected an int of 0 or more, got {index!r}")
+        out = _capi.mk_budget_row()
+        with self._lock:
+            _check(_capi.mk_result_budget_row(ctypes.byref(out), self._use_unlocked(), index))
+            path = out.path  # copied while the result (which owns the bytes) is alive
+        return BudgetRow(path.decode("utf-8"), out.tokens, out.limit,
+                         _enum(BudgetState, out.state))
+
+    @property
+    def budget_rows(self) -> list[BudgetRow]:
+        """Every row of a status result ([] for other commands)."""
+        with self._lock:
+            return [self.budget_row(i) for i in range(self.budget_row_count)]
+
+
+# Section - Workspace
+
+class ForgetMode(enum.IntEnum):
+    """The values of mk_forget_mode (spec compaction.md §14)."""
+    SOFT = _capi.MK_FORGET_SOFT
+    HARD = _capi.MK_FORGET_HARD
+    PURGE = _capi.MK_FORGET_PURGE
+
+
+def _forget_options(mode: Union[str, int], allow_broad_match: bool) -> _capi.mk_forget_options:
+    if isinstance(mode, str):
+        try:
+            mode = ForgetMode[mode.upper()]
+        except KeyError:
+            raise ArgumentError(f"mode: expected 'soft', 'hard' or 'purge', got {mode!r}") from None
+    opts = _capi.mk_forget_options()
+    _capi.mk_forget_options_init(ctypes.byref(opts))
+    opts.mode = _fits_int32(mode, "mode")
+    if allow_broad_match:
+        opts.flags |= _capi.MK_FORGET_ALLOW_BROAD_MATCH
+    return opts
+
+
+def _fits_int32(value: Any, what: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise TypeError(f"{what}: expected int, got {type(value).__name__}")
+    if not _INT32[0] <= value <= _INT32[1]:
+        raise ArgumentError(f"{what}: {value} does not fit an int32_t")
+    return value
+
+
+def _compact_options(target: Optional[PathLike], archive_oldest: bool) -> _capi.mk_compact_options:
+    opts = _capi.mk_compact_options()
+    _capi.mk_compact_options_init(ctypes.byref(opts))
+    if target is not None:
+        opts.target = _cpath(target, "target")
+    if archive_oldest:
+        opts.flags |= _capi.MK_COMPACT_ARCHIVE_OLDEST
+    return opts
+
+
+class Workspace(_Handle):
+    """A project's memory folder (mk_workspace). Not thread-safe in C: this class serialises
+    calls on one Workspace with a lock; for parallel work open one Workspace per thread.
+
+    Every command takes `now`: an RFC 3339 str with an offset, a Clock (SYSTEM_CLOCK for the
+    system clock and zone) or an aware datetime, and returns a Result (close it, or use `with`)."""
+
+    _destroy = staticmethod(_capi.mk_workspace_destroy)
+
+    def __init__(self, root: PathLike, memory_dir: Optional[PathLike] = None,
+                 lock_timeout: float = 10.0) -> None:
+        """mk_workspace_open: checks the project root and that memory_dir (relative to it;
+        None: docs/memory) lies strictly inside docs/ without symbolic links. lock_timeout is
+        how long applies wait for the folder's lock, in seconds."""
+        root_bytes = _cpath(root, "root")
+        opts = _capi.mk_workspace_options()
+        _capi.mk_workspace_options_init(ctypes.byref(opts))
+        if memory_dir is not None:
+            opts.memory_dir = _cpath(memory_dir, "memory_dir")
+        opts.lock_timeout_seconds = float(lock_timeout)
+        out = ctypes.POINTER(_capi.mk_workspace)()
+        _check(_capi.mk_workspace_open(ctypes.byref(out), root_bytes, ctypes.byref(opts)))
+        super().__init__(out)
+        self.root = os.fsdecode(root_bytes)
+        self.memory_dir = None if memory_dir is None else os.fsdecode(opts.memory_dir)
+        self.lock_timeout = opts.lock_timeout_seconds
+
+    @classmethod
+    def open(cls, root: PathLike, memory_dir: Optional[PathLike] = None,
+             lock_timeout: float = 10.0) -> "Workspace":
+        """mk_workspace_open; the same as Workspace(root, memory_dir, lock_timeout)."""
+        return cls(root, memory_dir, lock_timeout)
+
+    def __repr__(self) -> str:
+        state = "closed" if self.closed else "open"
+        return f"<memkit.Workspace root={self.root!r} {state}>"
+
+    def _run(self, function: Callable[..., int], now: ClockLike, *args: Any) -> Result:
+        clock = _clock(now)
+        out = ctypes.POINTER(_capi.mk_result)()
+        with self._lock:
+            _check(function(ctypes.byref(out), self._use_unlocked(), ctypes.byref(clock), *args))
+        return Result(out)
+
+    def init(self, now: ClockLike, extended: bool = False) -> Result:
+        """mk_workspace_init (`custodian init [--extended]`): creates the memory directory and
+        every missing file; never overwrites."""
+        return self._run(_capi.mk_workspace_init, now, _capi.MK_INIT_EXTENDED if extended else 0)
+
+    def status(self, now: ClockLike) -> Result:
+        """mk_workspace_status (`custodian status`): token budgets per file (Result.budget_rows)."""
+        return self._run(_capi.mk_workspace_status, now)
+
+    def check(self, now: ClockLike) -> Result:
+        """mk_workspace_check (`custodian check`): layout consistency; writes nothing."""
+        return self._run(_capi.mk_workspace_check, now)
+
+    def plan_compaction(self, now: ClockLike, target: Optional[PathLike] = None,
+                        archive_oldest: bool = False) -> Result:
+        """mk_workspace_plan_compaction (`custodian compact [--target FILE]`), a dry run."""
+        opts = _compact_options(target, archive_oldest)
+        return self._run(_capi.mk_workspace_plan_compaction, now, ctypes.byref(opts))
+
+    def apply_compaction(self, now: ClockLike, confirm: str, target: Optional[PathLike] = None,
+                         archive_oldest: bool = False) -> Result:
+        """mk_workspace_apply_compaction (`... --apply --confirm-plan ID`): writes only when the
+        plan made again from disk has the ID `confirm` (else MK-PLAN-001, nothing written)."""
+        opts = _compact_options(target, archive_oldest)
+        return self._run(_capi.mk_workspace_apply_compaction, now, ctypes.byref(opts),
+                         _cstring(confirm, "confirm"))
+
+    def recover(self, now: ClockLike, apply: bool = False, rollback: bool = False) -> Result:
+        """mk_workspace_recover (`custodian recover [--apply [--rollback]]`)."""
+        flags = ((_capi.MK_RECOVER_APPLY if apply else 0)
+                 | (_capi.MK_RECOVER_ROLLBACK if rollback else 0))
+        return self._run(_capi.mk_workspace_recover, now, flags)
+
+    def plan_undo(self, now: ClockLike, plan_id: str) -> Result:
+        """mk_workspace_plan_undo (`custodian undo PLAN_ID`), a dry run."""
+        return self._run(_capi.mk_workspace_plan_undo, now, _cstring(plan_id, "plan_id"))
+
+    def apply_undo(self, now: ClockLike, plan_id: str, confirm: str) -> Result:
+        """mk_workspace_apply_undo (`custodian undo PLAN_ID --apply --confirm-plan ID`)."""
+        return self._run(_capi.mk_workspace_apply_undo, now, _cstring(plan_id, "plan_id"),
+                         _cstring(confirm, "confirm"))
+
+    def add(self, now: ClockLike, message: Text, type: str, reason: Optional[str] = None,
+            name: Optional[str] = None, area: Optional[str] = None,
+            allow_long: bool = False) -> Result:
+        """mk_workspace_add (`custodian add MESSAGE --type T ...`): an additive write, applied
+        directly under the lock. type: decision, constraint, preference, tombstone, inbox, ..."""
+        data = _text(message, "message")
+        opts = _capi.mk_add_options()
+        _capi.mk_add_options_init(ctypes.byref(opts))
+        opts.type = _cstring(type, "type")
+        opts.reason = _optional(reason, "reason")
+        opts.name = _optional(name, "name")
+        opts.area = _optional(area, "area")
+        if allow_long:
+            opts.flags |= _capi.MK_ADD_ALLOW_LONG
+        return self._run(_capi.mk_workspace_add, now, data, len(data), ctypes.byref(opts))
+
+    def plan_forget(self, now: ClockLike, topic: Text, mode: Union[str, ForgetMode] = "soft",
+                    allow_broad_match: bool = False) -> Result:
+        """mk_workspace_plan_forget (`custodian forget TOPIC --mode M`), a dry run. In hard and
+        purge modes nothing in the result names the topic."""
+        data = _text(topic, "topic")
+        opts = _forget_options(mode, allow_broad_match)
+        return self._run(_capi.mk_workspace_plan_forget, now, data, len(data),
+                         ctypes.byref(opts))
+
+    def apply_forget(self, now: ClockLike, topic: Text, confirm: str,
+                     mode: Union[str, ForgetMode] = "soft",
+                     allow_broad_match: bool = False) -> Result:
+        """mk_workspace_apply_forget (`... --apply --confirm-plan ID`)."""
+        data = _text(topic, "topic")
+        opts = _forget_options(mode, allow_broad_match)
+        return self._run(_capi.mk_workspace_apply_forget, now, data, len(data),
+                         ctypes.byref(opts), _cstring(confirm, "confirm"))
+
+
+# Section - Document
+
+class UnitKind(enum.IntEnum):
+    """The values of mk_unit_kind."""
+    FRONT_MATTER = _capi.MK_UNIT_FRONT_MATTER
+    BULLET = _capi.MK_UNIT_BULLET
+    FENCE = _capi.MK_UNIT_FENCE
+    COMMENT = _capi.MK_UNIT_COMMENT
+    HEADING = _capi.MK_UNIT_HEADING
+    BLANK = _capi.MK_UNIT_BLANK
+    TEXT = _capi.MK_UNIT_TEXT
+
+
+@dataclass(frozen=True)
+class Unit:
+    """mk_unit: whole lines first_line..last_line (1-based, inclusive), bytes begin..end (end
+    just past the last line's terminator). kind is a UnitKind (a plain int if unknown)."""
+    kind: Union[UnitKind, int]
+    heading_level: int
+    first_line: int
+    last_line: int
+    begin: int
+    end: int
+
+
+class Document(_Handle):
+    """A parsed Markdown file (mk_document): its lines partitioned into units. Immutable; safe
+    to share across threads."""
+
+    _destroy = staticmethod(_capi.mk_document_destroy)
+
+    def __init__(self, data: Text) -> None:
+        """mk_document_parse: never fails on content; an unclosed fence or comment leaves the
+        document without units (see the JSON)."""
+        raw = _text(data, "data")
+        out = ctypes.POINTER(_capi.mk_document)()
+        _check(_capi.mk_document_parse(ctypes.byref(out), raw, len(raw)))
+        super().__init__(out)
+
+    @classmethod
+    def parse(cls, data: Text) -> "Document":
+        """mk_document_parse; str is encoded as UTF-8, bytes are passed as they are."""
+        return cls(data)
+
+    def __repr__(self) -> str:
+        if self.closed:
+            return "<memkit.Document closed>"
+        return f"<memkit.Document units={self.unit_count}>"
+
+    @property
+    def unit_count(self) -> int:
+        """mk_document_unit_count (0 when the document cannot be parsed)."""
+        with self._lock:
+            return _capi.mk_document_unit_count(self._use_unlocked())
+
+    def unit(self, index: int) -> Unit:
+        """mk_document_unit: unit `index` (0-based, below unit_count), in file order."""
+        if not isinstance(index, int) or index < 0:
+            raise ArgumentError(f"index: expected an int of 0 or more, got {index!r}")
+        out = _capi.mk_unit()
+        with self._lock:
+            _check(_capi.mk_document_unit(ctypes.byref(out), self._use_unlocked(), index))
+        return Unit(_enum(UnitKind, out.kind), out.heading_level, out.first_line, out.last_line,
+                    out.begin, out.end)
+
+    @property
+    def units(self) -> list[Unit]:
+        """Every unit, in file order."""
+        with self._lock:
+            return [self.unit(i) for i in range(self.unit_count)]
+
+    def __iter__(self) -> Iterator[Unit]:
+        return iter(self.units)
+
+    @property
+    def json_bytes(self) -> bytes:
+        """mk_document_json: {"sections":[...],"units":[...]}, as `memkit markdown units --format
+        json` shows its data (both null when unparseable)."""
+        buf = _capi.mk_buf()
+        with self._lock:
+            _check(_capi.mk_document_json(ctypes.byref(buf), self._use_unlocked()))
+        return _take_buf(buf)
+
+    @property
+    def json(self) -> str:
+        return self.json_bytes.decode("utf-8")

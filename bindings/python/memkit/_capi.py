@@ -1,0 +1,401 @@
+"""The raw layer: memkit.h as ctypes declarations, and nothing more.
+
+Each C function is declared once, in the order of capi/memkit.h, under its C prototype. Names,
+structs and constants are the header's own; the idiomatic layer (memkit/__init__.py) is the
+only user. Standard library only (STYLE B2).
+
+_load() finds the library: the MEMKIT_LIBRARY environment variable, then this package's folder,
+then ctypes.util.find_library("memkit"); it refuses a library whose mk_version_number() is not
+the MK_VERSION_NUMBER this file was written for.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import os
+import sys
+from ctypes import (CFUNCTYPE, POINTER, Structure, c_char, c_char_p, c_double, c_int32, c_size_t,
+                    c_uint32, c_uint64, c_int64, c_void_p)
+from pathlib import Path
+from typing import Callable, Mapping, Optional
+
+# Section - Version
+
+#: The memkit.h this layer was written from: 0.1.0.
+MK_VERSION_MAJOR = 0
+MK_VERSION_MINOR = 1
+MK_VERSION_PATCH = 0
+MK_VERSION_NUMBER = MK_VERSION_MAJOR * 10000 + MK_VERSION_MINOR * 100 + MK_VERSION_PATCH
+MK_VERSION_STRING = f"{MK_VERSION_MAJOR}.{MK_VERSION_MINOR}.{MK_VERSION_PATCH}"
+
+# Section - Status
+
+mk_status = c_int32
+MK_OK = 0
+MK_E_ARG = -1
+MK_E_NOMEM = -2
+MK_E_INTERNAL = -3
+MK_E_IO = -10
+MK_E_NOT_FOUND = -11
+MK_E_PARSE = -20
+MK_E_UTF8 = -21
+MK_E_LAYOUT = -30
+MK_E_UNSAFE_PATH = -31
+MK_E_LOCK = -40
+MK_E_CALLBACK = -50
+
+
+# Section - Buffers
+
+class mk_buf(Structure):
+    _fields_ = [("ptr", POINTER(c_char)),  # NULL when empty
+                ("size", c_size_t)]
+
+
+# typedef mk_status (*mk_write_fn)(const char* data, size_t size, void* payload);
+# `data` is declared c_void_p so that ctypes hands the callback the address, not a copy cut at NUL.
+mk_write_fn = CFUNCTYPE(mk_status, c_void_p, c_size_t, c_void_p)
+
+# Section - Clock
+
+MK_CLOCK_SYSTEM = 1
+MK_CLOCK_VERSION = 1
+
+
+class mk_clock(Structure):
+    _fields_ = [("version", c_uint32),
+                ("flags", c_uint32),
+                ("unix_ms", c_int64),
+                ("utc_offset_minutes", c_int32)]
+
+
+# Section - Workspace
+
+mk_layout = c_int32
+MK_LAYOUT_CUSTODIAN = 0
+MK_WORKSPACE_OPTIONS_VERSION = 1
+
+
+class mk_workspace_options(Structure):
+    _fields_ = [("version", c_uint32),
+                ("layout", mk_layout),
+                ("memory_dir", c_char_p),
+                ("lock_timeout_seconds", c_double)]
+
+
+class mk_workspace(Structure):
+    """Opaque (STYLE C2): only ever handled as POINTER(mk_workspace)."""
+
+
+# Section - Results
+
+class mk_result(Structure):
+    """Opaque: only ever handled as POINTER(mk_result)."""
+
+
+class mk_inbox_counts(Structure):
+    _fields_ = [("inbox_items", c_uint64),
+                ("empty_items", c_uint64),
+                ("duplicates", c_uint64),
+                ("tombstone_matches", c_uint64),
+                ("candidates", c_uint64)]
+
+
+mk_budget_state = c_int32
+MK_BUDGET_OK = 0
+MK_BUDGET_NEAR_LIMIT = 1
+MK_BUDGET_OVER_BUDGET = 2
+MK_BUDGET_MISSING = 3
+MK_BUDGET_NOT_ENABLED = 4
+
+
+class mk_budget_row(Structure):
+    _fields_ = [("path", c_char_p),  # borrowed from the result; ctypes copies it on read
+                ("tokens", c_uint64),
+                ("limit", c_uint64),
+                ("state", mk_budget_state)]
+
+
+# Section - Commands
+
+MK_INIT_EXTENDED = 1
+MK_COMPACT_ARCHIVE_OLDEST = 1
+MK_COMPACT_OPTIONS_VERSION = 1
+
+
+class mk_compact_options(Structure):
+    _fields_ = [("version", c_uint32),
+                ("flags", c_uint32),
+                ("target", c_char_p)]
+
+
+MK_RECOVER_APPLY = 1
+MK_RECOVER_ROLLBACK = 2
+
+MK_ADD_ALLOW_LONG = 1
+MK_ADD_OPTIONS_VERSION = 1
+
+
+class mk_add_options(Structure):
+    _fields_ = [("version", c_uint32),
+                ("flags", c_uint32),
+                ("type", c_char_p),
+                ("reason", c_char_p),
+                ("name", c_char_p),
+                ("area", c_char_p)]
+
+
+mk_forget_mode = c_int32
+MK_FORGET_SOFT = 0
+MK_FORGET_HARD = 1
+MK_FORGET_PURGE = 2
+MK_FORGET_ALLOW_BROAD_MATCH = 1
+MK_FORGET_OPTIONS_VERSION = 1
+
+
+class mk_forget_options(Structure):
+    _fields_ = [("version", c_uint32),
+                ("flags", c_uint32),
+                ("mode", mk_forget_mode)]
+
+
+# Section - Document
+
+class mk_document(Structure):
+    """Opaque: only ever handled as POINTER(mk_document)."""
+
+
+mk_unit_kind = c_int32
+MK_UNIT_FRONT_MATTER = 0
+MK_UNIT_BULLET = 1
+MK_UNIT_FENCE = 2
+MK_UNIT_COMMENT = 3
+MK_UNIT_HEADING = 4
+MK_UNIT_BLANK = 5
+MK_UNIT_TEXT = 6
+
+
+class mk_unit(Structure):
+    _fields_ = [("kind", mk_unit_kind),
+                ("heading_level", c_int32),
+                ("first_line", c_uint32),
+                ("last_line", c_uint32),
+                ("begin", c_uint64),
+                ("end", c_uint64)]
+
+
+# Section - Loading
+
+class LoadError(ImportError):
+    """libmemkit cannot be found or loaded, or it is not the version this binding was written for."""
+
+
+def _library_names() -> list[str]:
+    if sys.platform == "win32":
+        return ["memkit.dll", "libmemkit.dll"]
+    if sys.platform == "darwin":
+        return ["libmemkit.dylib"]
+    return ["libmemkit.so"]
+
+
+def _check_version(lib: ctypes.CDLL, where: str, expected: int) -> None:
+    number = lib.mk_version_number
+    number.restype = c_int32
+    number.argtypes = []
+    found = number()
+    if found != expected:
+        def dotted(n: int) -> str:
+            return f"{n // 10000}.{n // 100 % 100}.{n % 100}"
+        raise LoadError(
+            f"memkit: {where} is libmemkit {dotted(found)} (mk_version_number() == {found}), but "
+            f"this binding was written for {dotted(expected)} ({expected}); load a matching "
+            f"library (MEMKIT_LIBRARY) or update the binding")
+
+
+def _load(env: Optional[Mapping[str, str]] = None, package_dir: Optional[Path] = None,
+          find_library: Callable[[str], Optional[str]] = ctypes.util.find_library,
+          expected: Optional[int] = None) -> tuple[ctypes.CDLL, str]:
+    """Loads libmemkit and checks its version; returns the library and where it came from.
+
+    Tries, in order: the path in MEMKIT_LIBRARY (when set, it must load: no silent fallback),
+    the package folder, then find_library("memkit"). The parameters exist for tests.
+    """
+    env = os.environ if env is None else env
+    package_dir = Path(__file__).resolve().parent if package_dir is None else package_dir
+    expected = MK_VERSION_NUMBER if expected is None else expected
+
+    def open_(path: str, why: str) -> tuple[ctypes.CDLL, str]:
+        try:
+            lib = ctypes.CDLL(path)
+        except OSError as error:
+            raise LoadError(f"memkit: cannot load {path} ({why}): {error}") from error
+        _check_version(lib, path, expected)
+        return lib, path
+
+    explicit = env.get("MEMKIT_LIBRARY")
+    if explicit:
+        return open_(explicit, "from MEMKIT_LIBRARY")
+    for name in _library_names():
+        candidate = package_dir / name
+        if candidate.exists():
+            return open_(str(candidate), "from the package folder")
+    found = find_library("memkit")
+    if found:
+        return open_(found, 'from ctypes.util.find_library("memkit")')
+    raise LoadError(
+        "memkit: libmemkit not found: set MEMKIT_LIBRARY to its path, put "
+        f"{_library_names()[0]} in {package_dir}, or install it where the system linker looks")
+
+
+_lib, library_path = _load()
+
+
+def _fn(name: str, restype, *argtypes):
+    function = getattr(_lib, name)
+    function.restype = restype
+    function.argtypes = list(argtypes)
+    return function
+
+
+# The 38 functions of memkit.h, in header order.
+
+# Section - Version
+
+# int32_t mk_version_number(void);
+mk_version_number = _fn("mk_version_number", c_int32)
+# const char* mk_version_string(void);
+mk_version_string = _fn("mk_version_string", c_char_p)
+
+# Section - Status
+
+# const char* mk_status_name(mk_status status);
+mk_status_name = _fn("mk_status_name", c_char_p, mk_status)
+# const char* mk_last_error_message(void);
+mk_last_error_message = _fn("mk_last_error_message", c_char_p)
+
+# Section - Buffers
+
+# void mk_buf_dispose(mk_buf* buf);
+mk_buf_dispose = _fn("mk_buf_dispose", None, POINTER(mk_buf))
+
+# Section - Clock
+
+# mk_status mk_clock_parse(mk_clock* out, const char* rfc3339);
+mk_clock_parse = _fn("mk_clock_parse", mk_status, POINTER(mk_clock), c_char_p)
+
+# Section - Workspace
+
+# void mk_workspace_options_init(mk_workspace_options* opts);
+mk_workspace_options_init = _fn("mk_workspace_options_init", None, POINTER(mk_workspace_options))
+# mk_status mk_workspace_open(mk_workspace** out, const char* project_root,
+#                             const mk_workspace_options* opts);
+mk_workspace_open = _fn("mk_workspace_open", mk_status, POINTER(POINTER(mk_workspace)), c_char_p,
+                        POINTER(mk_workspace_options))
+# void mk_workspace_destroy(mk_workspace* ws);
+mk_workspace_destroy = _fn("mk_workspace_destroy", None, POINTER(mk_workspace))
+
+# Section - Results
+
+# void mk_result_destroy(mk_result* result);
+mk_result_destroy = _fn("mk_result_destroy", None, POINTER(mk_result))
+# int32_t mk_result_exit_code(const mk_result* result);
+mk_result_exit_code = _fn("mk_result_exit_code", c_int32, POINTER(mk_result))
+# mk_status mk_result_json(mk_buf* out, const mk_result* result);
+mk_result_json = _fn("mk_result_json", mk_status, POINTER(mk_buf), POINTER(mk_result))
+# mk_status mk_result_write_json(const mk_result* result, mk_write_fn write, void* payload);
+mk_result_write_json = _fn("mk_result_write_json", mk_status, POINTER(mk_result), mk_write_fn,
+                           c_void_p)
+# const char* mk_result_plan_id(const mk_result* result);
+mk_result_plan_id = _fn("mk_result_plan_id", c_char_p, POINTER(mk_result))
+# int32_t mk_result_applied(const mk_result* result);
+mk_result_applied = _fn("mk_result_applied", c_int32, POINTER(mk_result))
+# uint64_t mk_result_plan_operation_count(const mk_result* result);
+mk_result_plan_operation_count = _fn("mk_result_plan_operation_count", c_uint64,
+                                     POINTER(mk_result))
+# mk_status mk_result_inbox_counts(mk_inbox_counts* out, const mk_result* result);
+mk_result_inbox_counts = _fn("mk_result_inbox_counts", mk_status, POINTER(mk_inbox_counts),
+                             POINTER(mk_result))
+# uint64_t mk_result_budget_row_count(const mk_result* result);
+mk_result_budget_row_count = _fn("mk_result_budget_row_count", c_uint64, POINTER(mk_result))
+# mk_status mk_result_budget_row(mk_budget_row* out, const mk_result* result, uint64_t index);
+mk_result_budget_row = _fn("mk_result_budget_row", mk_status, POINTER(mk_budget_row),
+                           POINTER(mk_result), c_uint64)
+
+# Section - Commands
+
+# mk_status mk_workspace_init(mk_result** out, mk_workspace* ws, const mk_clock* now,
+#                             uint32_t flags);
+mk_workspace_init = _fn("mk_workspace_init", mk_status, POINTER(POINTER(mk_result)),
+                        POINTER(mk_workspace), POINTER(mk_clock), c_uint32)
+# mk_status mk_workspace_status(mk_result** out, mk_workspace* ws, const mk_clock* now);
+mk_workspace_status = _fn("mk_workspace_status", mk_status, POINTER(POINTER(mk_result)),
+                          POINTER(mk_workspace), POINTER(mk_clock))
+# mk_status mk_workspace_check(mk_result** out, mk_workspace* ws, const mk_clock* now);
+mk_workspace_check = _fn("mk_workspace_check", mk_status, POINTER(POINTER(mk_result)),
+                         POINTER(mk_workspace), POINTER(mk_clock))
+# void mk_compact_options_init(mk_compact_options* opts);
+mk_compact_options_init = _fn("mk_compact_options_init", None, POINTER(mk_compact_options))
+# mk_status mk_workspace_plan_compaction(mk_result** out, mk_workspace* ws,
+#                                        const mk_clock* now, const mk_compact_options* opts);
+mk_workspace_plan_compaction = _fn("mk_workspace_plan_compaction", mk_status,
+                                   POINTER(POINTER(mk_result)), POINTER(mk_workspace),
+                                   POINTER(mk_clock), POINTER(mk_compact_options))
+# mk_status mk_workspace_apply_compaction(mk_result** out, mk_workspace* ws,
+#                                         const mk_clock* now,
+#                                         const mk_compact_options* opts,
+#                                         const char* confirm_plan_id);
+mk_workspace_apply_compaction = _fn("mk_workspace_apply_compaction", mk_status,
+                                    POINTER(POINTER(mk_result)), POINTER(mk_workspace),
+                                    POINTER(mk_clock), POINTER(mk_compact_options), c_char_p)
+# mk_status mk_workspace_recover(mk_result** out, mk_workspace* ws, const mk_clock* now,
+#                                uint32_t flags);
+mk_workspace_recover = _fn("mk_workspace_recover", mk_status, POINTER(POINTER(mk_result)),
+                           POINTER(mk_workspace), POINTER(mk_clock), c_uint32)
+# mk_status mk_workspace_plan_undo(mk_result** out, mk_workspace* ws, const mk_clock* now,
+#                                  const char* plan_id);
+mk_workspace_plan_undo = _fn("mk_workspace_plan_undo", mk_status, POINTER(POINTER(mk_result)),
+                             POINTER(mk_workspace), POINTER(mk_clock), c_char_p)
+# mk_status mk_workspace_apply_undo(mk_result** out, mk_workspace* ws, const mk_clock* now,
+#                                   const char* plan_id, const char* confirm_plan_id);
+mk_workspace_apply_undo = _fn("mk_workspace_apply_undo", mk_status, POINTER(POINTER(mk_result)),
+                              POINTER(mk_workspace), POINTER(mk_clock), c_char_p, c_char_p)
+# void mk_add_options_init(mk_add_options* opts);
+mk_add_options_init = _fn("mk_add_options_init", None, POINTER(mk_add_options))
+# mk_status mk_workspace_add(mk_result** out, mk_workspace* ws, const mk_clock* now,
+#                            const char* message, size_t message_size,
+#                            const mk_add_options* opts);
+mk_workspace_add = _fn("mk_workspace_add", mk_status, POINTER(POINTER(mk_result)),
+                       POINTER(mk_workspace), POINTER(mk_clock), c_char_p, c_size_t,
+                       POINTER(mk_add_options))
+# void mk_forget_options_init(mk_forget_options* opts);
+mk_forget_options_init = _fn("mk_forget_options_init", None, POINTER(mk_forget_options))
+# mk_status mk_workspace_plan_forget(mk_result** out, mk_workspace* ws, const mk_clock* now,
+#                                    const char* topic, size_t topic_size,
+#                                    const mk_forget_options* opts);
+mk_workspace_plan_forget = _fn("mk_workspace_plan_forget", mk_status,
+                               POINTER(POINTER(mk_result)), POINTER(mk_workspace),
+                               POINTER(mk_clock), c_char_p, c_size_t, POINTER(mk_forget_options))
+# mk_status mk_workspace_apply_forget(mk_result** out, mk_workspace* ws, const mk_clock* now,
+#                                     const char* topic, size_t topic_size,
+#                                     const mk_forget_options* opts,
+#                                     const char* confirm_plan_id);
+mk_workspace_apply_forget = _fn("mk_workspace_apply_forget", mk_status,
+                                POINTER(POINTER(mk_result)), POINTER(mk_workspace),
+                                POINTER(mk_clock), c_char_p, c_size_t,
+                                POINTER(mk_forget_options), c_char_p)
+
+# Section - Document
+
+# mk_status mk_document_parse(mk_document** out, const char* data, size_t size);
+mk_document_parse = _fn("mk_document_parse", mk_status, POINTER(POINTER(mk_document)), c_char_p,
+                        c_size_t)
+# void mk_document_destroy(mk_document* doc);
+mk_document_destroy = _fn("mk_document_destroy", None, POINTER(mk_document))
+# uint64_t mk_document_unit_count(const mk_document* doc);
+mk_document_unit_count = _fn("mk_document_unit_count", c_uint64, POINTER(mk_document))
+# mk_status mk_document_unit(mk_unit* out, const mk_document* doc, uint64_t index);
+mk_document_unit = _fn("mk_document_unit", mk_status, POINTER(mk_unit), POINTER(mk_document),
+                       c_uint64)
+# mk_status mk_document_json(mk_buf* out, const mk_document* doc);
+mk_document_json = _fn("mk_document_json", mk_status, POINTER(mk_buf), POINTER(mk_document))

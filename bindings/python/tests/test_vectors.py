@@ -1,0 +1,155 @@
+"""The shared test vectors (tests/vectors/README.md) run through the Python binding.
+
+Every case folder beside tests/vectors/README.md becomes one test; each step is a subTest. The
+expected JSON bytes were written by the CLI, so passing here means the binding, the C ABI and
+the CLI agree byte for byte.
+"""
+import json
+import shutil
+import tempfile
+import unittest
+from pathlib import Path
+
+try:
+    from .support import VECTORS  # bindings/python/../../tests/vectors
+except ImportError:
+    from support import VECTORS
+
+import memkit
+
+# The JSON names of the unit kinds, to check the typed units against the document JSON (B5).
+UNIT_KIND_JSON = {
+    memkit.UnitKind.FRONT_MATTER: "front_matter",
+    memkit.UnitKind.BULLET: "bullet_unit",
+    memkit.UnitKind.FENCE: "fence",
+    memkit.UnitKind.COMMENT: "comment",
+    memkit.UnitKind.HEADING: "heading",
+    memkit.UnitKind.BLANK: "blank",
+    memkit.UnitKind.TEXT: "text",
+}
+
+
+def case_dirs():
+    return sorted(path.parent for path in VECTORS.glob("*/case.json"))
+
+
+def run_command(ws, now, step, ref):
+    """Runs one step through the idiomatic layer, as tests/vectors/cli.py runs it through the CLI."""
+    op = step["op"]
+    if op == "init":
+        return ws.init(now, extended=bool(step.get("extended")))
+    if op == "status":
+        return ws.status(now)
+    if op == "check":
+        return ws.check(now)
+    if op == "plan_compaction":
+        return ws.plan_compaction(now, target=step.get("target"),
+                                  archive_oldest=bool(step.get("archive_oldest")))
+    if op == "apply_compaction":
+        return ws.apply_compaction(now, ref(step["confirm"]), target=step.get("target"),
+                                   archive_oldest=bool(step.get("archive_oldest")))
+    if op == "add":
+        return ws.add(now, step["message"], step["type"], reason=step.get("reason"),
+                      name=step.get("name"), area=step.get("area"),
+                      allow_long=bool(step.get("allow_long")))
+    if op == "plan_forget":
+        return ws.plan_forget(now, step["topic"], mode=step.get("mode", "soft"),
+                              allow_broad_match=bool(step.get("allow_broad_match")))
+    if op == "apply_forget":
+        return ws.apply_forget(now, step["topic"], ref(step["confirm"]),
+                               mode=step.get("mode", "soft"),
+                               allow_broad_match=bool(step.get("allow_broad_match")))
+    if op == "plan_undo":
+        return ws.plan_undo(now, ref(step["plan_id"]))
+    if op == "apply_undo":
+        return ws.apply_undo(now, ref(step["plan_id"]), ref(step["confirm"]))
+    if op == "recover":
+        return ws.recover(now, apply=bool(step.get("apply")), rollback=bool(step.get("rollback")))
+    raise AssertionError(f"unknown op {op!r}: teach the binding's vector runner about it")
+
+
+class VectorTests(unittest.TestCase):
+    def test_vectors_folder_has_cases(self):
+        self.assertTrue((VECTORS / "README.md").is_file(), f"no test vectors at {VECTORS}")
+        self.assertGreater(len(case_dirs()), 0, f"no */case.json under {VECTORS}")
+
+    def run_case(self, case_dir: Path):
+        case = json.loads((case_dir / "case.json").read_text(encoding="utf-8"))
+        self.assertGreater(len(case["steps"]), 0)
+        now = memkit.parse_clock(case["clock"])
+        plan_ids = []
+
+        def ref(value):
+            if isinstance(value, str) and value.startswith("$"):
+                index = int(value[1:])
+                self.assertTrue(1 <= index <= len(plan_ids), f"{value} names no earlier step")
+                resolved = plan_ids[index - 1]
+                self.assertIsNotNone(resolved, f"{value}: that step made no plan")
+                return resolved
+            return value
+
+        with tempfile.TemporaryDirectory(prefix="memkit-py-vector-") as temp:
+            root = Path(temp) / "project"
+            shutil.copytree(case_dir / "files", root, symlinks=True)
+            with memkit.Workspace.open(root) as ws:
+                for number, step in enumerate(case["steps"], start=1):
+                    with self.subTest(case=case_dir.name, step=number, op=step["op"]):
+                        expect = step["expect"]
+                        expected_json = (case_dir / expect["json"]).read_bytes()
+                        if step["op"] == "units":
+                            plan_ids.append(None)
+                            data = (root / step["file"]).read_bytes()
+                            with memkit.Document.parse(data) as doc:
+                                self.assertEqual(doc.json_bytes, expected_json)
+                                self.check_units_agree(doc)
+                            continue
+                        with run_command(ws, now, step, ref) as result:
+                            plan_ids.append(result.plan_id)
+                            self.check_result(result, expect, expected_json, ref)
+
+    def check_result(self, result, expect, expected_json, ref):
+        self.assertEqual(result.json_bytes, expected_json)
+        pieces = []
+        result.write_json(pieces.append)
+        self.assertEqual(b"".join(pieces), expected_json)
+        self.assertEqual(result.exit_code, expect["exit_code"])
+        if "plan_id" in expect:
+            self.assertEqual(result.plan_id, ref(expect["plan_id"]))
+        if "applied" in expect:
+            self.assertIs(result.applied, expect["applied"])
+        if "inbox_counts" in expect:
+            counts = result.inbox_counts
+            self.assertIsNotNone(counts)
+            self.assertEqual(vars(counts), expect["inbox_counts"])
+        if "budget_rows" in expect:
+            rows = [{"path": row.path, "tokens": row.tokens, "limit": row.limit,
+                     "state": int(row.state)} for row in result.budget_rows]
+            self.assertEqual(rows, expect["budget_rows"])
+        if result.plan_id is None:
+            self.assertEqual(result.plan_operation_count, 0)
+
+    def check_units_agree(self, doc):
+        """The typed units (mk_document_unit) and the JSON units (mk_document_json) agree."""
+        units = json.loads(doc.json_bytes)["units"] or []
+        typed = doc.units
+        self.assertEqual(len(typed), len(units))
+        for unit, shown in zip(typed, units):
+            self.assertEqual(UNIT_KIND_JSON[unit.kind], shown["kind"])
+            self.assertEqual((unit.first_line, unit.last_line),
+                             (shown["first_line"], shown["last_line"]))
+
+
+def _add_case_tests():
+    for case_dir in case_dirs():
+        def test(self, case_dir=case_dir):
+            self.run_case(case_dir)
+        name = "test_case_" + "".join(c if c.isalnum() else "_" for c in case_dir.name)
+        test.__name__ = name
+        test.__doc__ = f"tests/vectors/{case_dir.name}"
+        setattr(VectorTests, name, test)
+
+
+_add_case_tests()
+
+if __name__ == "__main__":
+    unittest.main()

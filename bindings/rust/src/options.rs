@@ -1,0 +1,285 @@
+//! The option structs of memkit.h (`mk_*_options`), filled by the library's `*_options_init`
+//! and then with what the caller set.
+
+use crate::c_text::{path_cstring, ptr_or_null, text_cstring};
+use crate::error::Result;
+use crate::sys;
+use std::ffi::CString;
+use std::path::{Path, PathBuf};
+use std::ptr;
+
+/// The memory layouts a workspace can be opened with (`mk_layout`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[non_exhaustive]
+pub enum Layout {
+    /// memory-custodian: `docs/memory` (spec compaction.md).
+    #[doc(alias = "MK_LAYOUT_CUSTODIAN")]
+    Custodian,
+}
+
+impl Layout {
+    fn as_raw(self) -> sys::mk_layout {
+        match self {
+            Layout::Custodian => sys::MK_LAYOUT_CUSTODIAN,
+        }
+    }
+}
+
+/// How to open a workspace. What is not set keeps the library's default
+/// (`mk_workspace_options_init`): the custodian layout, `docs/memory`, a 10 s lock timeout.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct WorkspaceOptions {
+    layout: Option<Layout>,
+    memory_dir: Option<PathBuf>,
+    lock_timeout_seconds: Option<f64>,
+}
+
+impl WorkspaceOptions {
+    /// The library's defaults.
+    pub fn new() -> WorkspaceOptions {
+        WorkspaceOptions::default()
+    }
+
+    /// The memory layout.
+    pub fn layout(mut self, layout: Layout) -> WorkspaceOptions {
+        self.layout = Some(layout);
+        self
+    }
+
+    /// The memory directory, relative to the project root and strictly inside `docs/`.
+    pub fn memory_dir(mut self, memory_dir: impl AsRef<Path>) -> WorkspaceOptions {
+        self.memory_dir = Some(memory_dir.as_ref().to_path_buf());
+        self
+    }
+
+    /// How long applies wait for the memory folder's lock, in seconds (0 or more).
+    pub fn lock_timeout_seconds(mut self, seconds: f64) -> WorkspaceOptions {
+        self.lock_timeout_seconds = Some(seconds);
+        self
+    }
+
+    /// The C struct, filled by the library's init and then with what was set. `raw.memory_dir`
+    /// points into the returned CString, which must outlive the call.
+    #[doc(alias = "mk_workspace_options_init")]
+    pub(crate) fn to_raw(&self) -> Result<(sys::mk_workspace_options, Option<CString>)> {
+        let memory_dir = match &self.memory_dir {
+            Some(dir) => Some(path_cstring("opts.memory_dir", dir)?),
+            None => None,
+        };
+        let mut raw = sys::mk_workspace_options {
+            version: 0,
+            layout: 0,
+            memory_dir: ptr::null(),
+            lock_timeout_seconds: 0.0,
+        };
+        // SAFETY: `raw` is a valid struct to fill.
+        unsafe { sys::mk_workspace_options_init(&mut raw) };
+        if let Some(layout) = self.layout {
+            raw.layout = layout.as_raw();
+        }
+        if memory_dir.is_some() {
+            raw.memory_dir = ptr_or_null(&memory_dir);
+        }
+        if let Some(seconds) = self.lock_timeout_seconds {
+            raw.lock_timeout_seconds = seconds;
+        }
+        Ok((raw, memory_dir))
+    }
+}
+
+/// What `custodian compact` compacts: the inbox by default, or one file with [`target`].
+///
+/// [`target`]: CompactOptions::target
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CompactOptions {
+    target: Option<PathBuf>,
+    archive_oldest: bool,
+}
+
+impl CompactOptions {
+    /// Inbox mode (the library's defaults, `mk_compact_options_init`).
+    pub fn new() -> CompactOptions {
+        CompactOptions::default()
+    }
+
+    /// `--target FILE`: a file relative to the memory directory.
+    pub fn target(mut self, target: impl AsRef<Path>) -> CompactOptions {
+        self.target = Some(target.as_ref().to_path_buf());
+        self
+    }
+
+    /// `--archive-oldest` (`MK_COMPACT_ARCHIVE_OLDEST`).
+    pub fn archive_oldest(mut self, archive_oldest: bool) -> CompactOptions {
+        self.archive_oldest = archive_oldest;
+        self
+    }
+
+    #[doc(alias = "mk_compact_options_init")]
+    pub(crate) fn to_raw(&self) -> Result<(sys::mk_compact_options, Option<CString>)> {
+        let target = match &self.target {
+            Some(target) => Some(path_cstring("opts.target", target)?),
+            None => None,
+        };
+        let mut raw = sys::mk_compact_options {
+            version: 0,
+            flags: 0,
+            target: ptr::null(),
+        };
+        // SAFETY: `raw` is a valid struct to fill.
+        unsafe { sys::mk_compact_options_init(&mut raw) };
+        if target.is_some() {
+            raw.target = ptr_or_null(&target);
+        }
+        if self.archive_oldest {
+            raw.flags |= sys::MK_COMPACT_ARCHIVE_OLDEST;
+        }
+        Ok((raw, target))
+    }
+}
+
+/// How `custodian add` writes an entry: its type (required) and optional details.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AddOptions {
+    entry_type: String,
+    reason: Option<String>,
+    name: Option<String>,
+    area: Option<String>,
+    allow_long: bool,
+}
+
+impl AddOptions {
+    /// `--type`: decision, constraint, preference, tombstone, inbox, ...
+    pub fn new(entry_type: impl Into<String>) -> AddOptions {
+        AddOptions {
+            entry_type: entry_type.into(),
+            reason: None,
+            name: None,
+            area: None,
+            allow_long: false,
+        }
+    }
+
+    /// `--reason`.
+    pub fn reason(mut self, reason: impl Into<String>) -> AddOptions {
+        self.reason = Some(reason.into());
+        self
+    }
+
+    /// `--name`.
+    pub fn name(mut self, name: impl Into<String>) -> AddOptions {
+        self.name = Some(name.into());
+        self
+    }
+
+    /// `--area`.
+    pub fn area(mut self, area: impl Into<String>) -> AddOptions {
+        self.area = Some(area.into());
+        self
+    }
+
+    /// `--allow-long` (`MK_ADD_ALLOW_LONG`).
+    pub fn allow_long(mut self, allow_long: bool) -> AddOptions {
+        self.allow_long = allow_long;
+        self
+    }
+
+    /// The C struct and the strings it points into, which must outlive the call.
+    #[doc(alias = "mk_add_options_init")]
+    pub(crate) fn to_raw(&self) -> Result<(sys::mk_add_options, [Option<CString>; 4])> {
+        let optional = |what: &str, text: &Option<String>| match text {
+            Some(text) => text_cstring(what, text).map(Some),
+            None => Ok(None),
+        };
+        let strings = [
+            Some(text_cstring("opts.type", &self.entry_type)?),
+            optional("opts.reason", &self.reason)?,
+            optional("opts.name", &self.name)?,
+            optional("opts.area", &self.area)?,
+        ];
+        let mut raw = sys::mk_add_options {
+            version: 0,
+            flags: 0,
+            type_: ptr::null(),
+            reason: ptr::null(),
+            name: ptr::null(),
+            area: ptr::null(),
+        };
+        // SAFETY: `raw` is a valid struct to fill.
+        unsafe { sys::mk_add_options_init(&mut raw) };
+        raw.type_ = ptr_or_null(&strings[0]);
+        if strings[1].is_some() {
+            raw.reason = ptr_or_null(&strings[1]);
+        }
+        if strings[2].is_some() {
+            raw.name = ptr_or_null(&strings[2]);
+        }
+        if strings[3].is_some() {
+            raw.area = ptr_or_null(&strings[3]);
+        }
+        if self.allow_long {
+            raw.flags |= sys::MK_ADD_ALLOW_LONG;
+        }
+        Ok((raw, strings))
+    }
+}
+
+/// The modes of `custodian forget` (`mk_forget_mode`, spec compaction.md §14).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum ForgetMode {
+    #[doc(alias = "MK_FORGET_SOFT")]
+    Soft,
+    #[doc(alias = "MK_FORGET_HARD")]
+    Hard,
+    #[doc(alias = "MK_FORGET_PURGE")]
+    Purge,
+}
+
+impl ForgetMode {
+    fn as_raw(self) -> sys::mk_forget_mode {
+        match self {
+            ForgetMode::Soft => sys::MK_FORGET_SOFT,
+            ForgetMode::Hard => sys::MK_FORGET_HARD,
+            ForgetMode::Purge => sys::MK_FORGET_PURGE,
+        }
+    }
+}
+
+/// How `custodian forget` forgets: soft by default.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ForgetOptions {
+    mode: Option<ForgetMode>,
+    allow_broad_match: bool,
+}
+
+impl ForgetOptions {
+    /// The library's defaults (`mk_forget_options_init`): soft.
+    pub fn new() -> ForgetOptions {
+        ForgetOptions::default()
+    }
+
+    /// `--mode`.
+    pub fn mode(mut self, mode: ForgetMode) -> ForgetOptions {
+        self.mode = Some(mode);
+        self
+    }
+
+    /// `--allow-broad-match` (`MK_FORGET_ALLOW_BROAD_MATCH`).
+    pub fn allow_broad_match(mut self, allow_broad_match: bool) -> ForgetOptions {
+        self.allow_broad_match = allow_broad_match;
+        self
+    }
+
+    #[doc(alias = "mk_forget_options_init")]
+    pub(crate) fn to_raw(&self) -> sys::mk_forget_options {
+        let mut raw = sys::mk_forget_options::default();
+        // SAFETY: `raw` is a valid struct to fill.
+        unsafe { sys::mk_forget_options_init(&mut raw) };
+        if let Some(mode) = self.mode {
+            raw.mode = mode.as_raw();
+        }
+        if self.allow_broad_match {
+            raw.flags |= sys::MK_FORGET_ALLOW_BROAD_MATCH;
+        }
+        raw
+    }
+}

@@ -1,0 +1,491 @@
+//! The raw C ABI of memkit: a hand-written copy of `capi/memkit.h` (STYLE B1, B3).
+//!
+//! Every function is declared once, in header order, under its C prototype. Nothing here is
+//! safe to call without reading that prototype's contract in memkit.h: ownership, NULL rules
+//! and thread safety are stated there, and the safe API in `lib.rs` is built on them.
+#![allow(non_camel_case_types)]
+
+use std::marker::{PhantomData, PhantomPinned};
+use std::os::raw::{c_char, c_void};
+
+// Section - Version
+
+/// `MK_VERSION_MAJOR` of the header this module copies.
+pub const MK_VERSION_MAJOR: i32 = 0;
+/// `MK_VERSION_MINOR` of the header this module copies.
+pub const MK_VERSION_MINOR: i32 = 1;
+/// `MK_VERSION_PATCH` of the header this module copies.
+pub const MK_VERSION_PATCH: i32 = 0;
+/// `MK_VERSION_NUMBER`: MAJOR * 10000 + MINOR * 100 + PATCH; `mk_version_number()` must equal it.
+pub const MK_VERSION_NUMBER: i32 =
+    MK_VERSION_MAJOR * 10000 + MK_VERSION_MINOR * 100 + MK_VERSION_PATCH;
+/// `MK_VERSION_STRING`.
+pub const MK_VERSION_STRING: &str = "0.1.0";
+
+extern "C" {
+    // int32_t mk_version_number(void);
+    pub fn mk_version_number() -> i32;
+
+    // const char* mk_version_string(void);
+    pub fn mk_version_string() -> *const c_char;
+}
+
+// Section - Status
+
+/// `typedef int32_t mk_status;`
+pub type mk_status = i32;
+pub const MK_OK: mk_status = 0;
+pub const MK_E_ARG: mk_status = -1;
+pub const MK_E_NOMEM: mk_status = -2;
+pub const MK_E_INTERNAL: mk_status = -3;
+pub const MK_E_IO: mk_status = -10;
+pub const MK_E_NOT_FOUND: mk_status = -11;
+pub const MK_E_PARSE: mk_status = -20;
+pub const MK_E_UTF8: mk_status = -21;
+pub const MK_E_LAYOUT: mk_status = -30;
+pub const MK_E_UNSAFE_PATH: mk_status = -31;
+pub const MK_E_LOCK: mk_status = -40;
+pub const MK_E_CALLBACK: mk_status = -50;
+
+extern "C" {
+    // const char* mk_status_name(mk_status status);
+    pub fn mk_status_name(status: mk_status) -> *const c_char;
+
+    // const char* mk_last_error_message(void);
+    pub fn mk_last_error_message() -> *const c_char;
+}
+
+// Section - Buffers
+
+/// `typedef struct mk_buf { char* ptr; size_t size; } mk_buf;`
+#[repr(C)]
+#[derive(Debug)]
+pub struct mk_buf {
+    pub ptr: *mut c_char,
+    pub size: usize,
+}
+
+extern "C" {
+    // void mk_buf_dispose(mk_buf* buf);
+    pub fn mk_buf_dispose(buf: *mut mk_buf);
+}
+
+/// `typedef mk_status (*mk_write_fn)(const char* data, size_t size, void* payload);`
+pub type mk_write_fn = Option<
+    unsafe extern "C" fn(data: *const c_char, size: usize, payload: *mut c_void) -> mk_status,
+>;
+
+// Section - Clock
+
+pub const MK_CLOCK_SYSTEM: u32 = 1;
+pub const MK_CLOCK_VERSION: u32 = 1;
+
+/// `typedef struct mk_clock { uint32_t version; uint32_t flags; int64_t unix_ms;
+/// int32_t utc_offset_minutes; } mk_clock;`
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct mk_clock {
+    pub version: u32,
+    pub flags: u32,
+    pub unix_ms: i64,
+    pub utc_offset_minutes: i32,
+}
+
+extern "C" {
+    // mk_status mk_clock_parse(mk_clock* out, const char* rfc3339);
+    pub fn mk_clock_parse(out: *mut mk_clock, rfc3339: *const c_char) -> mk_status;
+}
+
+// Section - Workspace
+
+/// `typedef int32_t mk_layout;`
+pub type mk_layout = i32;
+pub const MK_LAYOUT_CUSTODIAN: mk_layout = 0;
+
+pub const MK_WORKSPACE_OPTIONS_VERSION: u32 = 1;
+
+/// `typedef struct mk_workspace_options { uint32_t version; mk_layout layout;
+/// const char* memory_dir; double lock_timeout_seconds; } mk_workspace_options;`
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct mk_workspace_options {
+    pub version: u32,
+    pub layout: mk_layout,
+    pub memory_dir: *const c_char,
+    pub lock_timeout_seconds: f64,
+}
+
+extern "C" {
+    // void mk_workspace_options_init(mk_workspace_options* opts);
+    pub fn mk_workspace_options_init(opts: *mut mk_workspace_options);
+}
+
+/// `typedef struct mk_workspace mk_workspace;` (opaque)
+#[repr(C)]
+pub struct mk_workspace {
+    _private: [u8; 0],
+    _marker: PhantomData<(*mut u8, PhantomPinned)>,
+}
+
+extern "C" {
+    // mk_status mk_workspace_open(mk_workspace** out, const char* project_root,
+    //                                    const mk_workspace_options* opts);
+    pub fn mk_workspace_open(
+        out: *mut *mut mk_workspace,
+        project_root: *const c_char,
+        opts: *const mk_workspace_options,
+    ) -> mk_status;
+
+    // void mk_workspace_destroy(mk_workspace* ws);
+    pub fn mk_workspace_destroy(ws: *mut mk_workspace);
+}
+
+// Section - Results
+
+/// `typedef struct mk_result mk_result;` (opaque)
+#[repr(C)]
+pub struct mk_result {
+    _private: [u8; 0],
+    _marker: PhantomData<(*mut u8, PhantomPinned)>,
+}
+
+extern "C" {
+    // void mk_result_destroy(mk_result* result);
+    pub fn mk_result_destroy(result: *mut mk_result);
+
+    // int32_t mk_result_exit_code(const mk_result* result);
+    pub fn mk_result_exit_code(result: *const mk_result) -> i32;
+
+    // mk_status mk_result_json(mk_buf* out, const mk_result* result);
+    pub fn mk_result_json(out: *mut mk_buf, result: *const mk_result) -> mk_status;
+
+    // mk_status mk_result_write_json(const mk_result* result, mk_write_fn write,
+    //                                       void* payload);
+    pub fn mk_result_write_json(
+        result: *const mk_result,
+        write: mk_write_fn,
+        payload: *mut c_void,
+    ) -> mk_status;
+
+    // const char* mk_result_plan_id(const mk_result* result);
+    pub fn mk_result_plan_id(result: *const mk_result) -> *const c_char;
+
+    // int32_t mk_result_applied(const mk_result* result);
+    pub fn mk_result_applied(result: *const mk_result) -> i32;
+
+    // uint64_t mk_result_plan_operation_count(const mk_result* result);
+    pub fn mk_result_plan_operation_count(result: *const mk_result) -> u64;
+}
+
+/// `typedef struct mk_inbox_counts { uint64_t inbox_items; uint64_t empty_items;
+/// uint64_t duplicates; uint64_t tombstone_matches; uint64_t candidates; } mk_inbox_counts;`
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct mk_inbox_counts {
+    pub inbox_items: u64,
+    pub empty_items: u64,
+    pub duplicates: u64,
+    pub tombstone_matches: u64,
+    pub candidates: u64,
+}
+
+extern "C" {
+    // mk_status mk_result_inbox_counts(mk_inbox_counts* out, const mk_result* result);
+    pub fn mk_result_inbox_counts(out: *mut mk_inbox_counts, result: *const mk_result)
+        -> mk_status;
+}
+
+/// `typedef int32_t mk_budget_state;`
+pub type mk_budget_state = i32;
+pub const MK_BUDGET_OK: mk_budget_state = 0;
+pub const MK_BUDGET_NEAR_LIMIT: mk_budget_state = 1;
+pub const MK_BUDGET_OVER_BUDGET: mk_budget_state = 2;
+pub const MK_BUDGET_MISSING: mk_budget_state = 3;
+pub const MK_BUDGET_NOT_ENABLED: mk_budget_state = 4;
+
+/// `typedef struct mk_budget_row { const char* path; uint64_t tokens; uint64_t limit;
+/// mk_budget_state state; } mk_budget_row;`
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct mk_budget_row {
+    pub path: *const c_char,
+    pub tokens: u64,
+    pub limit: u64,
+    pub state: mk_budget_state,
+}
+
+extern "C" {
+    // uint64_t mk_result_budget_row_count(const mk_result* result);
+    pub fn mk_result_budget_row_count(result: *const mk_result) -> u64;
+
+    // mk_status mk_result_budget_row(mk_budget_row* out, const mk_result* result,
+    //                                       uint64_t index);
+    pub fn mk_result_budget_row(
+        out: *mut mk_budget_row,
+        result: *const mk_result,
+        index: u64,
+    ) -> mk_status;
+}
+
+// Section - Commands
+
+pub const MK_INIT_EXTENDED: u32 = 1;
+
+extern "C" {
+    // mk_status mk_workspace_init(mk_result** out, mk_workspace* ws, const mk_clock* now,
+    //                                    uint32_t flags);
+    pub fn mk_workspace_init(
+        out: *mut *mut mk_result,
+        ws: *mut mk_workspace,
+        now: *const mk_clock,
+        flags: u32,
+    ) -> mk_status;
+
+    // mk_status mk_workspace_status(mk_result** out, mk_workspace* ws, const mk_clock* now);
+    pub fn mk_workspace_status(
+        out: *mut *mut mk_result,
+        ws: *mut mk_workspace,
+        now: *const mk_clock,
+    ) -> mk_status;
+
+    // mk_status mk_workspace_check(mk_result** out, mk_workspace* ws, const mk_clock* now);
+    pub fn mk_workspace_check(
+        out: *mut *mut mk_result,
+        ws: *mut mk_workspace,
+        now: *const mk_clock,
+    ) -> mk_status;
+}
+
+pub const MK_COMPACT_ARCHIVE_OLDEST: u32 = 1;
+pub const MK_COMPACT_OPTIONS_VERSION: u32 = 1;
+
+/// `typedef struct mk_compact_options { uint32_t version; uint32_t flags; const char* target; }
+/// mk_compact_options;`
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct mk_compact_options {
+    pub version: u32,
+    pub flags: u32,
+    pub target: *const c_char,
+}
+
+extern "C" {
+    // void mk_compact_options_init(mk_compact_options* opts);
+    pub fn mk_compact_options_init(opts: *mut mk_compact_options);
+
+    // mk_status mk_workspace_plan_compaction(mk_result** out, mk_workspace* ws,
+    //                                               const mk_clock* now,
+    //                                               const mk_compact_options* opts);
+    pub fn mk_workspace_plan_compaction(
+        out: *mut *mut mk_result,
+        ws: *mut mk_workspace,
+        now: *const mk_clock,
+        opts: *const mk_compact_options,
+    ) -> mk_status;
+
+    // mk_status mk_workspace_apply_compaction(mk_result** out, mk_workspace* ws,
+    //                                                const mk_clock* now,
+    //                                                const mk_compact_options* opts,
+    //                                                const char* confirm_plan_id);
+    pub fn mk_workspace_apply_compaction(
+        out: *mut *mut mk_result,
+        ws: *mut mk_workspace,
+        now: *const mk_clock,
+        opts: *const mk_compact_options,
+        confirm_plan_id: *const c_char,
+    ) -> mk_status;
+}
+
+pub const MK_RECOVER_APPLY: u32 = 1;
+pub const MK_RECOVER_ROLLBACK: u32 = 2;
+
+extern "C" {
+    // mk_status mk_workspace_recover(mk_result** out, mk_workspace* ws, const mk_clock* now,
+    //                                       uint32_t flags);
+    pub fn mk_workspace_recover(
+        out: *mut *mut mk_result,
+        ws: *mut mk_workspace,
+        now: *const mk_clock,
+        flags: u32,
+    ) -> mk_status;
+
+    // mk_status mk_workspace_plan_undo(mk_result** out, mk_workspace* ws,
+    //                                         const mk_clock* now, const char* plan_id);
+    pub fn mk_workspace_plan_undo(
+        out: *mut *mut mk_result,
+        ws: *mut mk_workspace,
+        now: *const mk_clock,
+        plan_id: *const c_char,
+    ) -> mk_status;
+
+    // mk_status mk_workspace_apply_undo(mk_result** out, mk_workspace* ws,
+    //                                          const mk_clock* now, const char* plan_id,
+    //                                          const char* confirm_plan_id);
+    pub fn mk_workspace_apply_undo(
+        out: *mut *mut mk_result,
+        ws: *mut mk_workspace,
+        now: *const mk_clock,
+        plan_id: *const c_char,
+        confirm_plan_id: *const c_char,
+    ) -> mk_status;
+}
+
+pub const MK_ADD_ALLOW_LONG: u32 = 1;
+pub const MK_ADD_OPTIONS_VERSION: u32 = 1;
+
+/// `typedef struct mk_add_options { uint32_t version; uint32_t flags; const char* type;
+/// const char* reason; const char* name; const char* area; } mk_add_options;`
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct mk_add_options {
+    pub version: u32,
+    pub flags: u32,
+    pub type_: *const c_char,
+    pub reason: *const c_char,
+    pub name: *const c_char,
+    pub area: *const c_char,
+}
+
+extern "C" {
+    // void mk_add_options_init(mk_add_options* opts);
+    pub fn mk_add_options_init(opts: *mut mk_add_options);
+
+    // mk_status mk_workspace_add(mk_result** out, mk_workspace* ws, const mk_clock* now,
+    //                                   const char* message, size_t message_size,
+    //                                   const mk_add_options* opts);
+    pub fn mk_workspace_add(
+        out: *mut *mut mk_result,
+        ws: *mut mk_workspace,
+        now: *const mk_clock,
+        message: *const c_char,
+        message_size: usize,
+        opts: *const mk_add_options,
+    ) -> mk_status;
+}
+
+/// `typedef int32_t mk_forget_mode;`
+pub type mk_forget_mode = i32;
+pub const MK_FORGET_SOFT: mk_forget_mode = 0;
+pub const MK_FORGET_HARD: mk_forget_mode = 1;
+pub const MK_FORGET_PURGE: mk_forget_mode = 2;
+pub const MK_FORGET_ALLOW_BROAD_MATCH: u32 = 1;
+pub const MK_FORGET_OPTIONS_VERSION: u32 = 1;
+
+/// `typedef struct mk_forget_options { uint32_t version; uint32_t flags; mk_forget_mode mode; }
+/// mk_forget_options;`
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct mk_forget_options {
+    pub version: u32,
+    pub flags: u32,
+    pub mode: mk_forget_mode,
+}
+
+extern "C" {
+    // void mk_forget_options_init(mk_forget_options* opts);
+    pub fn mk_forget_options_init(opts: *mut mk_forget_options);
+
+    // mk_status mk_workspace_plan_forget(mk_result** out, mk_workspace* ws,
+    //                                           const mk_clock* now, const char* topic,
+    //                                           size_t topic_size, const mk_forget_options* opts);
+    pub fn mk_workspace_plan_forget(
+        out: *mut *mut mk_result,
+        ws: *mut mk_workspace,
+        now: *const mk_clock,
+        topic: *const c_char,
+        topic_size: usize,
+        opts: *const mk_forget_options,
+    ) -> mk_status;
+
+    // mk_status mk_workspace_apply_forget(mk_result** out, mk_workspace* ws,
+    //                                            const mk_clock* now, const char* topic,
+    //                                            size_t topic_size,
+    //                                            const mk_forget_options* opts,
+    //                                            const char* confirm_plan_id);
+    pub fn mk_workspace_apply_forget(
+        out: *mut *mut mk_result,
+        ws: *mut mk_workspace,
+        now: *const mk_clock,
+        topic: *const c_char,
+        topic_size: usize,
+        opts: *const mk_forget_options,
+        confirm_plan_id: *const c_char,
+    ) -> mk_status;
+}
+
+// Section - Document
+
+/// `typedef struct mk_document mk_document;` (opaque)
+#[repr(C)]
+pub struct mk_document {
+    _private: [u8; 0],
+    _marker: PhantomData<(*mut u8, PhantomPinned)>,
+}
+
+/// `typedef int32_t mk_unit_kind;`
+pub type mk_unit_kind = i32;
+pub const MK_UNIT_FRONT_MATTER: mk_unit_kind = 0;
+pub const MK_UNIT_BULLET: mk_unit_kind = 1;
+pub const MK_UNIT_FENCE: mk_unit_kind = 2;
+pub const MK_UNIT_COMMENT: mk_unit_kind = 3;
+pub const MK_UNIT_HEADING: mk_unit_kind = 4;
+pub const MK_UNIT_BLANK: mk_unit_kind = 5;
+pub const MK_UNIT_TEXT: mk_unit_kind = 6;
+
+/// `typedef struct mk_unit { mk_unit_kind kind; int32_t heading_level; uint32_t first_line;
+/// uint32_t last_line; uint64_t begin; uint64_t end; } mk_unit;`
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct mk_unit {
+    pub kind: mk_unit_kind,
+    pub heading_level: i32,
+    pub first_line: u32,
+    pub last_line: u32,
+    pub begin: u64,
+    pub end: u64,
+}
+
+extern "C" {
+    // mk_status mk_document_parse(mk_document** out, const char* data, size_t size);
+    pub fn mk_document_parse(
+        out: *mut *mut mk_document,
+        data: *const c_char,
+        size: usize,
+    ) -> mk_status;
+
+    // void mk_document_destroy(mk_document* doc);
+    pub fn mk_document_destroy(doc: *mut mk_document);
+
+    // uint64_t mk_document_unit_count(const mk_document* doc);
+    pub fn mk_document_unit_count(doc: *const mk_document) -> u64;
+
+    // mk_status mk_document_unit(mk_unit* out, const mk_document* doc, uint64_t index);
+    pub fn mk_document_unit(out: *mut mk_unit, doc: *const mk_document, index: u64) -> mk_status;
+
+    // mk_status mk_document_json(mk_buf* out, const mk_document* doc);
+    pub fn mk_document_json(out: *mut mk_buf, doc: *const mk_document) -> mk_status;
+}
+
+#[cfg(test)]
+mod layout_tests {
+    use super::*;
+    use std::mem::{align_of, size_of};
+
+    // The sizes a C compiler gives these structs on LP64 targets; a drift here means the copy
+    // above no longer matches memkit.h.
+    #[test]
+    #[cfg(target_pointer_width = "64")]
+    fn struct_sizes_match_the_c_layout() {
+        assert_eq!(size_of::<mk_buf>(), 16);
+        assert_eq!(size_of::<mk_clock>(), 24);
+        assert_eq!(align_of::<mk_clock>(), 8);
+        assert_eq!(size_of::<mk_workspace_options>(), 24);
+        assert_eq!(size_of::<mk_inbox_counts>(), 40);
+        assert_eq!(size_of::<mk_budget_row>(), 32);
+        assert_eq!(size_of::<mk_compact_options>(), 16);
+        assert_eq!(size_of::<mk_add_options>(), 40);
+        assert_eq!(size_of::<mk_forget_options>(), 12);
+        assert_eq!(size_of::<mk_unit>(), 32);
+        assert_eq!(size_of::<mk_workspace>(), 0);
+    }
+}

@@ -1,0 +1,273 @@
+//! Section - Workspace and Section - Commands of memkit.h: a project's memory folder and the
+//! `memkit custodian` commands run on it.
+
+use crate::c_text::{path_cstring, text_cstring};
+use crate::clock::Clock;
+use crate::command_result::CommandResult;
+use crate::error::{check, Error, Result};
+use crate::options::{AddOptions, CompactOptions, ForgetOptions, WorkspaceOptions};
+use crate::sys;
+use crate::version::check_version;
+use std::fmt;
+use std::os::raw::c_char;
+use std::path::Path;
+use std::ptr::{self, NonNull};
+
+/// A project's memory folder, opened once and used by every command (`mk_workspace`).
+///
+/// Commands take `&mut self`: the C functions take a non-const `mk_workspace*`, and the header
+/// allows one user at a time. A workspace can move to another thread but not be shared:
+///
+/// ```compile_fail,E0277
+/// fn shared_across_threads<T: Sync>() {}
+/// shared_across_threads::<memkit::Workspace>(); // memkit.h: "Not thread-safe"
+/// ```
+pub struct Workspace {
+    ptr: NonNull<sys::mk_workspace>,
+}
+
+// memkit.h: "Not thread-safe: use one workspace per thread (several may share a folder; applies
+// take its lock)." A workspace may move to another thread and be used there (Send), but never
+// from two threads at once, so it is not Sync. The library keeps no per-thread state in it (the
+// thread-local error message lives outside the handle).
+unsafe impl Send for Workspace {}
+
+impl Workspace {
+    /// Opens the memory folder of a project with the default options: checks the project root
+    /// and that `docs/memory` lies inside `docs/` without symbolic links. The memory directory
+    /// need not exist yet ([`Workspace::init`] creates it). Reads no memory file.
+    ///
+    /// Fails with `MK_E_ARG`, `MK_E_LAYOUT`, `MK_E_UNSAFE_PATH` or `MK_E_IO`, or with
+    /// `MK_E_INTERNAL` when the loaded library is another version ([`check_version`]).
+    #[doc(alias = "mk_workspace_open")]
+    pub fn open(project_root: impl AsRef<Path>) -> Result<Workspace> {
+        Workspace::open_raw(project_root.as_ref(), None)
+    }
+
+    /// Opens the memory folder of a project with `options` (see [`Workspace::open`]).
+    #[doc(alias = "mk_workspace_open")]
+    pub fn open_with(
+        project_root: impl AsRef<Path>,
+        options: &WorkspaceOptions,
+    ) -> Result<Workspace> {
+        Workspace::open_raw(project_root.as_ref(), Some(options))
+    }
+
+    fn open_raw(project_root: &Path, options: Option<&WorkspaceOptions>) -> Result<Workspace> {
+        check_version()?;
+        let root = path_cstring("project_root", project_root)?;
+        let raw_options = match options {
+            Some(options) => Some(options.to_raw()?),
+            None => None,
+        };
+        let opts_ptr = match &raw_options {
+            Some((raw, _strings)) => raw as *const sys::mk_workspace_options,
+            None => ptr::null(),
+        };
+        let mut out = ptr::null_mut();
+        // SAFETY: every pointer is valid for the call; the options' strings live in raw_options.
+        check(unsafe { sys::mk_workspace_open(&mut out, root.as_ptr(), opts_ptr) })?;
+        match NonNull::new(out) {
+            Some(ptr) => Ok(Workspace { ptr }),
+            None => Err(Error::new(
+                sys::MK_E_INTERNAL,
+                "mk_workspace_open returned MK_OK without a workspace",
+            )),
+        }
+    }
+
+    /// Closes the workspace now; dropping it does the same.
+    #[doc(alias = "mk_workspace_destroy")]
+    pub fn close(self) {}
+
+    /// The `mk_workspace*` for calls into [`sys`]; it stays owned by `self`.
+    pub fn as_raw(&self) -> *mut sys::mk_workspace {
+        self.ptr.as_ptr()
+    }
+
+    fn run<F>(&mut self, command: F) -> Result<CommandResult>
+    where
+        F: FnOnce(*mut *mut sys::mk_result, *mut sys::mk_workspace) -> sys::mk_status,
+    {
+        let mut out = ptr::null_mut();
+        check(command(&mut out, self.ptr.as_ptr()))?;
+        match NonNull::new(out) {
+            Some(ptr) => Ok(CommandResult { ptr }),
+            None => Err(Error::new(
+                sys::MK_E_INTERNAL,
+                "a command returned MK_OK without a result",
+            )),
+        }
+    }
+
+    /// `custodian init [--extended]`: creates the memory directory and every missing file;
+    /// never overwrites.
+    #[doc(alias = "mk_workspace_init")]
+    pub fn init(&mut self, now: &Clock, extended: bool) -> Result<CommandResult> {
+        let flags = if extended { sys::MK_INIT_EXTENDED } else { 0 };
+        // SAFETY (every command below): the pointers are valid for the call, and the strings
+        // they reach live until it returns.
+        self.run(|out, ws| unsafe { sys::mk_workspace_init(out, ws, &now.raw, flags) })
+    }
+
+    /// `custodian status`: token budgets and states per file; writes nothing. The rows are also
+    /// read with [`CommandResult::budget_rows`].
+    #[doc(alias = "mk_workspace_status")]
+    pub fn status(&mut self, now: &Clock) -> Result<CommandResult> {
+        self.run(|out, ws| unsafe { sys::mk_workspace_status(out, ws, &now.raw) })
+    }
+
+    /// `custodian check`: layout consistency; writes nothing.
+    #[doc(alias = "mk_workspace_check")]
+    pub fn check(&mut self, now: &Clock) -> Result<CommandResult> {
+        self.run(|out, ws| unsafe { sys::mk_workspace_check(out, ws, &now.raw) })
+    }
+
+    /// `custodian compact [--target FILE]`, a dry run: the plan and its ID; writes nothing.
+    #[doc(alias = "mk_workspace_plan_compaction")]
+    pub fn plan_compaction(
+        &mut self,
+        now: &Clock,
+        options: &CompactOptions,
+    ) -> Result<CommandResult> {
+        let (opts, _strings) = options.to_raw()?;
+        self.run(|out, ws| unsafe { sys::mk_workspace_plan_compaction(out, ws, &now.raw, &opts) })
+    }
+
+    /// `custodian compact ... --apply --confirm-plan ID`: takes the lock, plans again from disk,
+    /// and writes only when the new plan's ID is `confirm_plan_id` (else the result carries
+    /// MK-PLAN-001 and nothing is written).
+    #[doc(alias = "mk_workspace_apply_compaction")]
+    pub fn apply_compaction(
+        &mut self,
+        now: &Clock,
+        options: &CompactOptions,
+        confirm_plan_id: &str,
+    ) -> Result<CommandResult> {
+        let (opts, _strings) = options.to_raw()?;
+        let confirm = text_cstring("confirm_plan_id", confirm_plan_id)?;
+        self.run(|out, ws| unsafe {
+            sys::mk_workspace_apply_compaction(out, ws, &now.raw, &opts, confirm.as_ptr())
+        })
+    }
+
+    /// `custodian recover [--apply [--rollback]]`: lists transactions a crash left unfinished;
+    /// with `apply` finishes them (or rolls them back with `rollback`).
+    #[doc(alias = "mk_workspace_recover")]
+    pub fn recover(&mut self, now: &Clock, apply: bool, rollback: bool) -> Result<CommandResult> {
+        let mut flags = 0;
+        if apply {
+            flags |= sys::MK_RECOVER_APPLY;
+        }
+        if rollback {
+            flags |= sys::MK_RECOVER_ROLLBACK;
+        }
+        self.run(|out, ws| unsafe { sys::mk_workspace_recover(out, ws, &now.raw, flags) })
+    }
+
+    /// `custodian undo PLAN_ID`, a dry run: the plan that restores the bytes an applied plan
+    /// replaced.
+    #[doc(alias = "mk_workspace_plan_undo")]
+    pub fn plan_undo(&mut self, now: &Clock, plan_id: &str) -> Result<CommandResult> {
+        let plan_id = text_cstring("plan_id", plan_id)?;
+        self.run(|out, ws| unsafe {
+            sys::mk_workspace_plan_undo(out, ws, &now.raw, plan_id.as_ptr())
+        })
+    }
+
+    /// `custodian undo PLAN_ID --apply --confirm-plan ID`.
+    #[doc(alias = "mk_workspace_apply_undo")]
+    pub fn apply_undo(
+        &mut self,
+        now: &Clock,
+        plan_id: &str,
+        confirm_plan_id: &str,
+    ) -> Result<CommandResult> {
+        let plan_id = text_cstring("plan_id", plan_id)?;
+        let confirm = text_cstring("confirm_plan_id", confirm_plan_id)?;
+        self.run(|out, ws| unsafe {
+            sys::mk_workspace_apply_undo(out, ws, &now.raw, plan_id.as_ptr(), confirm.as_ptr())
+        })
+    }
+
+    /// `custodian add MESSAGE --type T ...`: writes one entry where its type belongs; an additive
+    /// write, applied directly under the lock.
+    #[doc(alias = "mk_workspace_add")]
+    pub fn add(
+        &mut self,
+        now: &Clock,
+        message: &str,
+        options: &AddOptions,
+    ) -> Result<CommandResult> {
+        let (opts, _strings) = options.to_raw()?;
+        self.run(|out, ws| unsafe {
+            sys::mk_workspace_add(
+                out,
+                ws,
+                &now.raw,
+                message.as_ptr() as *const c_char,
+                message.len(),
+                &opts,
+            )
+        })
+    }
+
+    /// `custodian forget TOPIC`, a dry run. In hard and purge modes nothing in the result names
+    /// the topic.
+    #[doc(alias = "mk_workspace_plan_forget")]
+    pub fn plan_forget(
+        &mut self,
+        now: &Clock,
+        topic: &str,
+        options: &ForgetOptions,
+    ) -> Result<CommandResult> {
+        let opts = options.to_raw();
+        self.run(|out, ws| unsafe {
+            sys::mk_workspace_plan_forget(
+                out,
+                ws,
+                &now.raw,
+                topic.as_ptr() as *const c_char,
+                topic.len(),
+                &opts,
+            )
+        })
+    }
+
+    /// `custodian forget TOPIC --apply --confirm-plan ID`.
+    #[doc(alias = "mk_workspace_apply_forget")]
+    pub fn apply_forget(
+        &mut self,
+        now: &Clock,
+        topic: &str,
+        options: &ForgetOptions,
+        confirm_plan_id: &str,
+    ) -> Result<CommandResult> {
+        let opts = options.to_raw();
+        let confirm = text_cstring("confirm_plan_id", confirm_plan_id)?;
+        self.run(|out, ws| unsafe {
+            sys::mk_workspace_apply_forget(
+                out,
+                ws,
+                &now.raw,
+                topic.as_ptr() as *const c_char,
+                topic.len(),
+                &opts,
+                confirm.as_ptr(),
+            )
+        })
+    }
+}
+
+impl Drop for Workspace {
+    fn drop(&mut self) {
+        // SAFETY: the pointer came from mk_workspace_open and is destroyed only here.
+        unsafe { sys::mk_workspace_destroy(self.ptr.as_ptr()) }
+    }
+}
+
+impl fmt::Debug for Workspace {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("Workspace").field(&self.ptr).finish()
+    }
+}

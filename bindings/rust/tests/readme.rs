@@ -1,0 +1,50 @@
+//! The README's example is the crate doc's example, which `cargo test` runs as a doctest: this
+//! keeps the one a reader sees first from drifting away from the one that is tested.
+use std::fs;
+use std::path::Path;
+
+fn crate_file(relative: &str) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(relative);
+    fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {}", path.display(), e))
+}
+
+/// The lines of the first ```rust block of the README.
+fn readme_example() -> Vec<String> {
+    let readme = crate_file("README.md");
+    let mut lines = readme.lines().skip_while(|line| *line != "```rust").skip(1);
+    let example: Vec<String> = lines
+        .by_ref()
+        .take_while(|line| *line != "```")
+        .map(str::to_string)
+        .collect();
+    example
+}
+
+/// The visible lines of the first example in the crate doc (`//! # ...` lines are hidden).
+fn crate_doc_example() -> Vec<String> {
+    let lib = crate_file("src/lib.rs");
+    let doc: Vec<&str> = lib
+        .lines()
+        .take_while(|line| line.starts_with("//!"))
+        .map(|line| {
+            line.strip_prefix("//!")
+                .unwrap()
+                .strip_prefix(' ')
+                .unwrap_or("")
+        })
+        .collect();
+    doc.iter()
+        .skip_while(|line| **line != "```")
+        .skip(1)
+        .take_while(|line| **line != "```")
+        .filter(|line| !line.starts_with("# ") && **line != "#")
+        .map(|line| line.to_string())
+        .collect()
+}
+
+#[test]
+fn the_readme_shows_the_tested_example() {
+    let readme = readme_example();
+    assert!(readme.len() >= 10, "no example in README.md: {:?}", readme);
+    assert_eq!(readme, crate_doc_example());
+}

@@ -1,0 +1,534 @@
+//! The shared test vectors (tests/vectors/README.md), run through the Rust binding: every case the
+//! folder holds, every step, compared with the committed expectations byte for byte.
+mod common;
+
+use common::{copy_dir, parse_json, Json, TempDir};
+use memkit::{
+    AddOptions, BudgetRow, BudgetState, Clock, CommandResult, CompactOptions, Document, ForgetMode,
+    ForgetOptions, InboxCounts, UnitKind, Workspace,
+};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// The repository's tests/vectors, found from this crate's folder (bindings/rust).
+fn vectors_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/vectors")
+}
+
+fn cases() -> Vec<PathBuf> {
+    let dir = vectors_dir();
+    let entries = fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {}", dir.display(), e));
+    let mut cases: Vec<PathBuf> = entries
+        .map(|entry| entry.expect("read tests/vectors").path())
+        .filter(|path| path.join("case.json").is_file())
+        .collect();
+    cases.sort();
+    cases
+}
+
+#[test]
+fn the_json_reader_reads_what_case_files_hold() {
+    common::self_test_json();
+}
+
+#[test]
+fn every_shared_vector_passes() {
+    let cases = cases();
+    assert!(
+        !cases.is_empty(),
+        "no case.json under {}",
+        vectors_dir().display()
+    );
+    let mut problems = Vec::new();
+    let mut steps = 0;
+    for case in &cases {
+        steps += run_case(case, &mut problems);
+    }
+    assert!(
+        problems.is_empty(),
+        "{} case(s), {} step(s), {} problem(s):\n{}",
+        cases.len(),
+        steps,
+        problems.len(),
+        problems.join("\n")
+    );
+    assert!(
+        steps >= cases.len(),
+        "{} case(s) ran only {} step(s)",
+        cases.len(),
+        steps
+    );
+}
+
+/// Runs one case in a fresh copy of its files; returns how many steps ran.
+fn run_case(case_dir: &Path, problems: &mut Vec<String>) -> usize {
+    let name = case_dir.file_name().unwrap().to_string_lossy().into_owned();
+    let text = fs::read_to_string(case_dir.join("case.json")).expect("read case.json");
+    let case = parse_json(&text).unwrap_or_else(|e| panic!("{}/case.json: {}", name, e));
+    let clock_text = case
+        .get("clock")
+        .and_then(Json::as_str)
+        .unwrap_or_else(|| panic!("{}/case.json: no clock", name));
+    let clock = Clock::parse(clock_text).unwrap_or_else(|e| panic!("{}: clock: {}", name, e));
+    let steps = case
+        .get("steps")
+        .and_then(Json::as_array)
+        .unwrap_or_else(|| panic!("{}/case.json: no steps", name));
+
+    let tmp = TempDir::new("vector");
+    let root = tmp.path().join("project");
+    let files = case_dir.join("files");
+    if files.is_dir() {
+        copy_dir(&files, &root).expect("copy the case's files");
+    } else {
+        fs::create_dir(&root).expect("create the project root");
+    }
+
+    let mut run = CaseRun {
+        name,
+        case_dir: case_dir.to_path_buf(),
+        root,
+        clock,
+        workspace: None,
+        plan_ids: Vec::new(),
+        problems: Vec::new(),
+    };
+    for (index, step) in steps.iter().enumerate() {
+        let plan_id = run.step(index + 1, step);
+        run.plan_ids.push(plan_id);
+    }
+    let count = steps.len();
+    problems.extend(run.problems);
+    count
+}
+
+struct CaseRun {
+    name: String,
+    case_dir: PathBuf,
+    root: PathBuf,
+    clock: Clock,
+    workspace: Option<Workspace>,
+    plan_ids: Vec<Option<String>>,
+    problems: Vec<String>,
+}
+
+/// A step's field that is absent or null, or else of the expected type.
+fn opt_str<'a>(step: &'a Json, key: &str) -> Result<Option<&'a str>, String> {
+    match step.get(key) {
+        None | Some(Json::Null) => Ok(None),
+        Some(Json::String(s)) => Ok(Some(s)),
+        Some(other) => Err(format!("`{}` is not a string: {:?}", key, other)),
+    }
+}
+
+fn req_str<'a>(step: &'a Json, key: &str) -> Result<&'a str, String> {
+    opt_str(step, key)?.ok_or_else(|| format!("`{}` is missing", key))
+}
+
+fn flag(step: &Json, key: &str) -> Result<bool, String> {
+    match step.get(key) {
+        None | Some(Json::Null) => Ok(false),
+        Some(Json::Bool(b)) => Ok(*b),
+        Some(other) => Err(format!("`{}` is not a bool: {:?}", key, other)),
+    }
+}
+
+fn compact_options(step: &Json) -> Result<CompactOptions, String> {
+    let mut options = CompactOptions::new().archive_oldest(flag(step, "archive_oldest")?);
+    if let Some(target) = opt_str(step, "target")? {
+        options = options.target(target);
+    }
+    Ok(options)
+}
+
+fn add_options(step: &Json) -> Result<AddOptions, String> {
+    let mut options = AddOptions::new(req_str(step, "type")?).allow_long(flag(step, "allow_long")?);
+    if let Some(reason) = opt_str(step, "reason")? {
+        options = options.reason(reason);
+    }
+    if let Some(name) = opt_str(step, "name")? {
+        options = options.name(name);
+    }
+    if let Some(area) = opt_str(step, "area")? {
+        options = options.area(area);
+    }
+    Ok(options)
+}
+
+fn forget_options(step: &Json) -> Result<ForgetOptions, String> {
+    let mut options = ForgetOptions::new().allow_broad_match(flag(step, "allow_broad_match")?);
+    match opt_str(step, "mode")? {
+        None => {}
+        Some("soft") => options = options.mode(ForgetMode::Soft),
+        Some("hard") => options = options.mode(ForgetMode::Hard),
+        Some("purge") => options = options.mode(ForgetMode::Purge),
+        Some(other) => return Err(format!("unknown forget mode {:?}", other)),
+    }
+    Ok(options)
+}
+
+fn json_u64(value: &Json, key: &str) -> Result<u64, String> {
+    value
+        .get(key)
+        .and_then(Json::as_u64)
+        .ok_or_else(|| format!("`{}` is not an unsigned number in {:?}", key, value))
+}
+
+fn expected_inbox_counts(value: &Json) -> Result<InboxCounts, String> {
+    Ok(InboxCounts {
+        inbox_items: json_u64(value, "inbox_items")?,
+        empty_items: json_u64(value, "empty_items")?,
+        duplicates: json_u64(value, "duplicates")?,
+        tombstone_matches: json_u64(value, "tombstone_matches")?,
+        candidates: json_u64(value, "candidates")?,
+    })
+}
+
+fn expected_budget_rows(value: &Json) -> Result<Vec<BudgetRow>, String> {
+    let rows = value.as_array().ok_or("budget_rows is not an array")?;
+    rows.iter()
+        .map(|row| {
+            let state = row
+                .get("state")
+                .and_then(Json::as_i64)
+                .ok_or_else(|| format!("no state in {:?}", row))?;
+            Ok(BudgetRow {
+                path: req_str(row, "path")?.to_string(),
+                tokens: json_u64(row, "tokens")?,
+                limit: json_u64(row, "limit")?,
+                state: BudgetState::from_raw(state as i32),
+            })
+        })
+        .collect()
+}
+
+/// Where two byte strings first differ, with some context, for a readable failure.
+fn describe_difference(expected: &[u8], got: &[u8]) -> String {
+    let at = expected
+        .iter()
+        .zip(got)
+        .position(|(a, b)| a != b)
+        .unwrap_or_else(|| expected.len().min(got.len()));
+    let from = at.saturating_sub(40);
+    let show = |bytes: &[u8]| {
+        String::from_utf8_lossy(&bytes[from.min(bytes.len())..(at + 40).min(bytes.len())])
+            .into_owned()
+    };
+    format!(
+        "JSON differs at byte {} (expected {} bytes, got {}):\n\
+         expected …{}…\n\
+         got      …{}…",
+        at,
+        expected.len(),
+        got.len(),
+        show(expected),
+        show(got)
+    )
+}
+
+impl CaseRun {
+    /// Runs step `n` and checks it; returns the Plan ID it made, for later "$N" references.
+    fn step(&mut self, n: usize, step: &Json) -> Option<String> {
+        let op = step
+            .get("op")
+            .and_then(Json::as_str)
+            .unwrap_or("<no op>")
+            .to_string();
+        let label = format!("{} step {} ({})", self.name, n, op);
+        let mut problems = Vec::new();
+        let plan_id = match self.run_and_check(&op, step, &mut problems) {
+            Ok(plan_id) => plan_id,
+            Err(problem) => {
+                problems.push(problem);
+                None
+            }
+        };
+        for problem in problems {
+            self.problems.push(format!("{}: {}", label, problem));
+        }
+        plan_id
+    }
+
+    /// "$N" is step N's Plan ID; anything else is itself.
+    fn resolve(&self, value: &str) -> Result<String, String> {
+        if let Some(number) = value.strip_prefix('$') {
+            let n: usize = number
+                .parse()
+                .map_err(|_| format!("bad reference {:?}", value))?;
+            match self.plan_ids.get(n.wrapping_sub(1)) {
+                Some(Some(id)) => Ok(id.clone()),
+                Some(None) => Err(format!(
+                    "{} refers to step {}, which made no plan",
+                    value, n
+                )),
+                None => Err(format!("{} refers to a step that has not run", value)),
+            }
+        } else {
+            Ok(value.to_string())
+        }
+    }
+
+    fn run_and_check(
+        &mut self,
+        op: &str,
+        step: &Json,
+        problems: &mut Vec<String>,
+    ) -> Result<Option<String>, String> {
+        let expect = step.get("expect").ok_or("no expect")?;
+        if let Json::Object(members) = expect {
+            for (key, _) in members {
+                let known = [
+                    "exit_code",
+                    "plan_id",
+                    "applied",
+                    "inbox_counts",
+                    "budget_rows",
+                    "json",
+                ];
+                if !known.contains(&key.as_str()) {
+                    // An expectation this runner would ignore is a failure, not a pass.
+                    problems.push(format!("unknown expectation `{}`", key));
+                }
+            }
+        } else {
+            return Err("expect is not an object".into());
+        }
+        let expected_json_file = expect
+            .get("json")
+            .and_then(Json::as_str)
+            .ok_or("expect.json is missing")?;
+        let expected_json = fs::read(self.case_dir.join(expected_json_file))
+            .map_err(|e| format!("{}: {}", expected_json_file, e))?;
+
+        if op == "units" {
+            self.check_units(step, &expected_json, problems)?;
+            return Ok(None);
+        }
+
+        let result = self.run_command(op, step)?;
+        self.check_result(&result, expect, &expected_json, problems)?;
+        Ok(result.plan_id().map(str::to_string))
+    }
+
+    fn run_command(&mut self, op: &str, step: &Json) -> Result<CommandResult, String> {
+        if self.workspace.is_none() {
+            let ws = Workspace::open(&self.root).map_err(|e| format!("Workspace::open: {}", e))?;
+            self.workspace = Some(ws);
+        }
+        let confirm = match opt_str(step, "confirm")? {
+            Some(value) => Some(self.resolve(value)?),
+            None => None,
+        };
+        let plan_id = match opt_str(step, "plan_id")? {
+            Some(value) => Some(self.resolve(value)?),
+            None => None,
+        };
+        let need =
+            |value: Option<String>, key: &str| value.ok_or_else(|| format!("`{}` is missing", key));
+        let now = self.clock;
+        let ws = self.workspace.as_mut().unwrap();
+        let result = match op {
+            "init" => ws.init(&now, flag(step, "extended")?),
+            "status" => ws.status(&now),
+            "check" => ws.check(&now),
+            "plan_compaction" => ws.plan_compaction(&now, &compact_options(step)?),
+            "apply_compaction" => {
+                ws.apply_compaction(&now, &compact_options(step)?, &need(confirm, "confirm")?)
+            }
+            "add" => ws.add(&now, req_str(step, "message")?, &add_options(step)?),
+            "plan_forget" => ws.plan_forget(&now, req_str(step, "topic")?, &forget_options(step)?),
+            "apply_forget" => ws.apply_forget(
+                &now,
+                req_str(step, "topic")?,
+                &forget_options(step)?,
+                &need(confirm, "confirm")?,
+            ),
+            "plan_undo" => ws.plan_undo(&now, &need(plan_id, "plan_id")?),
+            "apply_undo" => {
+                ws.apply_undo(&now, &need(plan_id, "plan_id")?, &need(confirm, "confirm")?)
+            }
+            "recover" => ws.recover(&now, flag(step, "apply")?, flag(step, "rollback")?),
+            other => return Err(format!("unknown op {:?}", other)),
+        };
+        result.map_err(|e| format!("the binding returned an error: {}", e))
+    }
+
+    fn check_result(
+        &self,
+        result: &CommandResult,
+        expect: &Json,
+        expected_json: &[u8],
+        problems: &mut Vec<String>,
+    ) -> Result<(), String> {
+        if let Some(code) = expect.get("exit_code") {
+            let code = code.as_i64().ok_or("expect.exit_code is not a number")?;
+            if i64::from(result.exit_code()) != code {
+                problems.push(format!(
+                    "exit_code: expected {}, got {}",
+                    code,
+                    result.exit_code()
+                ));
+            }
+        }
+        if let Some(plan_id) = expect.get("plan_id") {
+            let expected = match plan_id {
+                Json::Null => None,
+                Json::String(s) => Some(self.resolve(s)?),
+                other => return Err(format!("expect.plan_id is {:?}", other)),
+            };
+            if result.plan_id() != expected.as_deref() {
+                problems.push(format!(
+                    "plan_id: expected {:?}, got {:?}",
+                    expected,
+                    result.plan_id()
+                ));
+            }
+        }
+        if let Some(applied) = expect.get("applied") {
+            let applied = applied.as_bool().ok_or("expect.applied is not a bool")?;
+            if result.applied() != applied {
+                problems.push(format!(
+                    "applied: expected {}, got {}",
+                    applied,
+                    result.applied()
+                ));
+            }
+        }
+        // The README: inbox_counts is present only for inbox compactions, so its absence expects
+        // none; likewise budget_rows for status.
+        let expected_counts = match expect.get("inbox_counts") {
+            Some(value) => Some(expected_inbox_counts(value)?),
+            None => None,
+        };
+        match result.inbox_counts() {
+            Ok(got) if got == expected_counts => {}
+            Ok(got) => problems.push(format!(
+                "inbox_counts: expected {:?}, got {:?}",
+                expected_counts, got
+            )),
+            Err(e) => problems.push(format!("inbox_counts: {}", e)),
+        }
+        let expected_rows = match expect.get("budget_rows") {
+            Some(value) => expected_budget_rows(value)?,
+            None => Vec::new(),
+        };
+        match result.budget_rows() {
+            Ok(got) if got == expected_rows => {}
+            Ok(got) => problems.push(format!(
+                "budget_rows: expected {:?}, got {:?}",
+                expected_rows, got
+            )),
+            Err(e) => problems.push(format!("budget_rows: {}", e)),
+        }
+
+        let json = result.json().map_err(|e| format!("json(): {}", e))?;
+        if json.as_bytes() != expected_json {
+            problems.push(describe_difference(expected_json, json.as_bytes()));
+        }
+        let mut streamed = Vec::new();
+        result
+            .write_json(|piece| {
+                streamed.extend_from_slice(piece);
+                Ok(())
+            })
+            .map_err(|e| format!("write_json(): {}", e))?;
+        if streamed != json.as_bytes() {
+            problems.push(format!(
+                "write_json streamed {} bytes that differ from json()",
+                streamed.len()
+            ));
+        }
+
+        // The typed accessors and the JSON must agree (STYLE B5).
+        let envelope = parse_json(&json).map_err(|e| format!("the result's JSON: {}", e))?;
+        let plan = envelope.get("data").and_then(|data| data.get("plan"));
+        let operations = match plan {
+            Some(plan @ Json::Object(_)) => plan
+                .get("operations")
+                .and_then(Json::as_array)
+                .map_or(0, |ops| ops.len()),
+            _ => 0,
+        } as u64;
+        if result.plan_operation_count() != operations {
+            problems.push(format!(
+                "plan_operation_count: {} but the JSON's plan has {} operation(s)",
+                result.plan_operation_count(),
+                operations
+            ));
+        }
+        Ok(())
+    }
+
+    fn check_units(
+        &self,
+        step: &Json,
+        expected_json: &[u8],
+        problems: &mut Vec<String>,
+    ) -> Result<(), String> {
+        let file = req_str(step, "file")?;
+        let bytes = fs::read(self.root.join(file)).map_err(|e| format!("{}: {}", file, e))?;
+        let doc = Document::parse(&bytes).map_err(|e| format!("Document::parse: {}", e))?;
+        let json = doc.json().map_err(|e| format!("json(): {}", e))?;
+        if json.as_bytes() != expected_json {
+            problems.push(describe_difference(expected_json, json.as_bytes()));
+        }
+
+        // The typed units and the JSON's units must agree, and tile the file without gaps.
+        let units = doc.units().map_err(|e| format!("units(): {}", e))?;
+        let data = parse_json(&json).map_err(|e| format!("the document's JSON: {}", e))?;
+        let listed: &[Json] = match data.get("units") {
+            Some(Json::Array(items)) => items,
+            Some(Json::Null) => &[],
+            other => return Err(format!("the document's JSON has units {:?}", other)),
+        };
+        if units.len() != listed.len() {
+            problems.push(format!(
+                "{} typed unit(s), {} in the JSON",
+                units.len(),
+                listed.len()
+            ));
+        }
+        for (i, (unit, listed)) in units.iter().zip(listed).enumerate() {
+            let kind = match unit.kind {
+                UnitKind::FrontMatter => "front_matter",
+                UnitKind::Bullet => "bullet_unit",
+                UnitKind::Fence => "fence",
+                UnitKind::Comment => "comment",
+                UnitKind::Heading => "heading",
+                UnitKind::Blank => "blank",
+                UnitKind::Text => "text",
+                UnitKind::Other(_) => "<other>",
+            };
+            let lines = (
+                listed.get("first_line").and_then(Json::as_u64),
+                listed.get("last_line").and_then(Json::as_u64),
+            );
+            if listed.get("kind").and_then(Json::as_str) != Some(kind)
+                || lines
+                    != (
+                        Some(u64::from(unit.first_line)),
+                        Some(u64::from(unit.last_line)),
+                    )
+            {
+                problems.push(format!("unit {}: typed {:?}, JSON {:?}", i, unit, listed));
+            }
+            let expected_begin = if i == 0 { 0 } else { units[i - 1].end };
+            if unit.begin != expected_begin || unit.end <= unit.begin {
+                problems.push(format!(
+                    "unit {}: bytes {}..{} after {}",
+                    i, unit.begin, unit.end, expected_begin
+                ));
+            }
+        }
+        if let Some(last) = units.last() {
+            if last.end != bytes.len() as u64 {
+                problems.push(format!(
+                    "the units end at byte {} of {}",
+                    last.end,
+                    bytes.len()
+                ));
+            }
+        }
+        Ok(())
+    }
+}
