@@ -127,6 +127,12 @@ TEST_CASE("add: a write that reaches NEAR LIMIT carries a maintenance preview") 
 TEST_CASE("add: arguments are validated before anything is read") {
   auto refused = [](AddRequest r) { return validate_add(r).message(); };
   CHECK(refused(request("  ", "inbox")) == "add: the message is empty");
+  CHECK(refused(request("caf\xC3", "inbox")) == "add: the message: invalid UTF-8 at byte 3");
+  CHECK(refused(request(std::string("a\0b", 3), "inbox")) ==
+        "add: the message: a NUL byte at byte 1");
+  AddRequest bad_reason = request("x", "decision");
+  bad_reason.reason = "\xFF";
+  CHECK(refused(bad_reason) == "--reason: invalid UTF-8 at byte 0");
   CHECK(refused(request("x", "note")).rfind("--type: expected", 0) == 0);
   AddRequest long_inbox = request("x", "inbox");
   long_inbox.allow_long = true;

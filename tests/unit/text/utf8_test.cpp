@@ -241,3 +241,16 @@ TEST_CASE("text: append_utf8 and decode_utf8 round-trip every scalar value") {
     }
   }
 }
+
+TEST_CASE("text: plain text is well-formed UTF-8 without NUL, and a refusal names the byte") {
+  using memkit::check_plain_text;
+  using memkit::Errc;
+  using memkit::Status;
+  CHECK(check_plain_text("x", "caf\xC3\xA9 \xE8\xA8\x98").ok());
+  CHECK(check_plain_text("x", "").ok());
+  const Status bad = check_plain_text("--reason", "ok \xC3(");
+  CHECK(bad.code() == Errc::invalid_argument);
+  CHECK(bad.message() == "--reason: invalid UTF-8 at byte 3");
+  CHECK(check_plain_text("topic", std::string_view("ab\0c", 4)).message() ==
+        "topic: a NUL byte at byte 2");
+}
