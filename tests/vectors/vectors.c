@@ -1,0 +1,91 @@
+/* The shared vectors from C11: the inbox_dedupe case's first steps (a dry run, a stale apply, the
+ * confirmed apply), whose results must be the committed bytes of 1.json, 2.json and 3.json and
+ * whose Plan ID is the one 1.json holds. The full case list runs in capi_vectors.cpp; this one
+ * shows a plain C host gets the same bytes. Usage: vectors CASE_DIR SCRATCH_DIR */
+#define _POSIX_C_SOURCE 200809L
+#include <memkit.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int failures = 0;
+
+static char* slurp(const char* dir, const char* name, size_t* size) {
+  char path[1024];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  FILE* f = fopen(path, "rb");
+  if (f == NULL) return NULL;
+  char* text = calloc(1, 1 << 20);
+  *size = text == NULL ? 0 : fread(text, 1, (1 << 20) - 1, f);
+  fclose(f);
+  return text;
+}
+
+static void expect_json(mk_result* result, const char* dir, const char* name) {
+  size_t size = 0;
+  char* expected = slurp(dir, name, &size);
+  mk_buf got = {NULL, 0};
+  if (expected == NULL || mk_result_json(&got, result) != MK_OK || got.size != size ||
+      memcmp(got.ptr, expected, size) != 0) {
+    fprintf(stderr, "vectors.c: %s differs from the result\n", name);
+    ++failures;
+  }
+  mk_buf_dispose(&got);
+  free(expected);
+}
+
+int main(int argc, char** argv) {
+  if (argc != 3) return 2;
+  const char* case_dir = argv[1];
+  char root[1024], command[3072];
+  snprintf(root, sizeof root, "%s/inbox_dedupe-c", argv[2]);
+  snprintf(command, sizeof command, "rm -rf '%s' && mkdir -p '%s' && cp -R '%s/files/.' '%s'", root,
+           argv[2], case_dir, root);
+  if (system(command) != 0) return 2;
+
+  /* The Plan ID of step 1, as 1.json spells it. */
+  size_t size = 0;
+  char* first = slurp(case_dir, "1.json", &size);
+  const char* at = first == NULL ? NULL : strstr(first, "\"plan_id\":\"");
+  char plan_id[17] = {0};
+  if (at != NULL) memcpy(plan_id, at + 11, 16);
+  free(first);
+
+  mk_clock now;
+  mk_workspace* ws = NULL;
+  mk_result* result = NULL;
+  if (mk_clock_parse(&now, "2026-03-07T10:00:00+01:00") != MK_OK ||
+      mk_workspace_open(&ws, root, NULL) != MK_OK) {
+    fprintf(stderr, "vectors.c: %s\n", mk_last_error_message());
+    return 1;
+  }
+  if (mk_workspace_plan_compaction(&result, ws, &now, NULL) == MK_OK) {
+    const char* id = mk_result_plan_id(result);
+    if (id == NULL || strcmp(id, plan_id) != 0) {
+      fprintf(stderr, "vectors.c: plan %s, expected %s\n", id ? id : "(none)", plan_id);
+      ++failures;
+    }
+    expect_json(result, case_dir, "1.json");
+    mk_result_destroy(result);
+  } else {
+    ++failures;
+  }
+  if (mk_workspace_apply_compaction(&result, ws, &now, NULL, "0000000000000000") == MK_OK) {
+    expect_json(result, case_dir, "2.json");
+    mk_result_destroy(result);
+  } else {
+    ++failures;
+  }
+  if (mk_workspace_apply_compaction(&result, ws, &now, NULL, plan_id) == MK_OK) {
+    expect_json(result, case_dir, "3.json");
+    if (mk_result_applied(result) != 1) ++failures;
+    mk_result_destroy(result);
+  } else {
+    ++failures;
+  }
+  mk_workspace_destroy(ws);
+  snprintf(command, sizeof command, "rm -rf '%s'", root);
+  if (system(command) != 0) ++failures;
+  printf("inbox_dedupe steps 1-3 from C: %d failure(s)\n", failures);
+  return failures == 0 ? 0 : 1;
+}
