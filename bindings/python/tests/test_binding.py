@@ -436,7 +436,8 @@ class CommandTests(TempDirTestCase):
         with memkit.Workspace.open(root, lock_timeout=0) as ws:
             with ws.recover(NOW, rollback=True) as r:  # --rollback needs --apply
                 self.assertEqual(r.exit_code, 2)
-            lock = os.open(root / ".memkit/lock", os.O_RDWR)
+            (root / ".memkit").mkdir(exist_ok=True)  # a fresh project has no state folder yet
+            lock = os.open(root / ".memkit/lock", os.O_RDWR | os.O_CREAT, 0o644)
             self.addCleanup(os.close, lock)
             fcntl.flock(lock, fcntl.LOCK_EX)  # another holder: only --apply takes the lock
             with ws.recover(NOW) as listing:

@@ -48,7 +48,8 @@ class LibraryGuardTests(TempDirTestCase):
             self.assertEqual(error.code, memkit.Status.E_ARG)
             return
         with ws, ws.plan_compaction(NOW) as plan:
-            lock = os.open(root / ".memkit/lock", os.O_RDWR)
+            (root / ".memkit").mkdir(exist_ok=True)  # a fresh project has no state folder yet
+            lock = os.open(root / ".memkit/lock", os.O_RDWR | os.O_CREAT, 0o644)
             self.addCleanup(os.close, lock)
             fcntl.flock(lock, fcntl.LOCK_EX)
             release = threading.Timer(0.3, fcntl.flock, (lock, fcntl.LOCK_UN))
