@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -16,6 +17,12 @@ struct CivilDate {
   std::uint8_t day;    // 1..31
   friend bool operator==(const CivilDate&, const CivilDate&) = default;
 };
+
+// "YYYY-MM-DD" naming a valid calendar date (years 0000-9999), else nullopt.
+[[nodiscard]] std::optional<CivilDate> parse_iso_date(std::string_view text) noexcept;
+
+// The number of days from `from` to `to` (negative when `to` is earlier).
+[[nodiscard]] std::int64_t days_between(const CivilDate& from, const CivilDate& to) noexcept;
 
 class ClockReading final {
  public:

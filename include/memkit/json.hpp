@@ -9,11 +9,13 @@
 #include <vector>
 
 #include "memkit/add.hpp"
+#include "memkit/agent_root.hpp"
 #include "memkit/audit.hpp"
 #include "memkit/compact.hpp"
 #include "memkit/findings.hpp"
 #include "memkit/forget.hpp"
 #include "memkit/markdown.hpp"
+#include "memkit/memorybox.hpp"
 #include "memkit/plan.hpp"
 #include "memkit/undo.hpp"
 #include "memkit/workspace.hpp"
@@ -72,6 +74,12 @@ void write_envelope_json(std::string_view command, const JsonWriter& write_data,
 // The same, streamed: an inbox's candidates can outweigh the inbox itself.
 void write_inbox_compaction_json(const InboxCompaction& report, bool applied,
                                  const std::vector<std::string>& written, const TextSink& sink);
+
+// `memorybox status` data (memorybox.md §2): {"bloat_due","tiers"}.
+[[nodiscard]] std::string memorybox_status_json(const memorybox::Report& status);
+
+// `memorybox init` data (memorybox.md §11): {"created"}.
+[[nodiscard]] std::string memorybox_init_json(const MemoryBoxInit& init);
 
 // Encodes a string as a canonical JSON string literal; ill-formed UTF-8 reads as U+FFFD.
 [[nodiscard]] std::string json_string(std::string_view text);

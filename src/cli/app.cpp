@@ -25,6 +25,7 @@ constexpr const char* kUsage =
     "\n"
     "groups:\n"
     "  custodian   the memory-custodian layout under docs/memory\n"
+    "  memorybox   the MemoryBox tiers under an agent root (brain/, memory/)\n"
     "  markdown    text-model tools\n"
     "\n"
     "Run `memkit <group> --help` for its commands.\n";
@@ -53,6 +54,17 @@ constexpr const char* kCustodianUsage =
     "                      forward (or back, with --rollback)\n"
     "\n"
     "--project-root defaults to the current directory, --memory-dir to docs/memory.\n";
+
+constexpr const char* kMemoryBoxUsage =
+    "usage: memkit memorybox <command> [--root DIR]\n"
+    "\n"
+    "commands:\n"
+    "  init                create the tier files that are missing (# <stem>) and memory/daily/,\n"
+    "                      memory/ARCHIVES/; never overwrites\n"
+    "  status              lines, items and budget states of tiers 1 to 5, and the bloat rules\n"
+    "                      whose threshold is breached; writes nothing\n"
+    "\n"
+    "--root defaults to the current directory.\n";
 
 constexpr const char* kMarkdownUsage =
     "usage: memkit markdown units FILE\n"
@@ -125,6 +137,8 @@ int run(const std::vector<std::string>& args, const Environment& env, std::ostre
       out << kCustodianUsage;
     } else if (inv.group == "markdown") {
       out << kMarkdownUsage;
+    } else if (inv.group == "memorybox") {
+      out << kMemoryBoxUsage;
     } else {
       out << kUsage;
     }

@@ -184,6 +184,31 @@ Status not_a_timestamp(std::string_view text, std::string_view what) {
 
 }  // namespace
 
+std::optional<CivilDate> parse_iso_date(std::string_view text) noexcept {
+  if (text.size() != 10 || text[4] != '-' || text[7] != '-') return std::nullopt;
+  int value[3] = {0, 0, 0};
+  const int starts[3] = {0, 5, 8};
+  const int widths[3] = {4, 2, 2};
+  for (int part = 0; part < 3; ++part) {
+    for (int k = 0; k < widths[part]; ++k) {
+      const char c = text[static_cast<std::size_t>(starts[part] + k)];
+      if (c < '0' || c > '9') return std::nullopt;
+      value[part] = value[part] * 10 + (c - '0');
+    }
+  }
+  if (value[1] < 1 || value[1] > 12 || value[2] < 1 ||
+      value[2] > days_in_month(value[0], value[1])) {
+    return std::nullopt;
+  }
+  return CivilDate{value[0], static_cast<std::uint8_t>(value[1]),
+                   static_cast<std::uint8_t>(value[2])};
+}
+
+std::int64_t days_between(const CivilDate& from, const CivilDate& to) noexcept {
+  return days_from_civil(to.year, to.month, to.day) -
+         days_from_civil(from.year, from.month, from.day);
+}
+
 Result<ClockReading> ClockReading::create(std::int64_t unix_millis,
                                           std::int32_t utc_offset_minutes) {
   if (utc_offset_minutes < -kMaxOffsetMinutes || utc_offset_minutes > kMaxOffsetMinutes) {

@@ -10,6 +10,7 @@
 
 #include "commands/text_view.hpp"
 #include "memkit/add.hpp"
+#include "memkit/agent_root.hpp"
 #include "memkit/compact.hpp"
 #include "memkit/forget.hpp"
 #include "memkit/text.hpp"
@@ -37,6 +38,8 @@ const std::map<std::string, CommandOptions>& command_options() {
        {{"--project-root", "--memory-dir", "--type", "--reason", "--name", "--area"},
         {"--allow-long"}}},
       {"markdown units", {{}, {}}},
+      {"memorybox init", {{"--root"}, {}}},
+      {"memorybox status", {{"--root"}, {}}},
   };
   return known;
 }
@@ -557,6 +560,46 @@ void run_markdown_units(const CommandRequest& inv, const CommandEnvironment& env
   reply.text = fixed(units_text(doc, Style{env.stdout_is_terminal && !env.no_colour}));
 }
 
+// memorybox.md §2 and §11: the MemoryBox layout under an agent root (--root, default ".").
+void run_memorybox(const CommandRequest& inv, const CommandEnvironment& env, CommandReply& reply) {
+  const Style style{env.stdout_is_terminal && !env.no_colour};
+  if (Status extra = no_positionals(inv); !extra.ok()) {
+    reply.findings.push_back(finding_from(extra));
+    return;
+  }
+  const Result<ClockReading> now = clock_of(inv, env);
+  if (!now) {
+    reply.findings.push_back(finding_from(now.status()));
+    return;
+  }
+  const auto given = inv.options.find("--root");
+  Result<AgentRoot> root =
+      AgentRoot::open(posix_file_system(), given == inv.options.end() ? "." : given->second);
+  if (!root) {
+    reply.findings.push_back(finding_from(root.status()));
+    return;
+  }
+  if (inv.command == "init") {
+    const Result<MemoryBoxInit> made = root->init_memorybox();
+    if (!made) {
+      reply.findings.push_back(finding_from(made.status()));
+      return;
+    }
+    reply.data = fixed(memorybox_init_json(*made));
+    if (inv.format == OutputFormat::text) reply.text = fixed(memorybox_init_text(*made));
+    return;
+  }
+  const Result<memorybox::Inputs> inputs = root->read_memorybox_inputs();
+  if (!inputs) {
+    reply.findings.push_back(finding_from(inputs.status()));
+    return;
+  }
+  const memorybox::Report status = memorybox::memorybox_status(*inputs, *now);
+  reply.findings = status.findings;
+  reply.data = fixed(memorybox_status_json(status));
+  if (inv.format == OutputFormat::text) reply.text = fixed(memorybox_status_text(status, style));
+}
+
 }  // namespace
 
 CommandReply execute(const CommandRequest& request, const CommandEnvironment& env) {
@@ -569,6 +612,8 @@ CommandReply execute(const CommandRequest& request, const CommandEnvironment& en
                                 : "unknown command '" + reply.command + "'; see memkit --help")));
   } else if (request.group == "custodian") {
     run_custodian(request, env, reply);
+  } else if (request.group == "memorybox") {
+    run_memorybox(request, env, reply);
   } else {
     run_markdown_units(request, env, reply);
   }

@@ -112,6 +112,41 @@ std::string status_text(const StatusReport& report, Style style) {
   return out;
 }
 
+std::string memorybox_status_text(const memorybox::Report& status, Style style) {
+  std::vector<std::vector<std::string>> rows = {
+      {"TIER", "FILE", "STATE", "LINES", "LIMIT", "NOTES"}};
+  for (const memorybox::Tier& tier : status.tiers) {
+    for (const memorybox::FileStatus& f : tier.files) {
+      std::vector<std::string> notes;
+      if (!f.exists) notes.push_back("missing");
+      if (f.items) notes.push_back(fmt::format("{} items", *f.items));
+      rows.push_back({std::to_string(tier.tier), f.path,
+                      f.budget ? std::string(budget_state_name(f.state)) : "-",
+                      std::to_string(f.lines),
+                      f.budget ? "< " + std::to_string(f.budget->limit()) : "-",
+                      fmt::format("{}", fmt::join(notes, ", "))});
+    }
+    if (tier.combined) {
+      rows.push_back({std::to_string(tier.tier), "(tier 1 combined)",
+                      std::string(budget_state_name(tier.combined->state)),
+                      std::to_string(tier.combined->lines),
+                      "< " + std::to_string(tier.combined->budget.limit()), ""});
+    }
+  }
+  std::string out = table_text(rows, style);
+  out += "Bloat rules due: ";
+  out += status.bloat_due.empty() ? "none" : fmt::format("{}", fmt::join(status.bloat_due, ", "));
+  out += "\n";
+  return out;
+}
+
+std::string memorybox_init_text(const MemoryBoxInit& init) {
+  if (init.created.empty()) return "Nothing to create: every file is there.\n";
+  std::string out;
+  for (const std::string& path : init.created) out += "created  " + path + "\n";
+  return out;
+}
+
 std::string check_text(const CheckReport& report, Style style) {
   std::string out = fmt::format("Memory directory: {}\nCheck: {}\n", report.memory_dir,
                                 paint(report.passed ? "OK" : "FAILED", style));

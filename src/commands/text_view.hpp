@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "memkit/agent_root.hpp"
 #include "memkit/apply.hpp"
 #include "memkit/audit.hpp"
 #include "memkit/compact.hpp"
@@ -12,6 +13,7 @@
 #include "memkit/forget.hpp"
 #include "memkit/json.hpp"
 #include "memkit/markdown.hpp"
+#include "memkit/memorybox.hpp"
 #include "memkit/plan.hpp"
 #include "memkit/undo.hpp"
 #include "memkit/workspace.hpp"
@@ -24,6 +26,8 @@ struct Style {
 
 [[nodiscard]] std::string status_text(const StatusReport& report, Style style);
 [[nodiscard]] std::string check_text(const CheckReport& report, Style style);
+[[nodiscard]] std::string memorybox_status_text(const memorybox::Report& status, Style style);
+[[nodiscard]] std::string memorybox_init_text(const MemoryBoxInit& init);
 [[nodiscard]] std::string init_text(const InitResult& result);
 [[nodiscard]] std::string plan_text(const Plan& plan);
 [[nodiscard]] std::string recovery_text(const Recovery& recovery);

@@ -1,6 +1,8 @@
 // Workspace: opens a memory folder, snapshots it for the core, and writes what the core decided.
 #include "memkit/workspace.hpp"
 
+#include "store/read_entry.hpp"
+
 #include <algorithm>
 #include <nlohmann/json.hpp>
 #include <random>
@@ -18,44 +20,6 @@ bool ends_with(std::string_view s, std::string_view suffix) noexcept {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
 }
 
-// Reads one memory file into a snapshot entry; problems become entry states, not failures,
-// because reports go on past an unreadable file.
-FileSnapshot read_entry(const FileSystem& fs, const std::string& absolute, std::string path) {
-  FileSnapshot entry;
-  entry.path = std::move(path);
-  const Result<NodeType> type = fs.node_type(absolute);
-  if (!type) {
-    entry.state = EntryState::unreadable;
-    entry.error = type.status().message();
-    return entry;
-  }
-  switch (*type) {
-    case NodeType::none:
-      entry.state = EntryState::missing;
-      return entry;
-    case NodeType::directory:
-    case NodeType::other:
-      entry.state = EntryState::not_a_file;
-      return entry;
-    case NodeType::symlink:
-      entry.state = EntryState::symlink;
-      return entry;
-    case NodeType::file:
-      break;
-  }
-  Result<std::string> bytes = fs.read_file(absolute);
-  if (!bytes) {
-    entry.state = EntryState::unreadable;
-    const Status failed = bytes.status();
-    const std::string& message = failed.message();
-    const std::size_t colon = message.rfind(": ");
-    entry.error = colon == std::string::npos ? message : message.substr(colon + 2);
-    return entry;
-  }
-  entry.state = EntryState::file;
-  entry.bytes = std::make_shared<const std::string>(std::move(bytes).value());
-  return entry;
-}
 
 Status symlink_refused(const std::string& folder) {
   return Status(Errc::unsafe_path,
@@ -181,7 +145,7 @@ Result<CustodianInputs> Workspace::read_custodian_inputs_from_disk(
   std::vector<FileSnapshot> files;
   if (inputs.memory_dir_exists) {
     for (const std::string& path : profile_->files) {
-      files.push_back(read_entry(*fs_, memory_path(path), path));
+      files.push_back(detail::read_entry(*fs_, memory_path(path), path));
     }
     for (const std::string& folder : profile_->module_folders) {
       const Result<NodeType> type = fs_->node_type(memory_path(folder));
@@ -193,7 +157,7 @@ Result<CustodianInputs> Workspace::read_custodian_inputs_from_disk(
       for (const std::string& name : *names) {
         if (!ends_with(name, ".md") || name == "README.md") continue;
         const std::string path = folder + "/" + name;
-        files.push_back(read_entry(*fs_, memory_path(path), path));
+        files.push_back(detail::read_entry(*fs_, memory_path(path), path));
       }
     }
     for (const std::string& path : extra) {
@@ -203,7 +167,7 @@ Result<CustodianInputs> Workspace::read_custodian_inputs_from_disk(
       if (held) continue;
       const EntryState state = entry_state_without_links(path);
       if (state == EntryState::file) {
-        files.push_back(read_entry(*fs_, memory_path(path), path));
+        files.push_back(detail::read_entry(*fs_, memory_path(path), path));
       } else if (state != EntryState::missing) {
         files.push_back(FileSnapshot{path, state, nullptr, ""});
       }

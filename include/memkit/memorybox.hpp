@@ -1,0 +1,91 @@
+// The MemoryBox layout (spec memorybox.md §2, §3, §11): five tiers of files under an agent root,
+// line budgets with the "stay under" bound, and the status report. Pure: the shell reads the
+// files (read_memorybox_inputs) and the clock; everything here works on those values.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "memkit/budget.hpp"
+#include "memkit/clock.hpp"
+#include "memkit/findings.hpp"
+#include "memkit/markdown.hpp"
+#include "memkit/snapshot.hpp"
+
+namespace memkit::memorybox {
+
+// One tier of a profile (§2): its fixed files, the limit of each file (tiers 2 and 3) and the
+// combined limit of the files (tier 1), both in lines with the stay-under bound.
+struct TierSpec {
+  int tier;
+  std::vector<std::string> files;  // paths relative to the agent root
+  std::optional<std::uint64_t> file_limit;
+  std::optional<std::uint64_t> combined_limit;
+};
+
+// The default profile's tiers 1 to 5 (§2). Tier 4 also holds memory/daily/YYYY-MM-DD.md and tier
+// 5 every memory/ARCHIVES/*.md; those are found on disk.
+[[nodiscard]] const std::vector<TierSpec>& default_tiers();
+
+inline constexpr std::string_view kDailyFolder = "memory/daily";
+inline constexpr std::string_view kArchiveFolder = "memory/ARCHIVES";
+
+// §2: terminated lines, plus 1 for an unterminated last line; 0 for an empty file; the BOM is
+// not a line.
+[[nodiscard]] std::uint64_t line_count(std::string_view bytes) noexcept;
+
+// The date of a daily file name "YYYY-MM-DD.md" (a valid calendar date), else nullopt.
+[[nodiscard]] std::optional<CivilDate> daily_date(std::string_view file_name) noexcept;
+
+// What the shell read under an agent root: every file of the tiers, memory-relative paths being
+// relative to the root ("memory/LONG_TERM.md"). Missing fixed files are entries in the snapshot
+// with EntryState::missing.
+struct Inputs {
+  Snapshot snapshot;                       // the tiers' fixed files, the daily files, the archives
+  std::vector<std::string> daily_files;    // "memory/daily/2026-11-30.md", sorted by date
+  std::vector<std::string> archive_files;  // "memory/ARCHIVES/x.md", sorted bytewise
+};
+
+struct FileStatus {
+  std::string path;
+  bool exists = false;
+  std::uint64_t lines = 0;
+  std::optional<std::uint64_t> items;  // §7's count for ACTIVE_TASKS, MISTAKES, PATTERNS
+  std::optional<Budget> budget;        // the file's own limit (tiers 2 and 3)
+  BudgetState state = BudgetState::ok;
+};
+
+struct Combined {
+  std::uint64_t lines = 0;
+  Budget budget;
+  BudgetState state = BudgetState::ok;
+};
+
+struct Tier {
+  int tier = 0;
+  std::vector<FileStatus> files;
+  std::optional<Combined> combined;  // tier 1 only
+};
+
+struct Report {
+  std::vector<Tier> tiers;             // 1 to 5
+  std::vector<std::string> bloat_due;  // §7 rule names whose threshold is breached, in §7 order
+  std::vector<Finding> findings;       // sorted
+};
+
+// §7's count of a file's items: top-level bullet units of ACTIVE_TASKS.md; entries (H2 sections,
+// or bullet units when there is no H2) of MISTAKES.md and PATTERNS.md; nullopt for other files
+// and for an unparseable one.
+[[nodiscard]] std::optional<std::uint64_t> item_count(std::string_view path, const Document& doc);
+
+// `memkit memorybox status` (§2): lines, items and budget states per tier, and the §7 rules whose
+// threshold is breached, judged on `now`'s local date.
+[[nodiscard]] Report memorybox_status(const Inputs& inputs, const ClockReading& now);
+
+// `memkit memorybox init` (§11): the files of the tier 1-4 lists, each "# <stem>\n".
+[[nodiscard]] std::string init_file_bytes(std::string_view path);
+
+}  // namespace memkit::memorybox

@@ -1,0 +1,49 @@
+// JSON of the `memkit memorybox` reports (spec memorybox.md §2, §11).
+#include "json/canonical.hpp"
+#include "memkit/json.hpp"
+
+namespace memkit {
+namespace {
+
+using detail::utf8;
+using nlohmann::json;
+
+json budget_fields(json row, const std::optional<Budget>& budget, BudgetState state) {
+  row["limit"] = budget ? json(budget->limit()) : json(nullptr);
+  row["bound"] = budget ? json("stay_under") : json(nullptr);
+  row["state"] = budget ? json(std::string(budget_state_name(state))) : json(nullptr);
+  return row;
+}
+
+}  // namespace
+
+std::string memorybox_status_json(const memorybox::Report& status) {
+  json tiers = json::array();
+  for (const memorybox::Tier& tier : status.tiers) {
+    json files = json::array();
+    for (const memorybox::FileStatus& f : tier.files) {
+      files.push_back(budget_fields(json{{"path", utf8(f.path)},
+                                         {"exists", f.exists},
+                                         {"lines", f.lines},
+                                         {"items", f.items ? json(*f.items) : json(nullptr)}},
+                                    f.budget, f.state));
+    }
+    json combined = nullptr;
+    if (tier.combined) {
+      combined = budget_fields(json{{"lines", tier.combined->lines}},
+                               std::optional<Budget>(tier.combined->budget), tier.combined->state);
+    }
+    tiers.push_back(json{{"tier", tier.tier}, {"files", files}, {"combined", combined}});
+  }
+  json due = json::array();
+  for (const std::string& rule : status.bloat_due) due.push_back(rule);
+  return detail::canonical_dump(json{{"tiers", tiers}, {"bloat_due", due}});
+}
+
+std::string memorybox_init_json(const MemoryBoxInit& init) {
+  json created = json::array();
+  for (const std::string& path : init.created) created.push_back(utf8(path));
+  return detail::canonical_dump(json{{"created", created}});
+}
+
+}  // namespace memkit

@@ -1,0 +1,140 @@
+// The MemoryBox agent root: reading the tiers and writing `init` (spec memorybox.md §2, §11).
+#include "memkit/agent_root.hpp"
+
+#include <algorithm>
+
+#include "memkit/workspace.hpp"
+#include "store/read_entry.hpp"
+
+namespace memkit {
+namespace {
+
+bool ends_with_md(const std::string& name) {
+  return name.size() > 3 && name.compare(name.size() - 3, 3, ".md") == 0;
+}
+
+}  // namespace
+
+Result<AgentRoot> AgentRoot::open(FileSystem& fs, std::string root) {
+  if (root.empty()) return Status(Errc::invalid_argument, "--root: empty path");
+  while (root.size() > 1 && root.back() == '/') root.pop_back();
+  const Result<NodeType> type = fs.node_type(root + "/.");
+  if (!type) return type.status();
+  if (*type != NodeType::directory) {
+    const Result<NodeType> plain = fs.node_type(root);
+    const bool exists = plain && *plain != NodeType::none;
+    return Status(Errc::invalid_argument,
+                  "--root: " + root + (exists ? ": not a directory" : ": no such directory"));
+  }
+  return AgentRoot(fs, std::move(root));
+}
+
+std::string AgentRoot::absolute(const std::string& relative) const {
+  return root_ + "/" + relative;
+}
+
+Result<bool> AgentRoot::folder(const std::string& relative) const {
+  const Result<NodeType> type = fs_->node_type(absolute(relative));
+  if (!type) return type.status();
+  if (*type == NodeType::symlink) {
+    return Status(Errc::unsafe_path, relative +
+                                         ": is a symbolic link; memkit does not follow "
+                                         "links in the agent root");
+  }
+  if (*type != NodeType::none && *type != NodeType::directory) {
+    return Status(Errc::layout, relative + ": not a directory");
+  }
+  return *type == NodeType::directory;
+}
+
+Result<memorybox::Inputs> AgentRoot::read_memorybox_inputs() const {
+  memorybox::Inputs inputs;
+  std::vector<FileSnapshot> files;
+  const Result<bool> brain = folder("brain");
+  if (!brain) return brain.status();
+  const Result<bool> memory = folder("memory");
+  if (!memory) return memory.status();
+  for (const memorybox::TierSpec& tier : memorybox::default_tiers()) {
+    for (const std::string& path : tier.files) {
+      files.push_back(detail::read_entry(*fs_, absolute(path), path));
+    }
+  }
+  if (*memory) {
+    const Result<bool> daily = folder(std::string(memorybox::kDailyFolder));
+    if (!daily) return daily.status();
+    if (*daily) {
+      Result<std::vector<std::string>> names =
+          fs_->list_directory(absolute(std::string(memorybox::kDailyFolder)));
+      if (!names) return names.status();
+      for (const std::string& name : *names) {  // sorted bytewise, which is by date here
+        if (memorybox::daily_date(name)) {
+          inputs.daily_files.push_back(std::string(memorybox::kDailyFolder) + "/" + name);
+        }
+      }
+    }
+    const Result<bool> archives = folder(std::string(memorybox::kArchiveFolder));
+    if (!archives) return archives.status();
+    if (*archives) {
+      Result<std::vector<std::string>> names =
+          fs_->list_directory(absolute(std::string(memorybox::kArchiveFolder)));
+      if (!names) return names.status();
+      for (const std::string& name : *names) {
+        const std::string path = std::string(memorybox::kArchiveFolder) + "/" + name;
+        const Result<NodeType> type = fs_->node_type(absolute(path));
+        if (ends_with_md(name) && type && *type != NodeType::directory) {
+          inputs.archive_files.push_back(path);
+        }
+      }
+    }
+  }
+  for (const std::vector<std::string>* found : {&inputs.daily_files, &inputs.archive_files}) {
+    for (const std::string& path : *found) {
+      files.push_back(detail::read_entry(*fs_, absolute(path), path));
+    }
+  }
+  inputs.snapshot = Snapshot(std::move(files));
+  return inputs;
+}
+
+Result<MemoryBoxInit> AgentRoot::init_memorybox() {
+  MemoryBoxInit result;
+  auto make_folder = [&](const std::string& relative) -> Status {
+    const Result<bool> exists = folder(relative);
+    if (!exists) return exists.status();
+    if (*exists) return Status();
+    if (Status made = fs_->create_directory(absolute(relative)); !made.ok()) return made;
+    result.created.push_back(relative + "/");
+    return Status();
+  };
+  // Every folder is checked before anything is made: a refusal writes nothing.
+  const char* const folders[] = {"brain", "memory", "memory/daily", "memory/ARCHIVES"};
+  for (const char* relative : folders) {
+    if (const Result<bool> checked = folder(relative); !checked) return checked.status();
+  }
+  for (const char* relative : folders) {
+    if (Status made = make_folder(relative); !made.ok()) return made;
+  }
+  for (const memorybox::TierSpec& tier : memorybox::default_tiers()) {
+    if (tier.tier > 4) continue;
+    for (const std::string& path : tier.files) {
+      const Result<NodeType> type = fs_->node_type(absolute(path));
+      if (!type) return type.status();
+      if (*type != NodeType::none) continue;  // never changes an existing file, whatever it is
+      if (Status written =
+              write_file_atomically(*fs_, absolute(path), memorybox::init_file_bytes(path), true);
+          !written.ok()) {
+        return written;
+      }
+      result.created.push_back(path);
+    }
+  }
+  // The folders brain/ and memory/ are made for the files; only the spec's folders are listed.
+  result.created.erase(
+      std::remove_if(result.created.begin(), result.created.end(),
+                     [](const std::string& p) { return p == "brain/" || p == "memory/"; }),
+      result.created.end());
+  std::sort(result.created.begin(), result.created.end());
+  return result;
+}
+
+}  // namespace memkit
