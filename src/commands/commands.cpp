@@ -447,19 +447,27 @@ void run_recover(const CommandRequest& inv, Workspace& ws, CommandReply& reply) 
   if (inv.format == OutputFormat::text) reply.text = fixed(recovery_text(*recovery));
 }
 
-void run_custodian(const CommandRequest& inv, const CommandEnvironment& env, CommandReply& reply) {
-  const Style style{env.stdout_is_terminal && !env.no_colour};
-  if (Status extra = no_positionals(inv);
-      !extra.ok() && inv.command != "undo" && inv.command != "add" && inv.command != "forget") {
+// What every command checks first: no stray positional (unless it takes some), and the clock;
+// every command reads it, so a bad --now fails the same way everywhere.
+std::optional<ClockReading> start_command(const CommandRequest& inv, const CommandEnvironment& env,
+                                          CommandReply& reply, bool takes_positionals) {
+  if (Status extra = no_positionals(inv); !extra.ok() && !takes_positionals) {
     reply.findings.push_back(finding_from(extra));
-    return;
+    return std::nullopt;
   }
-  // Every command reads the clock, so a bad --now fails the same way everywhere.
-  const Result<ClockReading> now = clock_of(inv, env);
+  Result<ClockReading> now = clock_of(inv, env);
   if (!now) {
     reply.findings.push_back(finding_from(now.status()));
-    return;
+    return std::nullopt;
   }
+  return *now;
+}
+
+void run_custodian(const CommandRequest& inv, const CommandEnvironment& env, CommandReply& reply) {
+  const Style style{env.stdout_is_terminal && !env.no_colour};
+  const std::optional<ClockReading> now = start_command(
+      inv, env, reply, inv.command == "undo" || inv.command == "add" || inv.command == "forget");
+  if (!now) return;
   Result<Workspace> ws = open_workspace(inv);
   if (!ws) {
     reply.findings.push_back(finding_from(ws.status()));
@@ -563,15 +571,8 @@ void run_markdown_units(const CommandRequest& inv, const CommandEnvironment& env
 // memorybox.md §2 and §11: the MemoryBox layout under an agent root (--root, default ".").
 void run_memorybox(const CommandRequest& inv, const CommandEnvironment& env, CommandReply& reply) {
   const Style style{env.stdout_is_terminal && !env.no_colour};
-  if (Status extra = no_positionals(inv); !extra.ok()) {
-    reply.findings.push_back(finding_from(extra));
-    return;
-  }
-  const Result<ClockReading> now = clock_of(inv, env);
-  if (!now) {
-    reply.findings.push_back(finding_from(now.status()));
-    return;
-  }
+  const std::optional<ClockReading> now = start_command(inv, env, reply, false);
+  if (!now) return;
   const auto given = inv.options.find("--root");
   Result<AgentRoot> root =
       AgentRoot::open(posix_file_system(), given == inv.options.end() ? "." : given->second);
