@@ -10,8 +10,9 @@
 
 // A project's memory folder: what mk_workspace_open checked, passed to every command.
 struct mk_workspace {
-  std::string project_root;
-  std::string memory_dir;  // "" for the layout's default
+  mk_layout layout = MK_LAYOUT_CUSTODIAN;
+  std::string project_root;  // absolute; the agent root for MemoryBox
+  std::string memory_dir;    // "" for the layout's default
   double lock_timeout_seconds = 10.0;
 };
 

@@ -183,7 +183,9 @@ MK_API mk_status mk_clock_parse(mk_clock* out, const char* rfc3339);
 typedef int32_t mk_layout;
 /** The values of mk_layout. @since 0.1 */
 enum {
-  MK_LAYOUT_CUSTODIAN = 0 /**< memory-custodian: docs/memory (spec compaction.md) */
+  MK_LAYOUT_CUSTODIAN = 0, /**< memory-custodian: docs/memory (spec compaction.md) */
+  MK_LAYOUT_MEMORYBOX = 1  /**< MemoryBox: brain/ and memory/ under the root (spec memorybox.md);
+                                @since 0.1 */
 };
 
 /** The current mk_workspace_options layout. @since 0.1 */
@@ -193,8 +195,9 @@ enum {
  *  the defaults. @since 0.1 */
 typedef struct mk_workspace_options {
   uint32_t version;            /**< MK_WORKSPACE_OPTIONS_VERSION */
-  mk_layout layout;            /**< MK_LAYOUT_CUSTODIAN */
-  const char* memory_dir;      /**< relative to the project root; NULL: "docs/memory" (not "") */
+  mk_layout layout;            /**< MK_LAYOUT_CUSTODIAN or MK_LAYOUT_MEMORYBOX */
+  const char* memory_dir;      /**< custodian only, relative to the project root; NULL:
+                                    "docs/memory" (not ""); must be NULL for MemoryBox */
   double lock_timeout_seconds; /**< how long applies wait for the lock: 0 to 86400; default 10 */
 } mk_workspace_options;
 
@@ -343,7 +346,8 @@ typedef struct mk_budget_row {
 } mk_budget_row;
 
 /**
- * Returns the number of file rows of a status result (mk_workspace_status), else 0.
+ * Returns the number of file rows of a custodian status result (mk_workspace_status), else 0
+ * (a MemoryBox status has line budgets: read them from the JSON).
  *
  * @param result Never NULL.
  * @since 0.1
@@ -363,7 +367,10 @@ MK_API mk_status mk_result_budget_row(mk_budget_row* out, const mk_result* resul
 
 /* Section - Commands
  *
- * Each runs one `memkit custodian` command on a workspace and returns its result
+ * Each runs one command of the workspace's layout and returns its result: `memkit custodian ...`
+ * for MK_LAYOUT_CUSTODIAN; for MK_LAYOUT_MEMORYBOX, mk_workspace_init and mk_workspace_status run
+ * `memkit memorybox init|status --root ROOT`, and the other commands give a result with a fatal
+ * MK-ARG-001 finding (not yet in this layout). The result
  * (Destroy with mk_result_destroy()). `now` is never NULL: every command reads the clock, as the
  * CLI does. Text arguments are UTF-8 (data, size; data may be NULL when size is 0) without NUL
  * bytes: other text gives a result with a fatal MK-ARG-001 finding and writes nothing. Paths and

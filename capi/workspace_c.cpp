@@ -7,6 +7,7 @@
 #include "capi/convert.hpp"
 #include "capi/handles.hpp"
 #include "guard.hpp"
+#include "memkit/agent_root.hpp"
 #include "memkit/commands.hpp"
 #include "memkit/file_system.hpp"
 #include "memkit/layouts.hpp"
@@ -63,12 +64,17 @@ mk_status run(mk_result** out, const mk_workspace* ws, const mk_clock* now, cons
     if (ws == nullptr) return null_argument("ws");
     const memkit::Result<memkit::ClockReading> reading = memkit::capi::clock_of(now);
     if (!reading) return reading.status();
-    request.group = "custodian";
     request.command = command;
     request.format = memkit::OutputFormat::json;
     request.lock_timeout_seconds = ws->lock_timeout_seconds;
-    request.options["--project-root"] = ws->project_root;
-    if (!ws->memory_dir.empty()) request.options["--memory-dir"] = ws->memory_dir;
+    if (ws->layout == MK_LAYOUT_MEMORYBOX) {
+      request.group = "memorybox";
+      request.options["--root"] = ws->project_root;
+    } else {
+      request.group = "custodian";
+      request.options["--project-root"] = ws->project_root;
+      if (!ws->memory_dir.empty()) request.options["--memory-dir"] = ws->memory_dir;
+    }
     memkit::CommandEnvironment env;
     const memkit::ClockReading fixed = *reading;
     env.system_clock = [fixed] { return fixed; };
@@ -165,7 +171,7 @@ mk_status mk_workspace_open(mk_workspace** out, const char* project_root,
     if (opts->version != MK_WORKSPACE_OPTIONS_VERSION) {
       return unknown_version("opts", opts->version);
     }
-    if (opts->layout != MK_LAYOUT_CUSTODIAN) {
+    if (opts->layout != MK_LAYOUT_CUSTODIAN && opts->layout != MK_LAYOUT_MEMORYBOX) {
       return Status(Errc::invalid_argument,
                     "opts.layout: unknown layout " + std::to_string(opts->layout));
     }
@@ -185,6 +191,17 @@ mk_status mk_workspace_open(mk_workspace** out, const char* project_root,
       return Status(Errc::io,
                     std::string("project_root: ") + project_root + ": " + error.message());
     }
+    if (opts->layout == MK_LAYOUT_MEMORYBOX) {
+      if (opts->memory_dir != nullptr) {
+        return Status(Errc::invalid_argument, "opts.memory_dir: only for MK_LAYOUT_CUSTODIAN");
+      }
+      const memkit::Result<memkit::AgentRoot> root = memkit::AgentRoot::open(
+          memkit::posix_file_system(), absolute.lexically_normal().string());
+      if (!root) return root.status();
+      *out = new mk_workspace{MK_LAYOUT_MEMORYBOX, absolute.lexically_normal().string(), "",
+                              opts->lock_timeout_seconds};
+      return Status();
+    }
     memkit::WorkspaceOptions options;
     options.project_root = absolute.lexically_normal().string();
     if (opts->memory_dir != nullptr) options.memory_dir = opts->memory_dir;
@@ -192,7 +209,8 @@ mk_status mk_workspace_open(mk_workspace** out, const char* project_root,
     const memkit::Result<memkit::Workspace> opened =
         memkit::Workspace::open(memkit::posix_file_system(), memkit::custodian_layout(), options);
     if (!opened) return opened.status();
-    *out = new mk_workspace{options.project_root, options.memory_dir, options.lock_timeout_seconds};
+    *out = new mk_workspace{MK_LAYOUT_CUSTODIAN, options.project_root, options.memory_dir,
+                            options.lock_timeout_seconds};
     return Status();
   });
 }

@@ -171,7 +171,10 @@ void run_case(const fs::path& case_dir, const fs::path& scratch) {
     return;
   }
   mk_workspace* ws = nullptr;
-  if (mk_workspace_open(&ws, root.c_str(), nullptr) != MK_OK) {
+  mk_workspace_options options;
+  mk_workspace_options_init(&options);
+  if (c.value("layout", "custodian") == "memorybox") options.layout = MK_LAYOUT_MEMORYBOX;
+  if (mk_workspace_open(&ws, root.c_str(), &options) != MK_OK) {
     fail(case_dir.filename().string(), "mk_workspace_open");
     return;
   }

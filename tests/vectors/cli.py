@@ -18,13 +18,17 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 
 
-def argv_of(step, plan_ids):
+def argv_of(step, plan_ids, layout="custodian"):
     def ref(value):
         return plan_ids[int(value[1:]) - 1] if isinstance(value, str) and value.startswith("$") else value
 
     op = step["op"]
     if op == "units":
         return ["markdown", "units", step["file"]]
+    if layout == "memorybox":
+        if op not in ("init", "status"):
+            raise SystemExit(f"op {op!r} has no memorybox command yet")
+        return ["memorybox", op]
     args = ["custodian"]
     if op == "init":
         args += ["init"] + (["--extended"] if step.get("extended") else [])
@@ -70,7 +74,7 @@ def typed(op, envelope):
         expect["inbox_counts"] = {k: data[k] for k in
                                   ("inbox_items", "empty_items", "duplicates", "tombstone_matches")}
         expect["inbox_counts"]["candidates"] = len(data["candidates"])
-    if op == "status":
+    if op == "status" and "files" in data:
         states = {"OK": 0, "NEAR LIMIT": 1, "OVER BUDGET": 2, "MISSING": 3, "NOT ENABLED": 4}
         expect["budget_rows"] = [{"path": f["path"], "tokens": f["tokens"] or 0,
                                   "limit": f["limit"] or 0, "state": states[f["state"]]}
@@ -86,9 +90,11 @@ def run_case(memkit, case_dir, update):
         shutil.copytree(case_dir / "files", root)
         plan_ids = []
         for n, step in enumerate(case["steps"], 1):
-            argv = [memkit] + argv_of(step, plan_ids) + ["--format", "json", "--now", case["clock"]]
+            layout = case.get("layout", "custodian")
+            argv = [memkit] + argv_of(step, plan_ids, layout) + ["--format", "json", "--now",
+                                                                 case["clock"]]
             if step["op"] != "units":
-                argv += ["--project-root", str(root)]
+                argv += ["--root" if layout == "memorybox" else "--project-root", str(root)]
             done = subprocess.run(argv, cwd=root, capture_output=True)
             text = done.stdout.decode("utf-8")
             assert text.endswith("\n"), f"{case_dir.name} step {n}: no JSON output: {done.stderr!r}"
