@@ -241,6 +241,45 @@ int main(void) {
   mk_result_destroy(result);
   EXPECT(mk_workspace_status(&result, ws, NULL) == MK_E_ARG);
 
+  /* The MemoryBox layout: an agent root whose init and status are memorybox's. */
+  char agent[600];
+  snprintf(agent, sizeof agent, "%s/agent", root);
+  char make_agent[700];
+  snprintf(make_agent, sizeof make_agent, "mkdir -p '%s'", agent);
+  EXPECT(system(make_agent) == 0);
+  mk_workspace_options box;
+  mk_workspace_options_init(&box);
+  box.layout = MK_LAYOUT_MEMORYBOX;
+  box.memory_dir = "docs/memory";
+  mk_workspace* agent_ws = NULL;
+  EXPECT(mk_workspace_open(&agent_ws, agent, &box) == MK_E_ARG);
+  box.memory_dir = NULL;
+  box.layout = 7;
+  EXPECT(mk_workspace_open(&agent_ws, agent, &box) == MK_E_ARG);
+  box.layout = MK_LAYOUT_MEMORYBOX;
+  EXPECT(mk_workspace_open(&agent_ws, agent, &box) == MK_OK);
+  EXPECT(mk_workspace_init(&result, agent_ws, &now, 0) == MK_OK);
+  EXPECT(mk_result_exit_code(result) == 0);
+  mk_result_destroy(result);
+  char soul[700];
+  snprintf(soul, sizeof soul, "%s/brain/SOUL.md", agent);
+  char* soul_text = read_text(soul);
+  EXPECT(soul_text != NULL && strcmp(soul_text, "# SOUL\n") == 0);
+  free(soul_text);
+  EXPECT(mk_workspace_status(&result, agent_ws, &now) == MK_OK);
+  EXPECT(mk_result_exit_code(result) == 0);
+  EXPECT(mk_result_budget_row_count(result) == 0);
+  mk_buf box_json = {NULL, 0};
+  EXPECT(mk_result_json(&box_json, result) == MK_OK);
+  EXPECT(contains(&box_json, "\"command\":\"memorybox status\""));
+  EXPECT(contains(&box_json, "\"tiers\":["));
+  mk_buf_dispose(&box_json);
+  mk_result_destroy(result);
+  EXPECT(mk_workspace_plan_compaction(&result, agent_ws, &now, NULL) == MK_OK);
+  EXPECT(mk_result_exit_code(result) == 2);
+  mk_result_destroy(result);
+  mk_workspace_destroy(agent_ws);
+
   /* A document and its units. */
   mk_document* doc = NULL;
   const char* text = "# T\n\n- a\n  more\n- b\n";
