@@ -214,8 +214,9 @@ MK_API void mk_workspace_options_init(mk_workspace_options* opts);
 typedef struct mk_workspace mk_workspace;
 
 /**
- * Opens the memory folder of a project: checks the project root and that the memory directory
- * lies strictly inside docs/ without symbolic links. The memory directory need not exist yet
+ * Opens the memory folder of a project: checks the project root and, for MK_LAYOUT_CUSTODIAN,
+ * that the memory directory lies strictly inside docs/ without symbolic links (for
+ * MK_LAYOUT_MEMORYBOX, the agent root; its brain/ and memory/ are checked by each command). The memory directory need not exist yet
  * (mk_workspace_init creates it). Reads no memory file. A relative root is made absolute against
  * the working directory now, so a later chdir does not move the workspace.
  *

@@ -296,6 +296,14 @@ const workspaceToken = Symbol('memkit.Workspace');
 const workspaces = new FinalizationRegistry((ptr) => capi.mk_workspace_destroy(ptr)); // fallback only
 
 const FORGET_MODES = { soft: C.MK_FORGET_SOFT, hard: C.MK_FORGET_HARD, purge: C.MK_FORGET_PURGE };
+const LAYOUTS = { custodian: C.MK_LAYOUT_CUSTODIAN, memorybox: C.MK_LAYOUT_MEMORYBOX };
+
+// 'custodian', 'memorybox' or an MK_LAYOUT_* number -> the mk_layout value.
+function layoutArg(layout) {
+  if (typeof layout === 'string' && Object.hasOwn(LAYOUTS, layout)) return LAYOUTS[layout];
+  if (Number.isInteger(layout)) return layout; // the library judges numbers it does not know
+  throw new TypeError('layout must be "custodian", "memorybox" or an MK_LAYOUT_* number');
+}
 
 function compactOptions(opts) {
   const o = options(opts, ['target', 'archiveOldest'], 'compaction options');
@@ -322,7 +330,12 @@ function forgetOptions(opts) {
   return c;
 }
 
-/** A project's memory folder (mk_workspace). Not thread-safe; close() it when done. */
+/**
+ * A project's memory folder (mk_workspace). Not thread-safe; close() it when done. Its layout
+ * decides the commands: a custodian workspace runs `custodian ...`; a MemoryBox one runs
+ * `memorybox init|status`, and every other command returns a Result with a fatal MK-ARG-001
+ * finding (exitCode 2).
+ */
 class Workspace {
   #ptr;
 
@@ -333,14 +346,19 @@ class Workspace {
   }
 
   /**
-   * Opens the memory folder of a project (mk_workspace_open).
-   * @param {string} root the project root
-   * @param {{memoryDir?: string, lockTimeoutSeconds?: number}} [opts]
+   * Opens the memory folder of a project (mk_workspace_open). `layout` is 'custodian' (the
+   * default: docs/memory under a project root) or 'memorybox' (an agent root holding brain/ and
+   * memory/), or a Layout number. memoryDir is for the custodian layout only: the library refuses
+   * it with a MemoryBox one (MK_E_ARG).
+   * @param {string} root the project root (the agent root for 'memorybox')
+   * @param {{layout?: 'custodian'|'memorybox'|number, memoryDir?: string,
+   *          lockTimeoutSeconds?: number}} [opts]
    */
   static open(root, opts) {
-    const o = options(opts, ['memoryDir', 'lockTimeoutSeconds'], 'workspace options');
+    const o = options(opts, ['layout', 'memoryDir', 'lockTimeoutSeconds'], 'workspace options');
     const c = {};
     capi.mk_workspace_options_init(c);
+    if (o.layout !== undefined) c.layout = layoutArg(o.layout);
     c.memory_dir = optionalCString(o.memoryDir, 'memoryDir');
     if (o.lockTimeoutSeconds !== undefined) {
       if (typeof o.lockTimeoutSeconds !== 'number')
@@ -383,7 +401,8 @@ class Workspace {
     return this.#ptr === null;
   }
 
-  /** `custodian init [--extended]`. */
+  /** `custodian init [--extended]`; `memorybox init` for a MemoryBox workspace (extended is
+   *  custodian only). */
   init(now, opts) {
     const o = options(opts, ['extended'], 'init options');
     return this.#command(
@@ -394,7 +413,8 @@ class Workspace {
     );
   }
 
-  /** `custodian status`; the rows are also in result.budgetRows. */
+  /** `custodian status`, whose rows are also in result.budgetRows; `memorybox status` for a
+   *  MemoryBox workspace (its tiers and line budgets are only in the JSON: budgetRows is []). */
   status(now) {
     return this.#command(capi.mk_workspace_status, 'mk_workspace_status', now);
   }
@@ -613,6 +633,11 @@ const UnitKind = Object.freeze({
   TEXT: C.MK_UNIT_TEXT,
 });
 
+const Layout = Object.freeze({
+  CUSTODIAN: C.MK_LAYOUT_CUSTODIAN,
+  MEMORYBOX: C.MK_LAYOUT_MEMORYBOX,
+});
+
 const ForgetMode = Object.freeze({
   SOFT: C.MK_FORGET_SOFT,
   HARD: C.MK_FORGET_HARD,
@@ -631,6 +656,7 @@ module.exports = {
   Status,
   BudgetState,
   UnitKind,
+  Layout,
   ForgetMode,
   constants: C,
   libraryPath: capi.libraryPath,

@@ -3,6 +3,7 @@
 // execute(), so they cannot drift.
 #include "memkit/commands.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <functional>
 #include <map>
@@ -40,6 +41,7 @@ const std::map<std::string, CommandOptions>& command_options() {
       {"markdown units", {{}, {}}},
       {"memorybox init", {{"--root"}, {}}},
       {"memorybox status", {{"--root"}, {}}},
+      {"memorybox decay", {{"--root", "--file"}, {}}},
   };
   return known;
 }
@@ -595,6 +597,32 @@ void run_memorybox(const CommandRequest& inv, const CommandEnvironment& env, Com
     reply.findings.push_back(finding_from(inputs.status()));
     return;
   }
+  if (inv.command == "decay") {
+    std::optional<std::string> only;
+    if (const auto file = inv.options.find("--file"); file != inv.options.end()) {
+      only = file->second;
+      bool known = false;
+      for (const memorybox::TierSpec& tier : memorybox::default_tiers()) {
+        known = known || (tier.tier <= 4 && std::find(tier.files.begin(), tier.files.end(),
+                                                      *only) != tier.files.end());
+      }
+      known = known || std::find(inputs->daily_files.begin(), inputs->daily_files.end(), *only) !=
+                           inputs->daily_files.end();
+      if (!known) {
+        reply.findings.push_back(finding_from(
+            Status(Errc::invalid_argument,
+                   "--file: " + *only +
+                       ": not a tier 1-4 file of this agent root (memory/LONG_TERM.md, "
+                       "memory/daily/YYYY-MM-DD.md, ...)")));
+        return;
+      }
+    }
+    const memorybox::DecayReport decay = memorybox::memorybox_decay(*inputs, *now, only);
+    reply.findings = decay.findings;
+    reply.data = fixed(memorybox_decay_json(decay));
+    if (inv.format == OutputFormat::text) reply.text = fixed(memorybox_decay_text(decay, style));
+    return;
+  }
   const memorybox::Report status = memorybox::memorybox_status(*inputs, *now);
   reply.findings = status.findings;
   reply.data = fixed(memorybox_status_json(status));
@@ -606,6 +634,28 @@ void run_memorybox(const CommandRequest& inv, const CommandEnvironment& env, Com
 CommandReply execute(const CommandRequest& request, const CommandEnvironment& env) {
   CommandReply reply;
   reply.command = request.group + (request.command.empty() ? "" : " " + request.command);
+  const auto known = command_options().find(reply.command);
+  if (known != command_options().end()) {
+    // The CLI's parser refuses these already; a request built elsewhere (the C ABI) gets the
+    // same refusal here.
+    auto takes = [](const std::vector<std::string>& list, const std::string& name) {
+      return std::find(list.begin(), list.end(), name) != list.end();
+    };
+    for (const auto& [name, value] : request.options) {
+      if (!takes(known->second.with_value, name)) {
+        reply.findings.push_back(finding_from(
+            Status(Errc::invalid_argument, "unknown option " + name + " for " + reply.command)));
+        return reply;
+      }
+    }
+    for (const std::string& name : request.flags) {
+      if (!takes(known->second.flags, name)) {
+        reply.findings.push_back(finding_from(
+            Status(Errc::invalid_argument, "unknown option " + name + " for " + reply.command)));
+        return reply;
+      }
+    }
+  }
   if (command_options().count(reply.command) == 0) {
     reply.findings.push_back(finding_from(Status(
         Errc::invalid_argument,

@@ -258,6 +258,10 @@ int main(void) {
   EXPECT(mk_workspace_open(&agent_ws, agent, &box) == MK_E_ARG);
   box.layout = MK_LAYOUT_MEMORYBOX;
   EXPECT(mk_workspace_open(&agent_ws, agent, &box) == MK_OK);
+  /* An option the layout's command does not take is refused in the result, as the CLI does. */
+  EXPECT(mk_workspace_init(&result, agent_ws, &now, MK_INIT_EXTENDED) == MK_OK);
+  EXPECT(mk_result_exit_code(result) == 2);
+  mk_result_destroy(result);
   EXPECT(mk_workspace_init(&result, agent_ws, &now, 0) == MK_OK);
   EXPECT(mk_result_exit_code(result) == 0);
   mk_result_destroy(result);

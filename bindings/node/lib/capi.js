@@ -142,6 +142,7 @@ const mk_clock_parse = lib.func(
 // typedef int32_t mk_layout;
 koffi.alias('mk_layout', 'int32_t');
 const MK_LAYOUT_CUSTODIAN = 0;
+const MK_LAYOUT_MEMORYBOX = 1;
 const MK_WORKSPACE_OPTIONS_VERSION = 1;
 
 // typedef struct mk_workspace_options { uint32_t version; mk_layout layout;
@@ -507,6 +508,7 @@ module.exports = {
     MK_CLOCK_SYSTEM,
     MK_CLOCK_VERSION,
     MK_LAYOUT_CUSTODIAN,
+    MK_LAYOUT_MEMORYBOX,
     MK_WORKSPACE_OPTIONS_VERSION,
     MK_BUDGET_OK,
     MK_BUDGET_NEAR_LIMIT,

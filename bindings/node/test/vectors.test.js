@@ -17,6 +17,18 @@ const VECTORS =
 
 const FORGET_MODES = { soft: 'soft', hard: 'hard', purge: 'purge' };
 
+// A case's "layout" (absent: custodian) -> the layout option of Workspace.open.
+const LAYOUTS = { custodian: 'custodian', memorybox: 'memorybox' };
+
+function caseLayout(spec) {
+  const layout = spec.layout === undefined ? 'custodian' : spec.layout;
+  assert.ok(
+    Object.hasOwn(LAYOUTS, layout),
+    `unknown layout ${JSON.stringify(spec.layout)}: teach this runner the new layout`,
+  );
+  return LAYOUTS[layout];
+}
+
 // mk_unit_kind -> the "kind" the document JSON gives the same unit.
 const UNIT_KIND_NAMES = {
   [memkit.UnitKind.FRONT_MATTER]: 'front_matter',
@@ -133,7 +145,8 @@ function checkResult(result, expect, expectedJson, planIds) {
     }));
     assert.deepEqual(rows, expect.budget_rows, 'budget_rows');
   } else {
-    // Rows come only with status; every other command has none.
+    // Rows come only with a custodian status; every other command (and a MemoryBox status,
+    // whose line budgets are only in the JSON) has none.
     assert.deepEqual(result.budgetRows, [], 'budget_rows of a command other than status');
   }
 
@@ -201,6 +214,7 @@ for (const name of cases) {
     const filesDir = path.join(caseDir, 'files');
     if (fs.existsSync(filesDir)) fs.cpSync(filesDir, root, { recursive: true });
     const now = memkit.parseClock(spec.clock);
+    const layout = caseLayout(spec);
     const planIds = [];
     let ws = null;
     try {
@@ -212,7 +226,7 @@ for (const name of cases) {
             checkUnits(root, step, expectedJson);
             return;
           }
-          if (ws === null) ws = memkit.Workspace.open(root);
+          if (ws === null) ws = memkit.Workspace.open(root, { layout });
           const result = runCommand(ws, now, step, planIds);
           try {
             planIds.push(result.planId);

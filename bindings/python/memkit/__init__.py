@@ -5,6 +5,9 @@ is Workspace.plan_compaction, mk_result_plan_id is Result.plan_id, mk_document_u
 Document.unit. Every handle (Workspace, Result, Document) has an idempotent close() and is a
 context manager; the garbage collector only destroys what was not closed.
 
+Workspace.open(root, layout=...) takes a Layout (or "custodian", the default, or
+"memorybox"): a project's docs/memory, or a MemoryBox agent root (brain/, memory/).
+
 A non-OK mk_status raises memkit.Error (.code, .name, .message). A command that ran returns a
 Result even when its findings stop it: read Result.exit_code (0, 1 or 2) and the JSON.
 
@@ -34,7 +37,7 @@ __all__ = [
     "Clock",
     "SYSTEM_CLOCK", "parse_clock", "version", "version_number", "status_name",
     "last_error_message", "Workspace", "Result", "InboxCounts", "BudgetRow", "BudgetState",
-    "ForgetMode", "Document", "Unit", "UnitKind", "library_path",
+    "ForgetMode", "Layout", "Document", "Unit", "UnitKind", "library_path",
 ]
 
 #: The library version this binding was written for (memkit.h's MK_VERSION_*).
@@ -424,7 +427,8 @@ class Result(_Handle):
 
     @property
     def budget_row_count(self) -> int:
-        """mk_result_budget_row_count: the file rows of a status result, else 0."""
+        """mk_result_budget_row_count: the file rows of a custodian status result, else 0 (a
+        MemoryBox status has line budgets: read them from the JSON)."""
         with self._lock:
             return _capi.mk_result_budget_row_count(self._use_unlocked())
 
@@ -441,7 +445,7 @@ class Result(_Handle):
 
     @property
     def budget_rows(self) -> list[BudgetRow]:
-        """Every row of a status result ([] for other commands)."""
+        """Every row of a custodian status result ([] for other commands and MemoryBox)."""
         with self._lock:
             return [self.budget_row(i) for i in range(self.budget_row_count)]
 
@@ -487,23 +491,55 @@ def _compact_options(target: Optional[PathLike], archive_oldest: bool) -> _capi.
     return opts
 
 
+class Layout(enum.IntEnum):
+    """The values of mk_layout: what a workspace's root holds."""
+    #: memory-custodian: the project root's docs/memory (spec compaction.md); every command.
+    CUSTODIAN = _capi.MK_LAYOUT_CUSTODIAN
+    #: MemoryBox: an agent root with brain/ and memory/ (spec memorybox.md); init and status.
+    MEMORYBOX = _capi.MK_LAYOUT_MEMORYBOX
+
+
+def _layout(layout: Union[str, int]) -> int:
+    """A Layout, its name in any case ("custodian", "memorybox"), or an int for the library to
+    judge (an unknown one is its MK_E_ARG, as for ForgetMode)."""
+    if isinstance(layout, str):
+        try:
+            return Layout[layout.upper()]
+        except KeyError:
+            raise ArgumentError(
+                f"layout: expected 'custodian' or 'memorybox', got {layout!r}") from None
+    return _fits_int32(layout, "layout")
+
+
 class Workspace(_Handle):
     """A project's memory folder (mk_workspace). Not thread-safe in C: this class serialises
     calls on one Workspace with a lock; for parallel work open one Workspace per thread.
 
     Every command takes `now`: an RFC 3339 str with an offset, a Clock (SYSTEM_CLOCK for the
-    system clock and zone) or an aware datetime, and returns a Result (close it, or use `with`)."""
+    system clock and zone) or an aware datetime, and returns a Result (close it, or use `with`).
+
+    The layout (Layout.CUSTODIAN by default) chooses the commands: `memkit custodian ...` on
+    the project root's memory directory, or, for Layout.MEMORYBOX, `memkit memorybox init` and
+    `memkit memorybox status --root ROOT` on an agent root; on a MemoryBox workspace the other
+    commands return a Result with a fatal MK-ARG-001 finding (exit code 2)."""
 
     _destroy = staticmethod(_capi.mk_workspace_destroy)
 
     def __init__(self, root: PathLike, memory_dir: Optional[PathLike] = None,
-                 lock_timeout: float = 10.0) -> None:
-        """mk_workspace_open: checks the project root and that memory_dir (relative to it;
-        None: docs/memory) lies strictly inside docs/ without symbolic links. lock_timeout is
-        how long applies wait for the folder's lock, in seconds."""
+                 lock_timeout: float = 10.0,
+                 layout: Union[str, Layout] = Layout.CUSTODIAN) -> None:
+        """mk_workspace_open. layout is a Layout or its name ("custodian", "memorybox").
+
+        Custodian: checks the project root and that memory_dir (relative to it; None:
+        docs/memory) lies strictly inside docs/ without symbolic links. MemoryBox: root is the
+        agent root (brain/, memory/) and memory_dir must stay None (else Error, MK_E_ARG).
+        lock_timeout is how long applies wait for the folder's lock, in seconds."""
         root_bytes = _cpath(root, "root")
         opts = _capi.mk_workspace_options()
         _capi.mk_workspace_options_init(ctypes.byref(opts))
+        opts.layout = _layout(layout)
+        # memory_dir belongs to the custodian layout; one given with MEMORYBOX still goes to C,
+        # which refuses it (MK_E_ARG), rather than being dropped here without a word.
         if memory_dir is not None:
             opts.memory_dir = _cpath(memory_dir, "memory_dir")
         opts.lock_timeout_seconds = float(lock_timeout)
@@ -511,18 +547,21 @@ class Workspace(_Handle):
         _check(_capi.mk_workspace_open(ctypes.byref(out), root_bytes, ctypes.byref(opts)))
         super().__init__(out)
         self.root = os.fsdecode(root_bytes)
+        self.layout = _enum(Layout, opts.layout)  # a Layout (a plain int if the library knows more)
         self.memory_dir = None if memory_dir is None else os.fsdecode(opts.memory_dir)
         self.lock_timeout = opts.lock_timeout_seconds
 
     @classmethod
     def open(cls, root: PathLike, memory_dir: Optional[PathLike] = None,
-             lock_timeout: float = 10.0) -> "Workspace":
-        """mk_workspace_open; the same as Workspace(root, memory_dir, lock_timeout)."""
-        return cls(root, memory_dir, lock_timeout)
+             lock_timeout: float = 10.0,
+             layout: Union[str, Layout] = Layout.CUSTODIAN) -> "Workspace":
+        """mk_workspace_open; the same as Workspace(root, memory_dir, lock_timeout, layout)."""
+        return cls(root, memory_dir, lock_timeout, layout)
 
     def __repr__(self) -> str:
         state = "closed" if self.closed else "open"
-        return f"<memkit.Workspace root={self.root!r} {state}>"
+        layout = self.layout.name.lower() if isinstance(self.layout, Layout) else self.layout
+        return f"<memkit.Workspace {layout} root={self.root!r} {state}>"
 
     def _run(self, function: Callable[..., int], now: ClockLike, *args: Any) -> Result:
         clock = _clock(now)
@@ -532,12 +571,15 @@ class Workspace(_Handle):
         return Result(out)
 
     def init(self, now: ClockLike, extended: bool = False) -> Result:
-        """mk_workspace_init (`custodian init [--extended]`): creates the memory directory and
-        every missing file; never overwrites."""
+        """mk_workspace_init (`custodian init [--extended]`, or `memorybox init`): creates the
+        memory directory (MemoryBox: brain/ and memory/) and every missing file; never
+        overwrites. extended is custodian only (`memorybox init` has no --extended)."""
         return self._run(_capi.mk_workspace_init, now, _capi.MK_INIT_EXTENDED if extended else 0)
 
     def status(self, now: ClockLike) -> Result:
-        """mk_workspace_status (`custodian status`): token budgets per file (Result.budget_rows)."""
+        """mk_workspace_status (`custodian status`): token budgets per file (Result.budget_rows).
+        On a MemoryBox workspace `memorybox status`: line budgets per tier, in the JSON only
+        (budget_rows is [])."""
         return self._run(_capi.mk_workspace_status, now)
 
     def check(self, now: ClockLike) -> Result:

@@ -74,6 +74,7 @@ class mk_clock(Structure):
 
 mk_layout = c_int32
 MK_LAYOUT_CUSTODIAN = 0
+MK_LAYOUT_MEMORYBOX = 1
 MK_WORKSPACE_OPTIONS_VERSION = 1
 
 

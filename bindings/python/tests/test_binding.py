@@ -490,6 +490,106 @@ class CommandTests(TempDirTestCase):
                 self.assertEqual(json.loads(result.json)["command"], "custodian recover")
 
 
+class MemoryBoxTests(TempDirTestCase):
+    """Layout.MEMORYBOX: an agent root (brain/, memory/) whose init and status are memorybox's."""
+
+    def test_init_creates_the_tiers_and_status_reads_them(self):
+        root = self.project(name="agent")
+        with memkit.Workspace.open(root, layout=memkit.Layout.MEMORYBOX) as ws:
+            self.assertIs(ws.layout, memkit.Layout.MEMORYBOX)
+            self.assertIsNone(ws.memory_dir)
+            self.assertFalse((root / "brain").exists())
+            with ws.init(NOW) as init:
+                self.assertEqual(init.exit_code, 0, init.json)
+                shown = json.loads(init.json)
+                self.assertEqual(shown["command"], "memorybox init")
+                self.assertIn("brain/SOUL.md", shown["data"]["created"])
+                self.assertFalse(init.applied)
+                self.assertIsNone(init.plan_id)
+            self.assertEqual((root / "brain/SOUL.md").read_text(), "# SOUL\n")
+            self.assertTrue((root / "memory/daily").is_dir())
+            self.assertTrue((root / "memory/LONG_TERM.md").is_file())
+            self.assertFalse((root / "docs").exists())  # no custodian folder
+            with ws.status(NOW) as status:
+                self.assertEqual(status.exit_code, 0, status.json)
+                shown = json.loads(status.json)
+                self.assertEqual(shown["command"], "memorybox status")
+                self.assertEqual(len(shown["data"]["tiers"]), 5)
+                self.assertEqual([tier["tier"] for tier in shown["data"]["tiers"]], [1, 2, 3, 4, 5])
+                self.assertEqual(status.budget_row_count, 0)  # line budgets: in the JSON only
+                self.assertEqual(status.budget_rows, [])
+                self.assertIsNone(status.inbox_counts)
+            with ws.init(NOW) as again:  # never overwrites
+                self.assertEqual(json.loads(again.json)["data"]["created"], [])
+
+    def test_layout_names_and_numbers(self):
+        root = self.project(name="agent")
+        for layout in ("memorybox", "MemoryBox", memkit.Layout.MEMORYBOX, 1):
+            with self.subTest(layout=layout):
+                with memkit.Workspace.open(root, layout=layout) as ws:
+                    self.assertIs(ws.layout, memkit.Layout.MEMORYBOX)
+                    self.assertIn("memorybox", repr(ws))
+                    with ws.status(NOW) as status:
+                        self.assertEqual(json.loads(status.json)["command"], "memorybox status")
+        for layout in ("custodian", memkit.Layout.CUSTODIAN, 0):
+            with self.subTest(layout=layout):
+                with memkit.Workspace.open(root, layout=layout) as ws:
+                    self.assertIs(ws.layout, memkit.Layout.CUSTODIAN)
+                    with ws.status(NOW) as status:
+                        self.assertEqual(json.loads(status.json)["command"], "custodian status")
+        with memkit.Workspace.open(root) as ws:  # the default
+            self.assertIs(ws.layout, memkit.Layout.CUSTODIAN)
+        with self.assertRaises(memkit.ArgumentError):
+            memkit.Workspace.open(root, layout="box")
+        with self.assertRaises(memkit.Error) as caught:  # refused by the library itself
+            memkit.Workspace.open(root, layout=7)
+        self.assertEqual(caught.exception.code, memkit.Status.E_ARG)
+        self.assertNotIsInstance(caught.exception, memkit.ArgumentError)
+        self.assertIn("layout", caught.exception.message)
+        with self.assertRaises(TypeError):
+            memkit.Workspace.open(root, layout=1.0)
+
+    def test_memory_dir_with_memorybox_is_MK_E_ARG(self):
+        root = self.project(name="agent")
+        for memory_dir in ("docs/memory", "memory"):
+            with self.subTest(memory_dir=memory_dir):
+                with self.assertRaises(memkit.Error) as caught:
+                    memkit.Workspace.open(root, memory_dir=memory_dir, layout="memorybox")
+                error = caught.exception
+                self.assertEqual((error.code, error.name), (memkit.Status.E_ARG, "MK_E_ARG"))
+                self.assertNotIsInstance(error, memkit.ArgumentError)  # the library's refusal
+                self.assertIn("memory_dir", error.message)
+        self.assertEqual(list(root.iterdir()), [])  # nothing written
+
+    def test_custodian_commands_are_fatal_findings(self):
+        root = self.project(name="agent")
+        plan_id = "0123456789abcdef"
+        commands = {
+            "check": lambda ws: ws.check(NOW),
+            "plan_compaction": lambda ws: ws.plan_compaction(NOW),
+            "apply_compaction": lambda ws: ws.apply_compaction(NOW, plan_id),
+            "recover": lambda ws: ws.recover(NOW, apply=True),
+            "plan_undo": lambda ws: ws.plan_undo(NOW, plan_id),
+            "apply_undo": lambda ws: ws.apply_undo(NOW, plan_id, plan_id),
+            "add": lambda ws: ws.add(NOW, "a note", "inbox"),
+            "plan_forget": lambda ws: ws.plan_forget(NOW, "note"),
+            "apply_forget": lambda ws: ws.apply_forget(NOW, "note", plan_id),
+        }
+        with memkit.Workspace.open(root, layout="memorybox") as ws:
+            ws.init(NOW).close()
+            before = sorted(str(path.relative_to(root)) for path in root.rglob("*"))
+            for name, command in commands.items():
+                with self.subTest(command=name), command(ws) as result:
+                    self.assertEqual(result.exit_code, 2, result.json)
+                    findings = json.loads(result.json)["findings"]
+                    self.assertEqual([(f["code"], f["fatal"]) for f in findings],
+                                     [("MK-ARG-001", True)])
+                    self.assertFalse(result.applied)
+                    self.assertIsNone(result.plan_id)
+            after = sorted(str(path.relative_to(root)) for path in root.rglob("*"))
+        self.assertEqual(after, before)  # nothing written, no docs/ or .memkit/
+
+
 class DocumentTests(unittest.TestCase):
     TEXT = "# Title\n\n- a\n  b\ntext\n```\ncode\n```\n<!-- c -->\n"
 

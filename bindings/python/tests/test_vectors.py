@@ -29,6 +29,10 @@ UNIT_KIND_JSON = {
 }
 
 
+# The case-level "layout" field (absent: custodian) and the layout each name opens.
+LAYOUTS = {"custodian": memkit.Layout.CUSTODIAN, "memorybox": memkit.Layout.MEMORYBOX}
+
+
 def case_dirs():
     return sorted(path.parent for path in VECTORS.glob("*/case.json"))
 
@@ -77,6 +81,9 @@ class VectorTests(unittest.TestCase):
         case = json.loads((case_dir / "case.json").read_text(encoding="utf-8"))
         self.assertGreater(len(case["steps"]), 0)
         now = memkit.parse_clock(case["clock"])
+        layout_name = case.get("layout", "custodian")
+        self.assertIn(layout_name, LAYOUTS, "unknown layout: teach the binding's vector runner")
+        layout = LAYOUTS[layout_name]
         plan_ids = []
 
         def ref(value):
@@ -91,7 +98,8 @@ class VectorTests(unittest.TestCase):
         with tempfile.TemporaryDirectory(prefix="memkit-py-vector-") as temp:
             root = Path(temp) / "project"
             shutil.copytree(case_dir / "files", root, symlinks=True)
-            with memkit.Workspace.open(root) as ws:
+            with memkit.Workspace.open(root, layout=layout) as ws:
+                self.assertIs(ws.layout, layout)
                 for number, step in enumerate(case["steps"], start=1):
                     with self.subTest(case=case_dir.name, step=number, op=step["op"]):
                         expect = step["expect"]
@@ -106,6 +114,8 @@ class VectorTests(unittest.TestCase):
                         with run_command(ws, now, step, ref) as result:
                             plan_ids.append(result.plan_id)
                             self.check_result(result, expect, expected_json, ref)
+                            if layout is memkit.Layout.MEMORYBOX:  # line budgets: JSON only
+                                self.assertEqual(result.budget_row_count, 0)
 
     def check_result(self, result, expect, expected_json, ref):
         self.assertEqual(result.json_bytes, expected_json)

@@ -238,7 +238,8 @@ impl CommandResult {
         }))
     }
 
-    /// The number of file rows of a status result, else 0.
+    /// The number of file rows of a custodian status result, else 0 (a MemoryBox status has
+    /// line budgets: read them from the JSON).
     #[doc(alias = "mk_result_budget_row_count")]
     pub fn budget_row_count(&self) -> u64 {
         unsafe { sys::mk_result_budget_row_count(self.ptr.as_ptr()) }
@@ -274,7 +275,8 @@ impl CommandResult {
         })
     }
 
-    /// Every file row of a status result, in the report's order (empty for other commands).
+    /// Every file row of a custodian status result, in the report's order (empty for other
+    /// commands and for a MemoryBox status).
     #[doc(alias = "mk_result_budget_row")]
     pub fn budget_rows(&self) -> Result<Vec<BudgetRow>> {
         (0..self.budget_row_count())

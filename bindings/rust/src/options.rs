@@ -8,19 +8,29 @@ use std::ffi::CString;
 use std::path::{Path, PathBuf};
 use std::ptr;
 
-/// The memory layouts a workspace can be opened with (`mk_layout`).
+/// The memory layouts a workspace can be opened with (`mk_layout`), chosen with
+/// [`WorkspaceOptions::layout`]; the default is [`Layout::Custodian`].
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 #[non_exhaustive]
 pub enum Layout {
-    /// memory-custodian: `docs/memory` (spec compaction.md).
+    /// memory-custodian: `docs/memory` under a project root (spec compaction.md); every command
+    /// runs `memkit custodian ...`.
     #[doc(alias = "MK_LAYOUT_CUSTODIAN")]
     Custodian,
+    /// MemoryBox: `brain/` and `memory/` under an agent root (spec memorybox.md). Only
+    /// [`init`](crate::Workspace::init) and [`status`](crate::Workspace::status) run (`memkit
+    /// memorybox init|status --root ROOT`); the other commands give a result with a fatal
+    /// MK-ARG-001 finding (exit code 2). Takes no
+    /// [`memory_dir`](WorkspaceOptions::memory_dir): the library refuses it with `MK_E_ARG`.
+    #[doc(alias = "MK_LAYOUT_MEMORYBOX")]
+    MemoryBox,
 }
 
 impl Layout {
     fn as_raw(self) -> sys::mk_layout {
         match self {
             Layout::Custodian => sys::MK_LAYOUT_CUSTODIAN,
+            Layout::MemoryBox => sys::MK_LAYOUT_MEMORYBOX,
         }
     }
 }
@@ -40,13 +50,14 @@ impl WorkspaceOptions {
         WorkspaceOptions::default()
     }
 
-    /// The memory layout.
+    /// The memory layout: [`Layout::Custodian`] (the default) or [`Layout::MemoryBox`].
     pub fn layout(mut self, layout: Layout) -> WorkspaceOptions {
         self.layout = Some(layout);
         self
     }
 
-    /// The memory directory, relative to the project root and strictly inside `docs/`.
+    /// The memory directory, relative to the project root and strictly inside `docs/`. For the
+    /// custodian layout only: with [`Layout::MemoryBox`], opening fails with `MK_E_ARG`.
     pub fn memory_dir(mut self, memory_dir: impl AsRef<Path>) -> WorkspaceOptions {
         self.memory_dir = Some(memory_dir.as_ref().to_path_buf());
         self

@@ -101,11 +101,13 @@ extern "C" {
 /// `typedef int32_t mk_layout;`
 pub type mk_layout = i32;
 pub const MK_LAYOUT_CUSTODIAN: mk_layout = 0;
+pub const MK_LAYOUT_MEMORYBOX: mk_layout = 1;
 
 pub const MK_WORKSPACE_OPTIONS_VERSION: u32 = 1;
 
 /// `typedef struct mk_workspace_options { uint32_t version; mk_layout layout;
 /// const char* memory_dir; double lock_timeout_seconds; } mk_workspace_options;`
+/// (`memory_dir` is for `MK_LAYOUT_CUSTODIAN` only: NULL for `MK_LAYOUT_MEMORYBOX`.)
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct mk_workspace_options {

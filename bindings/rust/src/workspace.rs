@@ -1,5 +1,6 @@
 //! Section - Workspace and Section - Commands of memkit.h: a project's memory folder and the
-//! `memkit custodian` commands run on it.
+//! commands of its layout run on it (`memkit custodian ...`, or `memkit memorybox init|status`
+//! for [`Layout::MemoryBox`](crate::Layout::MemoryBox)).
 
 use crate::c_text::{path_cstring, text_cstring};
 use crate::clock::Clock;
@@ -44,7 +45,10 @@ impl Workspace {
         Workspace::open_raw(project_root.as_ref(), None)
     }
 
-    /// Opens the memory folder of a project with `options` (see [`Workspace::open`]).
+    /// Opens the memory folder of a project with `options` (see [`Workspace::open`]). With
+    /// [`Layout::MemoryBox`](crate::Layout::MemoryBox) the root is an agent root (`brain/`,
+    /// `memory/`, which need not exist yet) and a [`memory_dir`](WorkspaceOptions::memory_dir)
+    /// is `MK_E_ARG`.
     #[doc(alias = "mk_workspace_open")]
     pub fn open_with(
         project_root: impl AsRef<Path>,
@@ -101,7 +105,8 @@ impl Workspace {
     }
 
     /// `custodian init [--extended]`: creates the memory directory and every missing file;
-    /// never overwrites.
+    /// never overwrites. In the MemoryBox layout, `memorybox init`: the missing tier files and
+    /// `memory/daily/`, `memory/ARCHIVES/` (`extended` is a custodian option).
     #[doc(alias = "mk_workspace_init")]
     pub fn init(&mut self, now: &Clock, extended: bool) -> Result<CommandResult> {
         let flags = if extended { sys::MK_INIT_EXTENDED } else { 0 };
@@ -111,7 +116,8 @@ impl Workspace {
     }
 
     /// `custodian status`: token budgets and states per file; writes nothing. The rows are also
-    /// read with [`CommandResult::budget_rows`].
+    /// read with [`CommandResult::budget_rows`]. In the MemoryBox layout, `memorybox status`:
+    /// line budgets per tier, only in the JSON (`data.tiers`); `budget_rows` is empty.
     #[doc(alias = "mk_workspace_status")]
     pub fn status(&mut self, now: &Clock) -> Result<CommandResult> {
         self.run(|out, ws| unsafe { sys::mk_workspace_status(out, ws, &now.raw) })

@@ -1,5 +1,6 @@
 //! The raw layer against the contract: src/sys.rs declares each function memkit.h declares, in
-//! header order, under its C prototype, and nothing the export list (capi/memkit.map) lacks.
+//! header order, under its C prototype, and nothing the export list (capi/memkit.map) lacks; and
+//! it copies each integer constant of the header with its value.
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -139,4 +140,88 @@ fn the_export_list_names_exactly_the_bound_functions() {
     let mut bound: Vec<String> = sys_functions().into_iter().map(|(name, _)| name).collect();
     bound.sort();
     assert_eq!(bound, exported);
+}
+
+/// The integer constants memkit.h defines, `#define MK_X 1u` and enum members `MK_X = -1`, with
+/// their values (expressions such as MK_VERSION_NUMBER are left to the tests that use them).
+fn header_constants() -> Vec<(String, i64)> {
+    let header = strip_block_comments(&read(&repo_file("capi/memkit.h")));
+    let mut found = Vec::new();
+    for line in header.lines() {
+        let line = line.trim();
+        if let Some(rest) = line.strip_prefix("#define ") {
+            let mut words = rest.split_whitespace();
+            if let (Some(name), Some(value)) = (words.next(), words.next()) {
+                if let Ok(value) = value.trim_end_matches('u').parse::<i64>() {
+                    if name.starts_with("MK_") {
+                        found.push((name.to_string(), value));
+                    }
+                }
+            }
+            continue;
+        }
+        for member in line.split(['{', '}', ',', ';']) {
+            let mut sides = member.splitn(2, '=');
+            if let (Some(name), Some(value)) = (sides.next(), sides.next()) {
+                let name = name.trim();
+                let is_name = name.starts_with("MK_")
+                    && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+                if let (true, Ok(value)) = (is_name, value.trim().parse::<i64>()) {
+                    found.push((name.to_string(), value));
+                }
+            }
+        }
+    }
+    found
+}
+
+/// The integer constants src/sys.rs declares (`pub const MK_X: T = 1;`), with their values.
+fn sys_constants() -> Vec<(String, i64)> {
+    let sys = read(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src/sys.rs"));
+    let mut found = Vec::new();
+    for line in sys.lines() {
+        let rest = match line.trim().strip_prefix("pub const ") {
+            Some(rest) => rest,
+            None => continue,
+        };
+        let name = rest.split(':').next().unwrap_or("").trim();
+        let value = rest
+            .rsplit('=')
+            .next()
+            .unwrap_or("")
+            .trim()
+            .trim_end_matches(';');
+        if let Ok(value) = value.replace('_', "").parse::<i64>() {
+            found.push((name.to_string(), value));
+        }
+    }
+    found
+}
+
+#[test]
+fn sys_copies_every_header_constant_with_its_value() {
+    let mut header = header_constants();
+    assert!(
+        header.iter().any(|(name, _)| name == "MK_E_CALLBACK")
+            && header.iter().any(|(name, _)| name == "MK_FORGET_PURGE")
+            && header.iter().any(|(name, _)| name == "MK_INIT_EXTENDED"),
+        "the header's constants were not all found: {:?}",
+        header
+    );
+    let mut sys = sys_constants();
+    header.sort();
+    sys.sort();
+    let only_in = |these: &[(String, i64)], those: &[(String, i64)]| -> Vec<(String, i64)> {
+        these
+            .iter()
+            .filter(|c| !those.contains(c))
+            .cloned()
+            .collect()
+    };
+    assert!(
+        sys == header,
+        "memkit.h but not src/sys.rs: {:?}; src/sys.rs but not memkit.h: {:?}",
+        only_in(&header, &sys),
+        only_in(&sys, &header)
+    );
 }

@@ -5,7 +5,7 @@ mod common;
 use common::TempDir;
 use memkit::{
     sys, AddOptions, BudgetState, Clock, CommandResult, CompactOptions, Document, Error,
-    ForgetOptions, Unit, UnitKind, Workspace, WorkspaceOptions,
+    ForgetOptions, Layout, Unit, UnitKind, Workspace, WorkspaceOptions,
 };
 use std::fs;
 use std::io;
@@ -226,6 +226,84 @@ fn options_reach_the_library() {
         "--extended"
     );
     assert!(!tmp.path().join("docs/memory").exists());
+}
+
+// The MemoryBox layout
+
+fn memorybox_options() -> WorkspaceOptions {
+    WorkspaceOptions::new().layout(Layout::MemoryBox)
+}
+
+#[test]
+fn a_memorybox_workspace_inits_the_tiers_and_reports_them_in_the_json() {
+    let tmp = TempDir::new("api");
+    let mut ws = Workspace::open_with(tmp.path(), &memorybox_options()).unwrap();
+    assert!(!tmp.path().join("brain").exists(), "open writes nothing");
+
+    let init = ws.init(&now(), false).unwrap();
+    let init_json = init.json().unwrap();
+    assert_eq!(init.exit_code(), 0, "{}", init_json);
+    assert!(
+        init_json.starts_with("{\"command\":\"memorybox init\""),
+        "{}",
+        init_json
+    );
+    assert!(init_json.contains("\"brain/SOUL.md\""), "{}", init_json);
+    assert!(tmp.path().join("brain/SOUL.md").is_file());
+    assert!(tmp.path().join("memory/daily").is_dir());
+    assert!(
+        !tmp.path().join("docs").exists(),
+        "no custodian files in an agent root"
+    );
+
+    let status = ws.status(&now()).unwrap();
+    let json = status.json().unwrap();
+    assert_eq!(status.exit_code(), 0, "{}", json);
+    assert!(
+        json.starts_with("{\"command\":\"memorybox status\""),
+        "{}",
+        json
+    );
+    assert!(json.contains("\"tiers\":["), "{}", json);
+    assert!(json.contains("\"path\":\"brain/SOUL.md\""), "{}", json);
+    // Line budgets are only in the JSON: no custodian rows (memkit.h mk_result_budget_row_count).
+    assert_eq!(status.budget_row_count(), 0);
+    assert!(status.budget_rows().unwrap().is_empty());
+    expect_error(status.budget_row(0), -1, "MK_E_ARG");
+    assert_eq!(status.plan_id(), None);
+    assert_eq!(status.inbox_counts().unwrap(), None);
+}
+
+#[test]
+fn a_memorybox_workspace_takes_no_memory_dir() {
+    let tmp = TempDir::new("api");
+    let options = memorybox_options().memory_dir("docs/memory");
+    let error = expect_error(Workspace::open_with(tmp.path(), &options), -1, "MK_E_ARG");
+    assert!(error.message().contains("memory_dir"), "{}", error);
+    // The same memory_dir is fine for the custodian layout, so the layout is what refuses it.
+    let custodian = WorkspaceOptions::new()
+        .layout(Layout::Custodian)
+        .memory_dir("docs/memory");
+    Workspace::open_with(tmp.path(), &custodian).expect("a custodian memory_dir");
+}
+
+#[test]
+fn a_custodian_command_on_a_memorybox_workspace_is_exit_code_2() {
+    let tmp = TempDir::new("api");
+    let mut ws = Workspace::open_with(tmp.path(), &memorybox_options()).unwrap();
+    let plan = ws.plan_compaction(&now(), &CompactOptions::new()).unwrap();
+    let json = plan.json().unwrap();
+    assert_eq!(plan.exit_code(), 2, "{}", json);
+    assert!(json.contains("\"code\":\"MK-ARG-001\""), "{}", json);
+    assert!(json.contains("\"fatal\":true"), "{}", json);
+    assert_eq!(plan.plan_id(), None);
+    assert!(!plan.applied());
+    assert_eq!(plan.inbox_counts().unwrap(), None);
+    assert_eq!(
+        fs::read_dir(tmp.path()).unwrap().count(),
+        0,
+        "nothing was written"
+    );
 }
 
 // Commands and results

@@ -5,7 +5,7 @@ mod common;
 use common::{copy_dir, parse_json, Json, TempDir};
 use memkit::{
     AddOptions, BudgetRow, BudgetState, Clock, CommandResult, CompactOptions, Document, ForgetMode,
-    ForgetOptions, InboxCounts, UnitKind, Workspace,
+    ForgetOptions, InboxCounts, Layout, UnitKind, Workspace, WorkspaceOptions,
 };
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -70,6 +70,14 @@ fn run_case(case_dir: &Path, problems: &mut Vec<String>) -> usize {
         .and_then(Json::as_str)
         .unwrap_or_else(|| panic!("{}/case.json: no clock", name));
     let clock = Clock::parse(clock_text).unwrap_or_else(|e| panic!("{}: clock: {}", name, e));
+    // The README: `layout` is "custodian" (the default when absent) or "memorybox".
+    let layout = match opt_str(&case, "layout") {
+        Ok(None) => None,
+        Ok(Some("custodian")) => Some(Layout::Custodian),
+        Ok(Some("memorybox")) => Some(Layout::MemoryBox),
+        Ok(Some(other)) => panic!("{}/case.json: unknown layout {:?}", name, other),
+        Err(e) => panic!("{}/case.json: {}", name, e),
+    };
     let steps = case
         .get("steps")
         .and_then(Json::as_array)
@@ -89,6 +97,7 @@ fn run_case(case_dir: &Path, problems: &mut Vec<String>) -> usize {
         case_dir: case_dir.to_path_buf(),
         root,
         clock,
+        layout,
         workspace: None,
         plan_ids: Vec::new(),
         problems: Vec::new(),
@@ -107,6 +116,8 @@ struct CaseRun {
     case_dir: PathBuf,
     root: PathBuf,
     clock: Clock,
+    /// None: the library's default options (NULL), as the README's "absent" says.
+    layout: Option<Layout>,
     workspace: Option<Workspace>,
     plan_ids: Vec<Option<String>>,
     problems: Vec<String>,
@@ -312,7 +323,13 @@ impl CaseRun {
 
     fn run_command(&mut self, op: &str, step: &Json) -> Result<CommandResult, String> {
         if self.workspace.is_none() {
-            let ws = Workspace::open(&self.root).map_err(|e| format!("Workspace::open: {}", e))?;
+            let ws = match self.layout {
+                None => Workspace::open(&self.root),
+                Some(layout) => {
+                    Workspace::open_with(&self.root, &WorkspaceOptions::new().layout(layout))
+                }
+            };
+            let ws = ws.map_err(|e| format!("Workspace::open ({:?}): {}", self.layout, e))?;
             self.workspace = Some(ws);
         }
         let confirm = match opt_str(step, "confirm")? {

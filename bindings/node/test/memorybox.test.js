@@ -1,0 +1,199 @@
+'use strict';
+// The MemoryBox layout (MK_LAYOUT_MEMORYBOX): an agent root holding brain/ and memory/, whose init
+// and status run `memkit memorybox init|status --root ROOT`; every other command is refused with
+// a fatal MK-ARG-001 finding, and memoryDir is refused when opening.
+
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+
+const memkit = require('..');
+
+const { MemkitError, Workspace, Layout } = memkit;
+
+const NOW = '2026-11-30T10:00:00+01:00';
+
+// An empty agent root, removed after the test.
+function agentRoot(t) {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'memkit-node-memorybox-'));
+  t.after(() => fs.rmSync(root, { recursive: true, force: true }));
+  return root;
+}
+
+function openBox(t, root) {
+  const ws = Workspace.open(root, { layout: 'memorybox' });
+  t.after(() => ws.close());
+  return ws;
+}
+
+// Every file and folder under root, relative and sorted (folders end in '/').
+function tree(root) {
+  const out = [];
+  const walk = (dir) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      const rel = path.relative(root, full).split(path.sep).join('/');
+      if (entry.isDirectory()) {
+        out.push(`${rel}/`);
+        walk(full);
+      } else {
+        out.push(rel);
+      }
+    }
+  };
+  walk(root);
+  return out.sort();
+}
+
+test('Layout: the mk_layout values', () => {
+  assert.equal(Layout.CUSTODIAN, 0);
+  assert.equal(Layout.MEMORYBOX, 1);
+  assert.equal(memkit.constants.MK_LAYOUT_CUSTODIAN, 0);
+  assert.equal(memkit.constants.MK_LAYOUT_MEMORYBOX, 1);
+  assert.ok(Object.isFrozen(Layout));
+});
+
+test('memorybox: init creates the tier files under the agent root', (t) => {
+  const root = agentRoot(t);
+  const ws = openBox(t, root);
+  assert.ok(!fs.existsSync(path.join(root, 'brain', 'SOUL.md')), 'a fresh root has no SOUL.md');
+
+  const result = ws.init(NOW);
+  t.after(() => result.close());
+  assert.equal(result.exitCode, 0, result.json);
+  assert.ok(fs.statSync(path.join(root, 'brain', 'SOUL.md')).isFile(), 'brain/SOUL.md');
+  assert.ok(fs.statSync(path.join(root, 'memory', 'daily')).isDirectory(), 'memory/daily/');
+  assert.ok(!fs.existsSync(path.join(root, 'docs')), 'no custodian docs/memory');
+
+  const envelope = JSON.parse(result.json);
+  assert.equal(envelope.command, 'memorybox init');
+  assert.ok(envelope.data.created.includes('brain/SOUL.md'));
+  assert.ok(envelope.data.created.includes('memory/daily/'));
+  // What it says it created is what is on disk.
+  assert.deepEqual(
+    [...envelope.data.created].sort(),
+    tree(root).filter((p) => p !== 'brain/' && p !== 'memory/'),
+  );
+  assert.equal(result.planId, null);
+  assert.equal(result.inboxCounts, null);
+  assert.deepEqual(result.budgetRows, []);
+
+  // Never overwrites: a second init creates nothing and keeps an edited file.
+  fs.writeFileSync(path.join(root, 'brain', 'SOUL.md'), '# Soul\nmine\n');
+  const again = ws.init(NOW);
+  t.after(() => again.close());
+  assert.equal(again.exitCode, 0);
+  assert.deepEqual(JSON.parse(again.json).data.created, []);
+  assert.equal(fs.readFileSync(path.join(root, 'brain', 'SOUL.md'), 'utf8'), '# Soul\nmine\n');
+});
+
+test('memorybox: status has 5 tiers in its JSON and no budget rows', (t) => {
+  const root = agentRoot(t);
+  const ws = Workspace.open(root, { layout: Layout.MEMORYBOX }); // the number works too
+  t.after(() => ws.close());
+  const init = ws.init(NOW);
+  t.after(() => init.close());
+  assert.equal(init.exitCode, 0);
+
+  const result = ws.status(NOW);
+  t.after(() => result.close());
+  assert.equal(result.exitCode, 0, result.json);
+  const envelope = JSON.parse(result.json);
+  assert.equal(envelope.command, 'memorybox status');
+  assert.ok(Array.isArray(envelope.data.tiers), 'data.tiers');
+  assert.equal(envelope.data.tiers.length, 5);
+  assert.deepEqual(envelope.data.tiers.map((tier) => tier.tier), [1, 2, 3, 4, 5]);
+  const files = envelope.data.tiers.flatMap((tier) => tier.files.map((file) => file.path));
+  assert.ok(files.includes('brain/SOUL.md'), 'the JSON lists the files');
+  // mk_result_budget_row_count is 0 for a MemoryBox status: its line budgets are only in the JSON.
+  assert.deepEqual(result.budgetRows, []);
+  assert.equal(result.planId, null);
+  assert.equal(result.applied, false);
+
+  // The same root opened as custodian: its status has rows, so budgetRows does read them.
+  const custodian = Workspace.open(root, { layout: 'custodian' });
+  t.after(() => custodian.close());
+  const rows = custodian.status(NOW);
+  t.after(() => rows.close());
+  assert.equal(JSON.parse(rows.json).command, 'custodian status');
+  assert.ok(rows.budgetRows.length > 0, 'a custodian status has rows');
+});
+
+test('memorybox: memoryDir is refused with MK_E_ARG (code -1)', (t) => {
+  const root = agentRoot(t);
+  for (const layout of ['memorybox', Layout.MEMORYBOX]) {
+    let caught = null;
+    try {
+      Workspace.open(root, { layout, memoryDir: 'docs/memory' });
+    } catch (err) {
+      caught = err;
+    }
+    assert.ok(caught instanceof MemkitError, `expected a MemkitError, got ${caught}`);
+    assert.equal(caught.code, -1);
+    assert.equal(caught.status, 'MK_E_ARG');
+    assert.match(caught.message, /memory_dir/);
+  }
+  // The same memoryDir opens with the custodian layout: the layout is what refuses it.
+  Workspace.open(root, { layout: 'custodian', memoryDir: 'docs/memory' }).close();
+  Workspace.open(root, { memoryDir: 'docs/memory' }).close();
+});
+
+test('memorybox: layout values are checked', (t) => {
+  const root = agentRoot(t);
+  assert.throws(() => Workspace.open(root, { layout: 'MemoryBox' }), TypeError);
+  assert.throws(() => Workspace.open(root, { layout: 'box' }), TypeError);
+  assert.throws(() => Workspace.open(root, { layout: 1.5 }), TypeError);
+  assert.throws(() => Workspace.open(root, { layout: null }), TypeError);
+  // A number the library does not know is its to refuse.
+  for (const layout of [2, -1]) {
+    assert.throws(
+      () => Workspace.open(root, { layout }),
+      (err) => err instanceof MemkitError && err.code === -1 && /layout/.test(err.message),
+    );
+  }
+});
+
+test('memorybox: a custodian-only command returns a result with exit code 2', (t) => {
+  const root = agentRoot(t);
+  const ws = openBox(t, root);
+  const init = ws.init(NOW);
+  t.after(() => init.close());
+  assert.equal(init.exitCode, 0);
+  const before = tree(root);
+
+  const result = ws.planCompaction(NOW);
+  t.after(() => result.close());
+  assert.equal(result.exitCode, 2);
+  const envelope = JSON.parse(result.json);
+  assert.equal(envelope.exit_class, 'fatal');
+  assert.deepEqual(envelope.findings.map((f) => [f.code, f.fatal]), [['MK-ARG-001', true]]);
+  assert.equal(result.planId, null);
+  assert.equal(result.applied, false);
+  assert.equal(result.inboxCounts, null);
+  assert.deepEqual(tree(root), before, 'nothing written');
+
+  // The other custodian-only commands are refused the same way.
+  const others = [
+    ['check', () => ws.check(NOW)],
+    ['applyCompaction', () => ws.applyCompaction(NOW, '0123456789abcdef')],
+    ['recover', () => ws.recover(NOW)],
+    ['planUndo', () => ws.planUndo(NOW, '0123456789abcdef')],
+    ['applyUndo', () => ws.applyUndo(NOW, '0123456789abcdef', '0123456789abcdef')],
+    ['add', () => ws.add(NOW, 'a note', { type: 'inbox' })],
+    ['planForget', () => ws.planForget(NOW, 'note')],
+    ['applyForget', () => ws.applyForget(NOW, 'note', '0123456789abcdef')],
+  ];
+  for (const [name, run] of others) {
+    const other = run();
+    try {
+      assert.equal(other.exitCode, 2, name);
+      assert.equal(JSON.parse(other.json).findings[0].code, 'MK-ARG-001', name);
+      assert.equal(other.applied, false, name);
+    } finally {
+      other.close();
+    }
+  }
+  assert.deepEqual(tree(root), before, 'nothing written');
+});
