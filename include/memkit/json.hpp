@@ -78,6 +78,9 @@ void write_inbox_compaction_json(const InboxCompaction& report, bool applied,
 // `memorybox status` data (memorybox.md §2): {"bloat_due","tiers"}.
 [[nodiscard]] std::string memorybox_status_json(const memorybox::Report& status);
 
+// `memorybox decay` data (memorybox.md §6): {"entries","unscored"}; confidences in hundredths.
+[[nodiscard]] std::string memorybox_decay_json(const memorybox::DecayReport& report);
+
 // `memorybox init` data (memorybox.md §11): {"created"}.
 [[nodiscard]] std::string memorybox_init_json(const MemoryBoxInit& init);
 

@@ -85,6 +85,70 @@ struct Report {
 // threshold is breached, judged on `now`'s local date.
 [[nodiscard]] Report memorybox_status(const Inputs& inputs, const ClockReading& now);
 
+// §3: what one entry of a tier file is.
+enum class EntryKind : std::uint8_t { bullet, section, session, daily };
+
+// A `Key: value` field line of an entry (§3); only the spec's keys are fields.
+struct Field {
+  std::string key;
+  std::string value;  // stripped
+  std::uint32_t line;
+};
+
+struct Entry {
+  EntryKind kind = EntryKind::bullet;
+  std::string id;            // "<path>#<12 hex of SHA-256(identity key)>"
+  std::string identity_key;  // §3
+  std::uint32_t first_line = 0;
+  std::uint32_t last_line = 0;
+  std::vector<Field> fields;
+  // The value of a field, or nullopt.
+  [[nodiscard]] std::optional<std::string_view> field(std::string_view key) const noexcept;
+};
+
+// Returns true iff `key` is one of the field keys of §3 (case-sensitive).
+[[nodiscard]] bool is_field_key(std::string_view key) noexcept;
+
+// §3: the entries of a tier file at `path` (relative to the agent root), in file order.
+// REQUIRES: doc.parseable().
+[[nodiscard]] std::vector<Entry> read_entries(std::string_view path, const Document& doc);
+
+// §3 `Confidence`: "0", "1", or 0-1 with one or two decimals, in hundredths; else nullopt.
+[[nodiscard]] std::optional<std::uint32_t> parse_confidence(std::string_view text) noexcept;
+
+// §5: the band of an effective confidence (hundredths) and the seed's action for it.
+enum class Band : std::uint8_t { speculation, low, medium, high, verified };
+[[nodiscard]] Band band_of(std::uint32_t hundredths) noexcept;
+[[nodiscard]] std::string_view band_name(Band band) noexcept;    // "verified", ...
+[[nodiscard]] std::string_view band_action(Band band) noexcept;  // the seed's text
+
+// §6: one scored entry's decay on a date.
+struct Decay {
+  std::string entry_id;
+  std::string file;
+  std::uint32_t stored = 0;  // hundredths
+  std::string verified;      // YYYY-MM-DD
+  std::uint64_t days = 0;
+  std::uint32_t penalty = 0;
+  std::uint32_t effective = 0;
+  Band band = Band::verified;
+  bool review_due = false;
+  bool reliable = true;
+  std::vector<std::string> flags;  // contradicted, trigger_reached, needs_verification,
+                                   // future_verified, in that order
+};
+
+struct DecayReport {
+  std::vector<Decay> entries;
+  std::vector<std::string> unscored;  // entry IDs
+  std::vector<Finding> findings;      // sorted
+};
+
+// `memkit memorybox decay [--file F]` (§6): every scored entry of the tier 1-4 files (or of
+// `only_file`), in tier order, then file order, then entry order. Writes nothing.
+[[nodiscard]] DecayReport memorybox_decay(const Inputs& inputs, const ClockReading& now,
+                                          std::optional<std::string_view> only_file = {});
+
 // `memkit memorybox init` (§11): the files of the tier 1-4 lists, each "# <stem>\n".
 [[nodiscard]] std::string init_file_bytes(std::string_view path);
 

@@ -63,6 +63,8 @@ constexpr const char* kMemoryBoxUsage =
     "                      memory/ARCHIVES/; never overwrites\n"
     "  status              lines, items and budget states of tiers 1 to 5, and the bloat rules\n"
     "                      whose threshold is breached; writes nothing\n"
+    "  decay [--file F]    each scored entry's effective confidence, band and review due date;\n"
+    "                      writes nothing\n"
     "\n"
     "--root defaults to the current directory.\n";
 

@@ -140,6 +140,20 @@ std::string memorybox_status_text(const memorybox::Report& status, Style style) 
   return out;
 }
 
+std::string memorybox_decay_text(const memorybox::DecayReport& report, Style style) {
+  std::vector<std::vector<std::string>> rows = {
+      {"ENTRY", "STORED", "DAYS", "EFFECTIVE", "BAND", "REVIEW", "FLAGS"}};
+  auto hundredths = [](std::uint32_t v) { return fmt::format("{}.{:02}", v / 100, v % 100); };
+  for (const memorybox::Decay& d : report.entries) {
+    rows.push_back({d.entry_id, hundredths(d.stored), std::to_string(d.days),
+                    hundredths(d.effective), std::string(memorybox::band_name(d.band)),
+                    d.review_due ? "due" : "-", fmt::format("{}", fmt::join(d.flags, ", "))});
+  }
+  std::string out = table_text(rows, style);
+  out += fmt::format("Unscored entries: {}\n", report.unscored.size());
+  return out;
+}
+
 std::string memorybox_init_text(const MemoryBoxInit& init) {
   if (init.created.empty()) return "Nothing to create: every file is there.\n";
   std::string out;

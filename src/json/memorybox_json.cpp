@@ -40,6 +40,29 @@ std::string memorybox_status_json(const memorybox::Report& status) {
   return detail::canonical_dump(json{{"tiers", tiers}, {"bloat_due", due}});
 }
 
+std::string memorybox_decay_json(const memorybox::DecayReport& report) {
+  json entries = json::array();
+  for (const memorybox::Decay& d : report.entries) {
+    json flags = json::array();
+    for (const std::string& flag : d.flags) flags.push_back(flag);
+    entries.push_back(json{{"entry_id", utf8(d.entry_id)},
+                           {"file", utf8(d.file)},
+                           {"stored", d.stored},
+                           {"verified", utf8(d.verified)},
+                           {"days", d.days},
+                           {"penalty", d.penalty},
+                           {"effective", d.effective},
+                           {"band", std::string(memorybox::band_name(d.band))},
+                           {"action", std::string(memorybox::band_action(d.band))},
+                           {"review_due", d.review_due},
+                           {"reliable", d.reliable},
+                           {"flags", flags}});
+  }
+  json unscored = json::array();
+  for (const std::string& id : report.unscored) unscored.push_back(utf8(id));
+  return detail::canonical_dump(json{{"entries", entries}, {"unscored", unscored}});
+}
+
 std::string memorybox_init_json(const MemoryBoxInit& init) {
   json created = json::array();
   for (const std::string& path : init.created) created.push_back(utf8(path));

@@ -1,0 +1,171 @@
+// Confidence bands and decay (spec memorybox.md §5, §6): computed when read, never written.
+#include <fmt/format.h>
+
+#include "memkit/memorybox.hpp"
+
+namespace memkit::memorybox {
+namespace {
+
+constexpr std::int64_t kFirstPenaltyDays = 30;
+constexpr std::int64_t kSecondPenaltyDays = 90;
+
+std::uint32_t penalty_for(std::int64_t days) noexcept {
+  if (days >= kSecondPenaltyDays) return 30;
+  if (days >= kFirstPenaltyDays) return 10;
+  return 0;
+}
+
+}  // namespace
+
+std::optional<std::uint32_t> parse_confidence(std::string_view text) noexcept {
+  if (text == "0") return 0;
+  if (text == "1") return 100;
+  if (text.size() < 3 || text.size() > 4 || text[1] != '.') return std::nullopt;
+  if (text[0] != '0' && text[0] != '1') return std::nullopt;
+  std::uint32_t fraction = 0;
+  for (std::size_t i = 2; i < text.size(); ++i) {
+    if (text[i] < '0' || text[i] > '9') return std::nullopt;
+    fraction = fraction * 10 + static_cast<std::uint32_t>(text[i] - '0');
+  }
+  if (text.size() == 3) fraction *= 10;  // one decimal: tenths
+  if (text[0] == '1') return fraction == 0 ? std::optional<std::uint32_t>(100) : std::nullopt;
+  return fraction;
+}
+
+Band band_of(std::uint32_t hundredths) noexcept {
+  if (hundredths >= 95) return Band::verified;
+  if (hundredths >= 80) return Band::high;
+  if (hundredths >= 50) return Band::medium;
+  if (hundredths >= 20) return Band::low;
+  return Band::speculation;
+}
+
+std::string_view band_name(Band band) noexcept {
+  switch (band) {
+    case Band::verified:
+      return "verified";
+    case Band::high:
+      return "high";
+    case Band::medium:
+      return "medium";
+    case Band::low:
+      return "low";
+    case Band::speculation:
+      return "speculation";
+  }
+  return "speculation";
+}
+
+std::string_view band_action(Band band) noexcept {
+  switch (band) {
+    case Band::verified:
+      return "Persist in LONG_TERM.md";
+    case Band::high:
+      return "Persist, verify quarterly";
+    case Band::medium:
+      return "Keep in active memory, verify monthly";
+    case Band::low:
+      return "Flag for verification, don't rely on";
+    case Band::speculation:
+      return "Don't store. Use only in session context.";
+  }
+  return "";
+}
+
+DecayReport memorybox_decay(const Inputs& inputs, const ClockReading& now,
+                            std::optional<std::string_view> only_file) {
+  DecayReport report;
+  const CivilDate today = now.local_date();
+  std::vector<std::string> files;
+  for (const TierSpec& tier : default_tiers()) {
+    if (tier.tier > 4) continue;
+    for (const std::string& path : tier.files) files.push_back(path);
+    if (tier.tier == 4) {
+      for (const std::string& path : inputs.daily_files) files.push_back(path);
+    }
+  }
+  for (const std::string& path : files) {
+    if (only_file && *only_file != path) continue;
+    const FileSnapshot* entry = inputs.snapshot.find(path);
+    if (entry == nullptr || entry->state != EntryState::file) continue;
+    const Document doc = parse_markdown(entry->bytes);
+    if (const auto& issue = doc.parse_error()) {
+      report.findings.push_back(
+          make_finding("MK-PARSE-001", Severity::warning, path,
+                       describe_issue(*issue, path) + "; its entries are not read"));
+      continue;
+    }
+    for (const Entry& e : read_entries(path, doc)) {
+      auto warn = [&](const Field& field, std::string_view what) {
+        report.findings.push_back(make_finding(
+            "MK-BOX-001", Severity::warning, path,
+            fmt::format("{}:{}: {} '{}' {}", path, field.line, field.key, field.value, what)));
+      };
+      std::optional<std::uint32_t> stored;
+      std::optional<CivilDate> verified;
+      for (const Field& field : e.fields) {
+        if (field.key == "Confidence") {
+          stored = parse_confidence(field.value);
+          if (!stored) warn(field, "is not a confidence (0 to 1, at most two decimals)");
+        } else if (field.key == "Verified") {
+          verified = parse_iso_date(field.value);
+          if (!verified) warn(field, "is not a date (YYYY-MM-DD)");
+        }
+      }
+      if (!stored || !verified) {
+        report.unscored.push_back(e.id);
+        continue;
+      }
+      Decay decay;
+      decay.entry_id = e.id;
+      decay.file = path;
+      decay.stored = *stored;
+      decay.verified = std::string(*e.field("Verified"));
+      const std::int64_t days = days_between(*verified, today);
+      const bool future = days < 0;
+      if (future) {
+        report.findings.push_back(
+            make_finding("MK-BOX-001", Severity::warning, path,
+                         fmt::format("{}: Verified {} lies in the future; counted as 0 days", e.id,
+                                     decay.verified)));
+      }
+      decay.days = future ? 0 : static_cast<std::uint64_t>(days);
+      decay.penalty = penalty_for(future ? 0 : days);
+      decay.effective = decay.stored > decay.penalty ? decay.stored - decay.penalty : 0;
+      decay.band = band_of(decay.effective);
+      const std::string_view review = e.field("Review").value_or("");
+      const bool contradicted = review.rfind("contradicted", 0) == 0;
+      const std::optional<std::string_view> trigger_text = e.field("Decay-Trigger");
+      const std::optional<CivilDate> trigger =
+          trigger_text ? parse_iso_date(*trigger_text) : std::nullopt;
+      const bool trigger_reached = trigger && days_between(*trigger, today) >= 0;
+      const bool needs_verification = review == "needs verification";
+      if (contradicted) decay.flags.emplace_back("contradicted");
+      if (trigger_reached) decay.flags.emplace_back("trigger_reached");
+      if (needs_verification) decay.flags.emplace_back("needs_verification");
+      if (future) decay.flags.emplace_back("future_verified");
+      bool interval_passed = false;
+      switch (decay.band) {
+        case Band::verified:
+          break;
+        case Band::high:
+          interval_passed = decay.days >= 90;
+          break;
+        case Band::medium:
+          interval_passed = decay.days >= 30;
+          break;
+        case Band::low:
+        case Band::speculation:
+          interval_passed = true;
+          break;
+      }
+      decay.review_due = interval_passed || contradicted || trigger_reached || needs_verification;
+      decay.reliable = decay.band != Band::low && decay.band != Band::speculation && !contradicted;
+      report.entries.push_back(std::move(decay));
+    }
+  }
+  sort_findings(report.findings);
+  return report;
+}
+
+}  // namespace memkit::memorybox

@@ -1,0 +1,202 @@
+// The entries of MemoryBox tier files and their field lines (spec memorybox.md §3).
+#include <algorithm>
+
+#include "memkit/digest.hpp"
+#include "memkit/memorybox.hpp"
+#include "memkit/text.hpp"
+
+namespace memkit::memorybox {
+namespace {
+
+constexpr std::string_view kFieldKeys[] = {
+    "Confidence", "Verified", "Stable",   "Decay-Trigger", "Source",  "Status", "Last-Used",
+    "Done",       "Client",   "Category", "Review",        "Updated", "Id"};
+
+std::string_view file_name_of(std::string_view path) noexcept {
+  const std::size_t slash = path.rfind('/');
+  return slash == std::string_view::npos ? path : path.substr(slash + 1);
+}
+
+// A `Key: value` line (after any indentation), or nullopt.
+std::optional<Field> field_of(std::string_view content, std::uint32_t line) {
+  const std::size_t colon = content.find(':');
+  if (colon == std::string_view::npos) return std::nullopt;
+  const std::string_view key = content.substr(0, colon);
+  if (!is_field_key(key)) return std::nullopt;
+  const std::string_view rest = content.substr(colon + 1);
+  if (!rest.empty() && rest[0] != ' ' && rest[0] != '\t') return std::nullopt;
+  return Field{std::string(key), std::string(strip_w(rest)), line};
+}
+
+bool is_blank(std::string_view content) noexcept {
+  return std::all_of(content.begin(), content.end(), [](char c) { return c == ' ' || c == '\t'; });
+}
+
+// §2.4-style heading level of a column-0 line: 1..6, else 0.
+int heading_level(std::string_view content) noexcept {
+  std::size_t n = 0;
+  while (n < content.size() && n < 7 && content[n] == '#') ++n;
+  if (n == 0 || n > 6) return 0;
+  if (n < content.size() && content[n] != ' ' && content[n] != '\t') return 0;
+  return static_cast<int>(n);
+}
+
+// "YYYY-MM-DD" at the start of a session heading's text, then the end, a space or an em dash.
+bool is_session_heading_text(std::string_view text) noexcept {
+  if (!parse_iso_date(text.substr(0, 10))) return false;
+  const std::string_view rest = text.substr(10);
+  return rest.empty() || rest[0] == ' ' || rest.rfind("\xE2\x80\x94", 0) == 0;
+}
+
+std::string entry_id(std::string_view path, std::string_view identity_key) {
+  return std::string(path) + "#" + sha256_hex(identity_key).substr(0, 12);
+}
+
+bool section_file(std::string_view name) noexcept {
+  return name == "SOP_LIBRARY.md" || name == "PATTERNS.md" || name == "MISTAKES.md" ||
+         name == "DECISIONS.md";
+}
+
+void read_bullets(std::string_view path, const Document& doc, std::vector<Entry>& out) {
+  for (const Unit& unit : doc.units()) {
+    if (unit.kind != UnitKind::bullet_unit) continue;
+    Entry entry;
+    entry.kind = EntryKind::bullet;
+    entry.first_line = unit.first_line;
+    entry.last_line = unit.last_line;
+    std::string joined;
+    LineCursor cursor = doc.lines(unit);
+    Line line{};
+    bool first = true;
+    while (cursor.next(line)) {
+      if (first) {
+        joined.append(strip_w(line.content.substr(2)));
+        first = false;
+        continue;
+      }
+      const std::string_view c = line.content;
+      const bool indented = c.rfind("  ", 0) == 0 || c.rfind("\t", 0) == 0;
+      if (indented) {
+        if (std::optional<Field> field = field_of(lstrip_w(c), line.number)) {
+          entry.fields.push_back(std::move(*field));
+          continue;
+        }
+      }
+      joined.push_back('\n');
+      joined.append(rstrip_w(c));
+    }
+    entry.identity_key = casefold(strip_w(joined));
+    entry.id = entry_id(path, entry.identity_key);
+    out.push_back(std::move(entry));
+  }
+}
+
+void read_sections(std::string_view path, const Document& doc, std::vector<Entry>& out) {
+  for (const Section& section : doc.sections()) {
+    if (section.kind != SectionKind::section) continue;
+    Entry entry;
+    entry.kind = EntryKind::section;
+    entry.first_line = section.first_line;
+    entry.last_line = section.last_line;
+    entry.identity_key = casefold(*section_heading(doc, section));
+    entry.id = entry_id(path, entry.identity_key);
+    for_each_visible_line(doc, section, [&](const Line& line) {
+      if (line.number == section.first_line) return;
+      if (std::optional<Field> field = field_of(line.content, line.number)) {
+        entry.fields.push_back(std::move(*field));
+      }
+    });
+    out.push_back(std::move(entry));
+  }
+}
+
+void read_sessions(std::string_view path, const Document& doc, std::vector<Entry>& out) {
+  Entry open;  // the session entry being read, when is_open
+  bool is_open = false;
+  std::uint32_t last_non_blank = 0;
+  auto close = [&] {
+    if (!is_open) return;
+    open.last_line = std::max(open.first_line, last_non_blank);
+    out.push_back(std::move(open));
+    open = Entry{};
+    is_open = false;
+  };
+  // One walk over every line; lines inside fences and comments are text, never headings.
+  detail::RegionTracker regions;
+  LineCursor cursor = doc.lines();
+  Line line{};
+  while (cursor.next(line)) {
+    const std::string_view c = line.content;
+    if (!regions.is_opaque(c)) {
+      const int level = heading_level(c);
+      if (level == 1 || level == 2) {
+        close();
+        continue;
+      }
+      if (level == 3 && is_session_heading_text(heading_text(c))) {
+        close();
+        open.kind = EntryKind::session;
+        open.first_line = line.number;
+        open.identity_key = "session:" + casefold(heading_text(c));
+        open.id = entry_id(path, open.identity_key);
+        is_open = true;
+        last_non_blank = line.number;
+        continue;
+      }
+    }
+    if (is_open && !is_blank(c)) last_non_blank = line.number;
+  }
+  close();
+}
+
+}  // namespace
+
+bool is_field_key(std::string_view key) noexcept {
+  return std::find(std::begin(kFieldKeys), std::end(kFieldKeys), key) != std::end(kFieldKeys);
+}
+
+std::optional<std::string_view> Entry::field(std::string_view key) const noexcept {
+  for (const Field& f : fields) {
+    if (f.key == key) return std::string_view(f.value);
+  }
+  return std::nullopt;
+}
+
+std::vector<Entry> read_entries(std::string_view path, const Document& doc) {
+  std::vector<Entry> entries;
+  const std::string_view name = file_name_of(path);
+  if (path.rfind("memory/daily/", 0) == 0) {
+    if (const std::optional<CivilDate> date = daily_date(name)) {
+      Entry entry;
+      entry.kind = EntryKind::daily;
+      entry.first_line = doc.line_count() == 0 ? 0 : 1;
+      entry.last_line = doc.line_count();
+      entry.identity_key = "daily:" + std::string(name.substr(0, 10));
+      entry.id = entry_id(path, entry.identity_key);
+      Line line{};
+      LineCursor cursor = doc.lines();
+      if (cursor.next(line)) {
+        if (std::optional<Field> field = field_of(line.content, line.number);
+            field && field->key == "Id") {
+          entry.fields.push_back(std::move(*field));
+        }
+      }
+      entries.push_back(std::move(entry));
+    }
+    return entries;
+  }
+  if (name == "SESSION_LOG.md") {
+    read_sessions(path, doc, entries);
+    return entries;
+  }
+  const bool has_h2 = std::any_of(doc.sections().begin(), doc.sections().end(),
+                                  [](const Section& s) { return s.kind == SectionKind::section; });
+  if (section_file(name) && has_h2) {
+    read_sections(path, doc, entries);
+  } else {
+    read_bullets(path, doc, entries);
+  }
+  return entries;
+}
+
+}  // namespace memkit::memorybox

@@ -1,0 +1,173 @@
+// MemoryBox entries, fields, IDs (spec memorybox.md §3) and decay (§5, §6): the worked example,
+// the bands' edges, review flags and the report's order.
+#include <doctest/doctest.h>
+
+#include <map>
+#include <memory>
+#include <string>
+
+#include "memkit/digest.hpp"
+#include "memkit/memorybox.hpp"
+
+using namespace memkit;
+using namespace memkit::memorybox;
+
+namespace {
+
+std::vector<Entry> entries(std::string_view path, const std::string& text) {
+  const Document doc = parse_markdown(text);
+  REQUIRE(doc.parseable());
+  return read_entries(path, doc);
+}
+
+Inputs inputs_of(const std::map<std::string, std::string>& files) {
+  Inputs in;
+  std::vector<FileSnapshot> snaps;
+  for (const auto& [path, bytes] : files) {
+    snaps.push_back(
+        FileSnapshot{path, EntryState::file, std::make_shared<const std::string>(bytes), ""});
+    if (path.rfind("memory/daily/", 0) == 0) in.daily_files.push_back(path);
+  }
+  in.snapshot = Snapshot(std::move(snaps));
+  return in;
+}
+
+ClockReading at(const char* date) {
+  return *ClockReading::parse_rfc3339(std::string(date) + "T12:00:00+00:00");
+}
+
+}  // namespace
+
+TEST_CASE("memorybox: bullet entries keep their fields apart from their identity") {
+  const auto e = entries("memory/LONG_TERM.md",
+                         "# LONG_TERM\n\n## Stack\n- Uses PostgreSQL 15\n  Confidence: 0.90\n"
+                         "  Verified: 2026-10-01\n  more text\n- Other fact\n");
+  REQUIRE(e.size() == 2);
+  CHECK(e[0].kind == EntryKind::bullet);
+  CHECK(e[0].identity_key == "uses postgresql 15\n  more text");
+  CHECK(e[0].id == "memory/LONG_TERM.md#" + sha256_hex(e[0].identity_key).substr(0, 12));
+  CHECK(e[0].field("Confidence") == std::optional<std::string_view>("0.90"));
+  CHECK(e[0].field("Verified") == std::optional<std::string_view>("2026-10-01"));
+  CHECK_FALSE(e[0].field("Source").has_value());
+  CHECK(e[0].fields[0].line == 5);
+  // A field update changes no ID: the same text with other field values.
+  const auto updated =
+      entries("memory/LONG_TERM.md", "- Uses PostgreSQL 15\n  Confidence: 0.95\n  more text\n");
+  CHECK(updated[0].id == e[0].id);
+}
+
+TEST_CASE("memorybox: section files use H2 entries, or bullets when they have no H2") {
+  const auto sections = entries("memory/MISTAKES.md",
+                                "# MISTAKES\n\n## Forgot the lock\nText.\nStatus: resolved\n"
+                                "  Confidence: 0.5\n\n## Second\n");
+  REQUIRE(sections.size() == 2);
+  CHECK(sections[0].kind == EntryKind::section);
+  CHECK(sections[0].identity_key == "forgot the lock");
+  CHECK(sections[0].field("Status") == std::optional<std::string_view>("resolved"));
+  CHECK_FALSE(sections[0].field("Confidence").has_value());  // indented: not a section field
+  const auto bullets = entries("memory/PATTERNS.md", "# PATTERNS\n- a\n- b\n");
+  REQUIRE(bullets.size() == 2);
+  CHECK(bullets[0].kind == EntryKind::bullet);
+}
+
+TEST_CASE("memorybox: session entries run from a dated H3 to the next one, an H1 or an H2") {
+  const auto e =
+      entries("memory/SESSION_LOG.md",
+              "# SESSION_LOG\nintro\n### 2026-11-01 first\nnotes\n### not a date\n"
+              "more\n\n### 2026-11-02\xE2\x80\x94second\n```\n### 2026-11-03 in a fence\n"
+              "```\n\n## Archive\n### 2026-11-04 third\n");
+  REQUIRE(e.size() == 3);
+  CHECK(e[0].first_line == 3);
+  CHECK(e[0].last_line == 6);
+  CHECK(e[0].identity_key == "session:2026-11-01 first");
+  CHECK(e[1].first_line == 8);
+  CHECK(e[1].last_line == 11);
+  CHECK(e[2].first_line == 14);
+}
+
+TEST_CASE("memorybox: a daily file is one entry with only its Id line as a field") {
+  const auto e = entries("memory/daily/2026-11-30.md",
+                         "Id: 0190a5e4-0000-7000-8000-000000000000\n- x\nConfidence: 1\n");
+  REQUIRE(e.size() == 1);
+  CHECK(e[0].kind == EntryKind::daily);
+  CHECK(e[0].identity_key == "daily:2026-11-30");
+  REQUIRE(e[0].fields.size() == 1);
+  CHECK(e[0].fields[0].key == "Id");
+}
+
+TEST_CASE("memorybox: confidence is 0, 1, or one or two decimals, in hundredths") {
+  CHECK(parse_confidence("0") == 0u);
+  CHECK(parse_confidence("1") == 100u);
+  CHECK(parse_confidence("0.5") == 50u);
+  CHECK(parse_confidence("0.85") == 85u);
+  CHECK(parse_confidence("1.0") == 100u);
+  CHECK(parse_confidence("1.00") == 100u);
+  CHECK_FALSE(parse_confidence("1.01").has_value());
+  CHECK_FALSE(parse_confidence("0.855").has_value());
+  CHECK_FALSE(parse_confidence(".5").has_value());
+  CHECK_FALSE(parse_confidence("0,5").has_value());
+  CHECK_FALSE(parse_confidence("2").has_value());
+}
+
+TEST_CASE("memorybox: bands are contiguous in hundredths") {
+  CHECK(band_of(100) == Band::verified);
+  CHECK(band_of(95) == Band::verified);
+  CHECK(band_of(94) == Band::high);
+  CHECK(band_of(80) == Band::high);
+  CHECK(band_of(79) == Band::medium);
+  CHECK(band_of(50) == Band::medium);
+  CHECK(band_of(49) == Band::low);
+  CHECK(band_of(20) == Band::low);
+  CHECK(band_of(19) == Band::speculation);
+  CHECK(band_action(Band::low) == "Flag for verification, don't rely on");
+}
+
+TEST_CASE("memorybox: the worked example of §6 decays in one step, then the other") {
+  const std::map<std::string, std::string> files = {
+      {"memory/LONG_TERM.md", "- fact\n  Confidence: 0.90\n  Verified: 2026-10-01\n"}};
+  auto effective = [&](const char* date) {
+    const DecayReport r = memorybox_decay(inputs_of(files), at(date));
+    REQUIRE(r.entries.size() == 1);
+    return r.entries[0].effective;
+  };
+  CHECK(effective("2026-10-30") == 90u);
+  CHECK(effective("2026-10-31") == 80u);
+  CHECK(effective("2026-12-29") == 80u);
+  CHECK(effective("2026-12-30") == 60u);
+  CHECK(effective("2027-06-01") == 60u);
+  const DecayReport low = memorybox_decay(
+      inputs_of({{"memory/LONG_TERM.md", "- f\n  Confidence: 0.25\n  Verified: 2026-01-01\n"}}),
+      at("2026-11-30"));
+  CHECK(low.entries[0].effective == 0u);
+  CHECK(low.entries[0].band == Band::speculation);
+  CHECK_FALSE(low.entries[0].reliable);
+  CHECK(low.entries[0].review_due);
+}
+
+TEST_CASE("memorybox: review flags, future dates and unscored entries") {
+  const DecayReport r = memorybox_decay(
+      inputs_of({{"memory/LONG_TERM.md",
+                  "- a\n  Confidence: 0.97\n  Verified: 2026-12-05\n"
+                  "- b\n  Confidence: 0.85\n  Verified: 2026-11-01\n  Decay-Trigger: 2026-11-30\n"
+                  "  Review: contradicted 2026-11-29: wrong port\n"
+                  "- c\n  Confidence: 0.60\n  Verified: 2026-11-20\n  Review: needs verification\n"
+                  "- d\n  Confidence: high\n  Verified: 2026-11-20\n"
+                  "- e\n"},
+                 {"brain/SOUL.md", "- soul\n  Confidence: 1\n  Verified: 2026-11-01\n"}}),
+      at("2026-11-30"));
+  REQUIRE(r.entries.size() == 4);
+  CHECK(r.entries[0].file == "brain/SOUL.md");  // tier order first
+  CHECK(r.entries[1].flags == std::vector<std::string>{"future_verified"});
+  CHECK(r.entries[1].days == 0u);
+  CHECK_FALSE(r.entries[1].review_due);
+  CHECK(r.entries[2].flags == std::vector<std::string>{"contradicted", "trigger_reached"});
+  CHECK(r.entries[2].review_due);
+  CHECK_FALSE(r.entries[2].reliable);
+  CHECK(r.entries[3].flags == std::vector<std::string>{"needs_verification"});
+  CHECK(r.entries[3].review_due);
+  CHECK(r.entries[3].reliable);
+  REQUIRE(r.unscored.size() == 2);
+  std::size_t box001 = 0;
+  for (const Finding& f : r.findings) box001 += f.code == "MK-BOX-001" ? 1 : 0;
+  CHECK(box001 == 2);  // the invalid Confidence and the future Verified
+}
