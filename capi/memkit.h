@@ -581,6 +581,18 @@ MK_API mk_status mk_workspace_apply_forget(mk_result** out, mk_workspace* ws, co
                                            const mk_forget_options* opts,
                                            const char* confirm_plan_id);
 
+/**
+ * `memorybox decay [--file F]` (MK_LAYOUT_MEMORYBOX): every scored entry's effective confidence,
+ * band and review state on `now`'s date, and the unscored entries; writes nothing.
+ *
+ * @param[out] out Destroy with mk_result_destroy().
+ * @param file NUL-terminated path of one tier 1-4 file relative to the root, or NULL for all.
+ * @return MK_OK or MK_E_ARG.
+ * @since 0.1
+ */
+MK_API mk_status mk_workspace_decay(mk_result** out, mk_workspace* ws, const mk_clock* now,
+                                    const char* file);
+
 /* Section - Document */
 
 /** A parsed Markdown file: its lines partitioned into units (spec compaction.md §6). Immutable:

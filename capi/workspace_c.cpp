@@ -382,6 +382,13 @@ mk_status mk_workspace_apply_undo(mk_result** out, mk_workspace* ws, const mk_cl
   });
 }
 
+mk_status mk_workspace_decay(mk_result** out, mk_workspace* ws, const mk_clock* now,
+                             const char* file) {
+  CommandRequest request;
+  if (file != nullptr) request.options["--file"] = file;
+  return run(out, ws, now, "decay", std::move(request));
+}
+
 void mk_add_options_init(mk_add_options* opts) {
   if (opts == nullptr) return;
   *opts = mk_add_options{MK_ADD_OPTIONS_VERSION, 0, nullptr, nullptr, nullptr, nullptr};

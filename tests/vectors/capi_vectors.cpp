@@ -76,6 +76,8 @@ mk_result* run_step(mk_workspace* ws, const mk_clock& now, const json& step,
     status = mk_workspace_init(&result, ws, &now, flag(step, "extended") ? MK_INIT_EXTENDED : 0);
   } else if (op == "status") {
     status = mk_workspace_status(&result, ws, &now);
+  } else if (op == "decay") {
+    status = mk_workspace_decay(&result, ws, &now, str_or_null(step, "file"));
   } else if (op == "check") {
     status = mk_workspace_check(&result, ws, &now);
   } else if (op == "plan_compaction") {

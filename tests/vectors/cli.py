@@ -26,9 +26,9 @@ def argv_of(step, plan_ids, layout="custodian"):
     if op == "units":
         return ["markdown", "units", step["file"]]
     if layout == "memorybox":
-        if op not in ("init", "status"):
+        if op not in ("init", "status", "decay"):
             raise SystemExit(f"op {op!r} has no memorybox command yet")
-        return ["memorybox", op]
+        return ["memorybox", op] + (["--file", step["file"]] if step.get("file") else [])
     args = ["custodian"]
     if op == "init":
         args += ["init"] + (["--extended"] if step.get("extended") else [])
