@@ -368,11 +368,11 @@ MK_API mk_status mk_result_budget_row(mk_budget_row* out, const mk_result* resul
 
 /* Section - Commands
  *
- * Each runs one command of the workspace's layout and returns its result: `memkit custodian ...`
- * for MK_LAYOUT_CUSTODIAN; for MK_LAYOUT_MEMORYBOX, mk_workspace_init and mk_workspace_status run
- * `memkit memorybox init|status --root ROOT`, and the other commands give a result with a fatal
- * MK-ARG-001 finding (not yet in this layout). The result
- * (Destroy with mk_result_destroy()). `now` is never NULL: every command reads the clock, as the
+ * Each runs one command of the workspace's layout and returns its result (Destroy with
+ * mk_result_destroy()): `memkit custodian ...` for MK_LAYOUT_CUSTODIAN; for MK_LAYOUT_MEMORYBOX,
+ * mk_workspace_init, mk_workspace_status and mk_workspace_decay run `memkit memorybox
+ * init|status|decay --root ROOT`. A command the layout does not have (yet) gives a result with a
+ * fatal MK-ARG-001 finding. `now` is never NULL: every command reads the clock, as the
  * CLI does. Text arguments are UTF-8 (data, size; data may be NULL when size is 0) without NUL
  * bytes: other text gives a result with a fatal MK-ARG-001 finding and writes nothing. Paths and
  * Plan IDs are NUL-terminated. Flag bits this version does not define give MK_E_ARG. */

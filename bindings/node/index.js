@@ -332,9 +332,9 @@ function forgetOptions(opts) {
 
 /**
  * A project's memory folder (mk_workspace). Not thread-safe; close() it when done. Its layout
- * decides the commands: a custodian workspace runs `custodian ...`; a MemoryBox one runs
- * `memorybox init|status`, and every other command returns a Result with a fatal MK-ARG-001
- * finding (exitCode 2).
+ * decides the commands: a custodian workspace runs `custodian ...` (and decay() returns a Result
+ * with a fatal MK-ARG-001 finding, exitCode 2); a MemoryBox one runs `memorybox
+ * init|status|decay`, and every other command returns such a Result.
  */
 class Workspace {
   #ptr;
@@ -511,6 +511,19 @@ class Workspace {
       size,
       forgetOptions(opts),
       cString(confirm, 'confirm'),
+    );
+  }
+
+  /** `memorybox decay [--file F]` (MemoryBox workspaces): every scored entry's effective
+   *  confidence, band and review state on `now`'s date, and the unscored entries; writes nothing.
+   *  `file` is one tier 1-4 file relative to the root; absent or null, every one. */
+  decay(now, opts) {
+    const o = options(opts, ['file'], 'decay options');
+    return this.#command(
+      capi.mk_workspace_decay,
+      'mk_workspace_decay',
+      now,
+      optionalCString(o.file, 'file'),
     );
   }
 }

@@ -388,6 +388,13 @@ const mk_workspace_apply_forget = lib.func(
     'const char *confirm_plan_id)',
 );
 
+// MK_API mk_status mk_workspace_decay(mk_result** out, mk_workspace* ws, const mk_clock* now,
+//                                     const char* file);
+const mk_workspace_decay = lib.func(
+  'mk_status mk_workspace_decay(_Out_ mk_result **out, mk_workspace *ws, const mk_clock *now, ' +
+    'const char *file)',
+);
+
 /* Section - Document */
 
 // typedef struct mk_document mk_document;
@@ -473,6 +480,7 @@ module.exports = {
   mk_forget_options_init,
   mk_workspace_plan_forget,
   mk_workspace_apply_forget,
+  mk_workspace_decay,
   mk_document_parse,
   mk_document_destroy,
   mk_document_unit_count,

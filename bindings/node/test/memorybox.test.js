@@ -1,7 +1,7 @@
 'use strict';
-// The MemoryBox layout (MK_LAYOUT_MEMORYBOX): an agent root holding brain/ and memory/, whose init
-// and status run `memkit memorybox init|status --root ROOT`; every other command is refused with
-// a fatal MK-ARG-001 finding, and memoryDir is refused when opening.
+// The MemoryBox layout (MK_LAYOUT_MEMORYBOX): an agent root holding brain/ and memory/, whose init,
+// status and decay run `memkit memorybox init|status|decay --root ROOT`; every other command is
+// refused with a fatal MK-ARG-001 finding, and memoryDir is refused when opening.
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
@@ -193,6 +193,93 @@ test('memorybox: a custodian-only command returns a result with exit code 2', (t
       assert.equal(other.applied, false, name);
     } finally {
       other.close();
+    }
+  }
+  assert.deepEqual(tree(root), before, 'nothing written');
+});
+
+test('memorybox: decay reports a scored entry and writes nothing', (t) => {
+  const root = agentRoot(t);
+  const ws = openBox(t, root);
+  const init = ws.init(NOW);
+  t.after(() => init.close());
+  assert.equal(init.exitCode, 0);
+  fs.writeFileSync(
+    path.join(root, 'memory', 'LONG_TERM.md'),
+    '- fact\n  Confidence: 0.90\n  Verified: 2026-10-01\n',
+  );
+  const before = tree(root);
+  const bytes = fs.readFileSync(path.join(root, 'memory', 'LONG_TERM.md'));
+
+  // Every tier 1-4 file (no options, {} and {file: null} alike), then the one file.
+  for (const [name, run] of [
+    ['decay(now)', () => ws.decay(NOW)],
+    ['decay(now, {})', () => ws.decay(NOW, {})],
+    ['decay(now, {file: null})', () => ws.decay(NOW, { file: null })],
+    ['decay(now, {file})', () => ws.decay(NOW, { file: 'memory/LONG_TERM.md' })],
+  ]) {
+    const result = run();
+    try {
+      assert.equal(result.exitCode, 0, `${name}: ${result.json}`);
+      assert.match(result.json, /"effective":80/, name);
+      assert.match(result.json, /"band":"high"/, name);
+      const envelope = JSON.parse(result.json);
+      assert.equal(envelope.command, 'memorybox decay', name);
+      const entries = envelope.data.entries.filter((e) => e.file === 'memory/LONG_TERM.md');
+      assert.equal(entries.length, 1, name);
+      assert.equal(entries[0].stored, 90, name);
+      assert.equal(entries[0].effective, 80, name);
+      assert.equal(entries[0].band, 'high', name);
+      assert.equal(entries[0].verified, '2026-10-01', name);
+      assert.equal(result.planId, null, name);
+      assert.equal(result.applied, false, name);
+      assert.equal(result.inboxCounts, null, name);
+      assert.deepEqual(result.budgetRows, [], name);
+    } finally {
+      result.close();
+    }
+  }
+  assert.deepEqual(tree(root), before, 'nothing written');
+  assert.ok(fs.readFileSync(path.join(root, 'memory', 'LONG_TERM.md')).equals(bytes));
+
+  // A file that is no tier 1-4 file is a fatal finding, not a thrown error.
+  const outside = ws.decay(NOW, { file: 'memory/ARCHIVES/x.md' });
+  t.after(() => outside.close());
+  assert.equal(outside.exitCode, 2);
+  assert.equal(JSON.parse(outside.json).findings[0].code, 'MK-ARG-001');
+});
+
+test('memorybox: decay options are checked', (t) => {
+  const ws = openBox(t, agentRoot(t));
+  assert.throws(() => ws.decay(NOW, { path: 'memory/LONG_TERM.md' }), TypeError);
+  assert.throws(() => ws.decay(NOW, { file: 42 }), TypeError);
+  assert.throws(() => ws.decay(NOW, 'memory/LONG_TERM.md'), TypeError);
+  assert.throws(
+    () => ws.decay(NOW, { file: 'memory/LONG\0TERM.md' }),
+    (err) => err instanceof MemkitError && err.code === -1,
+  );
+});
+
+test('memorybox: decay on a custodian workspace returns a result with exit code 2', (t) => {
+  const root = agentRoot(t);
+  const ws = Workspace.open(root, { layout: 'custodian' });
+  t.after(() => ws.close());
+  const init = ws.init(NOW);
+  t.after(() => init.close());
+  assert.equal(init.exitCode, 0);
+  const before = tree(root);
+
+  for (const opts of [undefined, { file: 'memory/LONG_TERM.md' }]) {
+    const result = ws.decay(NOW, opts);
+    try {
+      assert.equal(result.exitCode, 2, result.json);
+      const envelope = JSON.parse(result.json);
+      assert.equal(envelope.exit_class, 'fatal');
+      assert.deepEqual(envelope.findings.map((f) => [f.code, f.fatal]), [['MK-ARG-001', true]]);
+      assert.equal(result.planId, null);
+      assert.equal(result.applied, false);
+    } finally {
+      result.close();
     }
   }
   assert.deepEqual(tree(root), before, 'nothing written');

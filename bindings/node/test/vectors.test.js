@@ -113,6 +113,8 @@ function runCommand(ws, now, step, planIds) {
       return ws.applyUndo(now, resolve(step.plan_id, planIds), confirm());
     case 'recover':
       return ws.recover(now, { apply: Boolean(step.apply), rollback: Boolean(step.rollback) });
+    case 'decay':
+      return ws.decay(now, step.file === undefined ? {} : { file: step.file });
     default:
       throw new Error(`unknown op "${step.op}": teach this runner the new operation`);
   }

@@ -495,7 +495,8 @@ class Layout(enum.IntEnum):
     """The values of mk_layout: what a workspace's root holds."""
     #: memory-custodian: the project root's docs/memory (spec compaction.md); every command.
     CUSTODIAN = _capi.MK_LAYOUT_CUSTODIAN
-    #: MemoryBox: an agent root with brain/ and memory/ (spec memorybox.md); init and status.
+    #: MemoryBox: an agent root with brain/ and memory/ (spec memorybox.md); init, status and
+    #: decay.
     MEMORYBOX = _capi.MK_LAYOUT_MEMORYBOX
 
 
@@ -519,9 +520,10 @@ class Workspace(_Handle):
     system clock and zone) or an aware datetime, and returns a Result (close it, or use `with`).
 
     The layout (Layout.CUSTODIAN by default) chooses the commands: `memkit custodian ...` on
-    the project root's memory directory, or, for Layout.MEMORYBOX, `memkit memorybox init` and
-    `memkit memorybox status --root ROOT` on an agent root; on a MemoryBox workspace the other
-    commands return a Result with a fatal MK-ARG-001 finding (exit code 2)."""
+    the project root's memory directory, or, for Layout.MEMORYBOX, `memkit memorybox init`,
+    `memkit memorybox status` and `memkit memorybox decay` (--root ROOT) on an agent root. A
+    command of the other layout returns a Result with a fatal MK-ARG-001 finding (exit code 2):
+    decay on a custodian workspace, the custodian commands on a MemoryBox one."""
 
     _destroy = staticmethod(_capi.mk_workspace_destroy)
 
@@ -648,6 +650,15 @@ class Workspace(_Handle):
         opts = _forget_options(mode, allow_broad_match)
         return self._run(_capi.mk_workspace_apply_forget, now, data, len(data),
                          ctypes.byref(opts), _cstring(confirm, "confirm"))
+
+    def decay(self, now: ClockLike, file: Optional[PathLike] = None) -> Result:
+        """mk_workspace_decay (`memorybox decay [--file F]`, Layout.MEMORYBOX): every scored
+        entry's effective confidence, band and review state on `now`'s date, and the unscored
+        entries, in the JSON (data.entries, data.unscored); writes nothing. file is one tier 1-4
+        file relative to the root (e.g. "memory/LONG_TERM.md"), or None for all of them; another
+        file is a fatal MK-ARG-001 finding (exit code 2), as is decay on a custodian workspace."""
+        return self._run(_capi.mk_workspace_decay, now,
+                         None if file is None else _cpath(file, "file"))
 
 
 # Section - Document

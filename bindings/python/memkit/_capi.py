@@ -259,7 +259,7 @@ def _fn(name: str, restype, *argtypes):
     return function
 
 
-# The 38 functions of memkit.h, in header order.
+# The 39 functions of memkit.h, in header order.
 
 # Section - Version
 
@@ -385,6 +385,10 @@ mk_workspace_apply_forget = _fn("mk_workspace_apply_forget", mk_status,
                                 POINTER(POINTER(mk_result)), POINTER(mk_workspace),
                                 POINTER(mk_clock), c_char_p, c_size_t,
                                 POINTER(mk_forget_options), c_char_p)
+# mk_status mk_workspace_decay(mk_result** out, mk_workspace* ws, const mk_clock* now,
+#                              const char* file);
+mk_workspace_decay = _fn("mk_workspace_decay", mk_status, POINTER(POINTER(mk_result)),
+                         POINTER(mk_workspace), POINTER(mk_clock), c_char_p)
 
 # Section - Document
 

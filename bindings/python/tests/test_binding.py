@@ -491,7 +491,7 @@ class CommandTests(TempDirTestCase):
 
 
 class MemoryBoxTests(TempDirTestCase):
-    """Layout.MEMORYBOX: an agent root (brain/, memory/) whose init and status are memorybox's."""
+    """Layout.MEMORYBOX: an agent root (brain/, memory/): memorybox init, status and decay."""
 
     def test_init_creates_the_tiers_and_status_reads_them(self):
         root = self.project(name="agent")
@@ -588,6 +588,60 @@ class MemoryBoxTests(TempDirTestCase):
                     self.assertIsNone(result.plan_id)
             after = sorted(str(path.relative_to(root)) for path in root.rglob("*"))
         self.assertEqual(after, before)  # nothing written, no docs/ or .memkit/
+
+    def test_decay_reports_scored_entries(self):
+        now = "2026-11-30T10:00:00+01:00"
+        root = self.project(name="agent")
+        with memkit.Workspace.open(root, layout="memorybox") as ws:
+            ws.init(now).close()
+            long_term = root / "memory/LONG_TERM.md"
+            long_term.write_text("- fact\n  Confidence: 0.90\n  Verified: 2026-10-01\n")
+            before = sorted(str(path.relative_to(root)) for path in root.rglob("*"))
+            for file in (None, "memory/LONG_TERM.md", Path("memory/LONG_TERM.md")):
+                with self.subTest(file=file), ws.decay(now, file=file) as result:
+                    self.assertEqual(result.exit_code, 0, result.json)
+                    shown = json.loads(result.json)
+                    self.assertEqual(shown["command"], "memorybox decay")
+                    entries = shown["data"]["entries"]
+                    self.assertEqual(len(entries), 1, result.json)
+                    entry = entries[0]
+                    self.assertEqual((entry["file"], entry["stored"], entry["effective"],
+                                      entry["band"], entry["verified"]),
+                                     ("memory/LONG_TERM.md", 90, 80, "high", "2026-10-01"))
+                    self.assertIn('"effective":80', result.json)
+                    self.assertIn('"band":"high"', result.json)
+                    self.assertEqual(shown["data"]["unscored"], [])
+                    self.assertFalse(result.applied)
+                    self.assertIsNone(result.plan_id)
+                    self.assertEqual(result.budget_rows, [])
+            with ws.decay(now, file="memory/ARCHIVES/x.md") as outside:  # not a tier 1-4 file
+                self.assertEqual(outside.exit_code, 2, outside.json)
+                self.assertEqual([f["code"] for f in json.loads(outside.json)["findings"]],
+                                 ["MK-ARG-001"])
+            with self.assertRaises(memkit.ArgumentError):
+                ws.decay(now, file="memory/\0LONG_TERM.md")
+            with self.assertRaises(TypeError):
+                ws.decay(now, file=3)
+            after = sorted(str(path.relative_to(root)) for path in root.rglob("*"))
+        self.assertEqual(after, before)  # writes nothing
+        self.assertEqual(long_term.read_text(),
+                         "- fact\n  Confidence: 0.90\n  Verified: 2026-10-01\n")
+
+    def test_decay_on_a_custodian_workspace_is_a_fatal_finding(self):
+        root = self.project("inbox_dedupe")
+        before = sorted(str(path.relative_to(root)) for path in root.rglob("*"))
+        with memkit.Workspace.open(root) as ws:
+            self.assertIs(ws.layout, memkit.Layout.CUSTODIAN)
+            for file in (None, "memory/LONG_TERM.md"):
+                with self.subTest(file=file), ws.decay(NOW, file=file) as result:
+                    self.assertEqual(result.exit_code, 2, result.json)
+                    findings = json.loads(result.json)["findings"]
+                    self.assertEqual([(f["code"], f["fatal"]) for f in findings],
+                                     [("MK-ARG-001", True)])
+                    self.assertFalse(result.applied)
+                    self.assertIsNone(result.plan_id)
+        after = sorted(str(path.relative_to(root)) for path in root.rglob("*"))
+        self.assertEqual(after, before)
 
 
 class DocumentTests(unittest.TestCase):

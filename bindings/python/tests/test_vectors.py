@@ -69,6 +69,8 @@ def run_command(ws, now, step, ref):
         return ws.apply_undo(now, ref(step["plan_id"]), ref(step["confirm"]))
     if op == "recover":
         return ws.recover(now, apply=bool(step.get("apply")), rollback=bool(step.get("rollback")))
+    if op == "decay":
+        return ws.decay(now, file=step.get("file"))
     raise AssertionError(f"unknown op {op!r}: teach the binding's vector runner about it")
 
 

@@ -14,13 +14,14 @@ use std::ptr;
 #[non_exhaustive]
 pub enum Layout {
     /// memory-custodian: `docs/memory` under a project root (spec compaction.md); every command
-    /// runs `memkit custodian ...`.
+    /// but [`decay`](crate::Workspace::decay) runs `memkit custodian ...` (`decay` gives a result
+    /// with a fatal MK-ARG-001 finding, exit code 2).
     #[doc(alias = "MK_LAYOUT_CUSTODIAN")]
     Custodian,
     /// MemoryBox: `brain/` and `memory/` under an agent root (spec memorybox.md). Only
-    /// [`init`](crate::Workspace::init) and [`status`](crate::Workspace::status) run (`memkit
-    /// memorybox init|status --root ROOT`); the other commands give a result with a fatal
-    /// MK-ARG-001 finding (exit code 2). Takes no
+    /// [`init`](crate::Workspace::init), [`status`](crate::Workspace::status) and
+    /// [`decay`](crate::Workspace::decay) run (`memkit memorybox init|status|decay --root ROOT`);
+    /// the other commands give a result with a fatal MK-ARG-001 finding (exit code 2). Takes no
     /// [`memory_dir`](WorkspaceOptions::memory_dir): the library refuses it with `MK_E_ARG`.
     #[doc(alias = "MK_LAYOUT_MEMORYBOX")]
     MemoryBox,

@@ -413,6 +413,15 @@ extern "C" {
         opts: *const mk_forget_options,
         confirm_plan_id: *const c_char,
     ) -> mk_status;
+
+    // mk_status mk_workspace_decay(mk_result** out, mk_workspace* ws, const mk_clock* now,
+    //                                     const char* file);
+    pub fn mk_workspace_decay(
+        out: *mut *mut mk_result,
+        ws: *mut mk_workspace,
+        now: *const mk_clock,
+        file: *const c_char,
+    ) -> mk_status;
 }
 
 // Section - Document

@@ -1,8 +1,8 @@
 //! Section - Workspace and Section - Commands of memkit.h: a project's memory folder and the
-//! commands of its layout run on it (`memkit custodian ...`, or `memkit memorybox init|status`
-//! for [`Layout::MemoryBox`](crate::Layout::MemoryBox)).
+//! commands of its layout run on it (`memkit custodian ...`, or `memkit memorybox
+//! init|status|decay` for [`Layout::MemoryBox`](crate::Layout::MemoryBox)).
 
-use crate::c_text::{path_cstring, text_cstring};
+use crate::c_text::{path_cstring, ptr_or_null, text_cstring};
 use crate::clock::Clock;
 use crate::command_result::CommandResult;
 use crate::error::{check, Error, Result};
@@ -261,6 +261,22 @@ impl Workspace {
                 &opts,
                 confirm.as_ptr(),
             )
+        })
+    }
+
+    /// `memorybox decay [--file FILE]` ([`Layout::MemoryBox`](crate::Layout::MemoryBox)): every
+    /// scored entry's effective confidence, band and review state on `now`'s date, and the
+    /// unscored entries; writes nothing. `file` is one tier 1-4 file relative to the root, `None`
+    /// for all of them. On a custodian workspace the result has a fatal MK-ARG-001 finding (exit
+    /// code 2).
+    #[doc(alias = "mk_workspace_decay")]
+    pub fn decay(&mut self, now: &Clock, file: Option<&str>) -> Result<CommandResult> {
+        let file = match file {
+            Some(file) => Some(text_cstring("file", file)?),
+            None => None,
+        };
+        self.run(|out, ws| unsafe {
+            sys::mk_workspace_decay(out, ws, &now.raw, ptr_or_null(&file))
         })
     }
 }

@@ -306,6 +306,49 @@ fn a_custodian_command_on_a_memorybox_workspace_is_exit_code_2() {
     );
 }
 
+#[test]
+fn decay_reports_a_memorybox_entry_and_refuses_a_custodian_workspace() {
+    let tmp = TempDir::new("api");
+    let mut ws = Workspace::open_with(tmp.path(), &memorybox_options()).unwrap();
+    ws.init(&now(), false).unwrap();
+    let long_term = tmp.path().join("memory/LONG_TERM.md");
+    fs::write(
+        &long_term,
+        "- fact\n  Confidence: 0.90\n  Verified: 2026-10-01\n",
+    )
+    .unwrap();
+    let later = Clock::parse("2026-11-30T10:00:00+01:00").unwrap();
+
+    for file in [None, Some("memory/LONG_TERM.md")] {
+        let decay = ws.decay(&later, file).unwrap();
+        let json = decay.json().unwrap();
+        assert_eq!(decay.exit_code(), 0, "{:?}: {}", file, json);
+        assert!(
+            json.starts_with("{\"command\":\"memorybox decay\""),
+            "{}",
+            json
+        );
+        assert!(json.contains("\"effective\":80"), "{:?}: {}", file, json);
+        assert!(json.contains("\"band\":\"high\""), "{:?}: {}", file, json);
+        assert_eq!(decay.plan_id(), None);
+        assert!(!decay.applied());
+    }
+    assert_eq!(
+        fs::read(&long_term).unwrap(),
+        b"- fact\n  Confidence: 0.90\n  Verified: 2026-10-01\n",
+        "decay writes nothing"
+    );
+    expect_error(ws.decay(&later, Some("memory/\0x.md")), -1, "MK_E_ARG");
+
+    let (custodian_tmp, mut custodian) = initialised_project();
+    let refused = custodian.decay(&later, None).unwrap();
+    let json = refused.json().unwrap();
+    assert_eq!(refused.exit_code(), 2, "{}", json);
+    assert!(json.contains("\"code\":\"MK-ARG-001\""), "{}", json);
+    assert!(json.contains("\"fatal\":true"), "{}", json);
+    assert!(!custodian_tmp.path().join("memory").exists());
+}
+
 // Commands and results
 
 #[test]

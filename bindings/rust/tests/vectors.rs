@@ -365,6 +365,7 @@ impl CaseRun {
                 ws.apply_undo(&now, &need(plan_id, "plan_id")?, &need(confirm, "confirm")?)
             }
             "recover" => ws.recover(&now, flag(step, "apply")?, flag(step, "rollback")?),
+            "decay" => ws.decay(&now, opt_str(step, "file")?),
             other => return Err(format!("unknown op {:?}", other)),
         };
         result.map_err(|e| format!("the binding returned an error: {}", e))
