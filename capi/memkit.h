@@ -370,8 +370,8 @@ MK_API mk_status mk_result_budget_row(mk_budget_row* out, const mk_result* resul
  *
  * Each runs one command of the workspace's layout and returns its result (Destroy with
  * mk_result_destroy()): `memkit custodian ...` for MK_LAYOUT_CUSTODIAN; for MK_LAYOUT_MEMORYBOX,
- * mk_workspace_init, mk_workspace_status and mk_workspace_decay run `memkit memorybox
- * init|status|decay --root ROOT`. A command the layout does not have (yet) gives a result with a
+ * mk_workspace_init, mk_workspace_status, mk_workspace_decay and mk_workspace_load run
+ * `memkit memorybox init|status|decay|load --root ROOT`. A command the layout does not have (yet) gives a result with a
  * fatal MK-ARG-001 finding. `now` is never NULL: every command reads the clock, as the
  * CLI does. Text arguments are UTF-8 (data, size; data may be NULL when size is 0) without NUL
  * bytes: other text gives a result with a fatal MK-ARG-001 finding and writes nothing. Paths and
@@ -592,6 +592,24 @@ MK_API mk_status mk_workspace_apply_forget(mk_result** out, mk_workspace* ws, co
  */
 MK_API mk_status mk_workspace_decay(mk_result** out, mk_workspace* ws, const mk_clock* now,
                                     const char* file);
+
+/** Flags of mk_workspace_load. @since 0.1 */
+#define MK_LOAD_INCLUDE_ARCHIVE 1u
+
+/**
+ * `memorybox load --tier N | --file F [--include-archive]` (MK_LAYOUT_MEMORYBOX): the existing
+ * files of a tier (or one file) with their contents, in the result's JSON
+ * ({"files":[{content, lines, path, tier}]}). Tier 5 needs MK_LOAD_INCLUDE_ARCHIVE unless `file`
+ * lies under memory/ARCHIVES/. Writes nothing.
+ *
+ * @param[out] out Destroy with mk_result_destroy().
+ * @param tier 1 to 5, or 0 when `file` is given.
+ * @param file NUL-terminated path relative to the root, or NULL when `tier` is given.
+ * @return MK_OK or MK_E_ARG (unknown flag bits, or both or neither of tier and file).
+ * @since 0.1
+ */
+MK_API mk_status mk_workspace_load(mk_result** out, mk_workspace* ws, const mk_clock* now,
+                                   int32_t tier, const char* file, uint32_t flags);
 
 /* Section - Document */
 

@@ -389,6 +389,26 @@ mk_status mk_workspace_decay(mk_result** out, mk_workspace* ws, const mk_clock* 
   return run(out, ws, now, "decay", std::move(request));
 }
 
+mk_status mk_workspace_load(mk_result** out, mk_workspace* ws, const mk_clock* now, int32_t tier,
+                            const char* file, uint32_t flags) {
+  return run_built(out, ws, now, "load", [&]() -> memkit::Result<CommandRequest> {
+    if (Status known = known_flags("flags", flags, MK_LOAD_INCLUDE_ARCHIVE); !known.ok()) {
+      return known;
+    }
+    if ((tier != 0) == (file != nullptr)) {
+      return Status(Errc::invalid_argument, "tier, file: give exactly one (tier 0 with a file)");
+    }
+    CommandRequest request;
+    if (file != nullptr) {
+      request.options["--file"] = file;
+    } else {
+      request.options["--tier"] = std::to_string(tier);
+    }
+    if ((flags & MK_LOAD_INCLUDE_ARCHIVE) != 0) request.flags.emplace_back("--include-archive");
+    return request;
+  });
+}
+
 void mk_add_options_init(mk_add_options* opts) {
   if (opts == nullptr) return;
   *opts = mk_add_options{MK_ADD_OPTIONS_VERSION, 0, nullptr, nullptr, nullptr, nullptr};

@@ -81,6 +81,9 @@ void write_inbox_compaction_json(const InboxCompaction& report, bool applied,
 // `memorybox decay` data (memorybox.md §6): {"entries","unscored"}; confidences in hundredths.
 [[nodiscard]] std::string memorybox_decay_json(const memorybox::DecayReport& report);
 
+// `memorybox load` data (memorybox.md §11): {"files":[{content, lines, path, tier}]}.
+[[nodiscard]] std::string memorybox_load_json(const std::vector<memorybox::LoadedFile>& files);
+
 // `memorybox init` data (memorybox.md §11): {"created"}.
 [[nodiscard]] std::string memorybox_init_json(const MemoryBoxInit& init);
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -13,6 +14,7 @@
 #include "memkit/clock.hpp"
 #include "memkit/findings.hpp"
 #include "memkit/markdown.hpp"
+#include "memkit/result.hpp"
 #include "memkit/snapshot.hpp"
 
 namespace memkit::memorybox {
@@ -148,6 +150,25 @@ struct DecayReport {
 // `only_file`), in tier order, then file order, then entry order. Writes nothing.
 [[nodiscard]] DecayReport memorybox_decay(const Inputs& inputs, const ClockReading& now,
                                           std::optional<std::string_view> only_file = {});
+
+// `memkit memorybox load` (§2, §11): one file of a tier, with its bytes.
+struct LoadedFile {
+  std::string path;
+  int tier = 0;
+  std::uint64_t lines = 0;
+  std::shared_ptr<const std::string> content;
+};
+
+// The tier of a path under the agent root (1 to 5), or 0 when the path is in no tier.
+[[nodiscard]] int tier_of(const Inputs& inputs, std::string_view path);
+
+// `load --tier N` (every existing file of the tier, in status order) or `load --file F`. Tier 5 is
+// refused unless `include_archive` or F lies under memory/ARCHIVES/. Fails with
+// Errc::invalid_argument naming the argument (--tier, --file).
+[[nodiscard]] Result<std::vector<LoadedFile>> load_files(const Inputs& inputs,
+                                                         std::optional<int> tier,
+                                                         std::optional<std::string_view> file,
+                                                         bool include_archive);
 
 // `memkit memorybox init` (§11): the files of the tier 1-4 lists, each "# <stem>\n".
 [[nodiscard]] std::string init_file_bytes(std::string_view path);

@@ -65,6 +65,9 @@ constexpr const char* kMemoryBoxUsage =
     "                      whose threshold is breached; writes nothing\n"
     "  decay [--file F]    each scored entry's effective confidence, band and review due date;\n"
     "                      writes nothing\n"
+    "  load --tier N | --file F [--include-archive]\n"
+    "                      a tier's files with their contents (tier 5 only with\n"
+    "                      --include-archive); writes nothing\n"
     "\n"
     "--root defaults to the current directory.\n";
 

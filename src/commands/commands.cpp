@@ -42,6 +42,7 @@ const std::map<std::string, CommandOptions>& command_options() {
       {"memorybox init", {{"--root"}, {}}},
       {"memorybox status", {{"--root"}, {}}},
       {"memorybox decay", {{"--root", "--file"}, {}}},
+      {"memorybox load", {{"--root", "--tier", "--file"}, {"--include-archive"}}},
   };
   return known;
 }
@@ -595,6 +596,39 @@ void run_memorybox(const CommandRequest& inv, const CommandEnvironment& env, Com
   const Result<memorybox::Inputs> inputs = root->read_memorybox_inputs();
   if (!inputs) {
     reply.findings.push_back(finding_from(inputs.status()));
+    return;
+  }
+  if (inv.command == "load") {
+    std::optional<int> tier;
+    if (const auto given_tier = inv.options.find("--tier"); given_tier != inv.options.end()) {
+      const std::string& text = given_tier->second;
+      if (text.size() != 1 || text[0] < '0' || text[0] > '9') {
+        reply.findings.push_back(finding_from(
+            Status(Errc::invalid_argument, "--tier: expected 1 to 5, got '" + text + "'")));
+        return;
+      }
+      tier = text[0] - '0';
+    }
+    std::optional<std::string_view> file;
+    if (const auto given_file = inv.options.find("--file"); given_file != inv.options.end()) {
+      file = given_file->second;
+    }
+    const Result<std::vector<memorybox::LoadedFile>> loaded =
+        memorybox::load_files(*inputs, tier, file, has_flag(inv, "--include-archive"));
+    if (!loaded) {
+      reply.findings.push_back(finding_from(loaded.status()));
+      return;
+    }
+    reply.data = fixed(memorybox_load_json(*loaded));
+    if (inv.format == OutputFormat::text) {
+      std::string text;
+      for (const memorybox::LoadedFile& f : *loaded) {
+        text += "== " + f.path + " (tier " + std::to_string(f.tier) + ", " +
+                std::to_string(f.lines) + " lines) ==\n" + *f.content;
+        if (!f.content->empty() && f.content->back() != '\n') text += '\n';
+      }
+      reply.text = fixed(text.empty() ? "No file to load.\n" : text);
+    }
     return;
   }
   if (inv.command == "decay") {

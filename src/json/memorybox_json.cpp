@@ -63,6 +63,17 @@ std::string memorybox_decay_json(const memorybox::DecayReport& report) {
   return detail::canonical_dump(json{{"entries", entries}, {"unscored", unscored}});
 }
 
+std::string memorybox_load_json(const std::vector<memorybox::LoadedFile>& files) {
+  json list = json::array();
+  for (const memorybox::LoadedFile& f : files) {
+    list.push_back(json{{"path", utf8(f.path)},
+                        {"tier", f.tier},
+                        {"lines", f.lines},
+                        {"content", utf8(*f.content)}});
+  }
+  return detail::canonical_dump(json{{"files", list}});
+}
+
 std::string memorybox_init_json(const MemoryBoxInit& init) {
   json created = json::array();
   for (const std::string& path : init.created) created.push_back(utf8(path));

@@ -279,6 +279,17 @@ int main(void) {
   EXPECT(contains(&box_json, "\"tiers\":["));
   mk_buf_dispose(&box_json);
   mk_result_destroy(result);
+  EXPECT(mk_workspace_load(&result, agent_ws, &now, 1, NULL, 0) == MK_OK);
+  EXPECT(mk_result_exit_code(result) == 0);
+  EXPECT(mk_result_json(&box_json, result) == MK_OK);
+  EXPECT(contains(&box_json, "\"content\":\"# SOUL\\n\""));
+  mk_buf_dispose(&box_json);
+  mk_result_destroy(result);
+  EXPECT(mk_workspace_load(&result, agent_ws, &now, 5, NULL, 0) == MK_OK);
+  EXPECT(mk_result_exit_code(result) == 2); /* the archive only when asked */
+  mk_result_destroy(result);
+  EXPECT(mk_workspace_load(&result, agent_ws, &now, 1, "brain/SOUL.md", 0) == MK_E_ARG);
+  EXPECT(mk_workspace_load(&result, agent_ws, &now, 5, NULL, 4u) == MK_E_ARG);
   EXPECT(mk_workspace_plan_compaction(&result, agent_ws, &now, NULL) == MK_OK);
   EXPECT(mk_result_exit_code(result) == 2);
   mk_result_destroy(result);

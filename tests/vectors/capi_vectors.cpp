@@ -76,6 +76,9 @@ mk_result* run_step(mk_workspace* ws, const mk_clock& now, const json& step,
     status = mk_workspace_init(&result, ws, &now, flag(step, "extended") ? MK_INIT_EXTENDED : 0);
   } else if (op == "status") {
     status = mk_workspace_status(&result, ws, &now);
+  } else if (op == "load") {
+    status = mk_workspace_load(&result, ws, &now, step.value("tier", 0), str_or_null(step, "file"),
+                               flag(step, "include_archive") ? MK_LOAD_INCLUDE_ARCHIVE : 0);
   } else if (op == "decay") {
     status = mk_workspace_decay(&result, ws, &now, str_or_null(step, "file"));
   } else if (op == "check") {

@@ -26,9 +26,11 @@ def argv_of(step, plan_ids, layout="custodian"):
     if op == "units":
         return ["markdown", "units", step["file"]]
     if layout == "memorybox":
-        if op not in ("init", "status", "decay"):
+        if op not in ("init", "status", "decay", "load"):
             raise SystemExit(f"op {op!r} has no memorybox command yet")
-        return ["memorybox", op] + (["--file", step["file"]] if step.get("file") else [])
+        args = ["memorybox", op] + (["--file", step["file"]] if step.get("file") else [])
+        args += ["--tier", str(step["tier"])] if step.get("tier") else []
+        return args + (["--include-archive"] if step.get("include_archive") else [])
     args = ["custodian"]
     if op == "init":
         args += ["init"] + (["--extended"] if step.get("extended") else [])

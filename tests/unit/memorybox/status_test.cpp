@@ -134,3 +134,34 @@ TEST_CASE("memorybox: bloat rules are due at their thresholds, in the order of Â
   CHECK(due({{"memory/daily/2026-10-30.md", "- a\n"}}) == std::vector<std::string>{"daily"});
   CHECK(due({{"memory/daily/2026-11-01.md", "- a\n"}}).empty());  // this month
 }
+
+TEST_CASE("memorybox: load gives a tier's existing files, and tier 5 only when asked") {
+  const Inputs in = inputs_of({{"brain/SOUL.md", "# SOUL\n"},
+                               {"memory/SESSION_LOG.md", "a\nb"},
+                               {"memory/daily/2026-11-29.md", "- d\n"},
+                               {"memory/ARCHIVES/x.md", "# A\n"}});
+  const Result<std::vector<LoadedFile>> tier1 = load_files(in, 1, std::nullopt, false);
+  REQUIRE(tier1);
+  REQUIRE(tier1->size() == 1);  // USER.md and STATE.md do not exist
+  CHECK((*tier1)[0].path == "brain/SOUL.md");
+  CHECK(*(*tier1)[0].content == "# SOUL\n");
+  const Result<std::vector<LoadedFile>> tier4 = load_files(in, 4, std::nullopt, false);
+  REQUIRE(tier4);
+  REQUIRE(tier4->size() == 2);
+  CHECK((*tier4)[0].lines == 2u);
+  CHECK((*tier4)[1].path == "memory/daily/2026-11-29.md");
+  CHECK((*tier4)[1].tier == 4);
+  const Result<std::vector<LoadedFile>> refused = load_files(in, 5, std::nullopt, false);
+  REQUIRE_FALSE(refused);
+  CHECK(refused.status().message().find("--include-archive") != std::string::npos);
+  CHECK(load_files(in, 5, std::nullopt, true)->size() == 1);
+  const auto archive =
+      load_files(in, std::nullopt, std::string_view("memory/ARCHIVES/x.md"), false);
+  REQUIRE(archive);
+  CHECK((*archive)[0].tier == 5);
+  CHECK_FALSE(load_files(in, std::nullopt, std::string_view("notes.md"), false));
+  CHECK_FALSE(load_files(in, 6, std::nullopt, false));
+  CHECK_FALSE(load_files(in, 1, std::string_view("brain/SOUL.md"), false));  // not both
+  CHECK(tier_of(in, "memory/LONG_TERM.md") == 2);
+  CHECK(tier_of(in, "elsewhere.md") == 0);
+}
