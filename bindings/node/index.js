@@ -332,9 +332,9 @@ function forgetOptions(opts) {
 
 /**
  * A project's memory folder (mk_workspace). Not thread-safe; close() it when done. Its layout
- * decides the commands: a custodian workspace runs `custodian ...` (and decay() returns a Result
- * with a fatal MK-ARG-001 finding, exitCode 2); a MemoryBox one runs `memorybox
- * init|status|decay`, and every other command returns such a Result.
+ * decides the commands: a custodian workspace runs `custodian ...` (and decay() and load() return
+ * a Result with a fatal MK-ARG-001 finding, exitCode 2); a MemoryBox one runs `memorybox
+ * init|status|decay|load`, and every other command returns such a Result.
  */
 class Workspace {
   #ptr;
@@ -524,6 +524,29 @@ class Workspace {
       'mk_workspace_decay',
       now,
       optionalCString(o.file, 'file'),
+    );
+  }
+
+  /** `memorybox load --tier N | --file F [--include-archive]` (MemoryBox workspaces): the existing
+   *  files of a tier (1-5) or one file, with their contents, in the JSON (`data.files`:
+   *  [{content, lines, path, tier}]); writes nothing. Give `tier` or `file`, not both and not
+   *  neither (MK_E_ARG). Tier 5 needs includeArchive unless `file` lies under memory/ARCHIVES/;
+   *  without it the Result has a fatal finding (exitCode 2). */
+  load(now, opts) {
+    const o = options(opts, ['tier', 'file', 'includeArchive'], 'load options');
+    let tier = 0; // the C API's "no tier"
+    if (o.tier !== undefined && o.tier !== null) {
+      if (!Number.isInteger(o.tier) || o.tier < -(2 ** 31) || o.tier >= 2 ** 31)
+        throw new TypeError('tier must be an integer'); // the library judges the value
+      tier = o.tier;
+    }
+    return this.#command(
+      capi.mk_workspace_load,
+      'mk_workspace_load',
+      now,
+      tier,
+      optionalCString(o.file, 'file'),
+      o.includeArchive ? C.MK_LOAD_INCLUDE_ARCHIVE : 0,
     );
   }
 }

@@ -395,6 +395,15 @@ const mk_workspace_decay = lib.func(
     'const char *file)',
 );
 
+const MK_LOAD_INCLUDE_ARCHIVE = 1;
+
+// MK_API mk_status mk_workspace_load(mk_result** out, mk_workspace* ws, const mk_clock* now,
+//                                    int32_t tier, const char* file, uint32_t flags);
+const mk_workspace_load = lib.func(
+  'mk_status mk_workspace_load(_Out_ mk_result **out, mk_workspace *ws, const mk_clock *now, ' +
+    'int32_t tier, const char *file, uint32_t flags)',
+);
+
 /* Section - Document */
 
 // typedef struct mk_document mk_document;
@@ -481,6 +490,7 @@ module.exports = {
   mk_workspace_plan_forget,
   mk_workspace_apply_forget,
   mk_workspace_decay,
+  mk_workspace_load,
   mk_document_parse,
   mk_document_destroy,
   mk_document_unit_count,
@@ -535,6 +545,7 @@ module.exports = {
     MK_FORGET_PURGE,
     MK_FORGET_ALLOW_BROAD_MATCH,
     MK_FORGET_OPTIONS_VERSION,
+    MK_LOAD_INCLUDE_ARCHIVE,
     MK_UNIT_FRONT_MATTER,
     MK_UNIT_BULLET,
     MK_UNIT_FENCE,

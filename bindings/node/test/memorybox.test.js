@@ -1,7 +1,7 @@
 'use strict';
 // The MemoryBox layout (MK_LAYOUT_MEMORYBOX): an agent root holding brain/ and memory/, whose init,
-// status and decay run `memkit memorybox init|status|decay --root ROOT`; every other command is
-// refused with a fatal MK-ARG-001 finding, and memoryDir is refused when opening.
+// status, decay and load run `memkit memorybox init|status|decay|load --root ROOT`; every other
+// command is refused with a fatal MK-ARG-001 finding, and memoryDir is refused when opening.
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
@@ -283,4 +283,79 @@ test('memorybox: decay on a custodian workspace returns a result with exit code 
     }
   }
   assert.deepEqual(tree(root), before, 'nothing written');
+});
+
+test('memorybox: load returns the files of a tier or one file and writes nothing', (t) => {
+  const root = agentRoot(t);
+  const ws = openBox(t, root);
+  const init = ws.init(NOW);
+  t.after(() => init.close());
+  assert.equal(init.exitCode, 0);
+  const before = tree(root);
+
+  const tier1 = ws.load(NOW, { tier: 1 });
+  t.after(() => tier1.close());
+  assert.equal(tier1.exitCode, 0, tier1.json);
+  assert.match(tier1.json, /"content":"# SOUL\\n"/);
+  const envelope = JSON.parse(tier1.json);
+  assert.equal(envelope.command, 'memorybox load');
+  const soul = envelope.data.files.find((f) => f.path === 'brain/SOUL.md');
+  assert.deepEqual(soul, { content: '# SOUL\n', lines: 1, path: 'brain/SOUL.md', tier: 1 });
+  assert.ok(envelope.data.files.every((f) => f.tier === 1));
+  assert.equal(tier1.planId, null);
+  assert.equal(tier1.applied, false);
+  assert.equal(tier1.inboxCounts, null);
+  assert.deepEqual(tier1.budgetRows, []);
+
+  // One file (tier absent or null: the C API's tier 0).
+  for (const opts of [{ file: 'brain/SOUL.md' }, { tier: null, file: 'brain/SOUL.md' }]) {
+    const one = ws.load(NOW, opts);
+    try {
+      assert.equal(one.exitCode, 0, one.json);
+      assert.deepEqual(JSON.parse(one.json).data.files, [soul]);
+    } finally {
+      one.close();
+    }
+  }
+
+  // The archive (tier 5) is a fatal finding without includeArchive, and loads with it.
+  const archive = ws.load(NOW, { tier: 5 });
+  t.after(() => archive.close());
+  assert.equal(archive.exitCode, 2, archive.json);
+  assert.deepEqual(
+    JSON.parse(archive.json).findings.map((f) => [f.code, f.fatal]),
+    [['MK-ARG-001', true]],
+  );
+  const included = ws.load(NOW, { tier: 5, includeArchive: true });
+  t.after(() => included.close());
+  assert.equal(included.exitCode, 0, included.json);
+  assert.ok(Array.isArray(JSON.parse(included.json).data.files));
+
+  assert.deepEqual(tree(root), before, 'nothing written');
+});
+
+test('memorybox: load needs exactly one of tier and file (MK_E_ARG)', (t) => {
+  const ws = openBox(t, agentRoot(t));
+  const isArg = (err) => err instanceof MemkitError && err.code === -1 && err.status === 'MK_E_ARG';
+  assert.throws(() => ws.load(NOW, { tier: 1, file: 'brain/SOUL.md' }), isArg);
+  assert.throws(() => ws.load(NOW), isArg);
+  assert.throws(() => ws.load(NOW, {}), isArg);
+  assert.throws(() => ws.load(NOW, { includeArchive: true }), isArg);
+  // Values of the wrong JS type, and unknown options, are TypeErrors.
+  assert.throws(() => ws.load(NOW, { tier: '1' }), TypeError);
+  assert.throws(() => ws.load(NOW, { tier: 1.5 }), TypeError);
+  assert.throws(() => ws.load(NOW, { file: 42 }), TypeError);
+  assert.throws(() => ws.load(NOW, { tier: 1, archive: true }), TypeError);
+  assert.throws(() => ws.load(NOW, 1), TypeError);
+  assert.equal(memkit.constants.MK_LOAD_INCLUDE_ARCHIVE, 1);
+});
+
+test('memorybox: load on a custodian workspace returns a result with exit code 2', (t) => {
+  const root = agentRoot(t);
+  const ws = Workspace.open(root, { layout: 'custodian' });
+  t.after(() => ws.close());
+  const result = ws.load(NOW, { tier: 1 });
+  t.after(() => result.close());
+  assert.equal(result.exitCode, 2, result.json);
+  assert.equal(JSON.parse(result.json).findings[0].code, 'MK-ARG-001');
 });

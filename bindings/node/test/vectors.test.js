@@ -115,6 +115,12 @@ function runCommand(ws, now, step, planIds) {
       return ws.recover(now, { apply: Boolean(step.apply), rollback: Boolean(step.rollback) });
     case 'decay':
       return ws.decay(now, step.file === undefined ? {} : { file: step.file });
+    case 'load':
+      return ws.load(now, {
+        tier: step.tier, // absent: undefined, tier 0
+        file: step.file,
+        includeArchive: Boolean(step.include_archive),
+      });
     default:
       throw new Error(`unknown op "${step.op}": teach this runner the new operation`);
   }

@@ -495,8 +495,8 @@ class Layout(enum.IntEnum):
     """The values of mk_layout: what a workspace's root holds."""
     #: memory-custodian: the project root's docs/memory (spec compaction.md); every command.
     CUSTODIAN = _capi.MK_LAYOUT_CUSTODIAN
-    #: MemoryBox: an agent root with brain/ and memory/ (spec memorybox.md); init, status and
-    #: decay.
+    #: MemoryBox: an agent root with brain/ and memory/ (spec memorybox.md); init, status,
+    #: decay and load.
     MEMORYBOX = _capi.MK_LAYOUT_MEMORYBOX
 
 
@@ -521,9 +521,10 @@ class Workspace(_Handle):
 
     The layout (Layout.CUSTODIAN by default) chooses the commands: `memkit custodian ...` on
     the project root's memory directory, or, for Layout.MEMORYBOX, `memkit memorybox init`,
-    `memkit memorybox status` and `memkit memorybox decay` (--root ROOT) on an agent root. A
-    command of the other layout returns a Result with a fatal MK-ARG-001 finding (exit code 2):
-    decay on a custodian workspace, the custodian commands on a MemoryBox one."""
+    `memkit memorybox status`, `memkit memorybox decay` and `memkit memorybox load` (--root
+    ROOT) on an agent root. A command of the other layout returns a Result with a fatal
+    MK-ARG-001 finding (exit code 2): decay or load on a custodian workspace, the custodian
+    commands on a MemoryBox one."""
 
     _destroy = staticmethod(_capi.mk_workspace_destroy)
 
@@ -659,6 +660,19 @@ class Workspace(_Handle):
         file is a fatal MK-ARG-001 finding (exit code 2), as is decay on a custodian workspace."""
         return self._run(_capi.mk_workspace_decay, now,
                          None if file is None else _cpath(file, "file"))
+
+    def load(self, now: ClockLike, tier: Optional[int] = None, file: Optional[PathLike] = None,
+             include_archive: bool = False) -> Result:
+        """mk_workspace_load (`memorybox load --tier N | --file F [--include-archive]`,
+        Layout.MEMORYBOX): the existing files of tier 1-5 (or the one file, relative to the
+        root) with their contents, in the JSON (data.files: content, lines, path, tier); writes
+        nothing. Give exactly one of tier and file: both or neither raise Error (MK_E_ARG, the
+        library's refusal). Tier 5 (memory/ARCHIVES/) needs include_archive, unless file lies
+        under memory/ARCHIVES/; without it the Result has a fatal finding (exit code 2)."""
+        return self._run(_capi.mk_workspace_load, now,
+                         0 if tier is None else _fits_int32(tier, "tier"),
+                         None if file is None else _cpath(file, "file"),
+                         _capi.MK_LOAD_INCLUDE_ARCHIVE if include_archive else 0)
 
 
 # Section - Document

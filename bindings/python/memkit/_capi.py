@@ -161,6 +161,9 @@ class mk_forget_options(Structure):
                 ("mode", mk_forget_mode)]
 
 
+MK_LOAD_INCLUDE_ARCHIVE = 1
+
+
 # Section - Document
 
 class mk_document(Structure):
@@ -259,7 +262,7 @@ def _fn(name: str, restype, *argtypes):
     return function
 
 
-# The 39 functions of memkit.h, in header order.
+# The 40 functions of memkit.h, in header order.
 
 # Section - Version
 
@@ -389,6 +392,10 @@ mk_workspace_apply_forget = _fn("mk_workspace_apply_forget", mk_status,
 #                              const char* file);
 mk_workspace_decay = _fn("mk_workspace_decay", mk_status, POINTER(POINTER(mk_result)),
                          POINTER(mk_workspace), POINTER(mk_clock), c_char_p)
+# mk_status mk_workspace_load(mk_result** out, mk_workspace* ws, const mk_clock* now,
+#                             int32_t tier, const char* file, uint32_t flags);
+mk_workspace_load = _fn("mk_workspace_load", mk_status, POINTER(POINTER(mk_result)),
+                        POINTER(mk_workspace), POINTER(mk_clock), c_int32, c_char_p, c_uint32)
 
 # Section - Document
 

@@ -491,7 +491,8 @@ class CommandTests(TempDirTestCase):
 
 
 class MemoryBoxTests(TempDirTestCase):
-    """Layout.MEMORYBOX: an agent root (brain/, memory/): memorybox init, status and decay."""
+    """Layout.MEMORYBOX: an agent root (brain/, memory/): memorybox init, status, decay and
+    load."""
 
     def test_init_creates_the_tiers_and_status_reads_them(self):
         root = self.project(name="agent")
@@ -626,6 +627,55 @@ class MemoryBoxTests(TempDirTestCase):
         self.assertEqual(after, before)  # writes nothing
         self.assertEqual(long_term.read_text(),
                          "- fact\n  Confidence: 0.90\n  Verified: 2026-10-01\n")
+
+    def test_load_reads_a_tier_or_a_file(self):
+        root = self.project(name="agent")
+        with memkit.Workspace.open(root, layout="memorybox") as ws:
+            ws.init(NOW).close()
+            before = sorted(str(path.relative_to(root)) for path in root.rglob("*"))
+            with ws.load(NOW, tier=1) as result:
+                self.assertEqual(result.exit_code, 0, result.json)
+                shown = json.loads(result.json)
+                self.assertEqual(shown["command"], "memorybox load")
+                files = {f["path"]: f for f in shown["data"]["files"]}
+                self.assertEqual(files["brain/SOUL.md"]["content"], "# SOUL\n")
+                self.assertEqual(files["brain/SOUL.md"]["lines"], 1)
+                self.assertEqual({f["tier"] for f in files.values()}, {1})
+                self.assertFalse(result.applied)
+                self.assertIsNone(result.plan_id)
+                self.assertEqual(result.budget_rows, [])
+            for file in ("brain/SOUL.md", Path("brain/SOUL.md")):
+                with self.subTest(file=file), ws.load(NOW, file=file) as one:
+                    self.assertEqual(one.exit_code, 0, one.json)
+                    self.assertEqual([(f["path"], f["content"])
+                                      for f in json.loads(one.json)["data"]["files"]],
+                                     [("brain/SOUL.md", "# SOUL\n")])
+            with ws.load(NOW, tier=5) as archive:  # tier 5 needs include_archive
+                self.assertEqual(archive.exit_code, 2, archive.json)
+            with ws.load(NOW, tier=5, include_archive=True) as archive:
+                self.assertEqual(archive.exit_code, 0, archive.json)
+            for kwargs in ({"tier": 1, "file": "brain/SOUL.md"}, {}):  # both, or neither
+                with self.subTest(**kwargs), self.assertRaises(memkit.Error) as caught:
+                    ws.load(NOW, **kwargs)
+                error = caught.exception
+                self.assertEqual((error.code, error.name), (memkit.Status.E_ARG, "MK_E_ARG"))
+                self.assertNotIsInstance(error, memkit.ArgumentError)  # the library's refusal
+            with self.assertRaises(memkit.ArgumentError):
+                ws.load(NOW, file="brain/\0SOUL.md")
+            with self.assertRaises(TypeError):
+                ws.load(NOW, tier="1")
+            with self.assertRaises(TypeError):
+                ws.load(NOW, tier=True)
+            after = sorted(str(path.relative_to(root)) for path in root.rglob("*"))
+        self.assertEqual(after, before)  # writes nothing
+
+    def test_load_unknown_flag_bits_are_MK_E_ARG(self):
+        root = self.project(name="agent")
+        with memkit.Workspace.open(root, layout="memorybox") as ws:
+            ws.init(NOW).close()
+            with self.assertRaises(memkit.Error) as caught:  # what Workspace.load never sends
+                ws._run(_capi.mk_workspace_load, NOW, 1, None, _capi.MK_LOAD_INCLUDE_ARCHIVE << 1)
+            self.assertEqual(caught.exception.code, memkit.Status.E_ARG)
 
     def test_decay_on_a_custodian_workspace_is_a_fatal_finding(self):
         root = self.project("inbox_dedupe")

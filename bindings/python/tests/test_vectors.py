@@ -71,6 +71,9 @@ def run_command(ws, now, step, ref):
         return ws.recover(now, apply=bool(step.get("apply")), rollback=bool(step.get("rollback")))
     if op == "decay":
         return ws.decay(now, file=step.get("file"))
+    if op == "load":
+        return ws.load(now, tier=step.get("tier"), file=step.get("file"),
+                       include_archive=bool(step.get("include_archive")))
     raise AssertionError(f"unknown op {op!r}: teach the binding's vector runner about it")
 
 

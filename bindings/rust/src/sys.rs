@@ -424,6 +424,21 @@ extern "C" {
     ) -> mk_status;
 }
 
+pub const MK_LOAD_INCLUDE_ARCHIVE: u32 = 1;
+
+extern "C" {
+    // mk_status mk_workspace_load(mk_result** out, mk_workspace* ws, const mk_clock* now,
+    //                                    int32_t tier, const char* file, uint32_t flags);
+    pub fn mk_workspace_load(
+        out: *mut *mut mk_result,
+        ws: *mut mk_workspace,
+        now: *const mk_clock,
+        tier: i32,
+        file: *const c_char,
+        flags: u32,
+    ) -> mk_status;
+}
+
 // Section - Document
 
 /// `typedef struct mk_document mk_document;` (opaque)

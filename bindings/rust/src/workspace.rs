@@ -1,6 +1,6 @@
 //! Section - Workspace and Section - Commands of memkit.h: a project's memory folder and the
 //! commands of its layout run on it (`memkit custodian ...`, or `memkit memorybox
-//! init|status|decay` for [`Layout::MemoryBox`](crate::Layout::MemoryBox)).
+//! init|status|decay|load` for [`Layout::MemoryBox`](crate::Layout::MemoryBox)).
 
 use crate::c_text::{path_cstring, ptr_or_null, text_cstring};
 use crate::clock::Clock;
@@ -277,6 +277,42 @@ impl Workspace {
         };
         self.run(|out, ws| unsafe {
             sys::mk_workspace_decay(out, ws, &now.raw, ptr_or_null(&file))
+        })
+    }
+
+    /// `memorybox load --tier N [--include-archive]`
+    /// ([`Layout::MemoryBox`](crate::Layout::MemoryBox)): the existing files of tier `tier` (1 to
+    /// 5) with their contents, in the result's JSON (`data.files`: `[{content, lines, path,
+    /// tier}]`); writes nothing. Tier 5, the archive, is loaded only with `include_archive`:
+    /// without it the result has a fatal MK-ARG-001 finding (exit code 2), as has a tier outside 1
+    /// to 5. Tier 0 means "no tier" in C, so it is `MK_E_ARG`. On a custodian workspace the result
+    /// has a fatal MK-ARG-001 finding (exit code 2).
+    #[doc(alias = "mk_workspace_load")]
+    pub fn load_tier(
+        &mut self,
+        now: &Clock,
+        tier: i32,
+        include_archive: bool,
+    ) -> Result<CommandResult> {
+        let flags = if include_archive {
+            sys::MK_LOAD_INCLUDE_ARCHIVE
+        } else {
+            0
+        };
+        self.run(|out, ws| unsafe {
+            sys::mk_workspace_load(out, ws, &now.raw, tier, ptr::null(), flags)
+        })
+    }
+
+    /// `memorybox load --file FILE` ([`Layout::MemoryBox`](crate::Layout::MemoryBox)): one file of
+    /// tiers 1 to 5, `file` relative to the root, with its content and tier in the result's JSON
+    /// (`data.files`); writes nothing. A file under `memory/ARCHIVES/` needs no
+    /// `--include-archive`; a file of no tier gives a fatal MK-ARG-001 finding (exit code 2).
+    #[doc(alias = "mk_workspace_load")]
+    pub fn load_file(&mut self, now: &Clock, file: &str) -> Result<CommandResult> {
+        let file = text_cstring("file", file)?;
+        self.run(|out, ws| unsafe {
+            sys::mk_workspace_load(out, ws, &now.raw, 0, file.as_ptr(), 0)
         })
     }
 }

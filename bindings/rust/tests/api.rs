@@ -349,6 +349,72 @@ fn decay_reports_a_memorybox_entry_and_refuses_a_custodian_workspace() {
     assert!(!custodian_tmp.path().join("memory").exists());
 }
 
+#[test]
+fn load_reads_a_memorybox_tier_and_keeps_the_archive_behind_a_flag() {
+    let tmp = TempDir::new("api");
+    let mut ws = Workspace::open_with(tmp.path(), &memorybox_options()).unwrap();
+    ws.init(&now(), false).unwrap();
+    fs::write(tmp.path().join("memory/ARCHIVES/old.md"), "# OLD\n").unwrap();
+
+    let tier_1 = ws.load_tier(&now(), 1, false).unwrap();
+    let json = tier_1.json().unwrap();
+    assert_eq!(tier_1.exit_code(), 0, "{}", json);
+    assert!(
+        json.starts_with("{\"command\":\"memorybox load\""),
+        "{}",
+        json
+    );
+    assert!(
+        json.contains(
+            "{\"content\":\"# SOUL\\n\",\"lines\":1,\"path\":\"brain/SOUL.md\",\"tier\":1}"
+        ),
+        "{}",
+        json
+    );
+    assert_eq!(tier_1.plan_id(), None);
+    assert!(!tier_1.applied());
+
+    let refused = ws.load_tier(&now(), 5, false).unwrap();
+    let json = refused.json().unwrap();
+    assert_eq!(refused.exit_code(), 2, "{}", json);
+    assert!(json.contains("\"code\":\"MK-ARG-001\""), "{}", json);
+    assert!(json.contains("--include-archive"), "{}", json);
+
+    for archive in [
+        ws.load_tier(&now(), 5, true).unwrap(),
+        ws.load_file(&now(), "memory/ARCHIVES/old.md").unwrap(),
+    ] {
+        let json = archive.json().unwrap();
+        assert_eq!(archive.exit_code(), 0, "{}", json);
+        assert!(
+            json.contains("\"path\":\"memory/ARCHIVES/old.md\",\"tier\":5"),
+            "{}",
+            json
+        );
+    }
+
+    let soul = ws.load_file(&now(), "brain/SOUL.md").unwrap();
+    let json = soul.json().unwrap();
+    assert_eq!(soul.exit_code(), 0, "{}", json);
+    assert!(
+        json.contains("\"files\":[{\"content\":\"# SOUL\\n\""),
+        "{}",
+        json
+    );
+
+    // Tier 0 is C's "no tier": with no file, neither is given.
+    expect_error(ws.load_tier(&now(), 0, false), -1, "MK_E_ARG");
+    expect_error(ws.load_file(&now(), "brain/\0SOUL.md"), -1, "MK_E_ARG");
+    assert_eq!(ws.load_tier(&now(), 6, false).unwrap().exit_code(), 2);
+    assert_eq!(ws.load_file(&now(), "notes.md").unwrap().exit_code(), 2);
+
+    let (_custodian_tmp, mut custodian) = initialised_project();
+    let refused = custodian.load_tier(&now(), 1, false).unwrap();
+    let json = refused.json().unwrap();
+    assert_eq!(refused.exit_code(), 2, "{}", json);
+    assert!(json.contains("\"code\":\"MK-ARG-001\""), "{}", json);
+}
+
 // Commands and results
 
 #[test]

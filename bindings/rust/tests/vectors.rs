@@ -178,6 +178,37 @@ fn forget_options(step: &Json) -> Result<ForgetOptions, String> {
     Ok(options)
 }
 
+fn opt_i32(step: &Json, key: &str) -> Result<Option<i32>, String> {
+    match step.get(key) {
+        None | Some(Json::Null) => Ok(None),
+        Some(value) => value
+            .as_i64()
+            .and_then(|n| i32::try_from(n).ok())
+            .map(Some)
+            .ok_or_else(|| format!("`{}` is not an int32: {:?}", key, value)),
+    }
+}
+
+/// The README: `load` has `tier` (a number, or absent: 0 in C), `file` (or absent) and
+/// `include_archive`. The safe API takes a tier or a file, never both or neither (`MK_E_ARG` in C).
+fn load(
+    ws: &mut Workspace,
+    now: &Clock,
+    step: &Json,
+) -> Result<memkit::Result<CommandResult>, String> {
+    let include_archive = flag(step, "include_archive")?;
+    match (opt_i32(step, "tier")?, opt_str(step, "file")?) {
+        (Some(tier), None) => Ok(ws.load_tier(now, tier, include_archive)),
+        // --include-archive only lets a tier 5 load run; a file under memory/ARCHIVES/ needs
+        // none (memkit.h), so load_file has no such flag.
+        (None, Some(file)) if !include_archive => Ok(ws.load_file(now, file)),
+        (None, Some(_)) => {
+            Err("`include_archive` with a `file`: load_file has no such flag".into())
+        }
+        _ => Err("give exactly one of `tier` and `file`".into()),
+    }
+}
+
 fn json_u64(value: &Json, key: &str) -> Result<u64, String> {
     value
         .get(key)
@@ -366,6 +397,7 @@ impl CaseRun {
             }
             "recover" => ws.recover(&now, flag(step, "apply")?, flag(step, "rollback")?),
             "decay" => ws.decay(&now, opt_str(step, "file")?),
+            "load" => load(ws, &now, step)?,
             other => return Err(format!("unknown op {:?}", other)),
         };
         result.map_err(|e| format!("the binding returned an error: {}", e))
