@@ -27,6 +27,10 @@ class AgentRoot final {
   // symbolic link fails with Errc::unsafe_path; a linked file is an EntryState::symlink entry.
   [[nodiscard]] Result<memorybox::Inputs> read_memorybox_inputs() const;
 
+  // Replaces the file at `path` (relative to the root) with `bytes` atomically. Refuses a folder
+  // of the layout, or the file, reached through a symbolic link.
+  [[nodiscard]] Status write_file(const std::string& path, std::string_view bytes);
+
   // Creates each missing file of the tier 1-4 lists as "# <stem>\n", and memory/daily/ and
   // memory/ARCHIVES/; never changes an existing file. Each file is written atomically.
   [[nodiscard]] Result<MemoryBoxInit> init_memorybox();

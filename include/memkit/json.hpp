@@ -84,6 +84,11 @@ void write_inbox_compaction_json(const InboxCompaction& report, bool applied,
 // `memorybox load` data (memorybox.md §11): {"files":[{content, lines, path, tier}]}.
 [[nodiscard]] std::string memorybox_load_json(const std::vector<memorybox::LoadedFile>& files);
 
+// `memorybox update` data (memorybox.md §11): {"after","before","entry_id","written"}, each state
+// {band, effective, review, stored, verified} with confidences in hundredths.
+[[nodiscard]] std::string memorybox_update_json(const memorybox::UpdatePlanning& update,
+                                                const std::vector<std::string>& written);
+
 // `memorybox init` data (memorybox.md §11): {"created"}.
 [[nodiscard]] std::string memorybox_init_json(const MemoryBoxInit& init);
 

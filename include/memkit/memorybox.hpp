@@ -12,6 +12,7 @@
 
 #include "memkit/budget.hpp"
 #include "memkit/clock.hpp"
+#include "memkit/edit.hpp"
 #include "memkit/findings.hpp"
 #include "memkit/markdown.hpp"
 #include "memkit/result.hpp"
@@ -95,6 +96,10 @@ struct Field {
   std::string key;
   std::string value;  // stripped
   std::uint32_t line;
+  std::size_t begin = 0;        // offset of the line
+  std::size_t indent = 0;       // bytes of indentation before the key
+  std::size_t content_end = 0;  // offset of the line's terminator
+  std::size_t end = 0;          // offset after the terminator
 };
 
 struct Entry {
@@ -103,6 +108,7 @@ struct Entry {
   std::string identity_key;  // §3
   std::uint32_t first_line = 0;
   std::uint32_t last_line = 0;
+  std::size_t first_line_end = 0;  // offset after the first line (and its terminator, if any)
   std::vector<Field> fields;
   // The value of a field, or nullopt.
   [[nodiscard]] std::optional<std::string_view> field(std::string_view key) const noexcept;
@@ -150,6 +156,42 @@ struct DecayReport {
 // `only_file`), in tier order, then file order, then entry order. Writes nothing.
 [[nodiscard]] DecayReport memorybox_decay(const Inputs& inputs, const ClockReading& now,
                                           std::optional<std::string_view> only_file = {});
+
+// `memkit memorybox update --entry ID ...` (§6 events): field updates, applied directly.
+enum class UpdateEvent : std::uint8_t { verify, confirm, contradict, resolve_keep };
+
+struct UpdateRequest {
+  std::string entry_id;
+  UpdateEvent event = UpdateEvent::verify;
+  std::string note;                         // contradict
+  std::optional<std::uint32_t> confidence;  // resolve keep, in hundredths
+};
+
+// An entry's confidence state before or after an update.
+struct ConfidenceState {
+  std::optional<std::uint32_t> stored;
+  std::optional<std::string> verified;
+  std::optional<std::uint32_t> effective;
+  std::optional<Band> band;
+  std::optional<std::string> review;
+};
+
+struct UpdatePlanning {
+  std::string entry_id;
+  std::string path;  // the entry's file
+  ConfidenceState before;
+  ConfidenceState after;
+  std::vector<Splice> splices;  // over the file's bytes; applied directly (§1)
+  std::vector<Finding> findings;
+};
+
+// Finds the entry (tier 1-4 files) and computes its field edits by the §3 rules: a field line's
+// content is replaced in place, a missing one is inserted at its place in the field order, and a
+// cleared `Review` line is deleted; `Updated` is set to `now`. Fails with Errc::invalid_argument
+// for an unknown entry, an entry without fields (sessions, daily files), `confirm` on an entry
+// with no valid `Confidence`, or an unparseable file (Errc::parse).
+[[nodiscard]] Result<UpdatePlanning> plan_update(const Inputs& inputs, const UpdateRequest& request,
+                                                 const ClockReading& now);
 
 // `memkit memorybox load` (§2, §11): one file of a tier, with its bytes.
 struct LoadedFile {

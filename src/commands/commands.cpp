@@ -43,6 +43,9 @@ const std::map<std::string, CommandOptions>& command_options() {
       {"memorybox status", {{"--root"}, {}}},
       {"memorybox decay", {{"--root", "--file"}, {}}},
       {"memorybox load", {{"--root", "--tier", "--file"}, {"--include-archive"}}},
+      {"memorybox update",
+       {{"--root", "--entry", "--note", "--resolve", "--confidence"},
+        {"--verify", "--confirm", "--contradict"}}},
   };
   return known;
 }
@@ -571,6 +574,55 @@ void run_markdown_units(const CommandRequest& inv, const CommandEnvironment& env
   reply.text = fixed(units_text(doc, Style{env.stdout_is_terminal && !env.no_colour}));
 }
 
+// memorybox.md §6: exactly one event of `memorybox update`.
+Result<memorybox::UpdateRequest> update_request(const CommandRequest& inv) {
+  memkit::memorybox::UpdateRequest request;
+  const auto entry = inv.options.find("--entry");
+  if (entry == inv.options.end()) return Status(Errc::invalid_argument, "--entry: required");
+  request.entry_id = entry->second;
+  std::vector<memorybox::UpdateEvent> events;
+  if (has_flag(inv, "--verify")) events.push_back(memorybox::UpdateEvent::verify);
+  if (has_flag(inv, "--confirm")) events.push_back(memorybox::UpdateEvent::confirm);
+  if (has_flag(inv, "--contradict")) events.push_back(memorybox::UpdateEvent::contradict);
+  if (const auto resolve = inv.options.find("--resolve"); resolve != inv.options.end()) {
+    if (resolve->second == "archive") {
+      return Status(Errc::invalid_argument,
+                    "--resolve archive: not in this version of memkit; use --resolve keep");
+    }
+    if (resolve->second != "keep") {
+      return Status(Errc::invalid_argument,
+                    "--resolve: expected keep, got '" + resolve->second + "'");
+    }
+    events.push_back(memorybox::UpdateEvent::resolve_keep);
+  }
+  if (events.size() != 1) {
+    return Status(Errc::invalid_argument,
+                  "memorybox update: give exactly one of --verify, --confirm, --contradict and "
+                  "--resolve keep");
+  }
+  request.event = events[0];
+  if (const auto note = inv.options.find("--note"); note != inv.options.end()) {
+    if (request.event != memorybox::UpdateEvent::contradict) {
+      return Status(Errc::invalid_argument, "--note: only with --contradict");
+    }
+    if (Status text = check_plain_text("--note", note->second); !text.ok()) return text;
+    request.note = note->second;
+  }
+  if (const auto confidence = inv.options.find("--confidence"); confidence != inv.options.end()) {
+    if (request.event != memorybox::UpdateEvent::resolve_keep) {
+      return Status(Errc::invalid_argument, "--confidence: only with --resolve keep");
+    }
+    request.confidence = memorybox::parse_confidence(confidence->second);
+    if (!request.confidence) {
+      return Status(Errc::invalid_argument,
+                    "--confidence: expected 0 to 1 with at most two "
+                    "decimals, got '" +
+                        confidence->second + "'");
+    }
+  }
+  return request;
+}
+
 // memorybox.md §2 and §11: the MemoryBox layout under an agent root (--root, default ".").
 void run_memorybox(const CommandRequest& inv, const CommandEnvironment& env, CommandReply& reply) {
   const Style style{env.stdout_is_terminal && !env.no_colour};
@@ -596,6 +648,36 @@ void run_memorybox(const CommandRequest& inv, const CommandEnvironment& env, Com
   const Result<memorybox::Inputs> inputs = root->read_memorybox_inputs();
   if (!inputs) {
     reply.findings.push_back(finding_from(inputs.status()));
+    return;
+  }
+  if (inv.command == "update") {
+    const Result<memorybox::UpdateRequest> request = update_request(inv);
+    if (!request) {
+      // An invalid confidence argument has its own code (memorybox.md §12).
+      const bool confidence = request.status().message().rfind("--confidence:", 0) == 0;
+      reply.findings.push_back(confidence ? make_fatal("MK-BOX-001", "", request.status().message())
+                                          : finding_from(request.status()));
+      return;
+    }
+    const Result<memorybox::UpdatePlanning> update =
+        memorybox::plan_update(*inputs, *request, *now);
+    if (!update) {
+      reply.findings.push_back(finding_from(update.status()));
+      return;
+    }
+    const FileSnapshot* file = inputs->snapshot.find(update->path);
+    if (Status written =
+            root->write_file(update->path, apply_splices(file->text(), update->splices));
+        !written.ok()) {
+      reply.findings.push_back(finding_from(written));
+      reply.data = fixed(memorybox_update_json(*update, {}));
+      return;
+    }
+    reply.applied = true;
+    reply.data = fixed(memorybox_update_json(*update, {update->path}));
+    if (inv.format == OutputFormat::text) {
+      reply.text = fixed("Updated " + update->entry_id + " in " + update->path + "\n");
+    }
     return;
   }
   if (inv.command == "load") {

@@ -74,6 +74,29 @@ std::string memorybox_load_json(const std::vector<memorybox::LoadedFile>& files)
   return detail::canonical_dump(json{{"files", list}});
 }
 
+namespace {
+
+json confidence_state(const memorybox::ConfidenceState& state) {
+  return json{
+      {"stored", state.stored ? json(*state.stored) : json(nullptr)},
+      {"verified", state.verified ? utf8(*state.verified) : json(nullptr)},
+      {"effective", state.effective ? json(*state.effective) : json(nullptr)},
+      {"band", state.band ? json(std::string(memorybox::band_name(*state.band))) : json(nullptr)},
+      {"review", state.review ? utf8(*state.review) : json(nullptr)}};
+}
+
+}  // namespace
+
+std::string memorybox_update_json(const memorybox::UpdatePlanning& update,
+                                  const std::vector<std::string>& written) {
+  json paths = json::array();
+  for (const std::string& path : written) paths.push_back(utf8(path));
+  return detail::canonical_dump(json{{"entry_id", utf8(update.entry_id)},
+                                     {"before", confidence_state(update.before)},
+                                     {"after", confidence_state(update.after)},
+                                     {"written", paths}});
+}
+
 std::string memorybox_init_json(const MemoryBoxInit& init) {
   json created = json::array();
   for (const std::string& path : init.created) created.push_back(utf8(path));

@@ -17,15 +17,23 @@ std::string_view file_name_of(std::string_view path) noexcept {
   return slash == std::string_view::npos ? path : path.substr(slash + 1);
 }
 
-// A `Key: value` line (after any indentation), or nullopt.
-std::optional<Field> field_of(std::string_view content, std::uint32_t line) {
+// A `Key: value` line (after `indent` bytes of indentation), or nullopt.
+std::optional<Field> field_of(const Line& line, std::size_t indent) {
+  const std::string_view content = line.content.substr(indent);
   const std::size_t colon = content.find(':');
   if (colon == std::string_view::npos) return std::nullopt;
   const std::string_view key = content.substr(0, colon);
   if (!is_field_key(key)) return std::nullopt;
   const std::string_view rest = content.substr(colon + 1);
   if (!rest.empty() && rest[0] != ' ' && rest[0] != '\t') return std::nullopt;
-  return Field{std::string(key), std::string(strip_w(rest)), line};
+  const std::size_t content_end = line.begin + line.content.size();
+  return Field{
+      std::string(key), std::string(strip_w(rest)),          line.number, line.begin, indent,
+      content_end,      content_end + line.terminator.size()};
+}
+
+std::size_t line_end(const Line& line) noexcept {
+  return line.begin + line.content.size() + line.terminator.size();
 }
 
 bool is_blank(std::string_view content) noexcept {
@@ -71,13 +79,14 @@ void read_bullets(std::string_view path, const Document& doc, std::vector<Entry>
     while (cursor.next(line)) {
       if (first) {
         joined.append(strip_w(line.content.substr(2)));
+        entry.first_line_end = line_end(line);
         first = false;
         continue;
       }
       const std::string_view c = line.content;
       const bool indented = c.rfind("  ", 0) == 0 || c.rfind("\t", 0) == 0;
       if (indented) {
-        if (std::optional<Field> field = field_of(lstrip_w(c), line.number)) {
+        if (std::optional<Field> field = field_of(line, c.size() - lstrip_w(c).size())) {
           entry.fields.push_back(std::move(*field));
           continue;
         }
@@ -101,10 +110,11 @@ void read_sections(std::string_view path, const Document& doc, std::vector<Entry
     entry.identity_key = casefold(*section_heading(doc, section));
     entry.id = entry_id(path, entry.identity_key);
     for_each_visible_line(doc, section, [&](const Line& line) {
-      if (line.number == section.first_line) return;
-      if (std::optional<Field> field = field_of(line.content, line.number)) {
-        entry.fields.push_back(std::move(*field));
+      if (line.number == section.first_line) {
+        entry.first_line_end = line_end(line);
+        return;
       }
+      if (std::optional<Field> field = field_of(line, 0)) entry.fields.push_back(std::move(*field));
     });
     out.push_back(std::move(entry));
   }
@@ -176,8 +186,7 @@ std::vector<Entry> read_entries(std::string_view path, const Document& doc) {
       Line line{};
       LineCursor cursor = doc.lines();
       if (cursor.next(line)) {
-        if (std::optional<Field> field = field_of(line.content, line.number);
-            field && field->key == "Id") {
+        if (std::optional<Field> field = field_of(line, 0); field && field->key == "Id") {
           entry.fields.push_back(std::move(*field));
         }
       }

@@ -96,6 +96,16 @@ Result<memorybox::Inputs> AgentRoot::read_memorybox_inputs() const {
   return inputs;
 }
 
+Status AgentRoot::write_file(const std::string& path, std::string_view bytes) {
+  for (std::size_t slash = path.find('/'); slash != std::string::npos;
+       slash = path.find('/', slash + 1)) {
+    const Result<bool> checked = folder(path.substr(0, slash));
+    if (!checked) return checked.status();
+    if (!*checked) return Status(Errc::io, path.substr(0, slash) + ": no such folder");
+  }
+  return write_file_atomically(*fs_, absolute(path), bytes, false);
+}
+
 Result<MemoryBoxInit> AgentRoot::init_memorybox() {
   MemoryBoxInit result;
   auto make_folder = [&](const std::string& relative) -> Status {

@@ -1,0 +1,218 @@
+// Field updates of one entry (spec memorybox.md §3 field lines, §6 events): splices over the
+// entry's file that change its field lines and nothing else.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+
+#include "memkit/memorybox.hpp"
+#include "memkit/text.hpp"
+
+namespace memkit::memorybox {
+namespace {
+
+// The order memkit writes fields in (§3).
+constexpr std::array<std::string_view, 13> kOrder = {
+    "Confidence", "Verified", "Stable",   "Decay-Trigger", "Source",  "Status", "Last-Used",
+    "Done",       "Client",   "Category", "Review",        "Updated", "Id"};
+
+std::size_t rank(std::string_view key) {
+  return static_cast<std::size_t>(std::find(kOrder.begin(), kOrder.end(), key) - kOrder.begin());
+}
+
+std::string hundredths(std::uint32_t value) {
+  return fmt::format("{}.{:02}", value / 100, value % 100);
+}
+
+// The new line terminator of a file (compaction.md §7.2).
+std::string_view terminator_of(std::string_view bytes) {
+  const std::size_t lf = bytes.find('\n');
+  return lf != std::string_view::npos && lf > 0 && bytes[lf - 1] == '\r' ? "\r\n" : "\n";
+}
+
+ConfidenceState state_of(const Entry& entry, const std::optional<std::string>& verified_override,
+                         const std::optional<std::uint32_t>& stored_override,
+                         const std::optional<std::optional<std::string>>& review_override,
+                         const CivilDate& today) {
+  ConfidenceState state;
+  const std::optional<std::string_view> confidence = entry.field("Confidence");
+  state.stored = stored_override ? stored_override
+                 : confidence    ? parse_confidence(*confidence)
+                                 : std::nullopt;
+  if (verified_override) {
+    state.verified = verified_override;
+  } else if (const std::optional<std::string_view> v = entry.field("Verified");
+             v && parse_iso_date(*v)) {
+    state.verified = std::string(*v);
+  }
+  if (review_override) {
+    state.review = *review_override;
+  } else if (const std::optional<std::string_view> r = entry.field("Review")) {
+    state.review = std::string(*r);
+  }
+  if (state.stored && state.verified) {
+    const std::int64_t days =
+        std::max<std::int64_t>(0, days_between(*parse_iso_date(*state.verified), today));
+    const std::uint32_t penalty = days >= 90 ? 30 : days >= 30 ? 10 : 0;
+    state.effective = *state.stored > penalty ? *state.stored - penalty : 0;
+    state.band = band_of(*state.effective);
+  }
+  return state;
+}
+
+// Builds the splices that set, insert or delete an entry's field lines.
+class FieldEditor final {
+ public:
+  FieldEditor(const Entry& entry, std::string_view bytes)
+      : entry_(entry), bytes_(bytes), terminator_(terminator_of(bytes)) {}
+
+  void set(std::string_view key, const std::string& value) { values_[rank(key)] = value; }
+  void clear(std::string_view key) { cleared_[rank(key)] = true; }
+
+  std::vector<Splice> splices() const {
+    std::vector<Splice> out;
+    const std::size_t default_indent = entry_.kind == EntryKind::bullet ? 2 : 0;
+    bool end_terminated = false;  // an unterminated last line gets its terminator once
+    for (std::size_t r = 0; r < kOrder.size(); ++r) {
+      const std::string_view key = kOrder[r];
+      const auto existing = std::find_if(entry_.fields.begin(), entry_.fields.end(),
+                                         [&](const Field& f) { return f.key == key; });
+      if (cleared_[r]) {
+        if (existing != entry_.fields.end()) {
+          out.push_back(Splice{existing->begin, existing->end, {}});
+        }
+        continue;
+      }
+      if (!values_[r]) continue;
+      const std::string line = std::string(key) + ": " + *values_[r];
+      if (existing != entry_.fields.end()) {
+        out.push_back(Splice{existing->begin + existing->indent, existing->content_end, line});
+        continue;
+      }
+      // Missing: before the first field line whose key comes later, else after the last one,
+      // else after the entry's first line.
+      const auto later = std::find_if(entry_.fields.begin(), entry_.fields.end(),
+                                      [&](const Field& f) { return rank(f.key) > r; });
+      if (later != entry_.fields.end()) {
+        out.push_back(Splice{later->begin, later->begin,
+                             std::string(indent_of(*later)) + line + std::string(terminator_)});
+        continue;
+      }
+      const bool has_fields = !entry_.fields.empty();
+      const std::size_t at = has_fields ? entry_.fields.back().end : entry_.first_line_end;
+      const std::string indent = has_fields ? std::string(indent_of(entry_.fields.back()))
+                                            : std::string(default_indent, ' ');
+      std::string text;
+      if (at == bytes_.size() && at != 0 && bytes_[at - 1] != '\n' && !end_terminated) {
+        text += terminator_;
+        end_terminated = true;
+      }
+      text += indent + line + std::string(terminator_);
+      out.push_back(Splice{at, at, text});
+    }
+    // Splices at one offset keep their field order; the list must be sorted by offset.
+    std::stable_sort(out.begin(), out.end(),
+                     [](const Splice& a, const Splice& b) { return a.begin < b.begin; });
+    return out;
+  }
+
+ private:
+  // A field line's own indentation, byte for byte (spaces or tabs).
+  std::string_view indent_of(const Field& field) const {
+    return bytes_.substr(field.begin, field.indent);
+  }
+
+  const Entry& entry_;
+  std::string_view bytes_;
+  std::string_view terminator_;
+  std::array<std::optional<std::string>, kOrder.size()> values_{};
+  std::array<bool, kOrder.size()> cleared_{};
+};
+
+}  // namespace
+
+Result<UpdatePlanning> plan_update(const Inputs& inputs, const UpdateRequest& request,
+                                   const ClockReading& now) {
+  const std::size_t hash = request.entry_id.find('#');
+  if (hash == std::string::npos) {
+    return Status(Errc::invalid_argument,
+                  "--entry: " + request.entry_id + ": expected <path>#<12 hex digits>");
+  }
+  const std::string path = request.entry_id.substr(0, hash);
+  const FileSnapshot* file = inputs.snapshot.find(path);
+  if (file == nullptr || file->state != memkit::EntryState::file) {
+    return Status(Errc::invalid_argument, "--entry: " + path + ": no such tier 1-4 file");
+  }
+  const Document doc = parse_markdown(file->bytes);
+  if (const auto& issue = doc.parse_error())
+    return Status(Errc::parse, describe_issue(*issue, path));
+  if (const auto& issue = doc.utf8_error()) {
+    return Status(Errc::invalid_utf8, describe_issue(*issue, path));
+  }
+  const std::vector<Entry> entries = read_entries(path, doc);
+  const auto entry = std::find_if(entries.begin(), entries.end(),
+                                  [&](const Entry& e) { return e.id == request.entry_id; });
+  if (entry == entries.end()) {
+    return Status(Errc::invalid_argument, "--entry: " + request.entry_id + ": no such entry");
+  }
+  if (entry->kind != EntryKind::bullet && entry->kind != EntryKind::section) {
+    return Status(
+        Errc::invalid_argument,
+        "--entry: " + request.entry_id + ": fields are written to bullet and section entries only");
+  }
+  const CivilDate today = now.local_date();
+  const std::string today_iso = now.local_date_iso();
+  UpdatePlanning plan;
+  plan.entry_id = entry->id;
+  plan.path = path;
+  plan.before = state_of(*entry, {}, {}, {}, today);
+  FieldEditor editor(*entry, file->text());
+  std::optional<std::string> verified;
+  std::optional<std::uint32_t> stored;
+  std::optional<std::optional<std::string>> review;
+  const bool needs_verification =
+      plan.before.review == std::optional<std::string>("needs verification");
+  switch (request.event) {
+    case UpdateEvent::verify:
+      verified = today_iso;
+      if (needs_verification) review = std::optional<std::string>();
+      break;
+    case UpdateEvent::confirm:
+      if (!plan.before.stored) {
+        return Status(Errc::invalid_argument,
+                      "--confirm: " + request.entry_id + " has no valid Confidence to raise");
+      }
+      stored = std::min<std::uint32_t>(100, *plan.before.stored + 5);
+      verified = today_iso;
+      if (needs_verification) review = std::optional<std::string>();
+      break;
+    case UpdateEvent::contradict:
+      if (strip_w(request.note).empty()) {
+        return Status(Errc::invalid_argument, "--note: required with --contradict");
+      }
+      review = "contradicted " + today_iso + ": " + collapse_w(request.note);
+      break;
+    case UpdateEvent::resolve_keep:
+      review = std::optional<std::string>();
+      if (request.confidence) {
+        stored = request.confidence;
+        verified = today_iso;
+      }
+      break;
+  }
+  if (stored) editor.set("Confidence", hundredths(*stored));
+  if (verified) editor.set("Verified", *verified);
+  if (review) {
+    if (*review) {
+      editor.set("Review", **review);
+    } else {
+      editor.clear("Review");
+    }
+  }
+  editor.set("Updated", now.utc_rfc3339_millis());
+  plan.after = state_of(*entry, verified, stored, review, today);
+  plan.splices = editor.splices();
+  return plan;
+}
+
+}  // namespace memkit::memorybox
