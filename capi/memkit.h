@@ -370,8 +370,8 @@ MK_API mk_status mk_result_budget_row(mk_budget_row* out, const mk_result* resul
  *
  * Each runs one command of the workspace's layout and returns its result (Destroy with
  * mk_result_destroy()): `memkit custodian ...` for MK_LAYOUT_CUSTODIAN; for MK_LAYOUT_MEMORYBOX,
- * mk_workspace_init, mk_workspace_status, mk_workspace_decay and mk_workspace_load run
- * `memkit memorybox init|status|decay|load --root ROOT`. A command the layout does not have (yet) gives a result with a
+ * mk_workspace_init, mk_workspace_status, mk_workspace_decay, mk_workspace_load and
+ * mk_workspace_update run `memkit memorybox init|status|decay|load|update --root ROOT`. A command the layout does not have (yet) gives a result with a
  * fatal MK-ARG-001 finding. `now` is never NULL: every command reads the clock, as the
  * CLI does. Text arguments are UTF-8 (data, size; data may be NULL when size is 0) without NUL
  * bytes: other text gives a result with a fatal MK-ARG-001 finding and writes nothing. Paths and
@@ -610,6 +610,52 @@ MK_API mk_status mk_workspace_decay(mk_result** out, mk_workspace* ws, const mk_
  */
 MK_API mk_status mk_workspace_load(mk_result** out, mk_workspace* ws, const mk_clock* now,
                                    int32_t tier, const char* file, uint32_t flags);
+
+/** The events of mk_workspace_update (spec memorybox.md §6). @since 0.1 */
+typedef int32_t mk_update_event;
+/** The values of mk_update_event. @since 0.1 */
+enum {
+  MK_UPDATE_VERIFY = 0,      /**< --verify: Verified := today */
+  MK_UPDATE_CONFIRM = 1,     /**< --confirm: Confidence + 0.05 (capped at 1.00), Verified := today */
+  MK_UPDATE_CONTRADICT = 2,  /**< --contradict --note N: Review := contradicted <today>: N */
+  MK_UPDATE_RESOLVE_KEEP = 3 /**< --resolve keep [--confidence C]: clears Review */
+};
+/** The current mk_update_options layout. @since 0.1 */
+#define MK_UPDATE_OPTIONS_VERSION 1u
+
+/** An update's event and its arguments. Set version (or call mk_update_options_init) first.
+ *  @since 0.1 */
+typedef struct mk_update_options {
+  uint32_t version;      /**< MK_UPDATE_OPTIONS_VERSION */
+  mk_update_event event; /**< MK_UPDATE_* */
+  const char* note;      /**< NUL-terminated UTF-8; required with MK_UPDATE_CONTRADICT, else NULL */
+  int32_t confidence;    /**< with MK_UPDATE_RESOLVE_KEEP: the new Confidence in hundredths
+                              (0-100), or -1 to keep it; -1 for every other event */
+} mk_update_options;
+
+/**
+ * Fills options with the defaults of this library's version (MK_UPDATE_VERIFY, no note,
+ * confidence -1).
+ *
+ * @param opts Never NULL.
+ * @since 0.1
+ */
+MK_API void mk_update_options_init(mk_update_options* opts);
+
+/**
+ * `memorybox update --entry ID ...` (MK_LAYOUT_MEMORYBOX): records one event on an entry's field
+ * lines and writes the file directly; nothing else in it changes. The JSON's data is
+ * {"after","before","entry_id","written"}.
+ *
+ * @param[out] out Destroy with mk_result_destroy().
+ * @param entry_id NUL-terminated "<path>#<12 hex digits>" (an entry_id of mk_workspace_decay's
+ *        JSON); never NULL.
+ * @param opts Never NULL.
+ * @return MK_OK or MK_E_ARG (NULL, unknown version or event, a confidence outside -1..100).
+ * @since 0.1
+ */
+MK_API mk_status mk_workspace_update(mk_result** out, mk_workspace* ws, const mk_clock* now,
+                                     const char* entry_id, const mk_update_options* opts);
 
 /* Section - Document */
 

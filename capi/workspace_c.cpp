@@ -409,6 +409,49 @@ mk_status mk_workspace_load(mk_result** out, mk_workspace* ws, const mk_clock* n
   });
 }
 
+void mk_update_options_init(mk_update_options* opts) {
+  if (opts == nullptr) return;
+  *opts = mk_update_options{MK_UPDATE_OPTIONS_VERSION, MK_UPDATE_VERIFY, nullptr, -1};
+}
+
+mk_status mk_workspace_update(mk_result** out, mk_workspace* ws, const mk_clock* now,
+                              const char* entry_id, const mk_update_options* opts) {
+  return run_built(out, ws, now, "update", [&]() -> memkit::Result<CommandRequest> {
+    if (entry_id == nullptr) return null_argument("entry_id");
+    if (opts == nullptr) return null_argument("opts");
+    if (opts->version != MK_UPDATE_OPTIONS_VERSION) return unknown_version("opts", opts->version);
+    if (opts->confidence < -1 || opts->confidence > 100) {
+      return Status(Errc::invalid_argument, "opts.confidence: expected -1 or 0 to 100 hundredths");
+    }
+    CommandRequest request;
+    request.options["--entry"] = entry_id;
+    switch (opts->event) {
+      case MK_UPDATE_VERIFY:
+        request.flags.emplace_back("--verify");
+        break;
+      case MK_UPDATE_CONFIRM:
+        request.flags.emplace_back("--confirm");
+        break;
+      case MK_UPDATE_CONTRADICT:
+        request.flags.emplace_back("--contradict");
+        break;
+      case MK_UPDATE_RESOLVE_KEEP:
+        request.options["--resolve"] = "keep";
+        break;
+      default:
+        return Status(Errc::invalid_argument,
+                      "opts.event: unknown event " + std::to_string(opts->event));
+    }
+    if (opts->note != nullptr) request.options["--note"] = opts->note;
+    if (opts->confidence >= 0) {
+      const int c = opts->confidence;
+      request.options["--confidence"] =
+          std::to_string(c / 100) + "." + (c % 100 < 10 ? "0" : "") + std::to_string(c % 100);
+    }
+    return request;
+  });
+}
+
 void mk_add_options_init(mk_add_options* opts) {
   if (opts == nullptr) return;
   *opts = mk_add_options{MK_ADD_OPTIONS_VERSION, 0, nullptr, nullptr, nullptr, nullptr};

@@ -79,6 +79,18 @@ mk_result* run_step(mk_workspace* ws, const mk_clock& now, const json& step,
   } else if (op == "load") {
     status = mk_workspace_load(&result, ws, &now, step.value("tier", 0), str_or_null(step, "file"),
                                flag(step, "include_archive") ? MK_LOAD_INCLUDE_ARCHIVE : 0);
+  } else if (op == "update") {
+    mk_update_options update;
+    mk_update_options_init(&update);
+    const std::string event = step.at("event").get<std::string>();
+    update.event = event == "confirm"        ? MK_UPDATE_CONFIRM
+                   : event == "contradict"   ? MK_UPDATE_CONTRADICT
+                   : event == "resolve_keep" ? MK_UPDATE_RESOLVE_KEEP
+                                             : MK_UPDATE_VERIFY;
+    update.note = str_or_null(step, "note");
+    if (step.contains("confidence")) update.confidence = step["confidence"].get<int>();
+    status = mk_workspace_update(&result, ws, &now, step.at("entry").get<std::string>().c_str(),
+                                 &update);
   } else if (op == "decay") {
     status = mk_workspace_decay(&result, ws, &now, str_or_null(step, "file"));
   } else if (op == "check") {

@@ -26,8 +26,18 @@ def argv_of(step, plan_ids, layout="custodian"):
     if op == "units":
         return ["markdown", "units", step["file"]]
     if layout == "memorybox":
-        if op not in ("init", "status", "decay", "load"):
+        if op not in ("init", "status", "decay", "load", "update"):
             raise SystemExit(f"op {op!r} has no memorybox command yet")
+        if op == "update":
+            args = ["memorybox", "update", "--entry", step["entry"]]
+            event = step["event"]
+            if event == "resolve_keep":
+                args += ["--resolve", "keep"]
+                if step.get("confidence") is not None:
+                    args += ["--confidence", "%d.%02d" % divmod(step["confidence"], 100)]
+            else:
+                args += ["--" + event]
+            return args + (["--note", step["note"]] if step.get("note") is not None else [])
         args = ["memorybox", op] + (["--file", step["file"]] if step.get("file") else [])
         args += ["--tier", str(step["tier"])] if step.get("tier") else []
         return args + (["--include-archive"] if step.get("include_archive") else [])
@@ -70,7 +80,7 @@ def typed(op, envelope):
     plan = data.get("plan") if isinstance(data, dict) else None
     expect = {"plan_id": plan["plan_id"] if isinstance(plan, dict) else None,
               "applied": bool(data.get("applied")) if isinstance(data, dict) else False}
-    if op == "add":
+    if op in ("add", "update"):  # direct writes: applied when they wrote
         expect["applied"] = bool(data.get("written")) if isinstance(data, dict) else False
     if op in ("plan_compaction", "apply_compaction") and data.get("mode") == "inbox":
         expect["inbox_counts"] = {k: data[k] for k in
