@@ -290,6 +290,42 @@ int main(void) {
   mk_result_destroy(result);
   EXPECT(mk_workspace_load(&result, agent_ws, &now, 1, "brain/SOUL.md", 0) == MK_E_ARG);
   EXPECT(mk_workspace_load(&result, agent_ws, &now, 5, NULL, 4u) == MK_E_ARG);
+  /* An update writes one entry's field lines. */
+  char long_term[700];
+  snprintf(long_term, sizeof long_term, "%s/memory/LONG_TERM.md", agent);
+  EXPECT(write_text(long_term, "- fact\n  Confidence: 0.90\n  Verified: 2026-10-01\n"));
+  mk_update_options update;
+  mk_update_options_init(&update);
+  EXPECT(update.event == MK_UPDATE_VERIFY && update.confidence == -1 && update.note == NULL);
+  update.event = MK_UPDATE_CONFIRM;
+  EXPECT(mk_workspace_update(&result, agent_ws, &now, "memory/LONG_TERM.md#b0cb0b2b4bd5",
+                             &update) == MK_OK);
+  EXPECT(mk_result_exit_code(result) == 2); /* no such entry */
+  mk_result_destroy(result);
+  EXPECT(mk_workspace_decay(&result, agent_ws, &now, "memory/LONG_TERM.md") == MK_OK);
+  EXPECT(mk_result_json(&box_json, result) == MK_OK);
+  char entry_id[64] = {0};
+  for (size_t i = 0; i + 11 < box_json.size; ++i) {
+    if (memcmp(box_json.ptr + i, "\"entry_id\":\"", 12) == 0) {
+      memcpy(entry_id, box_json.ptr + i + 12, 32); /* memory/LONG_TERM.md# + 12 hex */
+      break;
+    }
+  }
+  mk_buf_dispose(&box_json);
+  mk_result_destroy(result);
+  EXPECT(strlen(entry_id) == 32);
+  EXPECT(mk_workspace_update(&result, agent_ws, &now, entry_id, &update) == MK_OK);
+  EXPECT(mk_result_applied(result) == 1);
+  mk_result_destroy(result);
+  char* confirmed = read_text(long_term);
+  EXPECT(confirmed != NULL &&
+         strstr(confirmed, "  Confidence: 0.95\n  Verified: 2026-03-07\n") != NULL);
+  free(confirmed);
+  update.event = 9;
+  EXPECT(mk_workspace_update(&result, agent_ws, &now, entry_id, &update) == MK_E_ARG);
+  update.event = MK_UPDATE_RESOLVE_KEEP;
+  update.confidence = 101;
+  EXPECT(mk_workspace_update(&result, agent_ws, &now, entry_id, &update) == MK_E_ARG);
   EXPECT(mk_workspace_plan_compaction(&result, agent_ws, &now, NULL) == MK_OK);
   EXPECT(mk_result_exit_code(result) == 2);
   mk_result_destroy(result);
