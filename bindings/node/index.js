@@ -297,6 +297,12 @@ const workspaces = new FinalizationRegistry((ptr) => capi.mk_workspace_destroy(p
 
 const FORGET_MODES = { soft: C.MK_FORGET_SOFT, hard: C.MK_FORGET_HARD, purge: C.MK_FORGET_PURGE };
 const LAYOUTS = { custodian: C.MK_LAYOUT_CUSTODIAN, memorybox: C.MK_LAYOUT_MEMORYBOX };
+const UPDATE_EVENTS = {
+  verify: C.MK_UPDATE_VERIFY,
+  confirm: C.MK_UPDATE_CONFIRM,
+  contradict: C.MK_UPDATE_CONTRADICT,
+  resolve_keep: C.MK_UPDATE_RESOLVE_KEEP,
+};
 
 // 'custodian', 'memorybox' or an MK_LAYOUT_* number -> the mk_layout value.
 function layoutArg(layout) {
@@ -311,6 +317,31 @@ function compactOptions(opts) {
   capi.mk_compact_options_init(c);
   c.target = optionalCString(o.target, 'target');
   if (o.archiveOldest) c.flags |= C.MK_COMPACT_ARCHIVE_OLDEST;
+  return c;
+}
+
+// {event, note, confidence} -> an mk_update_options. event is required: the CLI needs one of
+// --verify|--confirm|--contradict|--resolve keep, and a forgotten one must not silently verify.
+function updateOptions(opts) {
+  const o = options(opts, ['event', 'note', 'confidence'], 'update options');
+  const c = {};
+  capi.mk_update_options_init(c);
+  if (typeof o.event === 'string' && Object.hasOwn(UPDATE_EVENTS, o.event))
+    c.event = UPDATE_EVENTS[o.event];
+  else if (Number.isInteger(o.event) && o.event >= -(2 ** 31) && o.event < 2 ** 31)
+    c.event = o.event; // the library judges numbers it does not know (MK_E_ARG)
+  else
+    throw new TypeError(
+      'update event must be "verify", "confirm", "contradict", "resolve_keep" or an ' +
+        `MK_UPDATE_* number (got ${JSON.stringify(o.event)})`,
+    );
+  c.note = optionalCString(o.note, 'note');
+  if (o.confidence !== undefined && o.confidence !== null) {
+    // Hundredths: 70 is Confidence 0.70. A fraction such as 0.7 is refused, not rounded.
+    if (!Number.isInteger(o.confidence) || o.confidence < -(2 ** 31) || o.confidence >= 2 ** 31)
+      throw new TypeError('confidence must be an integer number of hundredths (0-100)');
+    c.confidence = o.confidence; // the library judges the range (-1..100, else MK_E_ARG)
+  }
   return c;
 }
 
@@ -334,7 +365,7 @@ function forgetOptions(opts) {
  * A project's memory folder (mk_workspace). Not thread-safe; close() it when done. Its layout
  * decides the commands: a custodian workspace runs `custodian ...` (and decay() and load() return
  * a Result with a fatal MK-ARG-001 finding, exitCode 2); a MemoryBox one runs `memorybox
- * init|status|decay|load`, and every other command returns such a Result.
+ * init|status|decay|load|update`, and every other command returns such a Result.
  */
 class Workspace {
   #ptr;
@@ -549,6 +580,37 @@ class Workspace {
       o.includeArchive ? C.MK_LOAD_INCLUDE_ARCHIVE : 0,
     );
   }
+
+  /**
+   * `memorybox update --entry ID --verify|--confirm|--contradict --note N|--resolve keep
+   * [--confidence C]` (MemoryBox workspaces): records one event on an entry's field lines and
+   * writes the file directly (result.applied is true when it wrote; there is never a Plan ID).
+   * The JSON's data is {after, before, entry_id, written}.
+   * - entryId: "<path>#<12 hex digits>", an entry_id of decay()'s JSON.
+   * - event (required): 'verify' (Verified := today), 'confirm' (Confidence + 0.05, capped at
+   *   1.00, and Verified := today), 'contradict' (Review := contradicted <today>: note; needs
+   *   `note`), 'resolve_keep' (clears Review; `confidence` sets a new Confidence), or an
+   *   UpdateEvent number. Another string is a TypeError; an unknown number is MK_E_ARG.
+   * - note: the contradiction's note (contradict only).
+   * - confidence: resolve_keep only, the new Confidence in hundredths, an integer 0-100 (70 is
+   *   0.70); absent, null or -1 keeps it. Out of range is MK_E_ARG; a non-integer a TypeError.
+   * A missing note, a note or confidence with the wrong event, or an unknown entry gives a Result
+   * with a fatal finding (exitCode 2) that wrote nothing.
+   * @param {{event: 'verify'|'confirm'|'contradict'|'resolve_keep'|number, note?: string,
+   *          confidence?: number}} opts
+   */
+  update(now, entryId, opts) {
+    if (opts === undefined || opts === null)
+      throw new TypeError('update needs options with an event');
+    const c = updateOptions(opts);
+    return this.#command(
+      capi.mk_workspace_update,
+      'mk_workspace_update',
+      now,
+      cString(entryId, 'entryId'),
+      c,
+    );
+  }
 }
 
 /* Document */
@@ -680,6 +742,13 @@ const ForgetMode = Object.freeze({
   PURGE: C.MK_FORGET_PURGE,
 });
 
+const UpdateEvent = Object.freeze({
+  VERIFY: C.MK_UPDATE_VERIFY,
+  CONFIRM: C.MK_UPDATE_CONFIRM,
+  CONTRADICT: C.MK_UPDATE_CONTRADICT,
+  RESOLVE_KEEP: C.MK_UPDATE_RESOLVE_KEEP,
+});
+
 module.exports = {
   MemkitError,
   version,
@@ -694,6 +763,7 @@ module.exports = {
   UnitKind,
   Layout,
   ForgetMode,
+  UpdateEvent,
   constants: C,
   libraryPath: capi.libraryPath,
 };

@@ -404,6 +404,35 @@ const mk_workspace_load = lib.func(
     'int32_t tier, const char *file, uint32_t flags)',
 );
 
+// typedef int32_t mk_update_event;
+koffi.alias('mk_update_event', 'int32_t');
+const MK_UPDATE_VERIFY = 0;
+const MK_UPDATE_CONFIRM = 1;
+const MK_UPDATE_CONTRADICT = 2;
+const MK_UPDATE_RESOLVE_KEEP = 3;
+const MK_UPDATE_OPTIONS_VERSION = 1;
+
+// typedef struct mk_update_options { uint32_t version; mk_update_event event; const char* note;
+//   int32_t confidence; } mk_update_options;
+const mk_update_options = koffi.struct('mk_update_options', {
+  version: 'uint32_t',
+  event: 'mk_update_event',
+  note: 'const char *',
+  confidence: 'int32_t',
+});
+
+// MK_API void mk_update_options_init(mk_update_options* opts);
+const mk_update_options_init = lib.func(
+  'void mk_update_options_init(_Out_ mk_update_options *opts)',
+);
+
+// MK_API mk_status mk_workspace_update(mk_result** out, mk_workspace* ws, const mk_clock* now,
+//                                      const char* entry_id, const mk_update_options* opts);
+const mk_workspace_update = lib.func(
+  'mk_status mk_workspace_update(_Out_ mk_result **out, mk_workspace *ws, const mk_clock *now, ' +
+    'const char *entry_id, const mk_update_options *opts)',
+);
+
 /* Section - Document */
 
 // typedef struct mk_document mk_document;
@@ -491,6 +520,8 @@ module.exports = {
   mk_workspace_apply_forget,
   mk_workspace_decay,
   mk_workspace_load,
+  mk_update_options_init,
+  mk_workspace_update,
   mk_document_parse,
   mk_document_destroy,
   mk_document_unit_count,
@@ -507,6 +538,7 @@ module.exports = {
     mk_compact_options,
     mk_add_options,
     mk_forget_options,
+    mk_update_options,
     mk_unit,
   },
   // constants, with the header's names
@@ -546,6 +578,11 @@ module.exports = {
     MK_FORGET_ALLOW_BROAD_MATCH,
     MK_FORGET_OPTIONS_VERSION,
     MK_LOAD_INCLUDE_ARCHIVE,
+    MK_UPDATE_VERIFY,
+    MK_UPDATE_CONFIRM,
+    MK_UPDATE_CONTRADICT,
+    MK_UPDATE_RESOLVE_KEEP,
+    MK_UPDATE_OPTIONS_VERSION,
     MK_UNIT_FRONT_MATTER,
     MK_UNIT_BULLET,
     MK_UNIT_FENCE,

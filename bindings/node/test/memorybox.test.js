@@ -1,7 +1,8 @@
 'use strict';
 // The MemoryBox layout (MK_LAYOUT_MEMORYBOX): an agent root holding brain/ and memory/, whose init,
-// status, decay and load run `memkit memorybox init|status|decay|load --root ROOT`; every other
-// command is refused with a fatal MK-ARG-001 finding, and memoryDir is refused when opening.
+// status, decay, load and update run `memkit memorybox init|status|decay|load|update --root ROOT`;
+// every other command is refused with a fatal MK-ARG-001 finding, and memoryDir is refused when
+// opening.
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
@@ -11,7 +12,7 @@ const path = require('node:path');
 
 const memkit = require('..');
 
-const { MemkitError, Workspace, Layout } = memkit;
+const { MemkitError, Workspace, Layout, UpdateEvent } = memkit;
 
 const NOW = '2026-11-30T10:00:00+01:00';
 
@@ -358,4 +359,120 @@ test('memorybox: load on a custodian workspace returns a result with exit code 2
   t.after(() => result.close());
   assert.equal(result.exitCode, 2, result.json);
   assert.equal(JSON.parse(result.json).findings[0].code, 'MK-ARG-001');
+});
+
+test('UpdateEvent: the mk_update_event values', () => {
+  assert.deepEqual(
+    [UpdateEvent.VERIFY, UpdateEvent.CONFIRM, UpdateEvent.CONTRADICT, UpdateEvent.RESOLVE_KEEP],
+    [0, 1, 2, 3],
+  );
+  assert.equal(memkit.constants.MK_UPDATE_RESOLVE_KEEP, 3);
+  assert.equal(memkit.constants.MK_UPDATE_OPTIONS_VERSION, 1);
+  assert.ok(Object.isFrozen(UpdateEvent));
+});
+
+test('memorybox: update confirms an entry and writes its field lines', (t) => {
+  const root = agentRoot(t);
+  const ws = openBox(t, root);
+  const init = ws.init(NOW);
+  t.after(() => init.close());
+  assert.equal(init.exitCode, 0);
+  const file = path.join(root, 'memory', 'LONG_TERM.md');
+  fs.writeFileSync(file, '- fact\n  Confidence: 0.90\n  Verified: 2026-10-01\n');
+
+  // The entry ID comes from decay's JSON.
+  const decay = ws.decay(NOW, { file: 'memory/LONG_TERM.md' });
+  t.after(() => decay.close());
+  const entries = JSON.parse(decay.json).data.entries;
+  assert.equal(entries.length, 1, decay.json);
+  const entryId = entries[0].entry_id;
+  assert.match(entryId, /^memory\/LONG_TERM\.md#[0-9a-f]{12}$/);
+
+  const result = ws.update('2026-11-30T10:00:00+01:00', entryId, { event: 'confirm' });
+  t.after(() => result.close());
+  assert.equal(result.exitCode, 0, result.json);
+  assert.equal(result.applied, true);
+  assert.equal(result.planId, null, 'an update applies directly: no Plan ID');
+  assert.equal(result.inboxCounts, null);
+  assert.deepEqual(result.budgetRows, []);
+  const envelope = JSON.parse(result.json);
+  assert.equal(envelope.command, 'memorybox update');
+  assert.equal(envelope.data.entry_id, entryId);
+  assert.deepEqual(envelope.data.written, ['memory/LONG_TERM.md']);
+  assert.equal(envelope.data.before.stored, 90);
+  assert.equal(envelope.data.after.stored, 95);
+  const text = fs.readFileSync(file, 'utf8');
+  assert.match(text, /^ {2}Confidence: 0\.95$/m);
+  assert.match(text, /^ {2}Verified: 2026-11-30$/m);
+  assert.ok(text.startsWith('- fact\n'), text);
+
+  // The event also goes as an UpdateEvent number.
+  const verify = ws.update(NOW, entryId, { event: UpdateEvent.VERIFY });
+  t.after(() => verify.close());
+  assert.equal(verify.exitCode, 0, verify.json);
+  assert.equal(verify.applied, true);
+
+  // contradict without a note is a fatal finding, and writes nothing.
+  const bytes = fs.readFileSync(file);
+  const noNote = ws.update(NOW, entryId, { event: 'contradict' });
+  t.after(() => noNote.close());
+  assert.equal(noNote.exitCode, 2, noNote.json);
+  assert.equal(noNote.applied, false);
+  assert.equal(JSON.parse(noNote.json).findings[0].fatal, true);
+  assert.ok(fs.readFileSync(file).equals(bytes), 'nothing written');
+
+  // With a note it records the Review, and resolve_keep clears it with a new confidence.
+  const contradict = ws.update(NOW, entryId, { event: 'contradict', note: 'it changed' });
+  t.after(() => contradict.close());
+  assert.equal(contradict.exitCode, 0, contradict.json);
+  assert.match(fs.readFileSync(file, 'utf8'), /Review: contradicted 2026-11-30: it changed/);
+  const resolve = ws.update(NOW, entryId, { event: 'resolve_keep', confidence: 70 });
+  t.after(() => resolve.close());
+  assert.equal(resolve.exitCode, 0, resolve.json);
+  const resolved = fs.readFileSync(file, 'utf8');
+  assert.doesNotMatch(resolved, /Review:/);
+  assert.match(resolved, /^ {2}Confidence: 0\.70$/m);
+});
+
+test('memorybox: update checks its event and options', (t) => {
+  const ws = openBox(t, agentRoot(t));
+  const id = 'memory/LONG_TERM.md#000000000000';
+  const isArg = (err) => err instanceof MemkitError && err.code === -1 && err.status === 'MK_E_ARG';
+  // An unknown event name, or none, is a TypeError; an unknown number is the library's MK_E_ARG.
+  assert.throws(() => ws.update(NOW, id, { event: 'refute' }), TypeError);
+  assert.throws(() => ws.update(NOW, id, { event: 'RESOLVE_KEEP' }), TypeError);
+  assert.throws(() => ws.update(NOW, id, {}), TypeError);
+  assert.throws(() => ws.update(NOW, id), TypeError);
+  assert.throws(() => ws.update(NOW, id, { event: 4 }), isArg);
+  assert.throws(() => ws.update(NOW, id, { event: -1 }), isArg);
+  // Confidence is an integer in hundredths, -1..100.
+  assert.throws(() => ws.update(NOW, id, { event: 'resolve_keep', confidence: 0.7 }), TypeError);
+  assert.throws(() => ws.update(NOW, id, { event: 'resolve_keep', confidence: '70' }), TypeError);
+  assert.throws(() => ws.update(NOW, id, { event: 'resolve_keep', confidence: 101 }), isArg);
+  assert.throws(() => ws.update(NOW, id, { event: 'resolve_keep', confidence: -2 }), isArg);
+  // Unknown options, and strings of the wrong type or with a NUL.
+  assert.throws(() => ws.update(NOW, id, { event: 'verify', reason: 'x' }), TypeError);
+  assert.throws(() => ws.update(NOW, 42, { event: 'verify' }), TypeError);
+  assert.throws(() => ws.update(NOW, id, { event: 'contradict', note: 7 }), TypeError);
+  assert.throws(() => ws.update(NOW, `${id}\0`, { event: 'verify' }), isArg);
+  assert.throws(() => ws.update(NOW, id, { event: 'contradict', note: 'a\0b' }), isArg);
+
+  // An unknown entry is a fatal finding, not a thrown error.
+  const unknown = ws.update(NOW, id, { event: 'verify' });
+  t.after(() => unknown.close());
+  assert.equal(unknown.exitCode, 2, unknown.json);
+  assert.equal(unknown.applied, false);
+});
+
+test('memorybox: update on a custodian workspace returns a result with exit code 2', (t) => {
+  const root = agentRoot(t);
+  const ws = Workspace.open(root, { layout: 'custodian' });
+  t.after(() => ws.close());
+  const before = tree(root);
+  const result = ws.update(NOW, 'memory/LONG_TERM.md#000000000000', { event: 'verify' });
+  t.after(() => result.close());
+  assert.equal(result.exitCode, 2, result.json);
+  assert.equal(JSON.parse(result.json).findings[0].code, 'MK-ARG-001');
+  assert.equal(result.applied, false);
+  assert.deepEqual(tree(root), before, 'nothing written');
 });

@@ -17,6 +17,14 @@ const VECTORS =
 
 const FORGET_MODES = { soft: 'soft', hard: 'hard', purge: 'purge' };
 
+// A step's "event" -> the event option of ws.update (the binding takes the same words).
+const UPDATE_EVENTS = {
+  verify: 'verify',
+  confirm: 'confirm',
+  contradict: 'contradict',
+  resolve_keep: 'resolve_keep',
+};
+
 // A case's "layout" (absent: custodian) -> the layout option of Workspace.open.
 const LAYOUTS = { custodian: 'custodian', memorybox: 'memorybox' };
 
@@ -78,6 +86,14 @@ function forgetOpts(step) {
   return opts;
 }
 
+function updateOpts(step) {
+  assert.ok(Object.hasOwn(UPDATE_EVENTS, step.event), `unknown update event ${step.event}`);
+  const opts = { event: UPDATE_EVENTS[step.event] };
+  if (step.note !== undefined && step.note !== null) opts.note = step.note;
+  if (step.confidence !== undefined && step.confidence !== null) opts.confidence = step.confidence;
+  return opts;
+}
+
 function addOpts(step) {
   const opts = {};
   for (const key of ['type', 'reason', 'name', 'area']) {
@@ -121,6 +137,8 @@ function runCommand(ws, now, step, planIds) {
         file: step.file,
         includeArchive: Boolean(step.include_archive),
       });
+    case 'update':
+      return ws.update(now, step.entry, updateOpts(step));
     default:
       throw new Error(`unknown op "${step.op}": teach this runner the new operation`);
   }

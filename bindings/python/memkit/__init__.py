@@ -37,7 +37,7 @@ __all__ = [
     "Clock",
     "SYSTEM_CLOCK", "parse_clock", "version", "version_number", "status_name",
     "last_error_message", "Workspace", "Result", "InboxCounts", "BudgetRow", "BudgetState",
-    "ForgetMode", "Layout", "Document", "Unit", "UnitKind", "library_path",
+    "ForgetMode", "UpdateEvent", "Layout", "Document", "Unit", "UnitKind", "library_path",
 ]
 
 #: The library version this binding was written for (memkit.h's MK_VERSION_*).
@@ -491,12 +491,46 @@ def _compact_options(target: Optional[PathLike], archive_oldest: bool) -> _capi.
     return opts
 
 
+class UpdateEvent(enum.IntEnum):
+    """The values of mk_update_event (spec memorybox.md §6): what Workspace.update records."""
+    #: --verify: Verified := today.
+    VERIFY = _capi.MK_UPDATE_VERIFY
+    #: --confirm: Confidence + 0.05 (capped at 1.00), Verified := today.
+    CONFIRM = _capi.MK_UPDATE_CONFIRM
+    #: --contradict --note N: Review := contradicted <today>: N.
+    CONTRADICT = _capi.MK_UPDATE_CONTRADICT
+    #: --resolve keep [--confidence C]: clears Review.
+    RESOLVE_KEEP = _capi.MK_UPDATE_RESOLVE_KEEP
+
+
+def _update_options(event: Union[str, int], note: Optional[Text],
+                    confidence: Optional[int]) -> _capi.mk_update_options:
+    """An UpdateEvent, its name in any case ("confirm", "resolve_keep"), or an int for the
+    library to judge (an unknown one is its MK_E_ARG, as for ForgetMode)."""
+    if isinstance(event, str):
+        try:
+            event = UpdateEvent[event.upper()]
+        except KeyError:
+            raise ArgumentError("event: expected 'verify', 'confirm', 'contradict' or "
+                                f"'resolve_keep', got {event!r}") from None
+    opts = _capi.mk_update_options()
+    _capi.mk_update_options_init(ctypes.byref(opts))
+    opts.event = _fits_int32(event, "event")
+    opts.note = _optional(note, "note")
+    if confidence is not None:
+        if isinstance(confidence, float):
+            raise TypeError(f"confidence: expected hundredths as an int (85 for 0.85), got "
+                            f"{confidence!r}")
+        opts.confidence = _fits_int32(confidence, "confidence")  # the library checks -1..100
+    return opts
+
+
 class Layout(enum.IntEnum):
     """The values of mk_layout: what a workspace's root holds."""
     #: memory-custodian: the project root's docs/memory (spec compaction.md); every command.
     CUSTODIAN = _capi.MK_LAYOUT_CUSTODIAN
     #: MemoryBox: an agent root with brain/ and memory/ (spec memorybox.md); init, status,
-    #: decay and load.
+    #: decay, load and update.
     MEMORYBOX = _capi.MK_LAYOUT_MEMORYBOX
 
 
@@ -521,10 +555,10 @@ class Workspace(_Handle):
 
     The layout (Layout.CUSTODIAN by default) chooses the commands: `memkit custodian ...` on
     the project root's memory directory, or, for Layout.MEMORYBOX, `memkit memorybox init`,
-    `memkit memorybox status`, `memkit memorybox decay` and `memkit memorybox load` (--root
-    ROOT) on an agent root. A command of the other layout returns a Result with a fatal
-    MK-ARG-001 finding (exit code 2): decay or load on a custodian workspace, the custodian
-    commands on a MemoryBox one."""
+    `memkit memorybox status`, `memkit memorybox decay`, `memkit memorybox load` and `memkit
+    memorybox update` (--root ROOT) on an agent root. A command of the other layout returns a
+    Result with a fatal MK-ARG-001 finding (exit code 2): decay, load or update on a custodian
+    workspace, the custodian commands on a MemoryBox one."""
 
     _destroy = staticmethod(_capi.mk_workspace_destroy)
 
@@ -673,6 +707,27 @@ class Workspace(_Handle):
                          0 if tier is None else _fits_int32(tier, "tier"),
                          None if file is None else _cpath(file, "file"),
                          _capi.MK_LOAD_INCLUDE_ARCHIVE if include_archive else 0)
+
+    def update(self, now: ClockLike, entry_id: str, event: Union[str, UpdateEvent],
+               note: Optional[Text] = None, confidence: Optional[int] = None) -> Result:
+        """mk_workspace_update (`memorybox update --entry ID --verify|--confirm|--contradict
+        --note N|--resolve keep [--confidence C]`, Layout.MEMORYBOX): records one event on an
+        entry's field lines and writes its file directly (Result.applied is True when it wrote;
+        the JSON's data is {after, before, entry_id, written}, written listing the files
+        written). No plan, no Plan ID.
+
+        entry_id is "<path>#<12 hex digits>", an entry_id of decay's JSON. event is an
+        UpdateEvent or its name in any case ("verify", "confirm", "contradict",
+        "resolve_keep"); an unknown name raises ArgumentError, an unknown int the library's
+        Error (MK_E_ARG). note goes with "contradict" (required there). confidence goes with
+        "resolve_keep": the new Confidence in hundredths, an int 0-100 (85 for 0.85; a float
+        raises TypeError), None to keep it; outside -1..100 is Error (MK_E_ARG). A note or
+        confidence with another event, a contradict without a note, a malformed or unknown
+        entry_id, or update on a custodian workspace return a Result with a fatal finding
+        (exit code 2) and write nothing."""
+        opts = _update_options(event, note, confidence)
+        return self._run(_capi.mk_workspace_update, now, _cstring(entry_id, "entry_id"),
+                         ctypes.byref(opts))
 
 
 # Section - Document

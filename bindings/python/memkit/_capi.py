@@ -163,6 +163,20 @@ class mk_forget_options(Structure):
 
 MK_LOAD_INCLUDE_ARCHIVE = 1
 
+mk_update_event = c_int32
+MK_UPDATE_VERIFY = 0
+MK_UPDATE_CONFIRM = 1
+MK_UPDATE_CONTRADICT = 2
+MK_UPDATE_RESOLVE_KEEP = 3
+MK_UPDATE_OPTIONS_VERSION = 1
+
+
+class mk_update_options(Structure):
+    _fields_ = [("version", c_uint32),
+                ("event", mk_update_event),
+                ("note", c_char_p),  # NUL-terminated UTF-8; required with MK_UPDATE_CONTRADICT
+                ("confidence", c_int32)]  # hundredths 0-100 (MK_UPDATE_RESOLVE_KEEP), else -1
+
 
 # Section - Document
 
@@ -262,7 +276,7 @@ def _fn(name: str, restype, *argtypes):
     return function
 
 
-# The 40 functions of memkit.h, in header order.
+# The 42 functions of memkit.h, in header order.
 
 # Section - Version
 
@@ -396,6 +410,13 @@ mk_workspace_decay = _fn("mk_workspace_decay", mk_status, POINTER(POINTER(mk_res
 #                             int32_t tier, const char* file, uint32_t flags);
 mk_workspace_load = _fn("mk_workspace_load", mk_status, POINTER(POINTER(mk_result)),
                         POINTER(mk_workspace), POINTER(mk_clock), c_int32, c_char_p, c_uint32)
+# void mk_update_options_init(mk_update_options* opts);
+mk_update_options_init = _fn("mk_update_options_init", None, POINTER(mk_update_options))
+# mk_status mk_workspace_update(mk_result** out, mk_workspace* ws, const mk_clock* now,
+#                               const char* entry_id, const mk_update_options* opts);
+mk_workspace_update = _fn("mk_workspace_update", mk_status, POINTER(POINTER(mk_result)),
+                          POINTER(mk_workspace), POINTER(mk_clock), c_char_p,
+                          POINTER(mk_update_options))
 
 # Section - Document
 

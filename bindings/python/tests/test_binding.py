@@ -491,8 +491,8 @@ class CommandTests(TempDirTestCase):
 
 
 class MemoryBoxTests(TempDirTestCase):
-    """Layout.MEMORYBOX: an agent root (brain/, memory/): memorybox init, status, decay and
-    load."""
+    """Layout.MEMORYBOX: an agent root (brain/, memory/): memorybox init, status, decay, load
+    and update."""
 
     def test_init_creates_the_tiers_and_status_reads_them(self):
         root = self.project(name="agent")
@@ -676,6 +676,87 @@ class MemoryBoxTests(TempDirTestCase):
             with self.assertRaises(memkit.Error) as caught:  # what Workspace.load never sends
                 ws._run(_capi.mk_workspace_load, NOW, 1, None, _capi.MK_LOAD_INCLUDE_ARCHIVE << 1)
             self.assertEqual(caught.exception.code, memkit.Status.E_ARG)
+
+    def test_update_writes_the_entry_field_lines(self):
+        now = "2026-11-30T10:00:00+01:00"
+        root = self.project(name="agent")
+        with memkit.Workspace.open(root, layout="memorybox") as ws:
+            ws.init(now).close()
+            long_term = root / "memory/LONG_TERM.md"
+            long_term.write_text("- fact\n  Confidence: 0.90\n  Verified: 2026-10-01\n")
+            with ws.decay(now, file="memory/LONG_TERM.md") as decay:
+                entry_id = json.loads(decay.json)["data"]["entries"][0]["entry_id"]
+            self.assertRegex(entry_id, r"^memory/LONG_TERM\.md#[0-9a-f]{12}$")
+
+            with ws.update(now, entry_id, "confirm") as confirmed:
+                self.assertEqual(confirmed.exit_code, 0, confirmed.json)
+                self.assertTrue(confirmed.applied)
+                self.assertIsNone(confirmed.plan_id)
+                shown = json.loads(confirmed.json)
+                self.assertEqual(shown["command"], "memorybox update")
+                self.assertEqual(shown["data"]["entry_id"], entry_id)
+                self.assertEqual(shown["data"]["written"], ["memory/LONG_TERM.md"])
+                self.assertEqual((shown["data"]["before"]["stored"],
+                                  shown["data"]["after"]["stored"]), (90, 95))
+            text = long_term.read_text()
+            self.assertIn("Confidence: 0.95", text)
+            self.assertIn("Verified: 2026-11-30", text)
+            self.assertTrue(text.startswith("- fact\n"))
+
+            # Findings are results: a contradict without its note writes nothing.
+            with ws.update(now, entry_id, memkit.UpdateEvent.CONTRADICT) as refused:
+                self.assertEqual(refused.exit_code, 2, refused.json)
+                self.assertFalse(refused.applied)
+                self.assertEqual([f["code"] for f in json.loads(refused.json)["findings"]],
+                                 ["MK-ARG-001"])
+            self.assertEqual(long_term.read_text(), text)
+
+            # Names in any case, the IntEnum and its int; note and confidence reach the library.
+            with ws.update(now, entry_id, "Contradict", note="it changed") as contradicted:
+                self.assertEqual(contradicted.exit_code, 0, contradicted.json)
+                self.assertTrue(contradicted.applied)
+            self.assertIn("contradicted 2026-11-30: it changed", long_term.read_text())
+            with ws.update(now, entry_id, "resolve_keep", confidence=70) as resolved:
+                self.assertEqual(resolved.exit_code, 0, resolved.json)
+                self.assertTrue(resolved.applied)
+            self.assertIn("Confidence: 0.70", long_term.read_text())
+            self.assertNotIn("contradicted", long_term.read_text())
+            with ws.update(now, entry_id, int(memkit.UpdateEvent.VERIFY)) as verified:
+                self.assertEqual(verified.exit_code, 0, verified.json)
+            text = long_term.read_text()
+
+            # Unknown events raise: a name before C, an int in the library.
+            for event in ("reject", "resolve", ""):
+                with self.subTest(event=event), self.assertRaises(memkit.ArgumentError):
+                    ws.update(now, entry_id, event)
+            with self.assertRaises(memkit.Error) as caught:
+                ws.update(now, entry_id, 9)
+            self.assertEqual(caught.exception.code, memkit.Status.E_ARG)
+            self.assertNotIsInstance(caught.exception, memkit.ArgumentError)
+            self.assertIn("event", caught.exception.message)
+            with self.assertRaises(TypeError):
+                ws.update(now, entry_id, 1.0)
+            # confidence is hundredths: a float is refused, 101 is the library's MK_E_ARG.
+            with self.assertRaises(TypeError):
+                ws.update(now, entry_id, "resolve_keep", confidence=0.85)
+            with self.assertRaises(memkit.Error) as caught:
+                ws.update(now, entry_id, "resolve_keep", confidence=101)
+            self.assertEqual(caught.exception.code, memkit.Status.E_ARG)
+            with self.assertRaises(memkit.ArgumentError):
+                ws.update(now, entry_id + "\0", "verify")
+            with self.assertRaises(memkit.ArgumentError):
+                ws.update(now, entry_id, "contradict", note="a\0b")
+            with ws.update(now, "memory/LONG_TERM.md#000000000000", "verify") as unknown:
+                self.assertEqual(unknown.exit_code, 2, unknown.json)
+                self.assertFalse(unknown.applied)
+        self.assertEqual(long_term.read_text(), text)
+
+        with memkit.Workspace.open(self.project("inbox_dedupe", name="custodian")) as custodian:
+            with custodian.update(now, entry_id, "verify") as result:
+                self.assertEqual(result.exit_code, 2, result.json)
+                self.assertEqual([(f["code"], f["fatal"])
+                                  for f in json.loads(result.json)["findings"]],
+                                 [("MK-ARG-001", True)])
 
     def test_decay_on_a_custodian_workspace_is_a_fatal_finding(self):
         root = self.project("inbox_dedupe")

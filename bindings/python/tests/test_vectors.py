@@ -74,6 +74,9 @@ def run_command(ws, now, step, ref):
     if op == "load":
         return ws.load(now, tier=step.get("tier"), file=step.get("file"),
                        include_archive=bool(step.get("include_archive")))
+    if op == "update":  # event: verify, confirm, contradict, resolve_keep; confidence: hundredths
+        return ws.update(now, step["entry"], step["event"], note=step.get("note"),
+                         confidence=step.get("confidence"))
     raise AssertionError(f"unknown op {op!r}: teach the binding's vector runner about it")
 
 

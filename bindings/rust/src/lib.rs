@@ -45,7 +45,7 @@ pub use command_result::{BudgetRow, BudgetState, CommandResult, InboxCounts};
 pub use document::{Document, Unit, UnitKind};
 pub use error::{last_error_message, status_name, Error, Result};
 pub use options::{
-    AddOptions, CompactOptions, ForgetMode, ForgetOptions, Layout, WorkspaceOptions,
+    AddOptions, CompactOptions, ForgetMode, ForgetOptions, Layout, UpdateEvent, WorkspaceOptions,
 };
 pub use version::{check_version, version, version_string};
 pub use workspace::Workspace;

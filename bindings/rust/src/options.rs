@@ -14,14 +14,17 @@ use std::ptr;
 #[non_exhaustive]
 pub enum Layout {
     /// memory-custodian: `docs/memory` under a project root (spec compaction.md); every command
-    /// but [`decay`](crate::Workspace::decay) runs `memkit custodian ...` (`decay` gives a result
-    /// with a fatal MK-ARG-001 finding, exit code 2).
+    /// but the MemoryBox ones ([`decay`](crate::Workspace::decay), `load_tier`, `load_file` and
+    /// [`update`](crate::Workspace::update)) runs `memkit custodian ...` (those give a result with
+    /// a fatal MK-ARG-001 finding, exit code 2).
     #[doc(alias = "MK_LAYOUT_CUSTODIAN")]
     Custodian,
     /// MemoryBox: `brain/` and `memory/` under an agent root (spec memorybox.md). Only
-    /// [`init`](crate::Workspace::init), [`status`](crate::Workspace::status) and
-    /// [`decay`](crate::Workspace::decay) run (`memkit memorybox init|status|decay --root ROOT`);
-    /// the other commands give a result with a fatal MK-ARG-001 finding (exit code 2). Takes no
+    /// [`init`](crate::Workspace::init), [`status`](crate::Workspace::status),
+    /// [`decay`](crate::Workspace::decay), [`load_tier`](crate::Workspace::load_tier),
+    /// [`load_file`](crate::Workspace::load_file) and [`update`](crate::Workspace::update) run
+    /// (`memkit memorybox init|status|decay|load|update --root ROOT`); the other commands give a
+    /// result with a fatal MK-ARG-001 finding (exit code 2). Takes no
     /// [`memory_dir`](WorkspaceOptions::memory_dir): the library refuses it with `MK_E_ARG`.
     #[doc(alias = "MK_LAYOUT_MEMORYBOX")]
     MemoryBox,
@@ -293,5 +296,66 @@ impl ForgetOptions {
             raw.flags |= sys::MK_FORGET_ALLOW_BROAD_MATCH;
         }
         raw
+    }
+}
+
+/// The events `memorybox update` records on an entry (`mk_update_event`, spec memorybox.md §6),
+/// with their arguments; the options of [`Workspace::update`](crate::Workspace::update).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum UpdateEvent {
+    /// `--verify`: `Verified:` becomes today.
+    #[doc(alias = "MK_UPDATE_VERIFY")]
+    Verify,
+    /// `--confirm`: `Confidence:` gains 0.05 (capped at 1.00) and `Verified:` becomes today.
+    #[doc(alias = "MK_UPDATE_CONFIRM")]
+    Confirm,
+    /// `--contradict --note NOTE`: `Review:` becomes `contradicted <today>: NOTE`. An empty note
+    /// gives a result with a fatal finding (exit code 2).
+    #[doc(alias = "MK_UPDATE_CONTRADICT")]
+    Contradict {
+        /// Why the entry no longer holds.
+        note: String,
+    },
+    /// `--resolve keep [--confidence C]`: clears `Review:`, keeping the entry.
+    #[doc(alias = "MK_UPDATE_RESOLVE_KEEP")]
+    ResolveKeep {
+        /// The new `Confidence:` in hundredths (0 to 100; `Some(70)` is 0.70), or `None` to keep
+        /// it. Over 100 is `MK_E_ARG`.
+        confidence: Option<u32>,
+    },
+}
+
+impl UpdateEvent {
+    /// The C struct and the note it points into, which must outlive the call.
+    #[doc(alias = "mk_update_options_init")]
+    pub(crate) fn to_raw(&self) -> Result<(sys::mk_update_options, Option<CString>)> {
+        let mut raw = sys::mk_update_options {
+            version: 0,
+            event: 0,
+            note: ptr::null(),
+            confidence: 0,
+        };
+        // SAFETY: `raw` is a valid struct to fill.
+        unsafe { sys::mk_update_options_init(&mut raw) };
+        let mut note = None;
+        match self {
+            UpdateEvent::Verify => raw.event = sys::MK_UPDATE_VERIFY,
+            UpdateEvent::Confirm => raw.event = sys::MK_UPDATE_CONFIRM,
+            UpdateEvent::Contradict { note: text } => {
+                raw.event = sys::MK_UPDATE_CONTRADICT;
+                note = Some(text_cstring("opts.note", text)?);
+                raw.note = ptr_or_null(&note);
+            }
+            UpdateEvent::ResolveKeep { confidence } => {
+                raw.event = sys::MK_UPDATE_RESOLVE_KEEP;
+                if let Some(confidence) = confidence {
+                    // Beyond i32 stays out of range, so the library refuses it (MK_E_ARG) rather
+                    // than seeing a wrapped value.
+                    raw.confidence = i32::try_from(*confidence).unwrap_or(i32::MAX);
+                }
+            }
+        }
+        Ok((raw, note))
     }
 }

@@ -439,6 +439,41 @@ extern "C" {
     ) -> mk_status;
 }
 
+/// `typedef int32_t mk_update_event;`
+pub type mk_update_event = i32;
+pub const MK_UPDATE_VERIFY: mk_update_event = 0;
+pub const MK_UPDATE_CONFIRM: mk_update_event = 1;
+pub const MK_UPDATE_CONTRADICT: mk_update_event = 2;
+pub const MK_UPDATE_RESOLVE_KEEP: mk_update_event = 3;
+pub const MK_UPDATE_OPTIONS_VERSION: u32 = 1;
+
+/// `typedef struct mk_update_options { uint32_t version; mk_update_event event; const char* note;
+/// int32_t confidence; } mk_update_options;` (`note` is required with `MK_UPDATE_CONTRADICT`,
+/// else NULL; `confidence` is hundredths 0-100 with `MK_UPDATE_RESOLVE_KEEP`, else -1.)
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct mk_update_options {
+    pub version: u32,
+    pub event: mk_update_event,
+    pub note: *const c_char,
+    pub confidence: i32,
+}
+
+extern "C" {
+    // void mk_update_options_init(mk_update_options* opts);
+    pub fn mk_update_options_init(opts: *mut mk_update_options);
+
+    // mk_status mk_workspace_update(mk_result** out, mk_workspace* ws, const mk_clock* now,
+    //                                      const char* entry_id, const mk_update_options* opts);
+    pub fn mk_workspace_update(
+        out: *mut *mut mk_result,
+        ws: *mut mk_workspace,
+        now: *const mk_clock,
+        entry_id: *const c_char,
+        opts: *const mk_update_options,
+    ) -> mk_status;
+}
+
 // Section - Document
 
 /// `typedef struct mk_document mk_document;` (opaque)
@@ -511,6 +546,8 @@ mod layout_tests {
         assert_eq!(size_of::<mk_compact_options>(), 16);
         assert_eq!(size_of::<mk_add_options>(), 40);
         assert_eq!(size_of::<mk_forget_options>(), 12);
+        assert_eq!(size_of::<mk_update_options>(), 24);
+        assert_eq!(align_of::<mk_update_options>(), 8);
         assert_eq!(size_of::<mk_unit>(), 32);
         assert_eq!(size_of::<mk_workspace>(), 0);
     }

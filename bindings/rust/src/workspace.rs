@@ -1,12 +1,12 @@
 //! Section - Workspace and Section - Commands of memkit.h: a project's memory folder and the
 //! commands of its layout run on it (`memkit custodian ...`, or `memkit memorybox
-//! init|status|decay|load` for [`Layout::MemoryBox`](crate::Layout::MemoryBox)).
+//! init|status|decay|load|update` for [`Layout::MemoryBox`](crate::Layout::MemoryBox)).
 
 use crate::c_text::{path_cstring, ptr_or_null, text_cstring};
 use crate::clock::Clock;
 use crate::command_result::CommandResult;
 use crate::error::{check, Error, Result};
-use crate::options::{AddOptions, CompactOptions, ForgetOptions, WorkspaceOptions};
+use crate::options::{AddOptions, CompactOptions, ForgetOptions, UpdateEvent, WorkspaceOptions};
 use crate::sys;
 use crate::version::check_version;
 use std::fmt;
@@ -313,6 +313,29 @@ impl Workspace {
         let file = text_cstring("file", file)?;
         self.run(|out, ws| unsafe {
             sys::mk_workspace_load(out, ws, &now.raw, 0, file.as_ptr(), 0)
+        })
+    }
+
+    /// `memorybox update --entry ENTRY_ID --verify | --confirm | --contradict --note N |
+    /// --resolve keep [--confidence C]` ([`Layout::MemoryBox`](crate::Layout::MemoryBox)): records
+    /// `event` on one entry's field lines (`Verified:`, `Confidence:`, `Review:`) and writes the
+    /// file directly, with no plan: [`applied`](CommandResult::applied) says whether it wrote.
+    /// `entry_id` is `"<path>#<12 hex digits>"`, an `entry_id` of [`decay`](Workspace::decay)'s
+    /// JSON. The JSON's data is `{"after", "before", "entry_id", "written"}`. An unknown entry or
+    /// an empty contradiction note gives a result with a fatal finding (exit code 2), as does a
+    /// custodian workspace; a NUL in `entry_id` or the note, or a confidence over 100, is
+    /// `MK_E_ARG`.
+    #[doc(alias = "mk_workspace_update")]
+    pub fn update(
+        &mut self,
+        now: &Clock,
+        entry_id: &str,
+        event: &UpdateEvent,
+    ) -> Result<CommandResult> {
+        let entry_id = text_cstring("entry_id", entry_id)?;
+        let (raw, _note) = event.to_raw()?;
+        self.run(|out, ws| unsafe {
+            sys::mk_workspace_update(out, ws, &now.raw, entry_id.as_ptr(), &raw)
         })
     }
 }

@@ -5,7 +5,7 @@ mod common;
 use common::TempDir;
 use memkit::{
     sys, AddOptions, BudgetState, Clock, CommandResult, CompactOptions, Document, Error,
-    ForgetOptions, Layout, Unit, UnitKind, Workspace, WorkspaceOptions,
+    ForgetOptions, Layout, Unit, UnitKind, UpdateEvent, Workspace, WorkspaceOptions,
 };
 use std::fs;
 use std::io;
@@ -410,6 +410,114 @@ fn load_reads_a_memorybox_tier_and_keeps_the_archive_behind_a_flag() {
 
     let (_custodian_tmp, mut custodian) = initialised_project();
     let refused = custodian.load_tier(&now(), 1, false).unwrap();
+    let json = refused.json().unwrap();
+    assert_eq!(refused.exit_code(), 2, "{}", json);
+    assert!(json.contains("\"code\":\"MK-ARG-001\""), "{}", json);
+}
+
+/// The first `"entry_id":"..."` value in a result's JSON.
+fn first_entry_id(json: &str) -> String {
+    let key = "\"entry_id\":\"";
+    let start = json
+        .find(key)
+        .unwrap_or_else(|| panic!("no entry_id in {}", json))
+        + key.len();
+    let end = start + json[start..].find('"').expect("the entry_id string ends");
+    json[start..end].to_string()
+}
+
+#[test]
+fn update_writes_an_entry_s_field_lines_directly() {
+    let tmp = TempDir::new("api");
+    let mut ws = Workspace::open_with(tmp.path(), &memorybox_options()).unwrap();
+    ws.init(&now(), false).unwrap();
+    let long_term = tmp.path().join("memory/LONG_TERM.md");
+    fs::write(
+        &long_term,
+        "- fact\n  Confidence: 0.90\n  Verified: 2026-10-01\n",
+    )
+    .unwrap();
+    let later = Clock::parse("2026-11-30T10:00:00+01:00").unwrap();
+    let entry_id = first_entry_id(&ws.decay(&later, None).unwrap().json().unwrap());
+    assert!(entry_id.starts_with("memory/LONG_TERM.md#"), "{}", entry_id);
+
+    let confirmed = ws.update(&later, &entry_id, &UpdateEvent::Confirm).unwrap();
+    let json = confirmed.json().unwrap();
+    assert_eq!(confirmed.exit_code(), 0, "{}", json);
+    assert!(
+        json.starts_with("{\"command\":\"memorybox update\""),
+        "{}",
+        json
+    );
+    assert!(confirmed.applied(), "{}", json);
+    assert_eq!(confirmed.plan_id(), None, "an update applies directly");
+    let text = fs::read_to_string(&long_term).unwrap();
+    assert!(text.contains("Confidence: 0.95"), "{}", text);
+    assert!(text.contains("Verified: 2026-11-30"), "{}", text);
+
+    // An empty note is the CLI's to refuse: a result, not an error, and nothing written.
+    let empty_note = UpdateEvent::Contradict {
+        note: String::new(),
+    };
+    let refused = ws.update(&later, &entry_id, &empty_note).unwrap();
+    let json = refused.json().unwrap();
+    assert_eq!(refused.exit_code(), 2, "{}", json);
+    assert!(!refused.applied(), "{}", json);
+    assert_eq!(fs::read_to_string(&long_term).unwrap(), text);
+
+    let contradicted = UpdateEvent::Contradict {
+        note: "it is 16 now".to_string(),
+    };
+    let done = ws.update(&later, &entry_id, &contradicted).unwrap();
+    assert_eq!(done.exit_code(), 0, "{}", done.json().unwrap());
+    assert!(done.applied());
+    let text = fs::read_to_string(&long_term).unwrap();
+    assert!(
+        text.contains("Review: contradicted 2026-11-30: it is 16 now"),
+        "{}",
+        text
+    );
+    let keep = UpdateEvent::ResolveKeep {
+        confidence: Some(70),
+    };
+    let resolved = ws.update(&later, &entry_id, &keep).unwrap();
+    assert_eq!(resolved.exit_code(), 0, "{}", resolved.json().unwrap());
+    let text = fs::read_to_string(&long_term).unwrap();
+    assert!(text.contains("Confidence: 0.70"), "{}", text);
+    assert!(!text.contains("Review:"), "{}", text);
+    let verified = ws.update(&later, &entry_id, &UpdateEvent::Verify).unwrap();
+    assert_eq!(verified.exit_code(), 0, "{}", verified.json().unwrap());
+
+    // Refused before anything runs: a NUL, or a confidence beyond 1.00 (even beyond i32).
+    for confidence in [101, i32::MAX as u32 + 1, u32::MAX] {
+        let keep = UpdateEvent::ResolveKeep {
+            confidence: Some(confidence),
+        };
+        expect_error(ws.update(&later, &entry_id, &keep), -1, "MK_E_ARG");
+    }
+    let nul_note = UpdateEvent::Contradict {
+        note: "a\0b".to_string(),
+    };
+    expect_error(ws.update(&later, &entry_id, &nul_note), -1, "MK_E_ARG");
+    expect_error(
+        ws.update(&later, "memory/\0LONG_TERM.md", &UpdateEvent::Verify),
+        -1,
+        "MK_E_ARG",
+    );
+    assert_eq!(fs::read_to_string(&long_term).unwrap(), text);
+    let unknown = ws
+        .update(
+            &later,
+            "memory/LONG_TERM.md#000000000000",
+            &UpdateEvent::Verify,
+        )
+        .unwrap();
+    assert_eq!(unknown.exit_code(), 2, "{}", unknown.json().unwrap());
+
+    let (_custodian_tmp, mut custodian) = initialised_project();
+    let refused = custodian
+        .update(&later, &entry_id, &UpdateEvent::Verify)
+        .unwrap();
     let json = refused.json().unwrap();
     assert_eq!(refused.exit_code(), 2, "{}", json);
     assert!(json.contains("\"code\":\"MK-ARG-001\""), "{}", json);

@@ -5,7 +5,7 @@ mod common;
 use common::{copy_dir, parse_json, Json, TempDir};
 use memkit::{
     AddOptions, BudgetRow, BudgetState, Clock, CommandResult, CompactOptions, Document, ForgetMode,
-    ForgetOptions, InboxCounts, Layout, UnitKind, Workspace, WorkspaceOptions,
+    ForgetOptions, InboxCounts, Layout, UnitKind, UpdateEvent, Workspace, WorkspaceOptions,
 };
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -209,6 +209,32 @@ fn load(
     }
 }
 
+/// The README: `update` has `entry`, `event` (`verify`, `confirm`, `contradict`,
+/// `resolve_keep`), `note` (or absent) and `confidence` (hundredths, or absent). The safe API
+/// takes a note only with `contradict` and a confidence only with `resolve_keep`, as memkit.h
+/// asks (NULL and -1 with the other events).
+fn update_event(step: &Json) -> Result<UpdateEvent, String> {
+    let note = opt_str(step, "note")?;
+    let confidence = match opt_i32(step, "confidence")? {
+        Some(c) => Some(u32::try_from(c).map_err(|_| format!("`confidence` {} is negative", c))?),
+        None => None,
+    };
+    let event = req_str(step, "event")?;
+    match (event, note, confidence) {
+        ("verify", None, None) => Ok(UpdateEvent::Verify),
+        ("confirm", None, None) => Ok(UpdateEvent::Confirm),
+        ("contradict", Some(note), None) => Ok(UpdateEvent::Contradict {
+            note: note.to_string(),
+        }),
+        ("contradict", None, _) => Err("`contradict` needs a `note`".into()),
+        ("resolve_keep", None, confidence) => Ok(UpdateEvent::ResolveKeep { confidence }),
+        ("verify" | "confirm", _, _) => Err(format!("`{}` takes no `note` or `confidence`", event)),
+        ("contradict", Some(_), Some(_)) => Err("`contradict` takes no `confidence`".into()),
+        ("resolve_keep", Some(_), _) => Err("`resolve_keep` takes no `note`".into()),
+        (other, _, _) => Err(format!("unknown update event {:?}", other)),
+    }
+}
+
 fn json_u64(value: &Json, key: &str) -> Result<u64, String> {
     value
         .get(key)
@@ -398,6 +424,7 @@ impl CaseRun {
             "recover" => ws.recover(&now, flag(step, "apply")?, flag(step, "rollback")?),
             "decay" => ws.decay(&now, opt_str(step, "file")?),
             "load" => load(ws, &now, step)?,
+            "update" => ws.update(&now, req_str(step, "entry")?, &update_event(step)?),
             other => return Err(format!("unknown op {:?}", other)),
         };
         result.map_err(|e| format!("the binding returned an error: {}", e))
