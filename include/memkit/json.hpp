@@ -89,6 +89,9 @@ void write_inbox_compaction_json(const InboxCompaction& report, bool applied,
 [[nodiscard]] std::string memorybox_update_json(const memorybox::UpdatePlanning& update,
                                                 const std::vector<std::string>& written);
 
+// `memorybox hygiene` data (memorybox.md §8): {"items","orphans"}.
+[[nodiscard]] std::string memorybox_hygiene_json(const memorybox::Hygiene& hygiene);
+
 // `memorybox init` data (memorybox.md §11): {"created"}.
 [[nodiscard]] std::string memorybox_init_json(const MemoryBoxInit& init);
 

@@ -47,9 +47,11 @@ inline constexpr std::string_view kArchiveFolder = "memory/ARCHIVES";
 // relative to the root ("memory/LONG_TERM.md"). Missing fixed files are entries in the snapshot
 // with EntryState::missing.
 struct Inputs {
-  Snapshot snapshot;                       // the tiers' fixed files, the daily files, the archives
+  Snapshot snapshot;  // the tiers' fixed files, daily files, archives, brain/*.md
   std::vector<std::string> daily_files;    // "memory/daily/2026-11-30.md", sorted by date
   std::vector<std::string> archive_files;  // "memory/ARCHIVES/x.md", sorted bytewise
+  std::vector<std::string> brain_files;    // every top-level brain/*.md, sorted bytewise
+  std::vector<std::string> all_files;      // every file under the root but .git/ and .memkit/
 };
 
 struct FileStatus {
@@ -192,6 +194,41 @@ struct UpdatePlanning {
 // with no valid `Confidence`, or an unparseable file (Errc::parse).
 [[nodiscard]] Result<UpdatePlanning> plan_update(const Inputs& inputs, const UpdateRequest& request,
                                                  const ClockReading& now);
+
+// `memkit memorybox hygiene` (§8): one item of the monthly checklist.
+struct HygieneDetail {
+  std::string entry_id;                 // items 3-6
+  std::string reason;                   // items 3, 4: "duplicate"
+  std::vector<std::string> reasons;     // item 5
+  std::optional<std::string> verified;  // item 6
+  std::optional<std::uint64_t> days;    // items 6, 7
+  std::string path;                     // item 7
+};
+
+struct Orphan {
+  std::string file;
+  std::uint32_t line = 0;
+  std::string link;    // the raw link text
+  std::string target;  // what it resolved to, relative to the root
+};
+
+struct HygieneItem {
+  int n = 0;
+  std::string check;   // the seed's item
+  std::string result;  // "PASS", "FAIL", "REVIEW" or "N/A"
+  std::optional<std::uint64_t> value;
+  std::optional<std::uint64_t> limit;
+  std::vector<HygieneDetail> details;
+};
+
+struct Hygiene {
+  std::vector<HygieneItem> items;  // 1 to 10
+  std::vector<Orphan> orphans;
+  std::vector<Finding> findings;  // MK-BOX-013 per FAIL, MK-BOX-014 per REVIEW; sorted
+};
+
+// `memkit memorybox hygiene` (§8): the ten items, evaluated on `now`'s local date; writes nothing.
+[[nodiscard]] Hygiene memorybox_hygiene(const Inputs& inputs, const ClockReading& now);
 
 // `memkit memorybox load` (§2, §11): one file of a tier, with its bytes.
 struct LoadedFile {

@@ -68,6 +68,8 @@ constexpr const char* kMemoryBoxUsage =
     "  update --entry ID --verify | --confirm | --contradict --note N |\n"
     "         --resolve keep [--confidence C]\n"
     "                      records an event on one entry's field lines; applied directly\n"
+    "  hygiene             the ten items of the monthly checklist, orphaned links included;\n"
+    "                      writes nothing\n"
     "  load --tier N | --file F [--include-archive]\n"
     "                      a tier's files with their contents (tier 5 only with\n"
     "                      --include-archive); writes nothing\n"

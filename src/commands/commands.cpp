@@ -43,6 +43,7 @@ const std::map<std::string, CommandOptions>& command_options() {
       {"memorybox status", {{"--root"}, {}}},
       {"memorybox decay", {{"--root", "--file"}, {}}},
       {"memorybox load", {{"--root", "--tier", "--file"}, {"--include-archive"}}},
+      {"memorybox hygiene", {{"--root"}, {}}},
       {"memorybox update",
        {{"--root", "--entry", "--note", "--resolve", "--confidence"},
         {"--verify", "--confirm", "--contradict"}}},
@@ -648,6 +649,14 @@ void run_memorybox(const CommandRequest& inv, const CommandEnvironment& env, Com
   const Result<memorybox::Inputs> inputs = root->read_memorybox_inputs();
   if (!inputs) {
     reply.findings.push_back(finding_from(inputs.status()));
+    return;
+  }
+  if (inv.command == "hygiene") {
+    const memorybox::Hygiene hygiene = memorybox::memorybox_hygiene(*inputs, *now);
+    reply.findings = hygiene.findings;
+    reply.data = fixed(memorybox_hygiene_json(hygiene));
+    if (inv.format == OutputFormat::text)
+      reply.text = fixed(memorybox_hygiene_text(hygiene, style));
     return;
   }
   if (inv.command == "update") {

@@ -154,6 +154,19 @@ std::string memorybox_decay_text(const memorybox::DecayReport& report, Style sty
   return out;
 }
 
+std::string memorybox_hygiene_text(const memorybox::Hygiene& hygiene, Style style) {
+  std::vector<std::vector<std::string>> rows = {{"#", "RESULT", "VALUE", "LIMIT", "CHECK"}};
+  for (const memorybox::HygieneItem& it : hygiene.items) {
+    rows.push_back({std::to_string(it.n), it.result, it.value ? std::to_string(*it.value) : "-",
+                    it.limit ? std::to_string(*it.limit) : "-", it.check});
+  }
+  std::string out = table_text(rows, style);
+  for (const memorybox::Orphan& o : hygiene.orphans) {
+    out += fmt::format("orphan  {}:{}  {} -> {}\n", o.file, o.line, one_line(o.link), o.target);
+  }
+  return out;
+}
+
 std::string memorybox_init_text(const MemoryBoxInit& init) {
   if (init.created.empty()) return "Nothing to create: every file is there.\n";
   std::string out;

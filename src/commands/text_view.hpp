@@ -28,6 +28,7 @@ struct Style {
 [[nodiscard]] std::string check_text(const CheckReport& report, Style style);
 [[nodiscard]] std::string memorybox_status_text(const memorybox::Report& status, Style style);
 [[nodiscard]] std::string memorybox_init_text(const MemoryBoxInit& init);
+[[nodiscard]] std::string memorybox_hygiene_text(const memorybox::Hygiene& hygiene, Style style);
 [[nodiscard]] std::string memorybox_decay_text(const memorybox::DecayReport& report, Style style);
 [[nodiscard]] std::string init_text(const InitResult& result);
 [[nodiscard]] std::string plan_text(const Plan& plan);

@@ -97,6 +97,51 @@ std::string memorybox_update_json(const memorybox::UpdatePlanning& update,
                                      {"written", paths}});
 }
 
+std::string memorybox_hygiene_json(const memorybox::Hygiene& hygiene) {
+  json items = json::array();
+  for (const memorybox::HygieneItem& it : hygiene.items) {
+    json details = json::array();
+    for (const memorybox::HygieneDetail& d : it.details) {
+      if (it.n == 3 || it.n == 4) {
+        details.push_back(json{{"entry_id", utf8(d.entry_id)}, {"reason", utf8(d.reason)}});
+      } else if (it.n == 5) {
+        json reasons = json::array();
+        for (const std::string& r : d.reasons) reasons.push_back(r);
+        details.push_back(json{{"entry_id", utf8(d.entry_id)}, {"reasons", reasons}});
+      } else if (it.n == 6) {
+        details.push_back(json{{"entry_id", utf8(d.entry_id)},
+                               {"verified", d.verified ? utf8(*d.verified) : json(nullptr)},
+                               {"days", d.days ? json(*d.days) : json(nullptr)}});
+      } else if (it.n == 7) {
+        details.push_back(
+            json{{"path", utf8(d.path)}, {"days", d.days ? json(*d.days) : json(nullptr)}});
+      }
+    }
+    if (it.n == 9) {
+      for (const memorybox::Orphan& o : hygiene.orphans) {
+        details.push_back(json{{"file", utf8(o.file)},
+                               {"line", o.line},
+                               {"link", utf8(o.link)},
+                               {"target", utf8(o.target)}});
+      }
+    }
+    items.push_back(json{{"n", it.n},
+                         {"check", utf8(it.check)},
+                         {"result", it.result},
+                         {"value", it.value ? json(*it.value) : json(nullptr)},
+                         {"limit", it.limit ? json(*it.limit) : json(nullptr)},
+                         {"details", details}});
+  }
+  json orphans = json::array();
+  for (const memorybox::Orphan& o : hygiene.orphans) {
+    orphans.push_back(json{{"file", utf8(o.file)},
+                           {"line", o.line},
+                           {"link", utf8(o.link)},
+                           {"target", utf8(o.target)}});
+  }
+  return detail::canonical_dump(json{{"items", items}, {"orphans", orphans}});
+}
+
 std::string memorybox_init_json(const MemoryBoxInit& init) {
   json created = json::array();
   for (const std::string& path : init.created) created.push_back(utf8(path));

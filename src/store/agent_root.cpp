@@ -87,6 +87,42 @@ Result<memorybox::Inputs> AgentRoot::read_memorybox_inputs() const {
       }
     }
   }
+  if (*brain) {
+    Result<std::vector<std::string>> names = fs_->list_directory(absolute("brain"));
+    if (!names) return names.status();
+    for (const std::string& name : *names) {
+      const std::string path = "brain/" + name;
+      const Result<NodeType> type = fs_->node_type(absolute(path));
+      if (ends_with_md(name) && type && *type == NodeType::file) inputs.brain_files.push_back(path);
+    }
+  }
+  // Every file under the root for link checks (memorybox.md §8 item 9); links are not followed.
+  std::vector<std::string> folders = {""};
+  while (!folders.empty()) {
+    const std::string folder_path = folders.back();
+    folders.pop_back();
+    Result<std::vector<std::string>> names =
+        fs_->list_directory(folder_path.empty() ? root_ : absolute(folder_path));
+    if (!names) continue;  // an unreadable folder only hides its files from the link check
+    for (const std::string& name : *names) {
+      const std::string path = folder_path.empty() ? name : folder_path + "/" + name;
+      if (folder_path.empty() && (name == ".git" || name == ".memkit")) continue;
+      const Result<NodeType> type = fs_->node_type(absolute(path));
+      if (!type) continue;
+      if (*type == NodeType::directory) {
+        folders.push_back(path);
+      } else if (*type == NodeType::file) {
+        inputs.all_files.push_back(path);
+      }
+    }
+  }
+  std::sort(inputs.all_files.begin(), inputs.all_files.end());
+  for (const std::string& path : inputs.brain_files) {
+    if (std::none_of(files.begin(), files.end(),
+                     [&](const FileSnapshot& f) { return f.path == path; })) {
+      files.push_back(detail::read_entry(*fs_, absolute(path), path));
+    }
+  }
   for (const std::vector<std::string>* found : {&inputs.daily_files, &inputs.archive_files}) {
     for (const std::string& path : *found) {
       files.push_back(detail::read_entry(*fs_, absolute(path), path));
