@@ -370,8 +370,9 @@ MK_API mk_status mk_result_budget_row(mk_budget_row* out, const mk_result* resul
  *
  * Each runs one command of the workspace's layout and returns its result (Destroy with
  * mk_result_destroy()): `memkit custodian ...` for MK_LAYOUT_CUSTODIAN; for MK_LAYOUT_MEMORYBOX,
- * mk_workspace_init, mk_workspace_status, mk_workspace_decay, mk_workspace_load and
- * mk_workspace_update run `memkit memorybox init|status|decay|load|update --root ROOT`. A command the layout does not have (yet) gives a result with a
+ * mk_workspace_init, mk_workspace_status, mk_workspace_decay, mk_workspace_hygiene,
+ * mk_workspace_load and mk_workspace_update run `memkit memorybox
+ * init|status|decay|hygiene|load|update --root ROOT`. A command the layout does not have (yet) gives a result with a
  * fatal MK-ARG-001 finding. `now` is never NULL: every command reads the clock, as the
  * CLI does. Text arguments are UTF-8 (data, size; data may be NULL when size is 0) without NUL
  * bytes: other text gives a result with a fatal MK-ARG-001 finding and writes nothing. Paths and
@@ -592,6 +593,17 @@ MK_API mk_status mk_workspace_apply_forget(mk_result** out, mk_workspace* ws, co
  */
 MK_API mk_status mk_workspace_decay(mk_result** out, mk_workspace* ws, const mk_clock* now,
                                     const char* file);
+
+/**
+ * `memorybox hygiene` (MK_LAYOUT_MEMORYBOX): the ten items of the monthly checklist and the
+ * orphaned links, in the result's JSON ({"items","orphans"}); writes nothing. A failed item makes
+ * the exit code 1.
+ *
+ * @param[out] out Destroy with mk_result_destroy().
+ * @return MK_OK or MK_E_ARG.
+ * @since 0.1
+ */
+MK_API mk_status mk_workspace_hygiene(mk_result** out, mk_workspace* ws, const mk_clock* now);
 
 /** Flags of mk_workspace_load. @since 0.1 */
 #define MK_LOAD_INCLUDE_ARCHIVE 1u

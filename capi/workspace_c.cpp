@@ -389,6 +389,10 @@ mk_status mk_workspace_decay(mk_result** out, mk_workspace* ws, const mk_clock* 
   return run(out, ws, now, "decay", std::move(request));
 }
 
+mk_status mk_workspace_hygiene(mk_result** out, mk_workspace* ws, const mk_clock* now) {
+  return run(out, ws, now, "hygiene", CommandRequest{});
+}
+
 mk_status mk_workspace_load(mk_result** out, mk_workspace* ws, const mk_clock* now, int32_t tier,
                             const char* file, uint32_t flags) {
   return run_built(out, ws, now, "load", [&]() -> memkit::Result<CommandRequest> {

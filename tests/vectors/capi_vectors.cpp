@@ -91,6 +91,8 @@ mk_result* run_step(mk_workspace* ws, const mk_clock& now, const json& step,
     if (step.contains("confidence")) update.confidence = step["confidence"].get<int>();
     status = mk_workspace_update(&result, ws, &now, step.at("entry").get<std::string>().c_str(),
                                  &update);
+  } else if (op == "hygiene") {
+    status = mk_workspace_hygiene(&result, ws, &now);
   } else if (op == "decay") {
     status = mk_workspace_decay(&result, ws, &now, str_or_null(step, "file"));
   } else if (op == "check") {

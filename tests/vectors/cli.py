@@ -26,7 +26,7 @@ def argv_of(step, plan_ids, layout="custodian"):
     if op == "units":
         return ["markdown", "units", step["file"]]
     if layout == "memorybox":
-        if op not in ("init", "status", "decay", "load", "update"):
+        if op not in ("init", "status", "decay", "load", "update", "hygiene"):
             raise SystemExit(f"op {op!r} has no memorybox command yet")
         if op == "update":
             args = ["memorybox", "update", "--entry", step["entry"]]
