@@ -290,6 +290,15 @@ int main(void) {
   mk_result_destroy(result);
   EXPECT(mk_workspace_load(&result, agent_ws, &now, 1, "brain/SOUL.md", 0) == MK_E_ARG);
   EXPECT(mk_workspace_load(&result, agent_ws, &now, 5, NULL, 4u) == MK_E_ARG);
+  /* Hygiene: a fresh root passes every item that has a limit. */
+  EXPECT(mk_workspace_hygiene(&result, agent_ws, &now) == MK_OK);
+  EXPECT(mk_result_exit_code(result) == 0);
+  EXPECT(mk_result_json(&box_json, result) == MK_OK);
+  EXPECT(contains(&box_json, "\"command\":\"memorybox hygiene\""));
+  EXPECT(contains(&box_json, "\"orphans\":[]"));
+  mk_buf_dispose(&box_json);
+  mk_result_destroy(result);
+
   /* An update writes one entry's field lines. */
   char long_term[700];
   snprintf(long_term, sizeof long_term, "%s/memory/LONG_TERM.md", agent);
