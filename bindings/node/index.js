@@ -363,9 +363,9 @@ function forgetOptions(opts) {
 
 /**
  * A project's memory folder (mk_workspace). Not thread-safe; close() it when done. Its layout
- * decides the commands: a custodian workspace runs `custodian ...` (and decay() and load() return
- * a Result with a fatal MK-ARG-001 finding, exitCode 2); a MemoryBox one runs `memorybox
- * init|status|decay|load|update`, and every other command returns such a Result.
+ * decides the commands: a custodian workspace runs `custodian ...` (and decay(), hygiene(), load()
+ * and update() return a Result with a fatal MK-ARG-001 finding, exitCode 2); a MemoryBox one runs
+ * `memorybox init|status|decay|hygiene|load|update`, and every other command returns such a Result.
  */
 class Workspace {
   #ptr;
@@ -556,6 +556,13 @@ class Workspace {
       now,
       optionalCString(o.file, 'file'),
     );
+  }
+
+  /** `memorybox hygiene` (MemoryBox workspaces): the ten items of the monthly checklist and the
+   *  orphaned links, in the JSON (`data`: {items: [{n, check, result, value, limit, details}],
+   *  orphans: [...]}); writes nothing. A failed item makes exitCode 1. */
+  hygiene(now) {
+    return this.#command(capi.mk_workspace_hygiene, 'mk_workspace_hygiene', now);
   }
 
   /** `memorybox load --tier N | --file F [--include-archive]` (MemoryBox workspaces): the existing

@@ -395,6 +395,11 @@ const mk_workspace_decay = lib.func(
     'const char *file)',
 );
 
+// MK_API mk_status mk_workspace_hygiene(mk_result** out, mk_workspace* ws, const mk_clock* now);
+const mk_workspace_hygiene = lib.func(
+  'mk_status mk_workspace_hygiene(_Out_ mk_result **out, mk_workspace *ws, const mk_clock *now)',
+);
+
 const MK_LOAD_INCLUDE_ARCHIVE = 1;
 
 // MK_API mk_status mk_workspace_load(mk_result** out, mk_workspace* ws, const mk_clock* now,
@@ -519,6 +524,7 @@ module.exports = {
   mk_workspace_plan_forget,
   mk_workspace_apply_forget,
   mk_workspace_decay,
+  mk_workspace_hygiene,
   mk_workspace_load,
   mk_update_options_init,
   mk_workspace_update,

@@ -1,6 +1,7 @@
 'use strict';
 // The MemoryBox layout (MK_LAYOUT_MEMORYBOX): an agent root holding brain/ and memory/, whose init,
-// status, decay, load and update run `memkit memorybox init|status|decay|load|update --root ROOT`;
+// status, decay, hygiene, load and update run
+// `memkit memorybox init|status|decay|hygiene|load|update --root ROOT`;
 // every other command is refused with a fatal MK-ARG-001 finding, and memoryDir is refused when
 // opening.
 
@@ -284,6 +285,55 @@ test('memorybox: decay on a custodian workspace returns a result with exit code 
     }
   }
   assert.deepEqual(tree(root), before, 'nothing written');
+});
+
+test('memorybox: hygiene finds an orphaned link, fails (exit code 1) and writes nothing', (t) => {
+  const root = agentRoot(t);
+  const ws = openBox(t, root);
+  const init = ws.init(NOW);
+  t.after(() => init.close());
+  assert.equal(init.exitCode, 0);
+
+  // A fresh root passes: no orphans.
+  const clean = ws.hygiene(NOW);
+  t.after(() => clean.close());
+  assert.equal(clean.exitCode, 0, clean.json);
+  assert.deepEqual(JSON.parse(clean.json).data.orphans, []);
+
+  fs.appendFileSync(path.join(root, 'brain', 'SOUL.md'), 'See [[missing/PAGE]].\n');
+  const before = tree(root);
+  const soul = fs.readFileSync(path.join(root, 'brain', 'SOUL.md'));
+
+  const result = ws.hygiene(NOW);
+  t.after(() => result.close());
+  assert.equal(result.exitCode, 1, result.json);
+  const envelope = JSON.parse(result.json);
+  assert.equal(envelope.command, 'memorybox hygiene');
+  const { items, orphans } = envelope.data;
+  assert.equal(items.length, 10);
+  assert.deepEqual(items.map((item) => item.n), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+  for (const item of items)
+    for (const key of ['n', 'check', 'result', 'value', 'limit', 'details'])
+      assert.ok(key in item, `item ${item.n} has ${key}`);
+  const orphan = orphans.find((o) => o.target === 'missing/PAGE.md');
+  assert.ok(orphan, `an orphan with target missing/PAGE.md: ${JSON.stringify(orphans)}`);
+  assert.equal(orphan.file, 'brain/SOUL.md');
+  assert.equal(items[8].result, 'FAIL', 'item 9, orphaned references');
+  assert.equal(result.planId, null);
+  assert.equal(result.applied, false);
+  assert.deepEqual(result.budgetRows, []);
+  assert.deepEqual(tree(root), before, 'nothing written');
+  assert.ok(fs.readFileSync(path.join(root, 'brain', 'SOUL.md')).equals(soul));
+});
+
+test('memorybox: hygiene on a custodian workspace returns a result with exit code 2', (t) => {
+  const root = agentRoot(t);
+  const ws = Workspace.open(root, { layout: 'custodian' });
+  t.after(() => ws.close());
+  const result = ws.hygiene(NOW);
+  t.after(() => result.close());
+  assert.equal(result.exitCode, 2, result.json);
+  assert.equal(JSON.parse(result.json).findings[0].code, 'MK-ARG-001');
 });
 
 test('memorybox: load returns the files of a tier or one file and writes nothing', (t) => {

@@ -131,6 +131,8 @@ function runCommand(ws, now, step, planIds) {
       return ws.recover(now, { apply: Boolean(step.apply), rollback: Boolean(step.rollback) });
     case 'decay':
       return ws.decay(now, step.file === undefined ? {} : { file: step.file });
+    case 'hygiene':
+      return ws.hygiene(now);
     case 'load':
       return ws.load(now, {
         tier: step.tier, // absent: undefined, tier 0

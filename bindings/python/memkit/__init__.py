@@ -530,7 +530,7 @@ class Layout(enum.IntEnum):
     #: memory-custodian: the project root's docs/memory (spec compaction.md); every command.
     CUSTODIAN = _capi.MK_LAYOUT_CUSTODIAN
     #: MemoryBox: an agent root with brain/ and memory/ (spec memorybox.md); init, status,
-    #: decay, load and update.
+    #: decay, hygiene, load and update.
     MEMORYBOX = _capi.MK_LAYOUT_MEMORYBOX
 
 
@@ -555,10 +555,10 @@ class Workspace(_Handle):
 
     The layout (Layout.CUSTODIAN by default) chooses the commands: `memkit custodian ...` on
     the project root's memory directory, or, for Layout.MEMORYBOX, `memkit memorybox init`,
-    `memkit memorybox status`, `memkit memorybox decay`, `memkit memorybox load` and `memkit
-    memorybox update` (--root ROOT) on an agent root. A command of the other layout returns a
-    Result with a fatal MK-ARG-001 finding (exit code 2): decay, load or update on a custodian
-    workspace, the custodian commands on a MemoryBox one."""
+    `memkit memorybox status`, `memkit memorybox decay`, `memkit memorybox hygiene`, `memkit
+    memorybox load` and `memkit memorybox update` (--root ROOT) on an agent root. A command of
+    the other layout returns a Result with a fatal MK-ARG-001 finding (exit code 2): decay,
+    hygiene, load or update on a custodian workspace, the custodian commands on a MemoryBox one."""
 
     _destroy = staticmethod(_capi.mk_workspace_destroy)
 
@@ -694,6 +694,14 @@ class Workspace(_Handle):
         file is a fatal MK-ARG-001 finding (exit code 2), as is decay on a custodian workspace."""
         return self._run(_capi.mk_workspace_decay, now,
                          None if file is None else _cpath(file, "file"))
+
+    def hygiene(self, now: ClockLike) -> Result:
+        """mk_workspace_hygiene (`memorybox hygiene`, Layout.MEMORYBOX): the ten items of the
+        monthly checklist and the orphaned links, in the JSON (data.items: n, check, result,
+        value, limit, details; data.orphans); writes nothing. A failed item makes the exit
+        code 1. On a custodian workspace the Result has a fatal MK-ARG-001 finding (exit
+        code 2)."""
+        return self._run(_capi.mk_workspace_hygiene, now)
 
     def load(self, now: ClockLike, tier: Optional[int] = None, file: Optional[PathLike] = None,
              include_archive: bool = False) -> Result:

@@ -276,7 +276,7 @@ def _fn(name: str, restype, *argtypes):
     return function
 
 
-# The 42 functions of memkit.h, in header order.
+# The 43 functions of memkit.h, in header order.
 
 # Section - Version
 
@@ -406,6 +406,9 @@ mk_workspace_apply_forget = _fn("mk_workspace_apply_forget", mk_status,
 #                              const char* file);
 mk_workspace_decay = _fn("mk_workspace_decay", mk_status, POINTER(POINTER(mk_result)),
                          POINTER(mk_workspace), POINTER(mk_clock), c_char_p)
+# mk_status mk_workspace_hygiene(mk_result** out, mk_workspace* ws, const mk_clock* now);
+mk_workspace_hygiene = _fn("mk_workspace_hygiene", mk_status, POINTER(POINTER(mk_result)),
+                           POINTER(mk_workspace), POINTER(mk_clock))
 # mk_status mk_workspace_load(mk_result** out, mk_workspace* ws, const mk_clock* now,
 #                             int32_t tier, const char* file, uint32_t flags);
 mk_workspace_load = _fn("mk_workspace_load", mk_status, POINTER(POINTER(mk_result)),

@@ -491,8 +491,8 @@ class CommandTests(TempDirTestCase):
 
 
 class MemoryBoxTests(TempDirTestCase):
-    """Layout.MEMORYBOX: an agent root (brain/, memory/): memorybox init, status, decay, load
-    and update."""
+    """Layout.MEMORYBOX: an agent root (brain/, memory/): memorybox init, status, decay,
+    hygiene, load and update."""
 
     def test_init_creates_the_tiers_and_status_reads_them(self):
         root = self.project(name="agent")
@@ -589,6 +589,41 @@ class MemoryBoxTests(TempDirTestCase):
                     self.assertIsNone(result.plan_id)
             after = sorted(str(path.relative_to(root)) for path in root.rglob("*"))
         self.assertEqual(after, before)  # nothing written, no docs/ or .memkit/
+
+    def test_hygiene_lists_an_orphaned_link_and_fails(self):
+        root = self.project(name="agent")
+        with memkit.Workspace.open(root, layout="memorybox") as ws:
+            ws.init(NOW).close()
+            (root / "brain/SOUL.md").write_text("# SOUL\n\nSee [[missing/PAGE]].\n")
+            before = {str(path.relative_to(root)): path.read_bytes()
+                      for path in root.rglob("*") if path.is_file()}
+            with ws.hygiene(NOW) as result:
+                self.assertEqual(result.exit_code, 1, result.json)
+                self.assertFalse(result.applied)
+                self.assertIsNone(result.plan_id)
+                shown = json.loads(result.json)
+                self.assertEqual(shown["command"], "memorybox hygiene")
+                data = shown["data"]
+                self.assertEqual([item["n"] for item in data["items"]], list(range(1, 11)))
+                for item in data["items"]:
+                    self.assertLessEqual({"n", "check", "result", "value", "limit", "details"},
+                                         set(item))
+                self.assertIn("FAIL", [item["result"] for item in data["items"]])
+                self.assertEqual([orphan["target"] for orphan in data["orphans"]],
+                                 ["missing/PAGE.md"])
+                self.assertEqual(data["orphans"][0]["file"], "brain/SOUL.md")
+                self.assertIn("MK-BOX-013", [f["code"] for f in shown["findings"]])
+            after = {str(path.relative_to(root)): path.read_bytes()
+                     for path in root.rglob("*") if path.is_file()}
+        self.assertEqual(after, before)  # writes nothing
+
+    def test_hygiene_on_a_custodian_workspace_is_a_fatal_finding(self):
+        root = self.project("inbox_dedupe")
+        with memkit.Workspace.open(root) as ws, ws.hygiene(NOW) as result:
+            self.assertEqual(result.exit_code, 2, result.json)
+            self.assertEqual([(f["code"], f["fatal"])
+                              for f in json.loads(result.json)["findings"]],
+                             [("MK-ARG-001", True)])
 
     def test_decay_reports_scored_entries(self):
         now = "2026-11-30T10:00:00+01:00"

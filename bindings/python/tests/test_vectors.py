@@ -71,6 +71,8 @@ def run_command(ws, now, step, ref):
         return ws.recover(now, apply=bool(step.get("apply")), rollback=bool(step.get("rollback")))
     if op == "decay":
         return ws.decay(now, file=step.get("file"))
+    if op == "hygiene":
+        return ws.hygiene(now)
     if op == "load":
         return ws.load(now, tier=step.get("tier"), file=step.get("file"),
                        include_archive=bool(step.get("include_archive")))

@@ -14,17 +14,19 @@ use std::ptr;
 #[non_exhaustive]
 pub enum Layout {
     /// memory-custodian: `docs/memory` under a project root (spec compaction.md); every command
-    /// but the MemoryBox ones ([`decay`](crate::Workspace::decay), `load_tier`, `load_file` and
+    /// but the MemoryBox ones ([`decay`](crate::Workspace::decay),
+    /// [`hygiene`](crate::Workspace::hygiene), `load_tier`, `load_file` and
     /// [`update`](crate::Workspace::update)) runs `memkit custodian ...` (those give a result with
     /// a fatal MK-ARG-001 finding, exit code 2).
     #[doc(alias = "MK_LAYOUT_CUSTODIAN")]
     Custodian,
     /// MemoryBox: `brain/` and `memory/` under an agent root (spec memorybox.md). Only
     /// [`init`](crate::Workspace::init), [`status`](crate::Workspace::status),
-    /// [`decay`](crate::Workspace::decay), [`load_tier`](crate::Workspace::load_tier),
-    /// [`load_file`](crate::Workspace::load_file) and [`update`](crate::Workspace::update) run
-    /// (`memkit memorybox init|status|decay|load|update --root ROOT`); the other commands give a
-    /// result with a fatal MK-ARG-001 finding (exit code 2). Takes no
+    /// [`decay`](crate::Workspace::decay), [`hygiene`](crate::Workspace::hygiene),
+    /// [`load_tier`](crate::Workspace::load_tier), [`load_file`](crate::Workspace::load_file) and
+    /// [`update`](crate::Workspace::update) run
+    /// (`memkit memorybox init|status|decay|hygiene|load|update --root ROOT`); the other commands
+    /// give a result with a fatal MK-ARG-001 finding (exit code 2). Takes no
     /// [`memory_dir`](WorkspaceOptions::memory_dir): the library refuses it with `MK_E_ARG`.
     #[doc(alias = "MK_LAYOUT_MEMORYBOX")]
     MemoryBox,

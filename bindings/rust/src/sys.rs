@@ -422,6 +422,13 @@ extern "C" {
         now: *const mk_clock,
         file: *const c_char,
     ) -> mk_status;
+
+    // mk_status mk_workspace_hygiene(mk_result** out, mk_workspace* ws, const mk_clock* now);
+    pub fn mk_workspace_hygiene(
+        out: *mut *mut mk_result,
+        ws: *mut mk_workspace,
+        now: *const mk_clock,
+    ) -> mk_status;
 }
 
 pub const MK_LOAD_INCLUDE_ARCHIVE: u32 = 1;

@@ -1,6 +1,6 @@
 //! Section - Workspace and Section - Commands of memkit.h: a project's memory folder and the
 //! commands of its layout run on it (`memkit custodian ...`, or `memkit memorybox
-//! init|status|decay|load|update` for [`Layout::MemoryBox`](crate::Layout::MemoryBox)).
+//! init|status|decay|hygiene|load|update` for [`Layout::MemoryBox`](crate::Layout::MemoryBox)).
 
 use crate::c_text::{path_cstring, ptr_or_null, text_cstring};
 use crate::clock::Clock;
@@ -278,6 +278,16 @@ impl Workspace {
         self.run(|out, ws| unsafe {
             sys::mk_workspace_decay(out, ws, &now.raw, ptr_or_null(&file))
         })
+    }
+
+    /// `memorybox hygiene` ([`Layout::MemoryBox`](crate::Layout::MemoryBox)): the ten items of
+    /// the monthly checklist and the orphaned links, in the result's JSON (`data`: `{"items":
+    /// [{n, check, result, value, limit, details}], "orphans": [...]}`); writes nothing. A failed
+    /// item makes the exit code 1. On a custodian workspace the result has a fatal MK-ARG-001
+    /// finding (exit code 2).
+    #[doc(alias = "mk_workspace_hygiene")]
+    pub fn hygiene(&mut self, now: &Clock) -> Result<CommandResult> {
+        self.run(|out, ws| unsafe { sys::mk_workspace_hygiene(out, ws, &now.raw) })
     }
 
     /// `memorybox load --tier N [--include-archive]`

@@ -350,6 +350,42 @@ fn decay_reports_a_memorybox_entry_and_refuses_a_custodian_workspace() {
 }
 
 #[test]
+fn hygiene_reports_an_orphaned_link_with_exit_code_1() {
+    let tmp = TempDir::new("api");
+    let mut ws = Workspace::open_with(tmp.path(), &memorybox_options()).unwrap();
+    ws.init(&now(), false).unwrap();
+    let soul = tmp.path().join("brain/SOUL.md");
+    let mut text = fs::read_to_string(&soul).unwrap();
+    text.push_str("\nSee [[missing/PAGE]].\n");
+    fs::write(&soul, &text).unwrap();
+
+    let hygiene = ws.hygiene(&now()).unwrap();
+    let json = hygiene.json().unwrap();
+    assert_eq!(hygiene.exit_code(), 1, "{}", json);
+    assert!(
+        json.starts_with("{\"command\":\"memorybox hygiene\""),
+        "{}",
+        json
+    );
+    assert!(json.contains("\"items\":["), "{}", json);
+    assert!(json.contains("\"target\":\"missing/PAGE.md\""), "{}", json);
+    assert_eq!(hygiene.plan_id(), None);
+    assert!(!hygiene.applied());
+    assert_eq!(
+        fs::read_to_string(&soul).unwrap(),
+        text,
+        "hygiene writes nothing"
+    );
+
+    let (custodian_tmp, mut custodian) = initialised_project();
+    let refused = custodian.hygiene(&now()).unwrap();
+    let json = refused.json().unwrap();
+    assert_eq!(refused.exit_code(), 2, "{}", json);
+    assert!(json.contains("\"code\":\"MK-ARG-001\""), "{}", json);
+    assert!(!custodian_tmp.path().join("brain").exists());
+}
+
+#[test]
 fn load_reads_a_memorybox_tier_and_keeps_the_archive_behind_a_flag() {
     let tmp = TempDir::new("api");
     let mut ws = Workspace::open_with(tmp.path(), &memorybox_options()).unwrap();

@@ -423,6 +423,7 @@ impl CaseRun {
             }
             "recover" => ws.recover(&now, flag(step, "apply")?, flag(step, "rollback")?),
             "decay" => ws.decay(&now, opt_str(step, "file")?),
+            "hygiene" => ws.hygiene(&now),
             "load" => load(ws, &now, step)?,
             "update" => ws.update(&now, req_str(step, "entry")?, &update_event(step)?),
             other => return Err(format!("unknown op {:?}", other)),
