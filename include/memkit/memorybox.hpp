@@ -132,6 +132,12 @@ enum class Band : std::uint8_t { speculation, low, medium, high, verified };
 [[nodiscard]] std::string_view band_name(Band band) noexcept;    // "verified", ...
 [[nodiscard]] std::string_view band_action(Band band) noexcept;  // the seed's text
 
+// §6 and §5, the one statement of the rules: the penalty for an age in days (0, 10 or 30
+// hundredths), the effective confidence, and whether a band's review interval has passed.
+[[nodiscard]] std::uint32_t decay_penalty(std::uint64_t days) noexcept;
+[[nodiscard]] std::uint32_t effective_confidence(std::uint32_t stored, std::uint64_t days) noexcept;
+[[nodiscard]] bool review_interval_passed(Band band, std::uint64_t days) noexcept;
+
 // §6: one scored entry's decay on a date.
 struct Decay {
   std::string entry_id;

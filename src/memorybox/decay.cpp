@@ -6,14 +6,8 @@
 namespace memkit::memorybox {
 namespace {
 
-constexpr std::int64_t kFirstPenaltyDays = 30;
-constexpr std::int64_t kSecondPenaltyDays = 90;
-
-std::uint32_t penalty_for(std::int64_t days) noexcept {
-  if (days >= kSecondPenaltyDays) return 30;
-  if (days >= kFirstPenaltyDays) return 10;
-  return 0;
-}
+constexpr std::uint64_t kFirstPenaltyDays = 30;
+constexpr std::uint64_t kSecondPenaltyDays = 90;
 
 }  // namespace
 
@@ -30,6 +24,32 @@ std::optional<std::uint32_t> parse_confidence(std::string_view text) noexcept {
   if (text.size() == 3) fraction *= 10;  // one decimal: tenths
   if (text[0] == '1') return fraction == 0 ? std::optional<std::uint32_t>(100) : std::nullopt;
   return fraction;
+}
+
+std::uint32_t decay_penalty(std::uint64_t days) noexcept {
+  if (days >= kSecondPenaltyDays) return 30;
+  if (days >= kFirstPenaltyDays) return 10;
+  return 0;
+}
+
+std::uint32_t effective_confidence(std::uint32_t stored, std::uint64_t days) noexcept {
+  const std::uint32_t penalty = decay_penalty(days);
+  return stored > penalty ? stored - penalty : 0;
+}
+
+bool review_interval_passed(Band band, std::uint64_t days) noexcept {
+  switch (band) {
+    case Band::verified:
+      return false;
+    case Band::high:
+      return days >= 90;
+    case Band::medium:
+      return days >= 30;
+    case Band::low:
+    case Band::speculation:
+      return true;
+  }
+  return true;
 }
 
 Band band_of(std::uint32_t hundredths) noexcept {
@@ -130,8 +150,8 @@ DecayReport memorybox_decay(const Inputs& inputs, const ClockReading& now,
                                      decay.verified)));
       }
       decay.days = future ? 0 : static_cast<std::uint64_t>(days);
-      decay.penalty = penalty_for(future ? 0 : days);
-      decay.effective = decay.stored > decay.penalty ? decay.stored - decay.penalty : 0;
+      decay.penalty = decay_penalty(decay.days);
+      decay.effective = effective_confidence(decay.stored, decay.days);
       decay.band = band_of(decay.effective);
       const std::string_view review = e.field("Review").value_or("");
       const bool contradicted = review.rfind("contradicted", 0) == 0;
@@ -144,21 +164,7 @@ DecayReport memorybox_decay(const Inputs& inputs, const ClockReading& now,
       if (trigger_reached) decay.flags.emplace_back("trigger_reached");
       if (needs_verification) decay.flags.emplace_back("needs_verification");
       if (future) decay.flags.emplace_back("future_verified");
-      bool interval_passed = false;
-      switch (decay.band) {
-        case Band::verified:
-          break;
-        case Band::high:
-          interval_passed = decay.days >= 90;
-          break;
-        case Band::medium:
-          interval_passed = decay.days >= 30;
-          break;
-        case Band::low:
-        case Band::speculation:
-          interval_passed = true;
-          break;
-      }
+      const bool interval_passed = review_interval_passed(decay.band, decay.days);
       decay.review_due = interval_passed || contradicted || trigger_reached || needs_verification;
       decay.reliable = decay.band != Band::low && decay.band != Band::speculation && !contradicted;
       report.entries.push_back(std::move(decay));

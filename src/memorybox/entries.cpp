@@ -1,6 +1,7 @@
 // The entries of MemoryBox tier files and their field lines (spec memorybox.md §3).
 #include <algorithm>
 
+#include "markdown/line_kinds.hpp"
 #include "memkit/digest.hpp"
 #include "memkit/memorybox.hpp"
 #include "memkit/text.hpp"
@@ -34,19 +35,6 @@ std::optional<Field> field_of(const Line& line, std::size_t indent) {
 
 std::size_t line_end(const Line& line) noexcept {
   return line.begin + line.content.size() + line.terminator.size();
-}
-
-bool is_blank(std::string_view content) noexcept {
-  return std::all_of(content.begin(), content.end(), [](char c) { return c == ' ' || c == '\t'; });
-}
-
-// §2.4-style heading level of a column-0 line: 1..6, else 0.
-int heading_level(std::string_view content) noexcept {
-  std::size_t n = 0;
-  while (n < content.size() && n < 7 && content[n] == '#') ++n;
-  if (n == 0 || n > 6) return 0;
-  if (n < content.size() && content[n] != ' ' && content[n] != '\t') return 0;
-  return static_cast<int>(n);
 }
 
 // "YYYY-MM-DD" at the start of a session heading's text, then the end, a space or an em dash.
@@ -138,7 +126,7 @@ void read_sessions(std::string_view path, const Document& doc, std::vector<Entry
   while (cursor.next(line)) {
     const std::string_view c = line.content;
     if (!regions.is_opaque(c)) {
-      const int level = heading_level(c);
+      const int level = detail::heading_level(c);
       if (level == 1 || level == 2) {
         close();
         continue;
@@ -154,7 +142,7 @@ void read_sessions(std::string_view path, const Document& doc, std::vector<Entry
         continue;
       }
     }
-    if (is_open && !is_blank(c)) last_non_blank = line.number;
+    if (is_open && !detail::is_blank(c)) last_non_blank = line.number;
   }
   close();
 }

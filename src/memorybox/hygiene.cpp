@@ -264,9 +264,7 @@ Hygiene memorybox_hygiene(const Inputs& inputs, const ClockReading& now) {
           reasons.emplace_back("unscored");
         } else {
           const Decay& d = *scored;
-          const bool interval = (d.band == Band::high && d.days >= 90) ||
-                                (d.band == Band::medium && d.days >= 30) || d.band == Band::low ||
-                                d.band == Band::speculation;
+          const bool interval = review_interval_passed(d.band, d.days);
           const auto flagged = [&](std::string_view flag) {
             return std::find(d.flags.begin(), d.flags.end(), flag) != d.flags.end();
           };

@@ -55,11 +55,9 @@ std::optional<CivilDate> daily_date(std::string_view name) noexcept {
 }
 
 std::optional<std::uint64_t> item_count(std::string_view path, const Document& doc) {
-  const std::string_view name = file_name(path);
   const bool tasks = path == "memory/ACTIVE_TASKS.md";
   const bool entries = path == "memory/MISTAKES.md" || path == "memory/PATTERNS.md";
   if (!tasks && !entries) return std::nullopt;
-  (void)name;
   if (!doc.parseable()) return std::nullopt;
   if (entries) {
     const std::uint64_t sections = static_cast<std::uint64_t>(

@@ -53,8 +53,7 @@ ConfidenceState state_of(const Entry& entry, const std::optional<std::string>& v
   if (state.stored && state.verified) {
     const std::int64_t days =
         std::max<std::int64_t>(0, days_between(*parse_iso_date(*state.verified), today));
-    const std::uint32_t penalty = days >= 90 ? 30 : days >= 30 ? 10 : 0;
-    state.effective = *state.stored > penalty ? *state.stored - penalty : 0;
+    state.effective = effective_confidence(*state.stored, static_cast<std::uint64_t>(days));
     state.band = band_of(*state.effective);
   }
   return state;
