@@ -1,0 +1,202 @@
+// The MemoryBox commands (memorybox.md §2-§8, §11) over an AgentRoot: init, status, decay, load,
+// hygiene and update.
+#include "memkit/memorybox.hpp"
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <memory>
+
+#include "commands/flow.hpp"
+#include "commands/text_view.hpp"
+#include "memkit/agent_root.hpp"
+#include "memkit/text.hpp"
+
+namespace memkit::commands_detail {
+
+using namespace view;  // NOLINT: the text views of the commands below
+
+namespace {
+
+// memorybox.md §6: exactly one event of `memorybox update`.
+Result<memorybox::UpdateRequest> update_request(const CommandRequest& inv) {
+  memkit::memorybox::UpdateRequest request;
+  const auto entry = inv.options.find("--entry");
+  if (entry == inv.options.end()) return Status(Errc::invalid_argument, "--entry: required");
+  request.entry_id = entry->second;
+  std::vector<memorybox::UpdateEvent> events;
+  if (has_flag(inv, "--verify")) events.push_back(memorybox::UpdateEvent::verify);
+  if (has_flag(inv, "--confirm")) events.push_back(memorybox::UpdateEvent::confirm);
+  if (has_flag(inv, "--contradict")) events.push_back(memorybox::UpdateEvent::contradict);
+  if (const auto resolve = inv.options.find("--resolve"); resolve != inv.options.end()) {
+    if (resolve->second == "archive") {
+      return Status(Errc::invalid_argument,
+                    "--resolve archive: not in this version of memkit; use --resolve keep");
+    }
+    if (resolve->second != "keep") {
+      return Status(Errc::invalid_argument,
+                    "--resolve: expected keep, got '" + resolve->second + "'");
+    }
+    events.push_back(memorybox::UpdateEvent::resolve_keep);
+  }
+  if (events.size() != 1) {
+    return Status(Errc::invalid_argument,
+                  "memorybox update: give exactly one of --verify, --confirm, --contradict and "
+                  "--resolve keep");
+  }
+  request.event = events[0];
+  if (const auto note = inv.options.find("--note"); note != inv.options.end()) {
+    if (request.event != memorybox::UpdateEvent::contradict) {
+      return Status(Errc::invalid_argument, "--note: only with --contradict");
+    }
+    if (Status text = check_plain_text("--note", note->second); !text.ok()) return text;
+    request.note = note->second;
+  }
+  if (const auto confidence = inv.options.find("--confidence"); confidence != inv.options.end()) {
+    if (request.event != memorybox::UpdateEvent::resolve_keep) {
+      return Status(Errc::invalid_argument, "--confidence: only with --resolve keep");
+    }
+    request.confidence = memorybox::parse_confidence(confidence->second);
+    if (!request.confidence) {
+      return Status(Errc::invalid_argument,
+                    "--confidence: expected 0 to 1 with at most two "
+                    "decimals, got '" +
+                        confidence->second + "'");
+    }
+  }
+  return request;
+}
+
+}  // namespace
+
+// memorybox.md §2 and §11: the MemoryBox layout under an agent root (--root, default ".").
+void run_memorybox(const CommandRequest& inv, const CommandEnvironment& env, CommandReply& reply) {
+  const Style style{env.stdout_is_terminal && !env.no_colour};
+  const std::optional<ClockReading> now = start_command(inv, env, reply, false);
+  if (!now) return;
+  const auto given = inv.options.find("--root");
+  Result<AgentRoot> root =
+      AgentRoot::open(posix_file_system(), given == inv.options.end() ? "." : given->second);
+  if (!root) {
+    reply.findings.push_back(finding_from(root.status()));
+    return;
+  }
+  if (inv.command == "init") {
+    const Result<MemoryBoxInit> made = root->init_memorybox();
+    if (!made) {
+      reply.findings.push_back(finding_from(made.status()));
+      return;
+    }
+    reply.data = fixed(memorybox_init_json(*made));
+    if (inv.format == OutputFormat::text) reply.text = fixed(memorybox_init_text(*made));
+    return;
+  }
+  const Result<memorybox::Inputs> inputs = root->read_memorybox_inputs();
+  if (!inputs) {
+    reply.findings.push_back(finding_from(inputs.status()));
+    return;
+  }
+  if (inv.command == "hygiene") {
+    const memorybox::Hygiene hygiene = memorybox::memorybox_hygiene(*inputs, *now);
+    reply.findings = hygiene.findings;
+    reply.data = fixed(memorybox_hygiene_json(hygiene));
+    if (inv.format == OutputFormat::text)
+      reply.text = fixed(memorybox_hygiene_text(hygiene, style));
+    return;
+  }
+  if (inv.command == "update") {
+    const Result<memorybox::UpdateRequest> request = update_request(inv);
+    if (!request) {
+      // An invalid confidence argument has its own code (memorybox.md §12).
+      const bool confidence = request.status().message().rfind("--confidence:", 0) == 0;
+      reply.findings.push_back(confidence ? make_fatal("MK-BOX-001", "", request.status().message())
+                                          : finding_from(request.status()));
+      return;
+    }
+    const Result<memorybox::UpdatePlanning> update =
+        memorybox::plan_update(*inputs, *request, *now);
+    if (!update) {
+      reply.findings.push_back(finding_from(update.status()));
+      return;
+    }
+    const FileSnapshot* file = inputs->snapshot.find(update->path);
+    if (Status written =
+            root->write_file(update->path, apply_splices(file->text(), update->splices));
+        !written.ok()) {
+      reply.findings.push_back(finding_from(written));
+      reply.data = fixed(memorybox_update_json(*update, {}));
+      return;
+    }
+    reply.applied = true;
+    reply.data = fixed(memorybox_update_json(*update, {update->path}));
+    if (inv.format == OutputFormat::text) {
+      reply.text = fixed("Updated " + update->entry_id + " in " + update->path + "\n");
+    }
+    return;
+  }
+  if (inv.command == "load") {
+    std::optional<int> tier;
+    if (const auto given_tier = inv.options.find("--tier"); given_tier != inv.options.end()) {
+      const std::string& text = given_tier->second;
+      if (text.size() != 1 || text[0] < '0' || text[0] > '9') {
+        reply.findings.push_back(finding_from(
+            Status(Errc::invalid_argument, "--tier: expected 1 to 5, got '" + text + "'")));
+        return;
+      }
+      tier = text[0] - '0';
+    }
+    std::optional<std::string_view> file;
+    if (const auto given_file = inv.options.find("--file"); given_file != inv.options.end()) {
+      file = given_file->second;
+    }
+    const Result<std::vector<memorybox::LoadedFile>> loaded =
+        memorybox::load_files(*inputs, tier, file, has_flag(inv, "--include-archive"));
+    if (!loaded) {
+      reply.findings.push_back(finding_from(loaded.status()));
+      return;
+    }
+    reply.data = fixed(memorybox_load_json(*loaded));
+    if (inv.format == OutputFormat::text) {
+      std::string text;
+      for (const memorybox::LoadedFile& f : *loaded) {
+        text += "== " + f.path + " (tier " + std::to_string(f.tier) + ", " +
+                std::to_string(f.lines) + " lines) ==\n" + *f.content;
+        if (!f.content->empty() && f.content->back() != '\n') text += '\n';
+      }
+      reply.text = fixed(text.empty() ? "No file to load.\n" : text);
+    }
+    return;
+  }
+  if (inv.command == "decay") {
+    std::optional<std::string> only;
+    if (const auto file = inv.options.find("--file"); file != inv.options.end()) {
+      only = file->second;
+      bool known = false;
+      for (const memorybox::TierSpec& tier : memorybox::default_tiers()) {
+        known = known || (tier.tier <= 4 && std::find(tier.files.begin(), tier.files.end(),
+                                                      *only) != tier.files.end());
+      }
+      known = known || std::find(inputs->daily_files.begin(), inputs->daily_files.end(), *only) !=
+                           inputs->daily_files.end();
+      if (!known) {
+        reply.findings.push_back(finding_from(
+            Status(Errc::invalid_argument,
+                   "--file: " + *only +
+                       ": not a tier 1-4 file of this agent root (memory/LONG_TERM.md, "
+                       "memory/daily/YYYY-MM-DD.md, ...)")));
+        return;
+      }
+    }
+    const memorybox::DecayReport decay = memorybox::memorybox_decay(*inputs, *now, only);
+    reply.findings = decay.findings;
+    reply.data = fixed(memorybox_decay_json(decay));
+    if (inv.format == OutputFormat::text) reply.text = fixed(memorybox_decay_text(decay, style));
+    return;
+  }
+  const memorybox::Report status = memorybox::memorybox_status(*inputs, *now);
+  reply.findings = status.findings;
+  reply.data = fixed(memorybox_status_json(status));
+  if (inv.format == OutputFormat::text) reply.text = fixed(memorybox_status_text(status, style));
+}
+
+}  // namespace memkit::commands_detail
