@@ -110,7 +110,12 @@ struct Entry {
   std::string identity_key;  // §3
   std::uint32_t first_line = 0;
   std::uint32_t last_line = 0;
-  std::size_t first_line_end = 0;  // offset after the first line (and its terminator, if any)
+  std::size_t first_line_end = 0;       // offset after the first line (and its terminator, if any)
+  std::size_t begin = 0;                // offset of the first line
+  std::size_t end = 0;                  // offset after the last line and its terminator, if any
+  std::optional<std::string> category;  // §3: the enclosing H2 (or "H2 / H3"), or a section
+                                        // file's stem or Category field; none for sessions,
+                                        // daily files and bullets before any H2
   std::vector<Field> fields;
   // The value of a field, or nullopt.
   [[nodiscard]] std::optional<std::string_view> field(std::string_view key) const noexcept;

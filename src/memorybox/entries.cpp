@@ -53,13 +53,49 @@ bool section_file(std::string_view name) noexcept {
          name == "DECISIONS.md";
 }
 
+// The stem of a file name ("PATTERNS" for "memory/PATTERNS.md").
+std::string_view stem_of(std::string_view path) noexcept {
+  std::string_view name = file_name_of(path);
+  if (name.size() > 3 && name.substr(name.size() - 3) == ".md") name.remove_suffix(3);
+  return name;
+}
+
+// A section file's entries take their Category field, else the file's stem (§3).
+void section_file_categories(std::string_view path, std::vector<Entry>& entries) {
+  for (Entry& entry : entries) {
+    const std::optional<std::string_view> given = entry.field("Category");
+    entry.category = std::string(given && !given->empty() ? *given : stem_of(path));
+  }
+}
+
 void read_bullets(std::string_view path, const Document& doc, std::vector<Entry>& out) {
+  std::optional<std::string> h2;  // the enclosing H2's text, then " / " and the H3's
+  std::size_t h2_size = 0;
   for (const Unit& unit : doc.units()) {
+    if (unit.kind == UnitKind::heading) {
+      Line line{};
+      LineCursor cursor = doc.lines(unit);
+      cursor.next(line);
+      const std::string_view text = heading_text(line.content);
+      if (unit.heading_level == 1) {
+        h2.reset();
+      } else if (unit.heading_level == 2) {
+        h2 = std::string(text);
+        h2_size = h2->size();
+      } else if (unit.heading_level == 3 && h2) {
+        h2->resize(h2_size);
+        h2->append(" / ").append(text);
+      }
+      continue;
+    }
     if (unit.kind != UnitKind::bullet_unit) continue;
     Entry entry;
     entry.kind = EntryKind::bullet;
     entry.first_line = unit.first_line;
     entry.last_line = unit.last_line;
+    entry.begin = unit.begin;
+    entry.end = unit.end;
+    entry.category = h2;
     std::string joined;
     LineCursor cursor = doc.lines(unit);
     Line line{};
@@ -95,6 +131,8 @@ void read_sections(std::string_view path, const Document& doc, std::vector<Entry
     entry.kind = EntryKind::section;
     entry.first_line = section.first_line;
     entry.last_line = section.last_line;
+    entry.begin = section.begin;
+    entry.end = section.end;
     entry.identity_key = casefold(*section_heading(doc, section));
     entry.id = entry_id(path, entry.identity_key);
     for_each_visible_line(doc, section, [&](const Line& line) {
@@ -112,9 +150,11 @@ void read_sessions(std::string_view path, const Document& doc, std::vector<Entry
   Entry open;  // the session entry being read, when is_open
   bool is_open = false;
   std::uint32_t last_non_blank = 0;
+  std::size_t last_non_blank_end = 0;
   auto close = [&] {
     if (!is_open) return;
     open.last_line = std::max(open.first_line, last_non_blank);
+    open.end = last_non_blank_end;
     out.push_back(std::move(open));
     open = Entry{};
     is_open = false;
@@ -135,14 +175,19 @@ void read_sessions(std::string_view path, const Document& doc, std::vector<Entry
         close();
         open.kind = EntryKind::session;
         open.first_line = line.number;
+        open.begin = line.begin;
         open.identity_key = "session:" + casefold(heading_text(c));
         open.id = entry_id(path, open.identity_key);
         is_open = true;
         last_non_blank = line.number;
+        last_non_blank_end = line_end(line);
         continue;
       }
     }
-    if (is_open && !detail::is_blank(c)) last_non_blank = line.number;
+    if (is_open && !detail::is_blank(c)) {
+      last_non_blank = line.number;
+      last_non_blank_end = line_end(line);
+    }
   }
   close();
 }
@@ -169,6 +214,8 @@ std::vector<Entry> read_entries(std::string_view path, const Document& doc) {
       entry.kind = EntryKind::daily;
       entry.first_line = doc.line_count() == 0 ? 0 : 1;
       entry.last_line = doc.line_count();
+      entry.begin = doc.content_begin();
+      entry.end = doc.bytes().size();
       entry.identity_key = "daily:" + std::string(name.substr(0, 10));
       entry.id = entry_id(path, entry.identity_key);
       Line line{};
@@ -193,6 +240,7 @@ std::vector<Entry> read_entries(std::string_view path, const Document& doc) {
   } else {
     read_bullets(path, doc, entries);
   }
+  if (section_file(name)) section_file_categories(path, entries);
   return entries;
 }
 

@@ -95,6 +95,34 @@ TEST_CASE("memorybox: a daily file is one entry with only its Id line as a field
   CHECK(e[0].fields[0].key == "Id");
 }
 
+TEST_CASE("memorybox: entries know their category and their byte range") {
+  const std::string text =
+      "# LONG_TERM\n- before any H2\n## Stack\n- a\n### DB\n- b\n  Confidence: 0.50\n"
+      "## Team\n\n- c\n# Other\n- d\n";
+  const auto e = entries("memory/LONG_TERM.md", text);
+  REQUIRE(e.size() == 5);
+  CHECK_FALSE(e[0].category.has_value());
+  CHECK(e[1].category == std::optional<std::string>("Stack"));
+  CHECK(e[2].category == std::optional<std::string>("Stack / DB"));
+  CHECK(e[3].category == std::optional<std::string>("Team"));
+  CHECK_FALSE(e[4].category.has_value());  // an H1 ends the H2's reach
+  CHECK(text.substr(e[2].begin, e[2].end - e[2].begin) == "- b\n  Confidence: 0.50\n");
+
+  const std::string mistakes = "# MISTAKES\n## One\ntext\n\n## Two\nCategory: Deploys\n\n";
+  const auto m = entries("memory/MISTAKES.md", mistakes);
+  REQUIRE(m.size() == 2);
+  CHECK(m[0].category == std::optional<std::string>("MISTAKES"));
+  CHECK(m[1].category == std::optional<std::string>("Deploys"));
+  CHECK(mistakes.substr(m[0].begin, m[0].end - m[0].begin) == "## One\ntext\n");
+
+  const std::string log = "# LOG\n### 2026-11-01 — a\nx\n\n\n### 2026-11-02\ny";
+  const auto s = entries("memory/SESSION_LOG.md", log);
+  REQUIRE(s.size() == 2);
+  CHECK(log.substr(s[0].begin, s[0].end - s[0].begin) == "### 2026-11-01 — a\nx\n");
+  CHECK(log.substr(s[1].begin, s[1].end - s[1].begin) == "### 2026-11-02\ny");
+  CHECK_FALSE(s[0].category.has_value());
+}
+
 TEST_CASE("memorybox: confidence is 0, 1, or one or two decimals, in hundredths") {
   CHECK(parse_confidence("0") == 0u);
   CHECK(parse_confidence("1") == 100u);
