@@ -1,0 +1,168 @@
+#!/usr/bin/env python3
+"""Generates src/similarity/word_table.inc from the Unicode 15.0.0 UnicodeData.txt.
+
+The near-duplicate search (spec memorybox.md §4) splits a text into words: maximal runs of code
+points whose General Category is Lu, Ll, Lt, Lm, Lo or Nd, plus `_`. The categories are pinned to
+Unicode 15.0.0, like the case-folding table (scripts/gen_casefold_table.py), so the generated
+table is committed and a build never needs this script or its input. Only regenerating it needs
+Debian 12's unicode-data package, which installs /usr/share/unicode/UnicodeData.txt.
+
+UnicodeData.txt carries no version line of its own, so the version is read from the ReadMe.txt
+beside it ("... for Version 15.0.0 of the Unicode Standard."). When the derived file
+extracted/DerivedGeneralCategory.txt of the same release is there too, the code points read from
+UnicodeData.txt (whose large blocks are `<..., First>` / `<..., Last>` pairs) are checked against
+it before anything is written.
+
+The table is the sorted list of maximal ranges of such code points; `_` (Pc) is not in it, the
+C++ side adds it as the spec does.
+
+Usage: gen_word_table.py [--input UnicodeData.txt] [--readme ReadMe.txt] [--output word_table.inc]
+                         [--check]
+  --check  exits 1 when the output file differs from what would be generated.
+"""
+
+import argparse
+import pathlib
+import re
+import sys
+
+EXPECTED_VERSION = "15.0.0"
+DEFAULT_INPUT = "/usr/share/unicode/UnicodeData.txt"
+REPO_ROOT = pathlib.Path(__file__).resolve().parent.parent
+DEFAULT_OUTPUT = REPO_ROOT / "src" / "similarity" / "word_table.inc"
+WORD_CATEGORIES = ("Lu", "Ll", "Lt", "Lm", "Lo", "Nd")
+
+
+def check_version(readme):
+    """Exits unless ReadMe.txt says the directory is the pinned Unicode release."""
+    path = pathlib.Path(readme)
+    if not path.exists():
+        sys.exit(f"{path}: missing; it names the Unicode version of UnicodeData.txt")
+    text = path.read_text(encoding="utf-8")
+    match = re.search(r"for Version (\d+\.\d+\.\d+) of the Unicode Standard", text)
+    if not match:
+        sys.exit(f"{path}: no 'for Version X.Y.Z of the Unicode Standard' line")
+    if match.group(1) != EXPECTED_VERSION:
+        sys.exit(f"{path}: UnicodeData.txt is Unicode {match.group(1)}, memkit pins "
+                 f"{EXPECTED_VERSION} (spec memorybox.md §4)")
+
+
+def read_word_code_points(path):
+    """Returns the set of code points in WORD_CATEGORIES, expanding First/Last ranges."""
+    code_points = set()
+    first = None  # the open <..., First> line: (code point, category, line number)
+    for number, line in enumerate(pathlib.Path(path).read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        fields = line.split(";")
+        if len(fields) != 15:
+            sys.exit(f"{path}:{number}: expected 15 fields, got {len(fields)}")
+        cp, name, category = int(fields[0], 16), fields[1], fields[2]
+        if first is not None:
+            if not name.endswith(", Last>") or category != first[1]:
+                sys.exit(f"{path}:{number}: a <..., First> line at {first[2]} has no matching Last")
+            if category in WORD_CATEGORIES:
+                code_points.update(range(first[0], cp + 1))
+            first = None
+            continue
+        if name.endswith(", First>"):
+            first = (cp, category, number)
+            continue
+        if name.endswith(", Last>"):
+            sys.exit(f"{path}:{number}: a <..., Last> line without its First")
+        if category in WORD_CATEGORIES:
+            code_points.add(cp)
+    if first is not None:
+        sys.exit(f"{path}:{first[2]}: a <..., First> line without its Last")
+    return code_points
+
+
+def read_derived(path):
+    """Returns the same set from DerivedGeneralCategory.txt, or None when it is not there."""
+    path = pathlib.Path(path)
+    if not path.exists():
+        return None
+    text = path.read_text(encoding="utf-8")
+    header = text.splitlines()[0].strip() if text else ""
+    if header != f"# DerivedGeneralCategory-{EXPECTED_VERSION}.txt":
+        sys.exit(f"{path}:1: not DerivedGeneralCategory-{EXPECTED_VERSION}.txt: {header!r}")
+    code_points = set()
+    for line in text.splitlines():
+        data = line.split("#", 1)[0].strip()
+        if not data:
+            continue
+        span, category = (field.strip() for field in data.split(";"))
+        if category not in WORD_CATEGORIES:
+            continue
+        low, _, high = span.partition("..")
+        code_points.update(range(int(low, 16), int(high or low, 16) + 1))
+    return code_points
+
+
+def build_ranges(code_points):
+    """Returns the maximal runs of consecutive code points as [first, last] pairs."""
+    ranges = []
+    for cp in sorted(code_points):
+        if ranges and ranges[-1][1] == cp - 1:
+            ranges[-1][1] = cp
+        else:
+            ranges.append([cp, cp])
+    return ranges
+
+
+def render(ranges, count):
+    lines = [
+        "// Generated by scripts/gen_word_table.py from UnicodeData.txt (Unicode "
+        f"{EXPECTED_VERSION}). Do not edit;",
+        "// regenerate instead. The code points of General Category Lu, Ll, Lt, Lm, Lo and Nd: the",
+        "// word characters of spec memorybox.md §4 other than `_`, as "
+        f"{len(ranges)} maximal ranges ({count}",
+        "// code points).",
+        "// clang-format off",
+        f"inline constexpr std::size_t kWordRangeCount = {len(ranges)};",
+        "",
+        "// {first, last} of each range, sorted and disjoint, with a gap between neighbours.",
+        "inline constexpr WordRange kWordRanges[kWordRangeCount] = {",
+    ]
+    row = []
+    for first, last in ranges:
+        row.append(f"{{0x{first:05X}, 0x{last:05X}}},")
+        if len(row) == 4:
+            lines.append("    " + " ".join(row))
+            row = []
+    if row:
+        lines.append("    " + " ".join(row))
+    lines += ["};", "// clang-format on", ""]
+    return "\n".join(lines)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--input", default=DEFAULT_INPUT)
+    parser.add_argument("--readme", help="default: ReadMe.txt beside --input")
+    parser.add_argument("--output", default=str(DEFAULT_OUTPUT))
+    parser.add_argument("--check", action="store_true")
+    args = parser.parse_args()
+
+    source = pathlib.Path(args.input)
+    check_version(args.readme or source.parent / "ReadMe.txt")
+    code_points = read_word_code_points(source)
+    derived = read_derived(source.parent / "extracted" / "DerivedGeneralCategory.txt")
+    if derived is not None and derived != code_points:
+        sys.exit(f"{source}: disagrees with DerivedGeneralCategory.txt at "
+                 f"{len(derived ^ code_points)} code points")
+    ranges = build_ranges(code_points)
+    content = render(ranges, len(code_points))
+
+    output = pathlib.Path(args.output)
+    if args.check:
+        current = output.read_text(encoding="utf-8") if output.exists() else None
+        if current != content:
+            sys.exit(f"{output}: out of date; run scripts/gen_word_table.py")
+        return
+    output.write_text(content, encoding="utf-8")
+    print(f"{output}: {len(ranges)} ranges, {len(code_points)} code points")
+
+
+if __name__ == "__main__":
+    main()
