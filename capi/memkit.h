@@ -669,6 +669,88 @@ MK_API void mk_update_options_init(mk_update_options* opts);
 MK_API mk_status mk_workspace_update(mk_result** out, mk_workspace* ws, const mk_clock* now,
                                      const char* entry_id, const mk_update_options* opts);
 
+/** The five gates of mk_workspace_gate, in the order they run (spec memorybox.md §4).
+ *  @since 0.1 */
+typedef int32_t mk_gate;
+/** The values of mk_gate. @since 0.1 */
+enum {
+  MK_GATE_VALUE = 0,      /**< does this change how the agent acts? "yes" | "no" */
+  MK_GATE_ALIGNMENT = 1,  /**< "existing <category>" | "new <name>" | "none" */
+  MK_GATE_REDUNDANCY = 2, /**< "<entry ID>" (already captured there) | "none" */
+  MK_GATE_FRESHNESS = 3,  /**< "stable" | "time_sensitive <YYYY-MM-DD>" (later than today) */
+  MK_GATE_PLACEMENT = 4   /**< "<tier> <file>", e.g. "2 memory/LONG_TERM.md" */
+};
+
+/** What an mk_judge_fn returns. @since 0.1 */
+enum {
+  MK_JUDGE_ANSWER = 0, /**< the answer was written through `answer` */
+  MK_JUDGE_ABSTAIN = 1 /**< no answer: the gate stops with NEEDS_JUDGEMENT (fail closed) */
+};
+
+/**
+ * The host's judgement for one gate: memkit never decides VALUE, ALIGNMENT, FRESHNESS or
+ * PLACEMENT itself, nor whether a near-duplicate already captures the candidate.
+ *
+ * `question_json` (UTF-8, `question_size` bytes, valid during the call) is one JSON object:
+ * {"candidate":{"client","confidence","source","text","title"},"categories":[...],
+ * "category":null|"...","category_entries":[entry IDs],"gate":"VALUE"|...,
+ * "near_duplicates":[{"entry_id","file","similarity"}]}. Write the answer's text (the forms of
+ * mk_gate's values) through `answer(data, size, answer_payload)`, in one or more pieces, and
+ * return MK_JUDGE_ANSWER; or return MK_JUDGE_ABSTAIN. Any other value, or an answer that does
+ * not parse, fails the gate with the fatal finding MK-BOX-005 and nothing is written. Called on
+ * the thread that called mk_workspace_gate; must not call back into the library with `ws`.
+ *
+ * @since 0.1
+ */
+typedef int32_t (*mk_judge_fn)(mk_gate gate, const char* question_json, size_t question_size,
+                               mk_write_fn answer, void* answer_payload, void* payload);
+
+/** The current mk_gate_candidate layout. @since 0.1 */
+#define MK_GATE_CANDIDATE_VERSION 1u
+
+/** What the host wants remembered. Set version (or call mk_gate_candidate_init) first.
+ *  @since 0.1 */
+typedef struct mk_gate_candidate {
+  uint32_t version;       /**< MK_GATE_CANDIDATE_VERSION */
+  const char* text;       /**< UTF-8, `text_size` bytes; required */
+  size_t text_size;       /**< bytes of `text` */
+  const char* confidence; /**< NUL-terminated, the Confidence form: "0.85", "1", "0.5"; required */
+  const char* title;      /**< NUL-terminated or NULL; required for section files and
+                               memory/SESSION_LOG.md */
+  const char* source;     /**< NUL-terminated or NULL: becomes `Source:` */
+  const char* client;     /**< NUL-terminated or NULL: becomes `Client:` */
+} mk_gate_candidate;
+
+/**
+ * Fills a candidate with the defaults of this library's version (everything NULL and 0).
+ *
+ * @param candidate Never NULL.
+ * @since 0.1
+ */
+MK_API void mk_gate_candidate_init(mk_gate_candidate* candidate);
+
+/** Flags of mk_workspace_gate: write a WRITE outcome (additive, so it needs no plan). @since 0.1 */
+#define MK_GATE_APPLY 1u
+
+/**
+ * `memorybox gate` (MK_LAYOUT_MEMORYBOX): runs the five gates for a candidate, asking `judge` for
+ * each judgement, and with MK_GATE_APPLY writes the entry when the outcome is WRITE. The JSON's
+ * data is {"applied","budget","category","entry_id","entry_text","file","gates",
+ * "near_duplicates","outcome","stopped_at","tier","written"} (spec memorybox.md §4); the outcome
+ * DO_NOT_STORE, DISCARD, UPDATE_EXISTING or NEEDS_JUDGEMENT exits 0 and REJECTED exits 1.
+ *
+ * @param[out] out Destroy with mk_result_destroy().
+ * @param candidate Never NULL.
+ * @param judge The host's judgement, or NULL: every judgement is then missing and the run stops
+ *        at VALUE with NEEDS_JUDGEMENT.
+ * @param payload Passed to `judge` unchanged.
+ * @return MK_OK or MK_E_ARG (NULL, unknown version or flag bits).
+ * @since 0.1
+ */
+MK_API mk_status mk_workspace_gate(mk_result** out, mk_workspace* ws, const mk_clock* now,
+                                   const mk_gate_candidate* candidate, mk_judge_fn judge,
+                                   void* payload, uint32_t flags);
+
 /* Section - Document */
 
 /** A parsed Markdown file: its lines partitioned into units (spec compaction.md §6). Immutable:

@@ -4,6 +4,7 @@
 #include <memory>
 #include <string>
 
+#include "capi/command_run.hpp"
 #include "capi/convert.hpp"
 #include "capi/handles.hpp"
 #include "guard.hpp"
@@ -15,81 +16,15 @@
 
 namespace {
 
-using memkit::CommandReply;
 using memkit::CommandRequest;
 using memkit::Errc;
 using memkit::Status;
-
-Status null_argument(const char* name) {
-  return Status(Errc::invalid_argument, std::string(name) + ": NULL");
-}
-
-// Flags a library of this version does not know are refused, so that a host built against a newer
-// header learns at once that its request cannot be honoured.
-Status known_flags(const char* name, std::uint32_t flags, std::uint32_t known) {
-  if ((flags & ~known) == 0) return Status();
-  return Status(Errc::invalid_argument,
-                std::string(name) + ": unknown flag bits " + std::to_string(flags & ~known));
-}
-
-Status unknown_version(const char* name, std::uint32_t version) {
-  return Status(Errc::invalid_argument,
-                std::string(name) + ": unknown version " + std::to_string(version));
-}
-
-// Builds the result of a reply: the typed values are prepared once, here.
-std::unique_ptr<mk_result> result_of(CommandReply reply) {
-  auto result = std::make_unique<mk_result>();
-  if (reply.plan) result->plan_id = reply.plan->id();
-  if (reply.status) {
-    for (const memkit::FileStatus& file : reply.status->files)
-      result->row_paths.push_back(file.path);
-    for (std::size_t i = 0; i < reply.status->files.size(); ++i) {
-      const memkit::FileStatus& file = reply.status->files[i];
-      result->rows.push_back(mk_budget_row{result->row_paths[i].c_str(), file.tokens.value_or(0),
-                                           file.limit.value_or(0),
-                                           static_cast<mk_budget_state>(file.state)});
-    }
-  }
-  result->reply = std::move(reply);
-  return result;
-}
-
-// Runs `custodian <command>` on a workspace at a clock reading; the request's own words are
-// the CLI's, so the result is the one `memkit custodian <command> ... --format json` prints.
-mk_status run(mk_result** out, const mk_workspace* ws, const mk_clock* now, const char* command,
-              CommandRequest request) {
-  return memkit::capi::guard([&]() -> Status {
-    if (out == nullptr) return null_argument("out");
-    if (ws == nullptr) return null_argument("ws");
-    const memkit::Result<memkit::ClockReading> reading = memkit::capi::clock_of(now);
-    if (!reading) return reading.status();
-    request.command = command;
-    request.format = memkit::OutputFormat::json;
-    request.lock_timeout_seconds = ws->lock_timeout_seconds;
-    if (ws->layout == MK_LAYOUT_MEMORYBOX) {
-      request.group = "memorybox";
-      request.options["--root"] = ws->project_root;
-    } else {
-      request.group = "custodian";
-      request.options["--project-root"] = ws->project_root;
-      if (!ws->memory_dir.empty()) request.options["--memory-dir"] = ws->memory_dir;
-    }
-    memkit::CommandEnvironment env;
-    const memkit::ClockReading fixed = *reading;
-    env.system_clock = [fixed] { return fixed; };
-    *out = result_of(memkit::execute(request, env)).release();
-    return Status();
-  });
-}
-
-// --apply --confirm-plan ID, added to a request.
-Status confirm(CommandRequest& request, const char* confirm_plan_id) {
-  if (confirm_plan_id == nullptr) return null_argument("confirm_plan_id");
-  request.flags.emplace_back("--apply");
-  request.options["--confirm-plan"] = confirm_plan_id;
-  return Status();
-}
+using memkit::capi::confirm;
+using memkit::capi::known_flags;
+using memkit::capi::null_argument;
+using memkit::capi::run;
+using memkit::capi::run_built;
+using memkit::capi::unknown_version;
 
 // The request of compact, from its options (NULL: inbox mode).
 memkit::Result<CommandRequest> compact_request(const mk_compact_options* opts) {
@@ -136,19 +71,6 @@ memkit::Result<CommandRequest> forget_request(const char* topic, std::size_t top
     request.flags.emplace_back("--allow-broad-match");
   }
   return request;
-}
-
-// A request that could not be built fails the call before anything runs.
-template <class Build>
-mk_status run_built(mk_result** out, const mk_workspace* ws, const mk_clock* now,
-                    const char* command, Build&& build) {
-  memkit::Result<CommandRequest> request(CommandRequest{});
-  const mk_status built = memkit::capi::guard([&]() -> Status {
-    request = build();
-    return request ? Status() : request.status();
-  });
-  if (built != MK_OK) return built;
-  return run(out, ws, now, command, std::move(request).value());
 }
 
 }  // namespace
@@ -333,12 +255,20 @@ void mk_compact_options_init(mk_compact_options* opts) {
 
 mk_status mk_workspace_plan_compaction(mk_result** out, mk_workspace* ws, const mk_clock* now,
                                        const mk_compact_options* opts) {
+  if (ws != nullptr && ws->layout != MK_LAYOUT_CUSTODIAN) {
+    return memkit::capi::wrong_layout(out, "memorybox compact", "mk_workspace_plan_compaction",
+                                      "MK_LAYOUT_CUSTODIAN");
+  }
   return run_built(out, ws, now, "compact", [&] { return compact_request(opts); });
 }
 
 mk_status mk_workspace_apply_compaction(mk_result** out, mk_workspace* ws, const mk_clock* now,
                                         const mk_compact_options* opts,
                                         const char* confirm_plan_id) {
+  if (ws != nullptr && ws->layout != MK_LAYOUT_CUSTODIAN) {
+    return memkit::capi::wrong_layout(out, "memorybox compact", "mk_workspace_apply_compaction",
+                                      "MK_LAYOUT_CUSTODIAN");
+  }
   return run_built(out, ws, now, "compact", [&]() -> memkit::Result<CommandRequest> {
     memkit::Result<CommandRequest> request = compact_request(opts);
     if (!request) return request;

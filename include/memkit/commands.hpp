@@ -17,6 +17,7 @@
 #include "memkit/compact.hpp"
 #include "memkit/findings.hpp"
 #include "memkit/json.hpp"
+#include "memkit/memorybox_gate.hpp"
 #include "memkit/plan.hpp"
 
 namespace memkit {
@@ -36,6 +37,9 @@ struct CommandRequest {
   std::vector<std::string> positionals;        // after group and command
   std::map<std::string, std::string> options;  // "--project-root" -> value
   std::vector<std::string> flags;              // "--extended"
+  // `memorybox gate`: the host's judgement (the C ABI's callback), asked for each gate that no
+  // judgement flag answers.
+  memorybox::Judge judge;
 };
 
 // What a command may read from its surroundings.

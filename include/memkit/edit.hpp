@@ -62,6 +62,11 @@ struct ByteRange {
 [[nodiscard]] Splice append_block(const Document& doc, std::span<const std::string> lines,
                                   bool bullet);
 
+// Tight after a unit: the block directly after its last line (which first gets a terminator when
+// it is the file's unterminated last line). REQUIRES: unit_index < doc.units().size().
+[[nodiscard]] Splice insert_after(const Document& doc, std::size_t unit_index,
+                                  std::span<const std::string> lines);
+
 // §7.3 insert-into-section(H, bullet): before the section's first bullet unit, else after H.
 // REQUIRES: section_index names an H2 section (not the preamble).
 [[nodiscard]] Splice insert_into_section(const Document& doc, std::size_t section_index,

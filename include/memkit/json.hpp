@@ -16,6 +16,7 @@
 #include "memkit/forget.hpp"
 #include "memkit/markdown.hpp"
 #include "memkit/memorybox.hpp"
+#include "memkit/memorybox_gate.hpp"
 #include "memkit/plan.hpp"
 #include "memkit/undo.hpp"
 #include "memkit/workspace.hpp"
@@ -94,6 +95,15 @@ void write_inbox_compaction_json(const InboxCompaction& report, bool applied,
 
 // `memorybox init` data (memorybox.md §11): {"created"}.
 [[nodiscard]] std::string memorybox_init_json(const MemoryBoxInit& init);
+
+// `memorybox gate` data (memorybox.md §4): {"applied","budget","category","entry_id",
+// "entry_text","file","gates","near_duplicates","outcome","stopped_at","tier","written"}.
+[[nodiscard]] std::string memorybox_gate_json(const memorybox::GateVerdict& verdict, bool applied,
+                                              const std::vector<std::string>& written);
+
+// A gate's question to a host outside C++ (the C ABI's judge callback): {"candidate",
+// "categories","category","category_entries","gate","near_duplicates"}.
+[[nodiscard]] std::string memorybox_gate_question_json(const memorybox::GateQuestion& question);
 
 // Encodes a string as a canonical JSON string literal; ill-formed UTF-8 reads as U+FFFD.
 [[nodiscard]] std::string json_string(std::string_view text);

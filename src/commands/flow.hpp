@@ -46,4 +46,7 @@ struct MemoryBoxRun {
   CommandReply& reply;
 };
 
+// memorybox.md §4: `memorybox gate` (memorybox_gate.cpp).
+void run_memorybox_gate(MemoryBoxRun& run);
+
 }  // namespace memkit::commands_detail

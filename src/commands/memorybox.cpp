@@ -96,6 +96,11 @@ void run_memorybox(const CommandRequest& inv, const CommandEnvironment& env, Com
     reply.findings.push_back(finding_from(inputs.status()));
     return;
   }
+  MemoryBoxRun run{inv, env, *now, *root, *inputs, style, reply};
+  if (inv.command == "gate") {
+    run_memorybox_gate(run);
+    return;
+  }
   if (inv.command == "hygiene") {
     const memorybox::Hygiene hygiene = memorybox::memorybox_hygiene(*inputs, *now);
     reply.findings = hygiene.findings;

@@ -132,6 +132,16 @@ Splice append_block(const Document& doc, std::span<const std::string> lines, boo
   return Splice{last.end, last.end, std::move(block)};
 }
 
+Splice insert_after(const Document& doc, std::size_t unit_index,
+                    std::span<const std::string> lines) {
+  const Unit& unit = doc.units()[unit_index];
+  const std::string_view t = new_line_terminator(doc);
+  std::string block;
+  if (ends_unterminated(doc, unit)) block += t;
+  block += joined(lines, t);
+  return Splice{unit.end, unit.end, std::move(block)};
+}
+
 Splice insert_into_section(const Document& doc, std::size_t section_index,
                            std::span<const std::string> lines) {
   const std::span<const Unit> units = doc.units();
@@ -142,11 +152,7 @@ Splice insert_into_section(const Document& doc, std::size_t section_index,
       return Splice{units[u].begin, units[u].begin, joined(lines, t)};
     }
   }
-  const Unit& heading = units[section.first_unit];
-  std::string block;
-  if (ends_unterminated(doc, heading)) block += t;
-  block += joined(lines, t);
-  return Splice{heading.end, heading.end, std::move(block)};
+  return insert_after(doc, section.first_unit, lines);
 }
 
 Splice insert_entry(const Document& doc, std::span<const std::string> lines) {

@@ -148,4 +148,82 @@ std::string memorybox_init_json(const MemoryBoxInit& init) {
   return detail::canonical_dump(json{{"created", created}});
 }
 
+namespace {
+
+json near_duplicates_json(std::span<const memorybox::NearDuplicate> found) {
+  json out = json::array();
+  for (const memorybox::NearDuplicate& d : found) {
+    out.push_back(json{{"entry_id", utf8(d.entry_id)},
+                       {"file", utf8(d.file)},
+                       {"similarity", d.similarity}});
+  }
+  return out;
+}
+
+json optional_text(const std::optional<std::string>& text) {
+  return text ? utf8(*text) : json(nullptr);
+}
+
+}  // namespace
+
+std::string memorybox_gate_json(const memorybox::GateVerdict& verdict, bool applied,
+                                const std::vector<std::string>& written) {
+  json gates = json::array();
+  for (const memorybox::GateStep& step : verdict.gates) {
+    gates.push_back(json{{"gate", std::string(memorybox::gate_name(step.gate))},
+                         {"result", step.result},
+                         {"detail", utf8(step.detail)}});
+  }
+  json budget = nullptr;
+  if (verdict.budget) {
+    const memorybox::GateBudget& b = *verdict.budget;
+    budget = json{{"file", utf8(b.file)},
+                  {"lines_before", b.lines_before},
+                  {"lines_after", b.lines_after},
+                  {"limit", b.limit ? json(*b.limit) : json(nullptr)},
+                  {"state", b.state ? json(std::string(budget_state_name(*b.state)))
+                                    : json(nullptr)}};
+  }
+  json written_paths = json::array();
+  for (const std::string& path : written) written_paths.push_back(utf8(path));
+  return detail::canonical_dump(json{
+      {"outcome", std::string(memorybox::outcome_name(verdict.outcome))},
+      {"near_duplicates", near_duplicates_json(verdict.near_duplicates)},
+      {"stopped_at", verdict.stopped_at
+                         ? json(std::string(memorybox::gate_name(*verdict.stopped_at)))
+                         : json(nullptr)},
+      {"gates", gates},
+      {"entry_id", optional_text(verdict.entry_id)},
+      {"tier", verdict.tier ? json(*verdict.tier) : json(nullptr)},
+      {"file", optional_text(verdict.file)},
+      {"category", optional_text(verdict.category)},
+      {"entry_text", optional_text(verdict.entry_text)},
+      {"budget", budget},
+      {"applied", applied},
+      {"written", written_paths}});
+}
+
+std::string memorybox_gate_question_json(const memorybox::GateQuestion& question) {
+  json candidate = nullptr;
+  if (question.candidate != nullptr) {
+    const memorybox::Candidate& c = *question.candidate;
+    candidate = json{{"text", utf8(c.text)},
+                     {"confidence", c.confidence},
+                     {"title", optional_text(c.title)},
+                     {"source", optional_text(c.source)},
+                     {"client", optional_text(c.client)}};
+  }
+  json categories = json::array();
+  for (const std::string& c : question.categories) categories.push_back(utf8(c));
+  json entries = json::array();
+  for (const std::string& id : question.category_entries) entries.push_back(utf8(id));
+  return detail::canonical_dump(json{
+      {"gate", std::string(memorybox::gate_name(question.gate))},
+      {"candidate", candidate},
+      {"categories", categories},
+      {"near_duplicates", near_duplicates_json(question.near_duplicates)},
+      {"category_entries", entries},
+      {"category", question.category.empty() ? json(nullptr) : utf8(question.category)}});
+}
+
 }  // namespace memkit

@@ -165,7 +165,8 @@ void read_sessions(std::string_view path, const Document& doc, std::vector<Entry
   Line line{};
   while (cursor.next(line)) {
     const std::string_view c = line.content;
-    if (!regions.is_opaque(c)) {
+    const bool opaque = regions.is_opaque(c);
+    if (!opaque) {
       const int level = detail::heading_level(c);
       if (level == 1 || level == 2) {
         close();
@@ -187,6 +188,9 @@ void read_sessions(std::string_view path, const Document& doc, std::vector<Entry
     if (is_open && !detail::is_blank(c)) {
       last_non_blank = line.number;
       last_non_blank_end = line_end(line);
+      if (!opaque) {
+        if (std::optional<Field> field = field_of(line, 0)) open.fields.push_back(std::move(*field));
+      }
     }
   }
   close();

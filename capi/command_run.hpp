@@ -1,0 +1,115 @@
+// What every command function of the C ABI shares: argument checks, and running a CommandRequest
+// through memkit::execute (the code the CLI runs) into an mk_result. Internal to capi/.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "capi/convert.hpp"
+#include "capi/handles.hpp"
+#include "guard.hpp"
+#include "memkit/commands.hpp"
+
+namespace memkit::capi {
+
+inline Status null_argument(const char* name) {
+  return Status(Errc::invalid_argument, std::string(name) + ": NULL");
+}
+
+// Flags a library of this version does not know are refused, so that a host built against a newer
+// header learns at once that its request cannot be honoured.
+inline Status known_flags(const char* name, std::uint32_t flags, std::uint32_t known) {
+  if ((flags & ~known) == 0) return Status();
+  return Status(Errc::invalid_argument,
+                std::string(name) + ": unknown flag bits " + std::to_string(flags & ~known));
+}
+
+inline Status unknown_version(const char* name, std::uint32_t version) {
+  return Status(Errc::invalid_argument,
+                std::string(name) + ": unknown version " + std::to_string(version));
+}
+
+// Builds the result of a reply: the typed values are prepared once, here.
+inline std::unique_ptr<mk_result> result_of(CommandReply reply) {
+  auto result = std::make_unique<mk_result>();
+  if (reply.plan) result->plan_id = reply.plan->id();
+  if (reply.status) {
+    for (const memkit::FileStatus& file : reply.status->files)
+      result->row_paths.push_back(file.path);
+    for (std::size_t i = 0; i < reply.status->files.size(); ++i) {
+      const memkit::FileStatus& file = reply.status->files[i];
+      result->rows.push_back(mk_budget_row{result->row_paths[i].c_str(), file.tokens.value_or(0),
+                                           file.limit.value_or(0),
+                                           static_cast<mk_budget_state>(file.state)});
+    }
+  }
+  result->reply = std::move(reply);
+  return result;
+}
+
+// Runs `custodian <command>` on a workspace at a clock reading; the request's own words are
+// the CLI's, so the result is the one `memkit custodian <command> ... --format json` prints.
+inline mk_status run(mk_result** out, const mk_workspace* ws, const mk_clock* now,
+                     const char* command, CommandRequest request) {
+  return guard([&]() -> Status {
+    if (out == nullptr) return null_argument("out");
+    if (ws == nullptr) return null_argument("ws");
+    const memkit::Result<memkit::ClockReading> reading = clock_of(now);
+    if (!reading) return reading.status();
+    request.command = command;
+    request.format = memkit::OutputFormat::json;
+    request.lock_timeout_seconds = ws->lock_timeout_seconds;
+    if (ws->layout == MK_LAYOUT_MEMORYBOX) {
+      request.group = "memorybox";
+      request.options["--root"] = ws->project_root;
+    } else {
+      request.group = "custodian";
+      request.options["--project-root"] = ws->project_root;
+      if (!ws->memory_dir.empty()) request.options["--memory-dir"] = ws->memory_dir;
+    }
+    memkit::CommandEnvironment env;
+    const memkit::ClockReading fixed = *reading;
+    env.system_clock = [fixed] { return fixed; };
+    *out = result_of(memkit::execute(request, env)).release();
+    return Status();
+  });
+}
+
+// --apply --confirm-plan ID, added to a request.
+inline Status confirm(CommandRequest& request, const char* confirm_plan_id) {
+  if (confirm_plan_id == nullptr) return null_argument("confirm_plan_id");
+  request.flags.emplace_back("--apply");
+  request.options["--confirm-plan"] = confirm_plan_id;
+  return Status();
+}
+
+// A request that could not be built fails the call before anything runs.
+template <class Build>
+mk_status run_built(mk_result** out, const mk_workspace* ws, const mk_clock* now,
+                    const char* command, Build&& build) {
+  memkit::Result<CommandRequest> request(CommandRequest{});
+  const mk_status built = guard([&]() -> Status {
+    request = build();
+    return request ? Status() : request.status();
+  });
+  if (built != MK_OK) return built;
+  return run(out, ws, now, command, std::move(request).value());
+}
+
+// The result of a command function called on a workspace of the other layout, when the other
+// layout has a command of the same name (`compact`): a fatal MK-ARG-001 finding, as for a command
+// the layout does not have, rather than the other layout's command.
+inline mk_status wrong_layout(mk_result** out, const char* command, const char* function,
+                              const char* layout) {
+  return guard([&]() -> Status {
+    if (out == nullptr) return null_argument("out");
+    CommandReply reply;
+    reply.command = command;
+    reply.findings.push_back(make_fatal(
+        "MK-ARG-001", "", std::string(function) + ": needs a workspace opened with " + layout));
+    *out = result_of(std::move(reply)).release();
+    return Status();
+  });
+}
+
+}  // namespace memkit::capi

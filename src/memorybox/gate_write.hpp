@@ -1,0 +1,37 @@
+// What a gate WRITE writes (spec memorybox.md §4 "What a WRITE writes", "Deterministic advice"):
+// internal to src/memorybox.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "memkit/memorybox_gate.hpp"
+
+namespace memkit::memorybox {
+
+struct WriteRequest {
+  const Candidate& candidate;
+  const std::string& category;
+  const GateAnswer& freshness;
+  int tier;
+  const std::string& file;
+  const ClockReading& now;
+};
+
+// Why PLACEMENT rejects a tier and file (tier 5; a file outside the tier; a daily file of another
+// day), or nullopt when it accepts them. REQUIRES: 1 <= placement.tier <= 5.
+[[nodiscard]] std::optional<std::string> placement_rejection(const Inputs& inputs,
+                                                             const GateAnswer& placement,
+                                                             const CivilDate& today);
+
+// Fills the verdict's entry_id, entry_text, budget, advice findings, creates_file and splices.
+// Fails with Errc::invalid_argument for a missing or multi-line title, source or client, or a
+// text that would not read back as exactly the one new entry.
+[[nodiscard]] Status plan_gate_write(const Inputs& inputs, const WriteRequest& write,
+                                     GateVerdict& verdict);
+
+// A UUIDv7 (RFC 9562) in canonical lower-case form: the clock's Unix milliseconds, then 74 bits
+// drawn from SHA-256 of `seed`, so the same write at the same instant gets the same Id.
+[[nodiscard]] std::string uuid7(std::int64_t unix_millis, std::string_view seed);
+
+}  // namespace memkit::memorybox

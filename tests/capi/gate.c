@@ -1,0 +1,175 @@
+/* mk_workspace_gate from C11: the judge callback answers some gates and abstains from others,
+ * sees the question as JSON, fails, or writes an answer that does not parse; MK_GATE_APPLY
+ * writes the entry. Runs in a fresh agent root under TMPDIR. */
+#define _POSIX_C_SOURCE 200809L
+#include <memkit.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int failures = 0;
+
+static void expect_true(int condition, const char* what, int line) {
+  if (!condition) {
+    fprintf(stderr, "gate.c:%d: expected %s (last error: %s)\n", line, what,
+            mk_last_error_message());
+    ++failures;
+  }
+}
+#define EXPECT(condition) expect_true((condition) ? 1 : 0, #condition, __LINE__)
+
+static char* read_text(const char* path) {
+  FILE* f = fopen(path, "rb");
+  if (f == NULL) return NULL;
+  char* text = calloc(1, 1 << 16);
+  if (text != NULL) fread(text, 1, (1 << 16) - 1, f);
+  fclose(f);
+  return text;
+}
+
+static int json_contains(const mk_result* result, const char* needle) {
+  mk_buf json = {NULL, 0};
+  if (mk_result_json(&json, result) != MK_OK) return 0;
+  int found = 0;
+  const size_t n = strlen(needle);
+  for (size_t i = 0; i + n <= json.size && !found; ++i) found = memcmp(json.ptr + i, needle, n) == 0;
+  mk_buf_dispose(&json);
+  return found;
+}
+
+/* The host: one answer per gate (NULL abstains), a status to return instead, and what it saw. */
+struct host {
+  const char* answers[5];
+  int32_t fail_with; /* 0: answer or abstain */
+  int asked[5];
+  int saw_categories; /* the ALIGNMENT question listed the existing categories */
+};
+
+static int32_t judge(mk_gate gate, const char* question, size_t size, mk_write_fn answer,
+                     void* answer_payload, void* payload) {
+  struct host* h = (struct host*)payload;
+  h->asked[gate] += 1;
+  if (h->fail_with != 0) return h->fail_with;
+  if (gate == MK_GATE_ALIGNMENT) {
+    const char* needle = "\"SOP_LIBRARY\",\"Team\"]"; /* sorted; init made the section files */
+    for (size_t i = 0; i + strlen(needle) <= size; ++i) {
+      if (memcmp(question + i, needle, strlen(needle)) == 0) h->saw_categories = 1;
+    }
+  }
+  const char* said = h->answers[gate];
+  if (said == NULL) return MK_JUDGE_ABSTAIN;
+  /* In two pieces: the answer is the concatenation. */
+  const size_t half = strlen(said) / 2;
+  if (answer(said, half, answer_payload) != MK_OK) return -1;
+  if (answer(said + half, strlen(said) - half, answer_payload) != MK_OK) return -1;
+  return MK_JUDGE_ANSWER;
+}
+
+int main(void) {
+  const char* tmp = getenv("TMPDIR");
+  char root[512];
+  snprintf(root, sizeof root, "%s/memkit-gate-XXXXXX", tmp != NULL && *tmp ? tmp : "/tmp");
+  if (mkdtemp(root) == NULL) {
+    perror("mkdtemp");
+    return 1;
+  }
+  mk_clock now;
+  EXPECT(mk_clock_parse(&now, "2026-11-30T10:00:00+01:00") == MK_OK);
+  mk_workspace_options box;
+  mk_workspace_options_init(&box);
+  box.layout = MK_LAYOUT_MEMORYBOX;
+  mk_workspace* ws = NULL;
+  EXPECT(mk_workspace_open(&ws, root, &box) == MK_OK);
+  mk_result* result = NULL;
+  EXPECT(mk_workspace_init(&result, ws, &now, 0) == MK_OK);
+  mk_result_destroy(result);
+  char long_term[700];
+  snprintf(long_term, sizeof long_term, "%s/memory/LONG_TERM.md", root);
+  FILE* f = fopen(long_term, "wb");
+  EXPECT(f != NULL);
+  if (f != NULL) {
+    fputs("# LONG_TERM\n\n## Team\n- Alice owns deploys\n", f);
+    fclose(f);
+  }
+
+  mk_gate_candidate candidate;
+  mk_gate_candidate_init(&candidate);
+  EXPECT(candidate.version == MK_GATE_CANDIDATE_VERSION && candidate.text == NULL);
+  const char* text = "Bob reviews every schema change";
+  candidate.text = text;
+  candidate.text_size = strlen(text);
+  candidate.confidence = "0.85";
+
+  /* Argument errors fail the call. */
+  EXPECT(mk_workspace_gate(&result, ws, &now, NULL, NULL, NULL, 0) == MK_E_ARG);
+  EXPECT(mk_workspace_gate(&result, ws, &now, &candidate, NULL, NULL, 2u) == MK_E_ARG);
+  candidate.version = 99;
+  EXPECT(mk_workspace_gate(&result, ws, &now, &candidate, NULL, NULL, 0) == MK_E_ARG);
+  candidate.version = MK_GATE_CANDIDATE_VERSION;
+
+  /* No judge: the run stops at VALUE, failing closed. */
+  EXPECT(mk_workspace_gate(&result, ws, &now, &candidate, NULL, NULL, 0) == MK_OK);
+  EXPECT(mk_result_exit_code(result) == 0);
+  EXPECT(json_contains(result, "\"outcome\":\"NEEDS_JUDGEMENT\""));
+  EXPECT(json_contains(result, "\"stopped_at\":\"VALUE\""));
+  mk_result_destroy(result);
+
+  /* The host abstains from FRESHNESS. */
+  struct host partial = {{"yes", "existing Team", "none", NULL, "2 memory/LONG_TERM.md"}, 0, {0}, 0};
+  EXPECT(mk_workspace_gate(&result, ws, &now, &candidate, judge, &partial, 0) == MK_OK);
+  EXPECT(json_contains(result, "\"stopped_at\":\"FRESHNESS\""));
+  EXPECT(partial.asked[MK_GATE_PLACEMENT] == 0);
+  EXPECT(partial.saw_categories == 1);
+  mk_result_destroy(result);
+
+  /* A failing judge, and an answer that does not parse: MK-BOX-005, exit 2. */
+  struct host failing = {{NULL, NULL, NULL, NULL, NULL}, -7, {0}, 0};
+  EXPECT(mk_workspace_gate(&result, ws, &now, &candidate, judge, &failing, 0) == MK_OK);
+  EXPECT(mk_result_exit_code(result) == 2);
+  EXPECT(json_contains(result, "MK-BOX-005"));
+  mk_result_destroy(result);
+  struct host garbled = {{"perhaps", NULL, NULL, NULL, NULL}, 0, {0}, 0};
+  EXPECT(mk_workspace_gate(&result, ws, &now, &candidate, judge, &garbled, 0) == MK_OK);
+  EXPECT(mk_result_exit_code(result) == 2);
+  EXPECT(json_contains(result, "MK-BOX-005"));
+  mk_result_destroy(result);
+
+  /* Every answer: a dry run writes nothing, MK_GATE_APPLY writes the entry. */
+  struct host full = {
+      {"yes", "existing Team", "none", "stable", "2 memory/LONG_TERM.md"}, 0, {0}, 0};
+  EXPECT(mk_workspace_gate(&result, ws, &now, &candidate, judge, &full, 0) == MK_OK);
+  EXPECT(json_contains(result, "\"outcome\":\"WRITE\""));
+  EXPECT(mk_result_applied(result) == 0);
+  mk_result_destroy(result);
+  char* before = read_text(long_term);
+  EXPECT(before != NULL && strstr(before, "Bob") == NULL);
+  free(before);
+  EXPECT(mk_workspace_gate(&result, ws, &now, &candidate, judge, &full, MK_GATE_APPLY) == MK_OK);
+  EXPECT(mk_result_exit_code(result) == 0);
+  EXPECT(mk_result_applied(result) == 1);
+  EXPECT(json_contains(result, "\"written\":[\"memory/LONG_TERM.md\"]"));
+  mk_result_destroy(result);
+  char* after = read_text(long_term);
+  EXPECT(after != NULL &&
+         strstr(after, "- Alice owns deploys\n- Bob reviews every schema change\n"
+                       "  Confidence: 0.85\n  Verified: 2026-11-30\n  Stable: yes\n") != NULL);
+  free(after);
+
+  /* The same text again is an exact match: UPDATE_EXISTING, and REDUNDANCY is not asked. */
+  struct host again = {
+      {"yes", "existing Team", "none", "stable", "2 memory/LONG_TERM.md"}, 0, {0}, 0};
+  EXPECT(mk_workspace_gate(&result, ws, &now, &candidate, judge, &again, MK_GATE_APPLY) == MK_OK);
+  EXPECT(json_contains(result, "\"outcome\":\"UPDATE_EXISTING\""));
+  EXPECT(again.asked[MK_GATE_REDUNDANCY] == 0);
+  EXPECT(mk_result_applied(result) == 0);
+  mk_result_destroy(result);
+
+  mk_workspace_destroy(ws);
+  char cleanup[700];
+  snprintf(cleanup, sizeof cleanup, "rm -rf '%s'", root);
+  EXPECT(system(cleanup) == 0);
+  if (failures != 0) fprintf(stderr, "%d failure(s)\n", failures);
+  return failures == 0 ? 0 : 1;
+}
