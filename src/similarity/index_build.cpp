@@ -1,5 +1,5 @@
 // Building the index in one pass over the texts. Every buffer lives across items, so an item
-// costs no allocation of its own; the flat arrays grow once for all.
+// costs no allocation of its own: only the tables and the flat arrays grow, geometrically.
 #include <algorithm>
 #include <limits>
 #include <stdexcept>

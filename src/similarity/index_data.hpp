@@ -27,8 +27,8 @@ struct NearDuplicateIndex::Data {
   [[nodiscard]] std::size_t size() const noexcept { return item_offsets.size() - 1; }
   // The distinct shingle ids of an item, ascending.
   [[nodiscard]] std::span<const std::uint32_t> shingles_of(std::size_t item) const noexcept {
-    return std::span(item_shingles).subspan(item_offsets[item],
-                                            item_offsets[item + 1] - item_offsets[item]);
+    return std::span(item_shingles)
+        .subspan(item_offsets[item], item_offsets[item + 1] - item_offsets[item]);
   }
   [[nodiscard]] std::uint32_t set_size(std::size_t item) const noexcept {
     return item_offsets[item + 1] - item_offsets[item];

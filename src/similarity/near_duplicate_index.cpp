@@ -19,8 +19,7 @@ NearDuplicateIndex& NearDuplicateIndex::operator=(NearDuplicateIndex&&) noexcept
 
 std::size_t NearDuplicateIndex::size() const noexcept { return data_ ? data_->size() : 0; }
 
-std::vector<Match> NearDuplicateIndex::query(std::string_view text,
-                                             std::uint32_t threshold) const {
+std::vector<Match> NearDuplicateIndex::query(std::string_view text, std::uint32_t threshold) const {
   // A moved-from index is empty; a threshold above 100 breaks the precondition: no match.
   if (!data_ || threshold > kMaxThreshold) return {};
   const detail::ShingleSet x = detail::shingle_set_of(*data_, text);
@@ -34,9 +33,9 @@ std::vector<Match> NearDuplicateIndex::query(std::string_view text,
   std::vector<Match> matches;
   matches.reserve(found.size());
   for (const detail::Found& f : found) {
-    matches.push_back({f.item, f.intersection, f.union_size,
-                       static_cast<std::uint32_t>(std::uint64_t{100} * f.intersection /
-                                                  f.union_size)});
+    matches.push_back(
+        {f.item, f.intersection, f.union_size,
+         static_cast<std::uint32_t>(std::uint64_t{100} * f.intersection / f.union_size)});
   }
   // found is in item order, so a stable sort by similarity alone leaves ties by item.
   std::stable_sort(matches.begin(), matches.end(), [](const Match& a, const Match& b) {

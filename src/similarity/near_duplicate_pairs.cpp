@@ -23,9 +23,9 @@ std::vector<Pair> near_duplicate_pairs(std::span<const std::string_view> texts,
       detail::search(*data, data->shingles_of(first), 0, threshold, first + 1, scratch, found);
     }
     for (const detail::Found& f : found) {
-      pairs.push_back({first, f.item, f.intersection, f.union_size,
-                       static_cast<std::uint32_t>(std::uint64_t{100} * f.intersection /
-                                                  f.union_size)});
+      pairs.push_back(
+          {first, f.item, f.intersection, f.union_size,
+           static_cast<std::uint32_t>(std::uint64_t{100} * f.intersection / f.union_size)});
     }
   }
   // pairs is in (first, second) order, so a stable sort by similarity alone leaves ties so.

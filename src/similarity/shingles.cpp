@@ -84,8 +84,11 @@ void ShingleDictionary::grow() {
 
 std::uint32_t ShingleDictionary::add(const ShingleKey& k) {
   if (size_ == kNoId) throw std::length_error("similarity: 2^32 - 1 distinct shingles");
-  if (size_ % kBlockSize == 0) blocks_.push_back(std::make_unique<ShingleKey[]>(kBlockSize));
-  blocks_.back()[size_ % kBlockSize] = k;
+  if (size_ % kBlockSize == 0) {
+    blocks_.emplace_back();
+    if (blocks_.size() > 1) blocks_.back().reserve(kBlockSize);
+  }
+  blocks_.back().push_back(k);
   return size_++;
 }
 

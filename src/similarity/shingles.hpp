@@ -6,7 +6,6 @@
 #include <compare>
 #include <cstddef>
 #include <cstdint>
-#include <memory>
 #include <span>
 #include <vector>
 
@@ -34,8 +33,9 @@ class ShingleDictionary final {
   [[nodiscard]] std::uint32_t size() const noexcept { return size_; }
 
  private:
-  // Keys live in fixed blocks: a million entries make tens of millions of shingles, and a
-  // growing vector would hold up to twice their size, then copy them all, at every doubling.
+  // Keys live in blocks of kBlockSize: a million entries make tens of millions of shingles, and
+  // one growing vector would hold up to twice their size, then copy them all, at every doubling.
+  // Only the first block grows from small, so that a small index stays small.
   static constexpr unsigned kBlockBits = 16;
   static constexpr std::uint32_t kBlockSize = std::uint32_t{1} << kBlockBits;
 
@@ -47,7 +47,7 @@ class ShingleDictionary final {
   std::uint32_t add(const ShingleKey& key);
   void grow();
 
-  std::vector<std::unique_ptr<ShingleKey[]>> blocks_;  // key of id i: blocks_[i / kBlockSize]
+  std::vector<std::vector<ShingleKey>> blocks_;  // key of id i: blocks_[i / kBlockSize]
   std::uint32_t size_ = 0;
   // Open addressing with linear probing. tags_[s] is 0 for an empty slot, else 1-255 from the
   // hash of the key in slots_[s]: a probe reads a key (a cache miss of its own) only when the

@@ -30,8 +30,8 @@ class WordDictionary final {
   [[nodiscard]] std::size_t slot_of(std::string_view word, std::uint64_t hash) const noexcept;
   void grow();
 
-  std::string bytes_;                 // every word, back to back, in id order
-  std::vector<std::size_t> ends_;     // word i is bytes_[ends_[i - 1], ends_[i]) (ends_[-1] = 0)
+  std::string bytes_;                  // every word, back to back, in id order
+  std::vector<std::size_t> ends_;      // word i is bytes_[ends_[i - 1], ends_[i]) (ends_[-1] = 0)
   std::vector<std::uint64_t> hashes_;  // by id: rehashing and most mismatches never read bytes_
   std::vector<std::uint32_t> slots_;   // open addressing, linear probing; kNoId is empty
 };

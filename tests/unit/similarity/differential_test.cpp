@@ -23,9 +23,9 @@ using memkit::similarity::Pair;
 constexpr std::uint32_t kThresholds[] = {0, 1, 33, 50, 60, 67, 99, 100};
 
 // Case variants, a folded pair (ß / SS) and a CJK word keep folding in play.
-const char* const kVocabulary[] = {"alpha", "Alpha", "ALPHA",          "beta",  "gamma",
-                                   "delta", "eps",   "stra\u00DFe",    "STRASSE", "\u8A18\u4F4F",
-                                   "x_1",   "zeta"};
+const char* const kVocabulary[] = {"alpha",   "Alpha",        "ALPHA", "beta",
+                                   "gamma",   "delta",        "eps",   "stra\u00DFe",
+                                   "STRASSE", "\u8A18\u4F4F", "x_1",   "zeta"};
 const char* const kSeparators[] = {" ", " ", " ", ", ", " - ", "\n", "! ", "\xFF", "\u00A0", "."};
 // Words no item has, for queries.
 const char* const kUnseen[] = {"omega", "\u03A9mega", "zz_9"};

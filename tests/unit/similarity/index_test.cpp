@@ -12,8 +12,8 @@
 namespace {
 
 using memkit::similarity::Match;
-using memkit::similarity::NearDuplicateIndex;
 using memkit::similarity::near_duplicate_pairs;
+using memkit::similarity::NearDuplicateIndex;
 using memkit::similarity::Pair;
 
 std::string distinct_words(int first, int count) {
@@ -36,16 +36,20 @@ TEST_CASE("similarity: query returns exactly the items at or above the threshold
   const NearDuplicateIndex index(views(texts));
   CHECK(index.size() == 5);
   const std::string query = distinct_words(0, 102);
-  CHECK(index.query(query) == std::vector<Match>{{2, 100, 100, 100}, {4, 78, 100, 78},
-                                                 {0, 60, 100, 60}});
+  CHECK(index.query(query) ==
+        std::vector<Match>{{2, 100, 100, 100}, {4, 78, 100, 78}, {0, 60, 100, 60}});
   CHECK(index.query(query, 61) == std::vector<Match>{{2, 100, 100, 100}, {4, 78, 100, 78}});
-  CHECK(index.query(query, 59) == std::vector<Match>{{2, 100, 100, 100}, {4, 78, 100, 78},
-                                                     {0, 60, 100, 60}, {1, 59, 100, 59}});
+  CHECK(
+      index.query(query, 59) ==
+      std::vector<Match>{{2, 100, 100, 100}, {4, 78, 100, 78}, {0, 60, 100, 60}, {1, 59, 100, 59}});
   CHECK(index.query(query, 100) == std::vector<Match>{{2, 100, 100, 100}});
-  CHECK(index.query(query, 1) == std::vector<Match>{{2, 100, 100, 100}, {4, 78, 100, 78},
-                                                    {0, 60, 100, 60}, {1, 59, 100, 59}});
-  CHECK(index.query(query, 0) == std::vector<Match>{{2, 100, 100, 100}, {4, 78, 100, 78},
-                                                    {0, 60, 100, 60}, {1, 59, 100, 59},
+  CHECK(
+      index.query(query, 1) ==
+      std::vector<Match>{{2, 100, 100, 100}, {4, 78, 100, 78}, {0, 60, 100, 60}, {1, 59, 100, 59}});
+  CHECK(index.query(query, 0) == std::vector<Match>{{2, 100, 100, 100},
+                                                    {4, 78, 100, 78},
+                                                    {0, 60, 100, 60},
+                                                    {1, 59, 100, 59},
                                                     {3, 0, 198, 0}});
 }
 
@@ -57,9 +61,10 @@ TEST_CASE("similarity: ranking compares exactly, then by item") {
   CHECK(index.query(distinct_words(0, 302), 66) ==
         std::vector<Match>{{1, 200, 300, 66}, {2, 200, 300, 66}, {0, 198, 300, 66}});
   // 1/300 is below 1 hundredth: only threshold 0 admits the last two.
-  CHECK(index.query(distinct_words(0, 302), 0) ==
-        std::vector<Match>{{1, 200, 300, 66}, {2, 200, 300, 66}, {0, 198, 300, 66},
-                           {3, 1, 300, 0}, {4, 1, 300, 0}});
+  CHECK(
+      index.query(distinct_words(0, 302), 0) ==
+      std::vector<Match>{
+          {1, 200, 300, 66}, {2, 200, 300, 66}, {0, 198, 300, 66}, {3, 1, 300, 0}, {4, 1, 300, 0}});
   CHECK(index.query("w0 w1 w2", 100) == std::vector<Match>{{3, 1, 1, 100}, {4, 1, 1, 100}});
 }
 
@@ -89,8 +94,8 @@ TEST_CASE("similarity: empty sets never qualify, even at threshold 0") {
         std::vector<Match>{{3, 1, 1, 100}, {1, 1, 2, 50}, {0, 0, 1, 0}, {2, 0, 1, 0}});
   CHECK(index.query("one", 51) == std::vector<Match>{{3, 1, 1, 100}});
   CHECK(near_duplicate_pairs(views(texts), 0) ==
-        std::vector<Pair>{{1, 3, 1, 2, 50}, {0, 1, 0, 2, 0}, {0, 3, 0, 1, 0}, {1, 2, 0, 2, 0},
-                          {2, 3, 0, 1, 0}});
+        std::vector<Pair>{
+            {1, 3, 1, 2, 50}, {0, 1, 0, 2, 0}, {0, 3, 0, 1, 0}, {1, 2, 0, 2, 0}, {2, 3, 0, 1, 0}});
   const std::vector<std::string> nothing = {"", "--"};
   CHECK(near_duplicate_pairs(views(nothing), 0).empty());
 }
@@ -133,9 +138,27 @@ TEST_CASE("similarity: pairs are ranked by similarity, then by (first, second)")
       "something else entirely here",             // 3
       "deploy with the blue green script",        // 4: same as 0
   };
-  CHECK(near_duplicate_pairs(views(texts)) ==
-        std::vector<Pair>{{0, 1, 4, 4, 100}, {0, 4, 4, 4, 100}, {1, 4, 4, 4, 100},
-                          {0, 2, 4, 5, 80}, {1, 2, 4, 5, 80}, {2, 4, 4, 5, 80}});
+  CHECK(near_duplicate_pairs(views(texts)) == std::vector<Pair>{{0, 1, 4, 4, 100},
+                                                                {0, 4, 4, 4, 100},
+                                                                {1, 4, 4, 4, 100},
+                                                                {0, 2, 4, 5, 80},
+                                                                {1, 2, 4, 5, 80},
+                                                                {2, 4, 4, 5, 80}});
   CHECK(near_duplicate_pairs(views(texts), 81) ==
         std::vector<Pair>{{0, 1, 4, 4, 100}, {0, 4, 4, 4, 100}, {1, 4, 4, 4, 100}});
+}
+
+TEST_CASE("similarity: the dictionaries keep every word and shingle as they grow") {
+  // 4000 items of distinct words: both tables grow many times over.
+  std::vector<std::string> texts;
+  for (int i = 0; i < 4000; ++i) {
+    texts.push_back(i % 3 == 0 ? "solo" + std::to_string(i) : distinct_words(10 * i, 7));
+  }
+  const NearDuplicateIndex index(views(texts));
+  for (int i = 0; i < 4000; i += 7) {
+    CAPTURE(i);
+    const std::size_t item = static_cast<std::size_t>(i);
+    const std::uint32_t shingles = i % 3 == 0 ? 1 : 5;
+    CHECK(index.query(texts[item], 100) == std::vector<Match>{{item, shingles, shingles, 100}});
+  }
 }

@@ -26,8 +26,8 @@ TEST_CASE("similarity: ASCII words are letters, digits and _, split by everythin
   CHECK(words("Hello, world! foo_bar 42x-y") == Words{"hello", "world", "foo_bar", "42x", "y"});
   CHECK(words("don't") == Words{"don", "t"});
   CHECK(words("a.b/c\\d:e;f@g#h$i%j^k&l*m(n)o[p]q{r}s<t>u=v+w~x`y|z?0!9\"") ==
-        Words{"a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m",
-              "n", "o", "p", "q", "r", "s", "t", "u", "v", "w", "x", "y", "z", "0", "9"});
+        Words{"a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n",
+              "o", "p", "q", "r", "s", "t", "u", "v", "w", "x", "y", "z", "0", "9"});
   CHECK(words("__init__ x_1") == Words{"__init__", "x_1"});
   CHECK(words("  \t\n tabs\r\nand\vspaces\f ") == Words{"tabs", "and", "spaces"});
   CHECK(words("MiXeD CASE") == Words{"mixed", "case"});
@@ -43,11 +43,11 @@ TEST_CASE("similarity: texts without a word have no words") {
 TEST_CASE("similarity: words are case-folded fully, so Strasse matches in every spelling") {
   CHECK(words("Stra\u00DFe") == Words{"strasse"});
   CHECK(words("STRASSE") == Words{"strasse"});
-  CHECK(words("stra\u1E9Ee") == Words{"strasse"});          // capital sharp s
-  CHECK(words("\xEF\xAC\x83x") == Words{"ffix"});           // the ﬃ ligature
-  CHECK(words("\xCE\xA3\xCE\x91\xCE\xA3 \xCF\x82") ==       // ΣΑΣ ς
+  CHECK(words("stra\u1E9Ee") == Words{"strasse"});     // capital sharp s
+  CHECK(words("\xEF\xAC\x83x") == Words{"ffix"});      // the ﬃ ligature
+  CHECK(words("\xCE\xA3\xCE\x91\xCE\xA3 \xCF\x82") ==  // ΣΑΣ ς
         Words{"\xCF\x83\xCE\xB1\xCF\x83", "\xCF\x83"});
-  CHECK(words("\xC7\x85") == Words{"\xC7\x86"});            // Lt: ǅ folds to ǆ
+  CHECK(words("\xC7\x85") == Words{"\xC7\x86"});                  // Lt: ǅ folds to ǆ
   CHECK(words("\xF0\x90\x90\x80") == Words{"\xF0\x90\x90\xA8"});  // Deseret, outside the BMP
 }
 
@@ -61,8 +61,8 @@ TEST_CASE("similarity: the categories are read after folding") {
 }
 
 TEST_CASE("similarity: letters of every kind and decimal digits of every script make words") {
-  CHECK(words("a\u02B0b") == Words{"a\u02B0b"});        // Lm: modifier letter small h
-  CHECK(words("x\u3005y") == Words{"x\u3005y"});        // Lm: ideographic iteration mark
+  CHECK(words("a\u02B0b") == Words{"a\u02B0b"});  // Lm: modifier letter small h
+  CHECK(words("x\u3005y") == Words{"x\u3005y"});  // Lm: ideographic iteration mark
   CHECK(words("\u8A18\u4F4F \u8A18\u61B6") == Words{"\u8A18\u4F4F", "\u8A18\u61B6"});  // Lo
   CHECK(words("\u3072\u3089\u304C\u306A") == Words{"\u3072\u3089\u304C\u306A"});  // Hiragana Lo
   CHECK(words("\u05E9\u05DC\u05D5\u05DD") == Words{"\u05E9\u05DC\u05D5\u05DD"});  // Hebrew Lo
@@ -74,17 +74,17 @@ TEST_CASE("similarity: letters of every kind and decimal digits of every script 
 
 TEST_CASE("similarity: marks, other numbers, symbols and connectors other than _ split words") {
   CHECK(words("e\u0301t\u00E9") == Words{"e", "t\u00E9"});  // Mn combining acute
-  CHECK(words("x\u00B2y") == Words{"x", "y"});               // No: superscript two
-  CHECK(words("x\u216Bz") == Words{"x", "z"});               // Nl: Roman numeral twelve
-  CHECK(words("x\u203Fy") == Words{"x", "y"});               // Pc: undertie
-  CHECK(words("x\u00A0y\u3000z") == Words{"x", "y", "z"});   // spaces
-  CHECK(words("x\u200By") == Words{"x", "y"});               // Cf: zero width space
-  CHECK(words("x\u00ADy") == Words{"x", "y"});               // Cf: soft hyphen
+  CHECK(words("x\u00B2y") == Words{"x", "y"});              // No: superscript two
+  CHECK(words("x\u216Bz") == Words{"x", "z"});              // Nl: Roman numeral twelve
+  CHECK(words("x\u203Fy") == Words{"x", "y"});              // Pc: undertie
+  CHECK(words("x\u00A0y\u3000z") == Words{"x", "y", "z"});  // spaces
+  CHECK(words("x\u200By") == Words{"x", "y"});              // Cf: zero width space
+  CHECK(words("x\u00ADy") == Words{"x", "y"});              // Cf: soft hyphen
 }
 
 TEST_CASE("similarity: letters first assigned in Unicode 15.0 are letters") {
   CHECK(words("a" + utf8(0x11F04) + "b") == Words{"a" + utf8(0x11F04) + "b"});  // Kawi
-  CHECK(words(utf8(0x1E4D0)) == Words{utf8(0x1E4D0)});  // Nag Mundari
+  CHECK(words(utf8(0x1E4D0)) == Words{utf8(0x1E4D0)});                          // Nag Mundari
   CHECK(words(utf8(0x31350) + utf8(0x323AF)) == Words{utf8(0x31350) + utf8(0x323AF)});  // CJK H
 }
 
@@ -111,9 +111,9 @@ TEST_CASE("similarity: the word table's range edges, in and outside the BMP") {
   CHECK(is_word_code_point(0xFFDC));
   CHECK_FALSE(is_word_code_point(0xFFFD));
   CHECK_FALSE(is_word_code_point(0xFFFF));
-  CHECK(is_word_code_point(0x10000));   // Linear B, the first supplementary letter
+  CHECK(is_word_code_point(0x10000));  // Linear B, the first supplementary letter
   CHECK_FALSE(is_word_code_point(0x1000C));
-  CHECK(is_word_code_point(0x1FBF9));   // segmented digit nine (Nd)
+  CHECK(is_word_code_point(0x1FBF9));  // segmented digit nine (Nd)
   CHECK_FALSE(is_word_code_point(0x1FBFA));
   CHECK(is_word_code_point(0x323AF));
   CHECK_FALSE(is_word_code_point(0x323B0));
