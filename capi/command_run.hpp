@@ -99,10 +99,13 @@ mk_status run_built(mk_result** out, const mk_workspace* ws, const mk_clock* now
 // The result of a command function called on a workspace of the other layout, when the other
 // layout has a command of the same name (`compact`): a fatal MK-ARG-001 finding, as for a command
 // the layout does not have, rather than the other layout's command.
-inline mk_status wrong_layout(mk_result** out, const char* command, const char* function,
-                              const char* layout) {
+inline mk_status wrong_layout(mk_result** out, const mk_clock* now, const char* command,
+                              const char* function, const char* layout) {
   return guard([&]() -> Status {
     if (out == nullptr) return null_argument("out");
+    if (const memkit::Result<memkit::ClockReading> reading = clock_of(now); !reading) {
+      return reading.status();
+    }
     CommandReply reply;
     reply.command = command;
     reply.findings.push_back(make_fatal(

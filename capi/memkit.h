@@ -751,6 +751,99 @@ MK_API mk_status mk_workspace_gate(mk_result** out, mk_workspace* ws, const mk_c
                                    const mk_gate_candidate* candidate, mk_judge_fn judge,
                                    void* payload, uint32_t flags);
 
+/** Flags of mk_workspace_plan_memorybox_compact. @since 0.1 */
+#define MK_MEMORYBOX_COMPACT_FORCE 1u /**< --force: every rule acts, breached or not */
+
+/**
+ * `memorybox compact [--file F] [--force]` (MK_LAYOUT_MEMORYBOX), a dry run: the five bloat rules
+ * of spec memorybox.md §7 (their thresholds, the entries that would move verbatim into
+ * memory/ARCHIVES/, the review candidates) and the plan with its ID, in the result's JSON
+ * ({"actions","applied","plan","rules","written"}); writes nothing. A workspace of another layout
+ * gives a result with a fatal MK-ARG-001 finding.
+ *
+ * @param[out] out Destroy with mk_result_destroy().
+ * @param file NUL-terminated: memory/SESSION_LOG.md, memory/ACTIVE_TASKS.md, memory/MISTAKES.md,
+ *        memory/PATTERNS.md or memory/daily/ to run that one rule; NULL for all five.
+ * @param flags 0 or MK_MEMORYBOX_COMPACT_FORCE.
+ * @return MK_OK or MK_E_ARG (NULL out, ws or now, or unknown flag bits).
+ * @since 0.1
+ */
+MK_API mk_status mk_workspace_plan_memorybox_compact(mk_result** out, mk_workspace* ws,
+                                                     const mk_clock* now, const char* file,
+                                                     uint32_t flags);
+
+/**
+ * `memorybox compact [--file F] [--force] --apply --confirm-plan ID`: takes the root's lock,
+ * finishes what a crash left of an earlier memorybox apply, plans again from disk, and writes only
+ * when the new plan's ID is `confirm_plan_id` (else the result carries MK-PLAN-001 and nothing is
+ * written). Keeps no applied record: memorybox has no undo.
+ *
+ * @param[out] out Destroy with mk_result_destroy().
+ * @param file As for mk_workspace_plan_memorybox_compact.
+ * @param flags As for mk_workspace_plan_memorybox_compact.
+ * @param confirm_plan_id NUL-terminated; never NULL.
+ * @return MK_OK or MK_E_ARG.
+ * @since 0.1
+ */
+MK_API mk_status mk_workspace_apply_memorybox_compact(mk_result** out, mk_workspace* ws,
+                                                      const mk_clock* now, const char* file,
+                                                      uint32_t flags,
+                                                      const char* confirm_plan_id);
+
+/**
+ * `memorybox promote --entry ID` (MK_LAYOUT_MEMORYBOX), a dry run: the plan that moves a pattern
+ * of memory/PATTERNS.md verbatim to the end of memory/SOP_LIBRARY.md; the JSON's data is
+ * {"applied","plan","written"}. Another entry gives a result with a fatal MK-ARG-001 finding.
+ *
+ * @param[out] out Destroy with mk_result_destroy().
+ * @param entry_id NUL-terminated "memory/PATTERNS.md#<12 hex digits>"; never NULL.
+ * @return MK_OK or MK_E_ARG.
+ * @since 0.1
+ */
+MK_API mk_status mk_workspace_plan_promote(mk_result** out, mk_workspace* ws, const mk_clock* now,
+                                           const char* entry_id);
+
+/**
+ * `memorybox promote --entry ID --apply --confirm-plan ID`, with the lock and checks of
+ * mk_workspace_apply_memorybox_compact.
+ *
+ * @param[out] out Destroy with mk_result_destroy().
+ * @param entry_id NUL-terminated; never NULL.
+ * @param confirm_plan_id NUL-terminated; never NULL.
+ * @return MK_OK or MK_E_ARG.
+ * @since 0.1
+ */
+MK_API mk_status mk_workspace_apply_promote(mk_result** out, mk_workspace* ws, const mk_clock* now,
+                                            const char* entry_id, const char* confirm_plan_id);
+
+/**
+ * `memorybox update --entry ID --resolve archive` (MK_LAYOUT_MEMORYBOX), a dry run: the plan that
+ * moves the entry verbatim to memory/ARCHIVES/<stem>-<YYYY-MM of now>.md (a daily file: archived
+ * whole, then deleted); the JSON's data is {"after","applied","before","entry_id","plan",
+ * "written"}.
+ *
+ * @param[out] out Destroy with mk_result_destroy().
+ * @param entry_id NUL-terminated "<path>#<12 hex digits>" of a tier 1-4 entry; never NULL.
+ * @return MK_OK or MK_E_ARG.
+ * @since 0.1
+ */
+MK_API mk_status mk_workspace_plan_archive_entry(mk_result** out, mk_workspace* ws,
+                                                 const mk_clock* now, const char* entry_id);
+
+/**
+ * `memorybox update --entry ID --resolve archive --apply --confirm-plan ID`, with the lock and
+ * checks of mk_workspace_apply_memorybox_compact.
+ *
+ * @param[out] out Destroy with mk_result_destroy().
+ * @param entry_id NUL-terminated; never NULL.
+ * @param confirm_plan_id NUL-terminated; never NULL.
+ * @return MK_OK or MK_E_ARG.
+ * @since 0.1
+ */
+MK_API mk_status mk_workspace_apply_archive_entry(mk_result** out, mk_workspace* ws,
+                                                  const mk_clock* now, const char* entry_id,
+                                                  const char* confirm_plan_id);
+
 /* Section - Document */
 
 /** A parsed Markdown file: its lines partitioned into units (spec compaction.md §6). Immutable:

@@ -256,7 +256,7 @@ void mk_compact_options_init(mk_compact_options* opts) {
 mk_status mk_workspace_plan_compaction(mk_result** out, mk_workspace* ws, const mk_clock* now,
                                        const mk_compact_options* opts) {
   if (ws != nullptr && ws->layout != MK_LAYOUT_CUSTODIAN) {
-    return memkit::capi::wrong_layout(out, "memorybox compact", "mk_workspace_plan_compaction",
+    return memkit::capi::wrong_layout(out, now, "memorybox compact", "mk_workspace_plan_compaction",
                                       "MK_LAYOUT_CUSTODIAN");
   }
   return run_built(out, ws, now, "compact", [&] { return compact_request(opts); });
@@ -266,8 +266,8 @@ mk_status mk_workspace_apply_compaction(mk_result** out, mk_workspace* ws, const
                                         const mk_compact_options* opts,
                                         const char* confirm_plan_id) {
   if (ws != nullptr && ws->layout != MK_LAYOUT_CUSTODIAN) {
-    return memkit::capi::wrong_layout(out, "memorybox compact", "mk_workspace_apply_compaction",
-                                      "MK_LAYOUT_CUSTODIAN");
+    return memkit::capi::wrong_layout(out, now, "memorybox compact",
+                                      "mk_workspace_apply_compaction", "MK_LAYOUT_CUSTODIAN");
   }
   return run_built(out, ws, now, "compact", [&]() -> memkit::Result<CommandRequest> {
     memkit::Result<CommandRequest> request = compact_request(opts);

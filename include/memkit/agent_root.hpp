@@ -3,11 +3,15 @@
 // custodian workspace it never follows a symbolic link inside the root.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "memkit/apply.hpp"
+#include "memkit/clock.hpp"
 #include "memkit/file_system.hpp"
 #include "memkit/memorybox.hpp"
+#include "memkit/plan.hpp"
 #include "memkit/result.hpp"
 
 namespace memkit {
@@ -35,11 +39,27 @@ class AgentRoot final {
   // memory/ARCHIVES/; never changes an existing file. Each file is written atomically.
   [[nodiscard]] Result<MemoryBoxInit> init_memorybox();
 
+  // Takes .memkit/lock under the root (making .memkit and its .gitignore, never through a link),
+  // waiting up to `timeout_seconds` (Errc::lock_busy).
+  [[nodiscard]] Result<std::unique_ptr<LockHandle>> lock(double timeout_seconds);
+
+  // compaction.md §12.5 for what a crash left in .memkit/txn: lists the unfinished
+  // transactions; with `apply`, drops a prepared one and rolls a committing one forward, and a
+  // conflict keeps its transaction (MK-TXN-002 in the findings). REQUIRES with apply: lock().
+  [[nodiscard]] Result<Recovery> recover(bool apply);
+
+  // Writes a confirmed plan whose paths are relative to the root (compaction.md §12.3-§12.4),
+  // keeping no applied record: memorybox has no undo. Returns the paths written, in write order.
+  // REQUIRES: lock() is held, recover() left no transaction, and the plan was made under the lock.
+  [[nodiscard]] Result<std::vector<std::string>> apply(const Plan& plan, const ClockReading& now);
+
  private:
   AgentRoot(FileSystem& fs, std::string root) : fs_(&fs), root_(std::move(root)) {}
   [[nodiscard]] std::string absolute(const std::string& relative) const;
   // Refuses a folder of the layout that is a symbolic link; returns whether it exists.
   [[nodiscard]] Result<bool> folder(const std::string& relative) const;
+  // A failure whose message starts with the root's path, told relative to the root.
+  [[nodiscard]] Status relative(const Status& status) const;
 
   FileSystem* fs_;
   std::string root_;

@@ -17,6 +17,7 @@
 #include "memkit/markdown.hpp"
 #include "memkit/memorybox.hpp"
 #include "memkit/memorybox_gate.hpp"
+#include "memkit/memorybox_moves.hpp"
 #include "memkit/plan.hpp"
 #include "memkit/undo.hpp"
 #include "memkit/workspace.hpp"
@@ -104,6 +105,21 @@ void write_inbox_compaction_json(const InboxCompaction& report, bool applied,
 // A gate's question to a host outside C++ (the C ABI's judge callback): {"candidate",
 // "categories","category","category_entries","gate","near_duplicates"}.
 [[nodiscard]] std::string memorybox_gate_question_json(const memorybox::GateQuestion& question);
+
+// `memorybox compact` data (memorybox.md §7): {"actions","applied","plan","rules","written"}.
+[[nodiscard]] std::string memorybox_compact_json(const memorybox::Compaction& compaction,
+                                                 bool applied,
+                                                 const std::vector<std::string>& written);
+
+// `memorybox promote` data (memorybox.md §11): {"applied","plan","written"}.
+[[nodiscard]] std::string memorybox_promote_json(const memorybox::EntryMove& move, bool applied,
+                                                 const std::vector<std::string>& written);
+
+// `memorybox update --resolve archive` data (memorybox.md §11): {"after","applied","before",
+// "entry_id","plan","written"}; the entry moves verbatim, so "after" is "before".
+[[nodiscard]] std::string memorybox_resolve_archive_json(const memorybox::EntryMove& move,
+                                                         bool applied,
+                                                         const std::vector<std::string>& written);
 
 // Encodes a string as a canonical JSON string literal; ill-formed UTF-8 reads as U+FFFD.
 [[nodiscard]] std::string json_string(std::string_view text);

@@ -45,8 +45,10 @@ const std::map<std::string, CommandOptions>& command_options() {
          "--category", "--new-category", "--redundant-with", "--decay-trigger", "--tier", "--file"},
         {"--no-category", "--not-redundant", "--stable", "--apply"}}},
       {"memorybox update",
-       {{"--root", "--entry", "--note", "--resolve", "--confidence"},
-        {"--verify", "--confirm", "--contradict"}}},
+       {{"--root", "--entry", "--note", "--resolve", "--confidence", "--confirm-plan"},
+        {"--verify", "--confirm", "--contradict", "--apply"}}},
+      {"memorybox compact", {{"--root", "--file", "--confirm-plan"}, {"--force", "--apply"}}},
+      {"memorybox promote", {{"--root", "--entry", "--confirm-plan"}, {"--apply"}}},
   };
   return known;
 }

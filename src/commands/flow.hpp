@@ -49,4 +49,10 @@ struct MemoryBoxRun {
 // memorybox.md §4: `memorybox gate` (memorybox_gate.cpp).
 void run_memorybox_gate(MemoryBoxRun& run);
 
+// memorybox.md §7 `compact`, §11 `promote` and §6 `update --resolve archive`, plan-confirmed
+// (memorybox_moves.cpp).
+void run_memorybox_compact(MemoryBoxRun& run);
+void run_memorybox_promote(MemoryBoxRun& run);
+void run_memorybox_resolve_archive(MemoryBoxRun& run);
+
 }  // namespace memkit::commands_detail

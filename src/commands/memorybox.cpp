@@ -29,22 +29,24 @@ Result<memorybox::UpdateRequest> update_request(const CommandRequest& inv) {
   if (has_flag(inv, "--confirm")) events.push_back(memorybox::UpdateEvent::confirm);
   if (has_flag(inv, "--contradict")) events.push_back(memorybox::UpdateEvent::contradict);
   if (const auto resolve = inv.options.find("--resolve"); resolve != inv.options.end()) {
-    if (resolve->second == "archive") {
-      return Status(Errc::invalid_argument,
-                    "--resolve archive: not in this version of memkit; use --resolve keep");
-    }
+    // --resolve archive is a plan of its own (run_memorybox_resolve_archive).
     if (resolve->second != "keep") {
       return Status(Errc::invalid_argument,
-                    "--resolve: expected keep, got '" + resolve->second + "'");
+                    "--resolve: expected keep or archive, got '" + resolve->second + "'");
     }
     events.push_back(memorybox::UpdateEvent::resolve_keep);
   }
   if (events.size() != 1) {
     return Status(Errc::invalid_argument,
                   "memorybox update: give exactly one of --verify, --confirm, --contradict and "
-                  "--resolve keep");
+                  "--resolve keep|archive");
   }
   request.event = events[0];
+  if (has_flag(inv, "--apply") || inv.options.count("--confirm-plan") != 0) {
+    return Status(Errc::invalid_argument,
+                  "--apply, --confirm-plan: only with --resolve archive; other events apply "
+                  "directly");
+  }
   if (const auto note = inv.options.find("--note"); note != inv.options.end()) {
     if (request.event != memorybox::UpdateEvent::contradict) {
       return Status(Errc::invalid_argument, "--note: only with --contradict");
@@ -99,6 +101,19 @@ void run_memorybox(const CommandRequest& inv, const CommandEnvironment& env, Com
   MemoryBoxRun run{inv, env, *now, *root, *inputs, style, reply};
   if (inv.command == "gate") {
     run_memorybox_gate(run);
+    return;
+  }
+  if (inv.command == "compact") {
+    run_memorybox_compact(run);
+    return;
+  }
+  if (inv.command == "promote") {
+    run_memorybox_promote(run);
+    return;
+  }
+  if (inv.command == "update" &&
+      option(inv, "--resolve") == std::optional<std::string>("archive")) {
+    run_memorybox_resolve_archive(run);
     return;
   }
   if (inv.command == "hygiene") {

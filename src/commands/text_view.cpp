@@ -350,4 +350,62 @@ std::string forget_text(const ForgetPlanning& forget, bool applied,
   return out;
 }
 
+namespace {
+
+// §12.2's view of a MemoryBox plan: MemoryBox budgets count lines, not tokens.
+std::string memorybox_plan_outcome(const std::optional<Plan>& plan, bool applied,
+                                   const std::vector<std::string>& written) {
+  if (!plan) return "Nothing to apply.\n";
+  if (applied) {
+    std::string out = "Applied plan " + plan->id() + ". Written:\n";
+    for (const std::string& path : written) out += "- " + one_line(path) + "\n";
+    return out;
+  }
+  std::string out = "Plan ID: " + plan->id() + "\nTarget files:\n";
+  for (const PlanOperation& op : plan->operations()) {
+    out += fmt::format("- {}\n  Operation: {}\n  Base SHA-256: {}\n  Expected SHA-256: {}\n",
+                       one_line(op.path), operation_kind_name(op.kind), to_hex(op.base_sha256),
+                       to_hex(op.output_sha256));
+  }
+  out += "Estimated budget result:\n";
+  if (plan->budget_results().empty()) out += "- unchanged or not applicable\n";
+  for (const BudgetResult& b : plan->budget_results()) {
+    out += fmt::format("- {}: {} -> {} lines (limit {}, state {})\n", one_line(b.path), b.before,
+                       b.after, b.limit, budget_state_name(b.state));
+  }
+  return out + "Dry run only. Apply with: --apply --confirm-plan " + plan->id() + "\n";
+}
+
+}  // namespace
+
+std::string memorybox_compact_text(const memorybox::Compaction& compaction, bool applied,
+                                   const std::vector<std::string>& written, Style style) {
+  std::vector<std::vector<std::string>> rows = {{"RULE", "STATE", "VALUE", "THRESHOLD", "FILE"}};
+  for (const memorybox::RuleCheck& r : compaction.rules) {
+    rows.push_back({std::string(memorybox::bloat_rule_name(r.rule)), r.breached ? "BREACHED" : "OK",
+                    std::to_string(r.value), std::to_string(r.threshold), one_line(r.file)});
+  }
+  std::string out = table_text(rows, style);
+  out += compaction.actions.empty() ? "\nActions: none\n" : "\nActions:\n";
+  for (const memorybox::CompactAction& a : compaction.actions) {
+    const std::string_view kind = memorybox::action_kind_name(a.kind);
+    out += fmt::format("- {}: {} {}", memorybox::bloat_rule_name(a.rule), kind, one_line(a.path));
+    if (a.kind == memorybox::ActionKind::list) {
+      out += ": " + one_line(a.detail) + "\n";
+    } else if (a.kind == memorybox::ActionKind::remove) {
+      out += "\n";
+    } else {
+      out += " -> " + one_line(a.detail) + "\n";
+    }
+  }
+  return out + "\n" + memorybox_plan_outcome(compaction.plan, applied, written);
+}
+
+std::string memorybox_move_text(const memorybox::EntryMove& move, bool applied,
+                                const std::vector<std::string>& written) {
+  std::string out = fmt::format("Entry: {}\nFrom: {}\nTo: {}\n\n", one_line(move.entry_id),
+                                one_line(move.path), one_line(move.destination));
+  return out + memorybox_plan_outcome(move.plan, applied, written);
+}
+
 }  // namespace memkit::view

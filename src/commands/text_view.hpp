@@ -14,6 +14,7 @@
 #include "memkit/json.hpp"
 #include "memkit/markdown.hpp"
 #include "memkit/memorybox.hpp"
+#include "memkit/memorybox_moves.hpp"
 #include "memkit/plan.hpp"
 #include "memkit/undo.hpp"
 #include "memkit/workspace.hpp"
@@ -44,6 +45,15 @@ void write_compaction_text(const InboxCompaction& report, bool applied,
                            const std::vector<std::string>& written, const TextSink& sink);
 [[nodiscard]] std::string units_text(const Document& doc, Style style);
 [[nodiscard]] std::string findings_text(const std::vector<Finding>& findings, Style style);
+
+// memorybox.md §7 `compact`, and the moves of one entry (§6 `--resolve archive`, §11 `promote`):
+// what moves where, then the plan (its budget results in lines) or what was written.
+[[nodiscard]] std::string memorybox_compact_text(const memorybox::Compaction& compaction,
+                                                 bool applied,
+                                                 const std::vector<std::string>& written,
+                                                 Style style);
+[[nodiscard]] std::string memorybox_move_text(const memorybox::EntryMove& move, bool applied,
+                                              const std::vector<std::string>& written);
 
 // Lays out rows under a header with every column padded to its widest cell.
 [[nodiscard]] std::string table_text(const std::vector<std::vector<std::string>>& rows,

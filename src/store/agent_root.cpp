@@ -2,6 +2,7 @@
 #include "memkit/agent_root.hpp"
 
 #include <algorithm>
+#include <random>
 
 #include "memkit/workspace.hpp"
 #include "store/read_entry.hpp"
@@ -11,6 +12,19 @@ namespace {
 
 bool ends_with_md(const std::string& name) {
   return name.size() > 3 && name.compare(name.size() - 3, 3, ".md") == 0;
+}
+
+// A transaction ID names a journal directory (compaction.md §12.4): 32 lowercase hex digits that
+// only have to be unique, not secret.
+std::string random_txid() {
+  static thread_local std::mt19937_64 rng(std::random_device{}());
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string txid(32, '0');
+  for (std::size_t i = 0; i < txid.size(); i += 16) {
+    std::uint64_t bits = rng();
+    for (std::size_t j = 0; j < 16; ++j, bits >>= 4) txid[i + j] = kHex[bits & 0xF];
+  }
+  return txid;
 }
 
 }  // namespace
@@ -181,6 +195,59 @@ Result<MemoryBoxInit> AgentRoot::init_memorybox() {
       result.created.end());
   std::sort(result.created.begin(), result.created.end());
   return result;
+}
+
+Status AgentRoot::relative(const Status& status) const {
+  const std::string prefix = root_ + "/";
+  if (status.ok() || status.message().compare(0, prefix.size(), prefix) != 0) return status;
+  return Status(status.code(), status.message().substr(prefix.size()));
+}
+
+Result<std::unique_ptr<LockHandle>> AgentRoot::lock(double timeout_seconds) {
+  const Result<bool> state = folder(".memkit");
+  if (!state) return state.status();
+  if (!*state) {
+    if (Status made = fs_->create_directory(absolute(".memkit")); !made.ok()) return relative(made);
+  }
+  Result<std::unique_ptr<LockHandle>> held =
+      fs_->lock_exclusive(absolute(".memkit/lock"), timeout_seconds);
+  if (!held) return relative(held.status());
+  const Result<NodeType> ignore = fs_->node_type(absolute(".memkit/.gitignore"));
+  if (!ignore) return relative(ignore.status());
+  if (*ignore == NodeType::none) {
+    // The state directory ignores itself, so the agent's VCS never picks up locks or journals.
+    if (Status written = write_file_atomically(*fs_, absolute(".memkit/.gitignore"), "*\n", true);
+        !written.ok()) {
+      return relative(written);
+    }
+  }
+  return held;
+}
+
+Result<Recovery> AgentRoot::recover(bool apply) {
+  Result<Recovery> recovery =
+      recover_transactions(*fs_, ApplyPaths{root_, absolute(".memkit")}, apply, false);
+  if (!recovery) return relative(recovery.status());
+  return recovery;
+}
+
+Result<std::vector<std::string>> AgentRoot::apply(const Plan& plan, const ClockReading& now) {
+  // The folders of new files (memory/ARCHIVES/) are made before the transaction begins, never
+  // through a link: recovery rolls a crashed apply forward into folders that must already exist.
+  for (const PlanOperation& op : plan.operations()) {
+    for (std::size_t slash = op.path.find('/'); slash != std::string::npos;
+         slash = op.path.find('/', slash + 1)) {
+      const std::string parent = op.path.substr(0, slash);
+      const Result<bool> exists = folder(parent);
+      if (!exists) return exists.status();
+      if (*exists) continue;
+      if (Status made = fs_->create_directory(absolute(parent)); !made.ok()) return relative(made);
+    }
+  }
+  Result<std::vector<std::string>> written =
+      apply_plan(*fs_, ApplyPaths{root_, absolute(".memkit")}, plan, now, random_txid(), false);
+  if (!written) return relative(written.status());
+  return written;
 }
 
 }  // namespace memkit

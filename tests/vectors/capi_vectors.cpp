@@ -91,6 +91,23 @@ mk_result* run_step(mk_workspace* ws, const mk_clock& now, const json& step,
     if (step.contains("confidence")) update.confidence = step["confidence"].get<int>();
     status = mk_workspace_update(&result, ws, &now, step.at("entry").get<std::string>().c_str(),
                                  &update);
+  } else if (op == "plan_memorybox_compact" || op == "apply_memorybox_compact") {
+    const std::uint32_t flags = flag(step, "force") ? MK_MEMORYBOX_COMPACT_FORCE : 0;
+    status = op == "plan_memorybox_compact"
+                 ? mk_workspace_plan_memorybox_compact(&result, ws, &now, str_or_null(step, "file"),
+                                                       flags)
+                 : mk_workspace_apply_memorybox_compact(
+                       &result, ws, &now, str_or_null(step, "file"), flags, ref("confirm").c_str());
+  } else if (op == "plan_promote") {
+    status = mk_workspace_plan_promote(&result, ws, &now, str_or_null(step, "entry"));
+  } else if (op == "apply_promote") {
+    status = mk_workspace_apply_promote(&result, ws, &now, str_or_null(step, "entry"),
+                                        ref("confirm").c_str());
+  } else if (op == "plan_archive_entry") {
+    status = mk_workspace_plan_archive_entry(&result, ws, &now, str_or_null(step, "entry"));
+  } else if (op == "apply_archive_entry") {
+    status = mk_workspace_apply_archive_entry(&result, ws, &now, str_or_null(step, "entry"),
+                                              ref("confirm").c_str());
   } else if (op == "hygiene") {
     status = mk_workspace_hygiene(&result, ws, &now);
   } else if (op == "decay") {

@@ -26,6 +26,17 @@ def argv_of(step, plan_ids, layout="custodian"):
     if op == "units":
         return ["markdown", "units", step["file"]]
     if layout == "memorybox":
+        if op in ("plan_memorybox_compact", "apply_memorybox_compact"):
+            args = ["memorybox", "compact"] + (["--file", step["file"]] if step.get("file") else [])
+            args += ["--force"] if step.get("force") else []
+            return args + (["--apply", "--confirm-plan", ref(step["confirm"])]
+                           if op.startswith("apply_") else [])
+        if op in ("plan_promote", "apply_promote", "plan_archive_entry", "apply_archive_entry"):
+            promote = op.endswith("promote")
+            args = ["memorybox", "promote" if promote else "update", "--entry", step["entry"]]
+            args += [] if promote else ["--resolve", "archive"]
+            return args + (["--apply", "--confirm-plan", ref(step["confirm"])]
+                           if op.startswith("apply_") else [])
         if op not in ("init", "status", "decay", "load", "update", "hygiene"):
             raise SystemExit(f"op {op!r} has no memorybox command yet")
         if op == "update":

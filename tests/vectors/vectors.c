@@ -1,7 +1,9 @@
 /* The shared vectors from C11: the inbox_dedupe case's first steps (a dry run, a stale apply, the
  * confirmed apply), whose results must be the committed bytes of 1.json, 2.json and 3.json and
- * whose Plan ID is the one 1.json holds. The full case list runs in capi_vectors.cpp; this one
- * shows a plain C host gets the same bytes. Usage: vectors CASE_DIR SCRATCH_DIR */
+ * whose Plan ID is the one 1.json holds; then the same three steps of its sibling case
+ * memorybox_compact (steps 2-4: `memorybox compact --force`). The full case list runs in
+ * capi_vectors.cpp; this one shows a plain C host gets the same bytes.
+ * Usage: vectors CASE_DIR SCRATCH_DIR */
 #define _POSIX_C_SOURCE 200809L
 #include <memkit.h>
 #include <stdio.h>
@@ -32,6 +34,69 @@ static void expect_json(mk_result* result, const char* dir, const char* name) {
   }
   mk_buf_dispose(&got);
   free(expected);
+}
+
+/* The Plan ID a committed result holds (17 bytes with the NUL). */
+static void plan_id_in(const char* dir, const char* name, char* plan_id) {
+  size_t size = 0;
+  char* text = slurp(dir, name, &size);
+  const char* at = text == NULL ? NULL : strstr(text, "\"plan_id\":\"");
+  memset(plan_id, 0, 17);
+  if (at != NULL) memcpy(plan_id, at + 11, 16);
+  free(text);
+}
+
+/* memorybox_compact steps 2-4: the forced dry run, a stale apply, the confirmed apply. */
+static void memorybox_steps(const char* inbox_case, const char* scratch) {
+  char case_dir[1024], root[1024], command[5120], plan_id[17];
+  snprintf(case_dir, sizeof case_dir, "%s/../memorybox_compact", inbox_case);
+  snprintf(root, sizeof root, "%s/memorybox_compact-c", scratch);
+  snprintf(command, sizeof command, "rm -rf '%s' && mkdir -p '%s' && cp -R '%s/files/.' '%s'", root,
+           scratch, case_dir, root);
+  if (system(command) != 0) {
+    ++failures;
+    return;
+  }
+  plan_id_in(case_dir, "2.json", plan_id);
+  mk_clock now;
+  mk_workspace_options options;
+  mk_workspace_options_init(&options);
+  options.layout = MK_LAYOUT_MEMORYBOX;
+  mk_workspace* ws = NULL;
+  mk_result* result = NULL;
+  if (mk_clock_parse(&now, "2026-11-30T10:00:00+01:00") != MK_OK ||
+      mk_workspace_open(&ws, root, &options) != MK_OK) {
+    fprintf(stderr, "vectors.c: %s\n", mk_last_error_message());
+    ++failures;
+    return;
+  }
+  if (mk_workspace_plan_memorybox_compact(&result, ws, &now, NULL, MK_MEMORYBOX_COMPACT_FORCE) ==
+      MK_OK) {
+    const char* id = mk_result_plan_id(result);
+    if (id == NULL || strcmp(id, plan_id) != 0) ++failures;
+    expect_json(result, case_dir, "2.json");
+    mk_result_destroy(result);
+  } else {
+    ++failures;
+  }
+  if (mk_workspace_apply_memorybox_compact(&result, ws, &now, NULL, MK_MEMORYBOX_COMPACT_FORCE,
+                                           "0000000000000000") == MK_OK) {
+    expect_json(result, case_dir, "3.json");
+    mk_result_destroy(result);
+  } else {
+    ++failures;
+  }
+  if (mk_workspace_apply_memorybox_compact(&result, ws, &now, NULL, MK_MEMORYBOX_COMPACT_FORCE,
+                                           plan_id) == MK_OK) {
+    expect_json(result, case_dir, "4.json");
+    if (mk_result_applied(result) != 1) ++failures;
+    mk_result_destroy(result);
+  } else {
+    ++failures;
+  }
+  mk_workspace_destroy(ws);
+  snprintf(command, sizeof command, "rm -rf '%s'", root);
+  if (system(command) != 0) ++failures;
 }
 
 int main(int argc, char** argv) {
@@ -86,6 +151,8 @@ int main(int argc, char** argv) {
   mk_workspace_destroy(ws);
   snprintf(command, sizeof command, "rm -rf '%s'", root);
   if (system(command) != 0) ++failures;
-  printf("inbox_dedupe steps 1-3 from C: %d failure(s)\n", failures);
+  memorybox_steps(case_dir, argv[2]);
+  printf("inbox_dedupe steps 1-3 and memorybox_compact steps 2-4 from C: %d failure(s)\n",
+         failures);
   return failures == 0 ? 0 : 1;
 }

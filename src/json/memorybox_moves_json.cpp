@@ -1,0 +1,64 @@
+// JSON of the MemoryBox commands that move entries (spec memorybox.md §6 `--resolve archive`,
+// §7 `compact`, §11 `promote`). `plan` is the custodian plan's own JSON (compaction.md §12.2).
+#include "json/canonical.hpp"
+#include "memkit/json.hpp"
+
+namespace memkit {
+namespace {
+
+using detail::utf8;
+using nlohmann::json;
+
+json plan_or_null(const std::optional<Plan>& plan) {
+  return plan ? json::parse(plan_json(*plan)) : json(nullptr);
+}
+
+json paths_of(const std::vector<std::string>& written) {
+  json paths = json::array();
+  for (const std::string& path : written) paths.push_back(utf8(path));
+  return paths;
+}
+
+}  // namespace
+
+std::string memorybox_compact_json(const memorybox::Compaction& compaction, bool applied,
+                                   const std::vector<std::string>& written) {
+  json rules = json::array();
+  for (const memorybox::RuleCheck& r : compaction.rules) {
+    rules.push_back(json{{"rule", std::string(memorybox::bloat_rule_name(r.rule))},
+                         {"file", utf8(r.file)},
+                         {"threshold", r.threshold},
+                         {"value", r.value},
+                         {"breached", r.breached}});
+  }
+  json actions = json::array();
+  for (const memorybox::CompactAction& a : compaction.actions) {
+    actions.push_back(json{{"rule", std::string(memorybox::bloat_rule_name(a.rule))},
+                           {"kind", std::string(memorybox::action_kind_name(a.kind))},
+                           {"path", utf8(a.path)},
+                           {"detail", utf8(a.detail)}});
+  }
+  return detail::canonical_dump(json{{"rules", rules},
+                                     {"actions", actions},
+                                     {"plan", plan_or_null(compaction.plan)},
+                                     {"applied", applied},
+                                     {"written", paths_of(written)}});
+}
+
+std::string memorybox_promote_json(const memorybox::EntryMove& move, bool applied,
+                                   const std::vector<std::string>& written) {
+  return detail::canonical_dump(json{
+      {"plan", plan_or_null(move.plan)}, {"applied", applied}, {"written", paths_of(written)}});
+}
+
+std::string memorybox_resolve_archive_json(const memorybox::EntryMove& move, bool applied,
+                                           const std::vector<std::string>& written) {
+  // The keys `update` has for every event, then this event's plan.
+  const memorybox::UpdatePlanning states{move.entry_id, move.path, move.before, move.after, {}, {}};
+  json data = json::parse(memorybox_update_json(states, written));
+  data["plan"] = plan_or_null(move.plan);
+  data["applied"] = applied;
+  return detail::canonical_dump(data);
+}
+
+}  // namespace memkit

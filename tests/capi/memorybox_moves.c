@@ -1,0 +1,211 @@
+/* The MemoryBox moves of the C ABI from C11 (spec memorybox.md §6 --resolve archive, §7 compact,
+ * §11 promote): each dry run gives a Plan ID that only its own apply accepts, and the applies
+ * move entries verbatim. Runs in a fresh folder under TMPDIR. */
+#define _POSIX_C_SOURCE 200809L
+#include <memkit.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int failures = 0;
+
+static void expect_true(int condition, const char* what, int line) {
+  if (!condition) {
+    fprintf(stderr, "memorybox_moves.c:%d: expected %s (last error: %s)\n", line, what,
+            mk_last_error_message());
+    ++failures;
+  }
+}
+#define EXPECT(condition) expect_true((condition) ? 1 : 0, #condition, __LINE__)
+
+static int write_text(const char* root, const char* path, const char* text) {
+  char full[1024];
+  snprintf(full, sizeof full, "%s/%s", root, path);
+  FILE* f = fopen(full, "wb");
+  if (f == NULL) return 0;
+  const size_t n = strlen(text);
+  const int ok = fwrite(text, 1, n, f) == n;
+  return fclose(f) == 0 && ok;
+}
+
+/* The file's bytes (NUL-terminated; free them), or NULL when it does not exist. */
+static char* read_text(const char* root, const char* path) {
+  char full[1024];
+  snprintf(full, sizeof full, "%s/%s", root, path);
+  FILE* f = fopen(full, "rb");
+  if (f == NULL) return NULL;
+  char* text = calloc(1, 1 << 16);
+  if (text != NULL) fread(text, 1, (1 << 16) - 1, f);
+  fclose(f);
+  return text;
+}
+
+static int file_holds(const char* root, const char* path, const char* expected) {
+  char* text = read_text(root, path);
+  const int same = text != NULL && strcmp(text, expected) == 0;
+  free(text);
+  return same;
+}
+
+/* Copies the result's Plan ID into id (17 bytes); "" when it has none. */
+static void plan_id_of(const mk_result* result, char* id) {
+  const char* got = mk_result_plan_id(result);
+  memset(id, 0, 17);
+  if (got != NULL) memcpy(id, got, 16);
+}
+
+/* The first "<prefix><12 hex digits>" in the result's JSON, copied into out (64 bytes). */
+static void entry_id_in(const mk_result* result, const char* prefix, char* out) {
+  mk_buf json = {NULL, 0};
+  memset(out, 0, 64);
+  EXPECT(mk_result_json(&json, result) == MK_OK);
+  const size_t n = strlen(prefix);
+  for (size_t i = 0; i + n + 12 <= json.size; ++i) {
+    if (memcmp(json.ptr + i, prefix, n) == 0) {
+      memcpy(out, json.ptr + i, n + 12);
+      break;
+    }
+  }
+  mk_buf_dispose(&json);
+}
+
+int main(void) {
+  const char* tmp = getenv("TMPDIR");
+  char root[512];
+  snprintf(root, sizeof root, "%s/memkit-moves-XXXXXX", tmp != NULL && *tmp ? tmp : "/tmp");
+  if (mkdtemp(root) == NULL) {
+    perror("mkdtemp");
+    return 1;
+  }
+  mk_clock now;
+  EXPECT(mk_clock_parse(&now, "2026-03-07T10:00:00+01:00") == MK_OK);
+  mk_workspace_options options;
+  mk_workspace_options_init(&options);
+  options.layout = MK_LAYOUT_MEMORYBOX;
+  mk_workspace* ws = NULL;
+  EXPECT(mk_workspace_open(&ws, root, &options) == MK_OK);
+  mk_result* result = NULL;
+  EXPECT(mk_workspace_init(&result, ws, &now, 0) == MK_OK);
+  mk_result_destroy(result);
+  EXPECT(write_text(root, "memory/ACTIVE_TASKS.md",
+                    "# ACTIVE_TASKS\n- [ ] open\n- [x] shipped 2026-01-10\n"));
+  EXPECT(
+      write_text(root, "memory/PATTERNS.md",
+                 "# PATTERNS\n\n## Retry\nConfidence: 0.90\nVerified: 2026-03-01\n\n## Old\nx\n"));
+  EXPECT(write_text(root, "memory/SOP_LIBRARY.md", "# SOP_LIBRARY\n\n## Release\nTag.\n"));
+  EXPECT(write_text(root, "memory/LONG_TERM.md", "# LONG_TERM\n- stale fact\n- kept fact\n"));
+  char plan[17];
+  char stale_plan[17];
+
+  /* compact: a dry run, unknown flags, a stale ID, the confirmed apply. */
+  EXPECT(mk_workspace_plan_memorybox_compact(&result, ws, &now, NULL, 2u) == MK_E_ARG);
+  EXPECT(mk_workspace_plan_memorybox_compact(NULL, ws, &now, NULL, 0) == MK_E_ARG);
+  EXPECT(mk_workspace_plan_memorybox_compact(&result, ws, &now, NULL, 0) == MK_OK);
+  EXPECT(mk_result_exit_code(result) == 0);
+  EXPECT(mk_result_plan_id(result) == NULL); /* no threshold is breached */
+  mk_result_destroy(result);
+  EXPECT(mk_workspace_plan_memorybox_compact(&result, ws, &now, "memory/ACTIVE_TASKS.md",
+                                             MK_MEMORYBOX_COMPACT_FORCE) == MK_OK);
+  EXPECT(mk_result_exit_code(result) == 0);
+  EXPECT(mk_result_plan_operation_count(result) == 2);
+  plan_id_of(result, plan);
+  EXPECT(strlen(plan) == 16);
+  mk_result_destroy(result);
+  EXPECT(mk_workspace_plan_memorybox_compact(&result, ws, &now, NULL, MK_MEMORYBOX_COMPACT_FORCE) ==
+         MK_OK);
+  plan_id_of(result, stale_plan); /* another plan: its arguments differ */
+  EXPECT(strcmp(stale_plan, plan) != 0);
+  mk_result_destroy(result);
+  EXPECT(mk_workspace_plan_memorybox_compact(&result, ws, &now, "memory/LONG_TERM.md", 0) == MK_OK);
+  EXPECT(mk_result_exit_code(result) == 2); /* not a file of a rule */
+  mk_result_destroy(result);
+  EXPECT(mk_workspace_apply_memorybox_compact(&result, ws, &now, "memory/ACTIVE_TASKS.md",
+                                              MK_MEMORYBOX_COMPACT_FORCE, NULL) == MK_E_ARG);
+  EXPECT(mk_workspace_apply_memorybox_compact(&result, ws, &now, "memory/ACTIVE_TASKS.md",
+                                              MK_MEMORYBOX_COMPACT_FORCE, stale_plan) == MK_OK);
+  EXPECT(mk_result_exit_code(result) == 2);
+  EXPECT(mk_result_applied(result) == 0);
+  mk_result_destroy(result);
+  EXPECT(file_holds(root, "memory/ACTIVE_TASKS.md",
+                    "# ACTIVE_TASKS\n- [ ] open\n- [x] shipped 2026-01-10\n"));
+  EXPECT(mk_workspace_apply_memorybox_compact(&result, ws, &now, "memory/ACTIVE_TASKS.md",
+                                              MK_MEMORYBOX_COMPACT_FORCE, plan) == MK_OK);
+  EXPECT(mk_result_exit_code(result) == 0);
+  EXPECT(mk_result_applied(result) == 1);
+  mk_result_destroy(result);
+  EXPECT(file_holds(root, "memory/ACTIVE_TASKS.md", "# ACTIVE_TASKS\n- [ ] open\n"));
+  EXPECT(file_holds(root, "memory/ARCHIVES/tasks-2026-01.md",
+                    "# Archived Memory: memory/ACTIVE_TASKS.md\n\n"
+                    "Complete entries moved out of active memory by reviewed compaction.\n"
+                    "Load this file only when explicitly asked; it is not part of normal task "
+                    "context.\n\n- [x] shipped 2026-01-10\n"));
+
+  /* promote: the pattern's ID from a decay report, then its plan and apply. */
+  char pattern[64];
+  EXPECT(mk_workspace_decay(&result, ws, &now, "memory/PATTERNS.md") == MK_OK);
+  entry_id_in(result, "memory/PATTERNS.md#", pattern);
+  mk_result_destroy(result);
+  EXPECT(strlen(pattern) == 31);
+  EXPECT(mk_workspace_plan_promote(&result, ws, &now, NULL) == MK_E_ARG);
+  EXPECT(mk_workspace_plan_promote(&result, ws, &now, "memory/LONG_TERM.md#000000000000") == MK_OK);
+  EXPECT(mk_result_exit_code(result) == 2); /* not a pattern */
+  mk_result_destroy(result);
+  EXPECT(mk_workspace_plan_promote(&result, ws, &now, pattern) == MK_OK);
+  EXPECT(mk_result_exit_code(result) == 0);
+  plan_id_of(result, plan);
+  mk_result_destroy(result);
+  EXPECT(mk_workspace_apply_promote(&result, ws, &now, pattern, NULL) == MK_E_ARG);
+  EXPECT(mk_workspace_apply_promote(&result, ws, &now, pattern, plan) == MK_OK);
+  EXPECT(mk_result_applied(result) == 1);
+  mk_result_destroy(result);
+  EXPECT(file_holds(root, "memory/PATTERNS.md", "# PATTERNS\n\n## Old\nx\n"));
+  EXPECT(file_holds(root, "memory/SOP_LIBRARY.md",
+                    "# SOP_LIBRARY\n\n## Release\nTag.\n\n"
+                    "## Retry\nConfidence: 0.90\nVerified: 2026-03-01\n"));
+
+  /* update --resolve archive: a LONG_TERM entry goes to long_term-2026-03.md. */
+  char fact[64];
+  EXPECT(mk_workspace_decay(&result, ws, &now, "memory/LONG_TERM.md") == MK_OK);
+  entry_id_in(result, "memory/LONG_TERM.md#", fact);
+  mk_result_destroy(result);
+  EXPECT(strlen(fact) == 32);
+  EXPECT(mk_workspace_plan_archive_entry(&result, ws, &now, NULL) == MK_E_ARG);
+  EXPECT(mk_workspace_plan_archive_entry(&result, ws, &now, fact) == MK_OK);
+  EXPECT(mk_result_exit_code(result) == 0);
+  EXPECT(mk_result_plan_operation_count(result) == 2);
+  plan_id_of(result, plan);
+  mk_result_destroy(result);
+  EXPECT(mk_workspace_apply_archive_entry(&result, ws, &now, fact, "0000000000000000") == MK_OK);
+  EXPECT(mk_result_exit_code(result) == 2);
+  mk_result_destroy(result);
+  EXPECT(mk_workspace_apply_archive_entry(&result, ws, &now, fact, plan) == MK_OK);
+  EXPECT(mk_result_applied(result) == 1);
+  mk_result_destroy(result);
+  EXPECT(file_holds(root, "memory/LONG_TERM.md", "# LONG_TERM\n- kept fact\n"));
+  char* archive = read_text(root, "memory/ARCHIVES/long_term-2026-03.md");
+  EXPECT(archive != NULL && strstr(archive, "\n\n- stale fact\n") != NULL);
+  free(archive);
+  mk_workspace_destroy(ws);
+
+  /* A custodian workspace has its own compact: these functions refuse it in the result. */
+  mk_workspace* custodian = NULL;
+  EXPECT(mk_workspace_open(&custodian, root, NULL) == MK_OK);
+  EXPECT(mk_workspace_plan_memorybox_compact(&result, custodian, NULL, NULL, 0) == MK_E_ARG);
+  EXPECT(mk_workspace_plan_memorybox_compact(&result, custodian, &now, NULL, 0) == MK_OK);
+  EXPECT(mk_result_exit_code(result) == 2);
+  EXPECT(mk_result_plan_id(result) == NULL);
+  mk_result_destroy(result);
+  EXPECT(mk_workspace_plan_promote(&result, custodian, &now, pattern) == MK_OK);
+  EXPECT(mk_result_exit_code(result) == 2);
+  mk_result_destroy(result);
+  mk_workspace_destroy(custodian);
+
+  char command[1200];
+  snprintf(command, sizeof command, "rm -rf '%s'", root);
+  if (failures == 0 && system(command) != 0) ++failures;
+  printf("memorybox moves from C: %d failure(s)\n", failures);
+  return failures == 0 ? 0 : 1;
+}
