@@ -361,14 +361,64 @@ function forgetOptions(opts) {
   return c;
 }
 
+const GATE_NAMES = ['VALUE', 'ALIGNMENT', 'REDUNDANCY', 'FRESHNESS', 'PLACEMENT']; // by mk_gate
+
+// text, confidence and {title, source, client} -> an mk_gate_candidate. Its strings and the text
+// Buffer are referenced from the returned object, so they live as long as the call that uses it.
+function gateCandidate(text, confidence, o) {
+  const { data, size } = utf8Bytes(text, 'text');
+  if (typeof confidence !== 'string')
+    throw new TypeError('confidence must be a string in the Confidence form, e.g. "0.85"');
+  const c = {};
+  capi.mk_gate_candidate_init(c);
+  c.text = data;
+  c.text_size = size;
+  c.confidence = cString(confidence, 'confidence');
+  c.title = optionalCString(o.title, 'title');
+  c.source = optionalCString(o.source, 'source');
+  c.client = optionalCString(o.client, 'client');
+  return c;
+}
+
+// What a judge returned -> the answer's bytes, or null to abstain. Anything else is the host's
+// mistake, reported to the library as a failed judgement (MK-BOX-005), never guessed at.
+function judgeAnswer(value) {
+  if (value === undefined || value === null) return null;
+  if (typeof value === 'string' || value instanceof Uint8Array) return utf8Bytes(value, 'answer');
+  throw new TypeError(
+    'a judge returns a string answer, or null/undefined to abstain ' +
+      `(got ${value instanceof Promise ? 'a Promise: judges are synchronous' : typeof value})`,
+  );
+}
+
+// Registers host(gateName, question) as an mk_judge_fn, for one mk_workspace_gate call only (the
+// caller unregisters it). Whatever the host does, the library gets a status back: an exception
+// left to unwind through koffi would reach it as 0, which is MK_JUDGE_ANSWER.
+function registerJudge(host) {
+  return koffi.register((gate, question, questionSize, answer, answerPayload) => {
+    try {
+      const size = Number(questionSize);
+      const json = Buffer.from(new Uint8Array(koffi.view(question, size))).toString('utf8');
+      const said = judgeAnswer(host(GATE_NAMES[gate] ?? gate, JSON.parse(json)));
+      if (said === null) return C.MK_JUDGE_ABSTAIN;
+      const status = koffi.call(answer, types.mk_write_fn, said.data, said.size, answerPayload);
+      return status === C.MK_OK ? C.MK_JUDGE_ANSWER : status;
+    } catch {
+      return C.MK_E_CALLBACK; // neither ANSWER nor ABSTAIN: the library reports MK-BOX-005
+    }
+  }, koffi.pointer(types.mk_judge_fn));
+}
+
 /**
  * A project's memory folder (mk_workspace). Not thread-safe; close() it when done. Its layout
- * decides the commands: a custodian workspace runs `custodian ...` (and decay(), hygiene(), load()
- * and update() return a Result with a fatal MK-ARG-001 finding, exitCode 2); a MemoryBox one runs
- * `memorybox init|status|decay|hygiene|load|update`, and every other command returns such a Result.
+ * decides the commands: a custodian workspace runs `custodian ...` (and the MemoryBox-only
+ * commands return a Result with a fatal MK-ARG-001 finding, exitCode 2); a MemoryBox one runs
+ * `memorybox init|status|decay|hygiene|load|update|gate|compact|promote` (decay() to
+ * applyArchiveEntry()), and every other command returns such a Result.
  */
 class Workspace {
   #ptr;
+  #judging = false;
 
   constructor(token, ptr) {
     if (token !== workspaceToken) throw new TypeError('use Workspace.open(root, options)');
@@ -403,6 +453,8 @@ class Workspace {
 
   #handle() {
     if (this.#ptr === null) throw argError('Workspace: used after close()');
+    // memkit.h: a judge must not call back into the library with the workspace being gated.
+    if (this.#judging) throw argError('Workspace: used inside its own gate() judge');
     return this.#ptr;
   }
 
@@ -417,6 +469,7 @@ class Workspace {
 
   /** Closes the workspace (mk_workspace_destroy); calling it again does nothing. */
   close() {
+    if (this.#judging) throw argError('Workspace: close() inside its own gate() judge');
     if (this.#ptr !== null) {
       workspaces.unregister(this);
       capi.mk_workspace_destroy(this.#ptr);
@@ -618,6 +671,131 @@ class Workspace {
       c,
     );
   }
+
+  /**
+   * `memorybox gate --text T --confidence C [--title] [--source] [--client] [--apply]` (MemoryBox
+   * workspaces): runs the five gates (VALUE, ALIGNMENT, REDUNDANCY, FRESHNESS, PLACEMENT) for a
+   * candidate, asking `judge` for each judgement, and with `apply: true` writes the entry when the
+   * outcome is WRITE (result.applied; there is never a Plan ID). The JSON's data is {applied,
+   * budget, category, entry_id, entry_text, file, gates, near_duplicates, outcome, stopped_at,
+   * tier, written}; the outcome DO_NOT_STORE, DISCARD, UPDATE_EXISTING, NEEDS_JUDGEMENT or WRITE
+   * exits 0, REJECTED exits 1.
+   * - text: a string (sent as UTF-8), a Buffer or a Uint8Array.
+   * - confidence: a string in the Confidence form ('0.85', '1', '0.5'); a malformed one gives a
+   *   fatal finding (exitCode 2).
+   * - title (needed for section files and memory/SESSION_LOG.md), source (`Source:`), client
+   *   (`Client:`): strings, or absent/null.
+   * - judge(gateName, question): called synchronously for each judgement, with the gate's name
+   *   ('VALUE', ...) and the question parsed from its JSON ({candidate, categories, category,
+   *   category_entries, gate, near_duplicates}). It returns the answer string ('yes'|'no';
+   *   'existing <category>'|'new <name>'|'none'; '<entry ID>'|'none'; 'stable'|'time_sensitive
+   *   YYYY-MM-DD'; '<tier> <file>'), or null/undefined to abstain (the run stops there with
+   *   NEEDS_JUDGEMENT). A judge that throws or returns anything else makes the Result carry the
+   *   fatal finding MK-BOX-005 (exitCode 2): the error never reaches C. Without a judge the run
+   *   stops at VALUE with NEEDS_JUDGEMENT. The judge may not use this workspace.
+   * @param {{title?: string, source?: string, client?: string,
+   *          judge?: (gate: string, question: object) => string|null|undefined,
+   *          apply?: boolean}} [opts]
+   */
+  gate(now, text, confidence, opts) {
+    const o = options(opts, ['title', 'source', 'client', 'judge', 'apply'], 'gate options');
+    const host = o.judge ?? null;
+    if (host !== null && typeof host !== 'function')
+      throw new TypeError('judge must be a function(gateName, question)');
+    const candidate = gateCandidate(text, confidence, o);
+    const flags = o.apply ? C.MK_GATE_APPLY : 0;
+    const ptr = this.#handle();
+    const clock = clockArg(now);
+    const judge = host === null ? null : registerJudge(host);
+    const out = [null];
+    let status;
+    this.#judging = true;
+    try {
+      status = capi.mk_workspace_gate(out, ptr, clock, candidate, judge, null, flags);
+    } finally {
+      this.#judging = false;
+      if (judge !== null) koffi.unregister(judge);
+    }
+    check(status, 'mk_workspace_gate');
+    return new Result(resultToken, out[0]);
+  }
+
+  /** `memorybox compact [--file F] [--force]` (MemoryBox workspaces), a dry run: the five bloat
+   *  rules, their actions and the plan with its ID (result.planId, null when nothing is
+   *  breached); writes nothing. `file` (memory/SESSION_LOG.md, memory/ACTIVE_TASKS.md,
+   *  memory/MISTAKES.md, memory/PATTERNS.md or memory/daily/) runs that one rule; `force` makes
+   *  every rule act, breached or not. */
+  planMemoryboxCompact(now, opts) {
+    const o = options(opts, ['file', 'force'], 'memorybox compact options');
+    return this.#command(
+      capi.mk_workspace_plan_memorybox_compact,
+      'mk_workspace_plan_memorybox_compact',
+      now,
+      optionalCString(o.file, 'file'),
+      o.force ? C.MK_MEMORYBOX_COMPACT_FORCE : 0,
+    );
+  }
+
+  /** `memorybox compact [--file F] [--force] --apply --confirm-plan ID`: plans again under the
+   *  lock and writes only when the new Plan ID is `confirm` (else a MK-PLAN-001 finding, exit 2,
+   *  and nothing written). Give the same options as the dry run. */
+  applyMemoryboxCompact(now, confirm, opts) {
+    const o = options(opts, ['file', 'force'], 'memorybox compact options');
+    return this.#command(
+      capi.mk_workspace_apply_memorybox_compact,
+      'mk_workspace_apply_memorybox_compact',
+      now,
+      optionalCString(o.file, 'file'),
+      o.force ? C.MK_MEMORYBOX_COMPACT_FORCE : 0,
+      cString(confirm, 'confirm'),
+    );
+  }
+
+  /** `memorybox promote --entry ID` (MemoryBox workspaces), a dry run: the plan that moves a
+   *  pattern of memory/PATTERNS.md ('memory/PATTERNS.md#<12 hex digits>') verbatim to the end of
+   *  memory/SOP_LIBRARY.md. Another entry gives a fatal MK-ARG-001 finding. */
+  planPromote(now, entryId) {
+    return this.#command(
+      capi.mk_workspace_plan_promote,
+      'mk_workspace_plan_promote',
+      now,
+      cString(entryId, 'entryId'),
+    );
+  }
+
+  /** `memorybox promote --entry ID --apply --confirm-plan ID`. */
+  applyPromote(now, entryId, confirm) {
+    return this.#command(
+      capi.mk_workspace_apply_promote,
+      'mk_workspace_apply_promote',
+      now,
+      cString(entryId, 'entryId'),
+      cString(confirm, 'confirm'),
+    );
+  }
+
+  /** `memorybox update --entry ID --resolve archive` (MemoryBox workspaces), a dry run: the plan
+   *  that moves a tier 1-4 entry verbatim to memory/ARCHIVES/<stem>-<YYYY-MM of now>.md (a daily
+   *  file is archived whole, then deleted). */
+  planArchiveEntry(now, entryId) {
+    return this.#command(
+      capi.mk_workspace_plan_archive_entry,
+      'mk_workspace_plan_archive_entry',
+      now,
+      cString(entryId, 'entryId'),
+    );
+  }
+
+  /** `memorybox update --entry ID --resolve archive --apply --confirm-plan ID`. */
+  applyArchiveEntry(now, entryId, confirm) {
+    return this.#command(
+      capi.mk_workspace_apply_archive_entry,
+      'mk_workspace_apply_archive_entry',
+      now,
+      cString(entryId, 'entryId'),
+      cString(confirm, 'confirm'),
+    );
+  }
 }
 
 /* Document */
@@ -756,6 +934,14 @@ const UpdateEvent = Object.freeze({
   RESOLVE_KEEP: C.MK_UPDATE_RESOLVE_KEEP,
 });
 
+const Gate = Object.freeze({
+  VALUE: C.MK_GATE_VALUE,
+  ALIGNMENT: C.MK_GATE_ALIGNMENT,
+  REDUNDANCY: C.MK_GATE_REDUNDANCY,
+  FRESHNESS: C.MK_GATE_FRESHNESS,
+  PLACEMENT: C.MK_GATE_PLACEMENT,
+});
+
 module.exports = {
   MemkitError,
   version,
@@ -771,6 +957,7 @@ module.exports = {
   Layout,
   ForgetMode,
   UpdateEvent,
+  Gate,
   constants: C,
   libraryPath: capi.libraryPath,
 };

@@ -438,6 +438,104 @@ const mk_workspace_update = lib.func(
     'const char *entry_id, const mk_update_options *opts)',
 );
 
+// typedef int32_t mk_gate;
+koffi.alias('mk_gate', 'int32_t');
+const MK_GATE_VALUE = 0;
+const MK_GATE_ALIGNMENT = 1;
+const MK_GATE_REDUNDANCY = 2;
+const MK_GATE_FRESHNESS = 3;
+const MK_GATE_PLACEMENT = 4;
+const MK_JUDGE_ANSWER = 0;
+const MK_JUDGE_ABSTAIN = 1;
+
+// typedef int32_t (*mk_judge_fn)(mk_gate gate, const char* question_json, size_t question_size,
+//                                mk_write_fn answer, void* answer_payload, void* payload);
+// question_json is void* for the reason given at mk_buf: it is `question_size` bytes, not a C
+// string. `answer` arrives as a bare pointer, called with koffi.call(answer, mk_write_fn, ...).
+const mk_judge_fn = koffi.proto(
+  'int32_t mk_judge_fn(mk_gate gate, const void *question_json, size_t question_size, ' +
+    'mk_write_fn *answer, void *answer_payload, void *payload)',
+);
+
+const MK_GATE_CANDIDATE_VERSION = 1;
+
+// typedef struct mk_gate_candidate { uint32_t version; const char* text; size_t text_size;
+//   const char* confidence; const char* title; const char* source; const char* client; }
+//   mk_gate_candidate;
+// text is void* for the reason given at mk_buf: it is `text_size` bytes (a Buffer), not a C string.
+const mk_gate_candidate = koffi.struct('mk_gate_candidate', {
+  version: 'uint32_t',
+  text: 'const void *',
+  text_size: 'size_t',
+  confidence: 'const char *',
+  title: 'const char *',
+  source: 'const char *',
+  client: 'const char *',
+});
+
+// MK_API void mk_gate_candidate_init(mk_gate_candidate* candidate);
+const mk_gate_candidate_init = lib.func(
+  'void mk_gate_candidate_init(_Out_ mk_gate_candidate *candidate)',
+);
+
+const MK_GATE_APPLY = 1;
+
+// MK_API mk_status mk_workspace_gate(mk_result** out, mk_workspace* ws, const mk_clock* now,
+//                                    const mk_gate_candidate* candidate, mk_judge_fn judge,
+//                                    void* payload, uint32_t flags);
+const mk_workspace_gate = lib.func(
+  'mk_status mk_workspace_gate(_Out_ mk_result **out, mk_workspace *ws, const mk_clock *now, ' +
+    'const mk_gate_candidate *candidate, mk_judge_fn *judge, void *payload, uint32_t flags)',
+);
+
+const MK_MEMORYBOX_COMPACT_FORCE = 1;
+
+// MK_API mk_status mk_workspace_plan_memorybox_compact(mk_result** out, mk_workspace* ws,
+//                                                      const mk_clock* now, const char* file,
+//                                                      uint32_t flags);
+const mk_workspace_plan_memorybox_compact = lib.func(
+  'mk_status mk_workspace_plan_memorybox_compact(_Out_ mk_result **out, mk_workspace *ws, ' +
+    'const mk_clock *now, const char *file, uint32_t flags)',
+);
+
+// MK_API mk_status mk_workspace_apply_memorybox_compact(mk_result** out, mk_workspace* ws,
+//                                                       const mk_clock* now, const char* file,
+//                                                       uint32_t flags,
+//                                                       const char* confirm_plan_id);
+const mk_workspace_apply_memorybox_compact = lib.func(
+  'mk_status mk_workspace_apply_memorybox_compact(_Out_ mk_result **out, mk_workspace *ws, ' +
+    'const mk_clock *now, const char *file, uint32_t flags, const char *confirm_plan_id)',
+);
+
+// MK_API mk_status mk_workspace_plan_promote(mk_result** out, mk_workspace* ws, const mk_clock* now,
+//                                            const char* entry_id);
+const mk_workspace_plan_promote = lib.func(
+  'mk_status mk_workspace_plan_promote(_Out_ mk_result **out, mk_workspace *ws, ' +
+    'const mk_clock *now, const char *entry_id)',
+);
+
+// MK_API mk_status mk_workspace_apply_promote(mk_result** out, mk_workspace* ws, const mk_clock* now,
+//                                             const char* entry_id, const char* confirm_plan_id);
+const mk_workspace_apply_promote = lib.func(
+  'mk_status mk_workspace_apply_promote(_Out_ mk_result **out, mk_workspace *ws, ' +
+    'const mk_clock *now, const char *entry_id, const char *confirm_plan_id)',
+);
+
+// MK_API mk_status mk_workspace_plan_archive_entry(mk_result** out, mk_workspace* ws,
+//                                                  const mk_clock* now, const char* entry_id);
+const mk_workspace_plan_archive_entry = lib.func(
+  'mk_status mk_workspace_plan_archive_entry(_Out_ mk_result **out, mk_workspace *ws, ' +
+    'const mk_clock *now, const char *entry_id)',
+);
+
+// MK_API mk_status mk_workspace_apply_archive_entry(mk_result** out, mk_workspace* ws,
+//                                                   const mk_clock* now, const char* entry_id,
+//                                                   const char* confirm_plan_id);
+const mk_workspace_apply_archive_entry = lib.func(
+  'mk_status mk_workspace_apply_archive_entry(_Out_ mk_result **out, mk_workspace *ws, ' +
+    'const mk_clock *now, const char *entry_id, const char *confirm_plan_id)',
+);
+
 /* Section - Document */
 
 // typedef struct mk_document mk_document;
@@ -528,6 +626,14 @@ module.exports = {
   mk_workspace_load,
   mk_update_options_init,
   mk_workspace_update,
+  mk_gate_candidate_init,
+  mk_workspace_gate,
+  mk_workspace_plan_memorybox_compact,
+  mk_workspace_apply_memorybox_compact,
+  mk_workspace_plan_promote,
+  mk_workspace_apply_promote,
+  mk_workspace_plan_archive_entry,
+  mk_workspace_apply_archive_entry,
   mk_document_parse,
   mk_document_destroy,
   mk_document_unit_count,
@@ -545,6 +651,8 @@ module.exports = {
     mk_add_options,
     mk_forget_options,
     mk_update_options,
+    mk_judge_fn,
+    mk_gate_candidate,
     mk_unit,
   },
   // constants, with the header's names
@@ -589,6 +697,16 @@ module.exports = {
     MK_UPDATE_CONTRADICT,
     MK_UPDATE_RESOLVE_KEEP,
     MK_UPDATE_OPTIONS_VERSION,
+    MK_GATE_VALUE,
+    MK_GATE_ALIGNMENT,
+    MK_GATE_REDUNDANCY,
+    MK_GATE_FRESHNESS,
+    MK_GATE_PLACEMENT,
+    MK_JUDGE_ANSWER,
+    MK_JUDGE_ABSTAIN,
+    MK_GATE_CANDIDATE_VERSION,
+    MK_GATE_APPLY,
+    MK_MEMORYBOX_COMPACT_FORCE,
     MK_UNIT_FRONT_MATTER,
     MK_UNIT_BULLET,
     MK_UNIT_FENCE,

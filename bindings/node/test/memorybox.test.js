@@ -1,9 +1,9 @@
 'use strict';
 // The MemoryBox layout (MK_LAYOUT_MEMORYBOX): an agent root holding brain/ and memory/, whose init,
 // status, decay, hygiene, load and update run
-// `memkit memorybox init|status|decay|hygiene|load|update --root ROOT`;
-// every other command is refused with a fatal MK-ARG-001 finding, and memoryDir is refused when
-// opening.
+// `memkit memorybox init|status|decay|hygiene|load|update --root ROOT` (gate, compact, promote and
+// archive have their own files: gate.test.js, memorybox_moves.test.js); the custodian commands are
+// refused with a fatal MK-ARG-001 finding, and memoryDir is refused when opening.
 
 const test = require('node:test');
 const assert = require('node:assert/strict');

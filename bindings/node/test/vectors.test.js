@@ -94,6 +94,13 @@ function updateOpts(step) {
   return opts;
 }
 
+function memoryboxCompactOpts(step) {
+  const opts = {};
+  if (step.file !== undefined && step.file !== null) opts.file = step.file;
+  if (step.force) opts.force = true;
+  return opts;
+}
+
 function addOpts(step) {
   const opts = {};
   for (const key of ['type', 'reason', 'name', 'area']) {
@@ -141,6 +148,18 @@ function runCommand(ws, now, step, planIds) {
       });
     case 'update':
       return ws.update(now, step.entry, updateOpts(step));
+    case 'plan_memorybox_compact':
+      return ws.planMemoryboxCompact(now, memoryboxCompactOpts(step));
+    case 'apply_memorybox_compact':
+      return ws.applyMemoryboxCompact(now, confirm(), memoryboxCompactOpts(step));
+    case 'plan_promote':
+      return ws.planPromote(now, step.entry);
+    case 'apply_promote':
+      return ws.applyPromote(now, step.entry, confirm());
+    case 'plan_archive_entry':
+      return ws.planArchiveEntry(now, step.entry);
+    case 'apply_archive_entry':
+      return ws.applyArchiveEntry(now, step.entry, confirm());
     default:
       throw new Error(`unknown op "${step.op}": teach this runner the new operation`);
   }

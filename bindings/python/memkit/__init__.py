@@ -23,6 +23,7 @@ from __future__ import annotations
 import ctypes
 import datetime as _datetime
 import enum
+import json as _json
 import os
 import threading
 import weakref
@@ -37,7 +38,7 @@ __all__ = [
     "Clock",
     "SYSTEM_CLOCK", "parse_clock", "version", "version_number", "status_name",
     "last_error_message", "Workspace", "Result", "InboxCounts", "BudgetRow", "BudgetState",
-    "ForgetMode", "UpdateEvent", "Layout", "Document", "Unit", "UnitKind", "library_path",
+    "ForgetMode", "UpdateEvent", "Gate", "Judge", "Layout", "Document", "Unit", "UnitKind", "library_path",
 ]
 
 #: The library version this binding was written for (memkit.h's MK_VERSION_*).
@@ -258,7 +259,7 @@ class _Handle:
     def __init__(self, pointer: Any) -> None:
         self._pointer = pointer
         self._lock = threading.RLock()
-        self._writing = False  # inside this handle's own write callback
+        self._callback: Optional[str] = None  # inside a callback C makes with this handle
         self._finalizer = weakref.finalize(self, type(self)._destroy, pointer)
 
     @property
@@ -268,9 +269,9 @@ class _Handle:
     def close(self) -> None:
         """Destroys the C handle. Idempotent; a closed handle refuses every other use."""
         with self._lock:
-            if self._writing:
+            if self._callback is not None:
                 raise ArgumentError(f"{type(self).__name__}: cannot close it inside its own "
-                                    "write_json callback")
+                                    f"{self._callback} callback")
             self._pointer = None
             self._finalizer()  # runs the destroyer at most once
 
@@ -284,10 +285,10 @@ class _Handle:
     def _use_unlocked(self) -> Any:
         if self._pointer is None:
             raise ArgumentError(f"this memkit.{type(self).__name__} is closed")
-        if self._writing:
+        if self._callback is not None:
             raise ArgumentError(
-                f"memkit.{type(self).__name__}: a write_json callback must not use the object "
-                "being written (memkit.h, mk_write_fn)")
+                f"memkit.{type(self).__name__}: a {self._callback} callback must not use the "
+                "object it was called for (memkit.h, mk_write_fn and mk_judge_fn)")
         return self._pointer
 
 
@@ -336,6 +337,10 @@ class Result(_Handle):
 
     _destroy = staticmethod(_capi.mk_result_destroy)
 
+    #: Set by Workspace.gate when its judge raised (the Exception; the result then carries the
+    #: fatal finding MK-BOX-005); None otherwise.
+    judge_error: Optional[BaseException] = None
+
     def __repr__(self) -> str:
         if self.closed:
             return "<memkit.Result closed>"
@@ -381,12 +386,12 @@ class Result(_Handle):
         callback = _capi.mk_write_fn(trampoline)  # kept alive by this frame during the call
         with self._lock:
             pointer = self._use_unlocked()
-            self._writing = True
+            self._callback = "write_json"
             try:
                 status = _capi.mk_result_write_json(pointer, callback, None)
                 failure = _failure(status) if status != _capi.MK_OK else None
             finally:
-                self._writing = False
+                self._callback = None
         cause = raised[0] if raised else None
         if cause is not None and not isinstance(cause, Exception):
             raise cause
@@ -525,12 +530,50 @@ def _update_options(event: Union[str, int], note: Optional[Text],
     return opts
 
 
+class Gate(enum.IntEnum):
+    """The values of mk_gate: the five gates of Workspace.gate, in the order they run (spec
+    memorybox.md §4). A judge gets the name ("VALUE", ...) and answers in the gate's form."""
+    #: Does this change how the agent acts? "yes" | "no".
+    VALUE = _capi.MK_GATE_VALUE
+    #: "existing <category>" | "new <name>" | "none".
+    ALIGNMENT = _capi.MK_GATE_ALIGNMENT
+    #: "<entry ID>" (already captured there) | "none".
+    REDUNDANCY = _capi.MK_GATE_REDUNDANCY
+    #: "stable" | "time_sensitive <YYYY-MM-DD>" (later than today).
+    FRESHNESS = _capi.MK_GATE_FRESHNESS
+    #: "<tier> <file>", e.g. "2 memory/LONG_TERM.md".
+    PLACEMENT = _capi.MK_GATE_PLACEMENT
+
+
+#: A judge for Workspace.gate: called with the gate's name ("VALUE", "ALIGNMENT", ...) and the
+#: question (memkit.h mk_judge_fn's JSON, parsed: candidate, categories, category,
+#: category_entries, gate, near_duplicates); returns the answer (str or bytes) or None to abstain.
+Judge = Callable[[str, Any], Optional[Text]]
+
+
+def _candidate(text: Text, confidence: Text, title: Optional[Text], source: Optional[Text],
+               client: Optional[Text]) -> _capi.mk_gate_candidate:
+    data = _text(text, "text")
+    if not isinstance(confidence, (str, bytes)):
+        raise TypeError("confidence: expected the Confidence form as a str (\"0.85\", \"1\"), "
+                        f"got {type(confidence).__name__}")
+    candidate = _capi.mk_gate_candidate()
+    _capi.mk_gate_candidate_init(ctypes.byref(candidate))
+    candidate.text = data  # the struct keeps the bytes alive; text_size keeps any NUL
+    candidate.text_size = len(data)
+    candidate.confidence = _cstring(confidence, "confidence")
+    candidate.title = _optional(title, "title")
+    candidate.source = _optional(source, "source")
+    candidate.client = _optional(client, "client")
+    return candidate
+
+
 class Layout(enum.IntEnum):
     """The values of mk_layout: what a workspace's root holds."""
     #: memory-custodian: the project root's docs/memory (spec compaction.md); every command.
     CUSTODIAN = _capi.MK_LAYOUT_CUSTODIAN
     #: MemoryBox: an agent root with brain/ and memory/ (spec memorybox.md); init, status,
-    #: decay, hygiene, load and update.
+    #: decay, hygiene, load, update, gate and the moves (compact, promote, archive_entry).
     MEMORYBOX = _capi.MK_LAYOUT_MEMORYBOX
 
 
@@ -555,10 +598,10 @@ class Workspace(_Handle):
 
     The layout (Layout.CUSTODIAN by default) chooses the commands: `memkit custodian ...` on
     the project root's memory directory, or, for Layout.MEMORYBOX, `memkit memorybox init`,
-    `memkit memorybox status`, `memkit memorybox decay`, `memkit memorybox hygiene`, `memkit
-    memorybox load` and `memkit memorybox update` (--root ROOT) on an agent root. A command of
-    the other layout returns a Result with a fatal MK-ARG-001 finding (exit code 2): decay,
-    hygiene, load or update on a custodian workspace, the custodian commands on a MemoryBox one."""
+    `status`, `decay`, `hygiene`, `load`, `update`, `gate` (with a Python judge), `compact`,
+    `promote` and `update --resolve archive` (--root ROOT) on an agent root. A command of the
+    other layout returns a Result with a fatal MK-ARG-001 finding (exit code 2): a MemoryBox
+    command on a custodian workspace, the custodian commands on a MemoryBox one."""
 
     _destroy = staticmethod(_capi.mk_workspace_destroy)
 
@@ -736,6 +779,133 @@ class Workspace(_Handle):
         opts = _update_options(event, note, confidence)
         return self._run(_capi.mk_workspace_update, now, _cstring(entry_id, "entry_id"),
                          ctypes.byref(opts))
+
+    def gate(self, now: ClockLike, text: Text, confidence: Text, *, title: Optional[Text] = None,
+             source: Optional[Text] = None, client: Optional[Text] = None,
+             judge: Optional[Judge] = None, apply: bool = False) -> Result:
+        """mk_workspace_gate (`memorybox gate`, Layout.MEMORYBOX): runs the five gates (Gate)
+        for a candidate, asking `judge` for each judgement, and with apply=True
+        (MK_GATE_APPLY) writes the entry when the outcome is WRITE (additive: no plan). The
+        JSON's data is {applied, budget, category, entry_id, entry_text, file, gates,
+        near_duplicates, outcome, stopped_at, tier, written}; DO_NOT_STORE, DISCARD,
+        UPDATE_EXISTING and NEEDS_JUDGEMENT exit 0, REJECTED exits 1.
+
+        text is the candidate (str or bytes); confidence its Confidence form as a str ("0.85",
+        "1"; a float raises TypeError); title (required for section files and
+        memory/SESSION_LOG.md), source and client become the entry's fields.
+
+        judge(gate_name, question) gets the gate's name ("VALUE", ...) and the question JSON
+        parsed (see Judge) and returns the answer in the gate's form (see Gate), or None to
+        abstain: the run then stops there with NEEDS_JUDGEMENT. Without a judge every
+        judgement is missing and the run stops at VALUE. An exception in judge (or an answer
+        that is neither str, bytes nor None) fails the gate with the fatal finding MK-BOX-005
+        (exit code 2, nothing written); the Result keeps the exception as judge_error.
+        KeyboardInterrupt and SystemExit are raised again after the call. judge runs on this
+        thread during the call and must not use this Workspace (that raises inside it)."""
+        candidate = _candidate(text, confidence, title, source, client)
+        if judge is not None and not callable(judge):
+            raise TypeError("judge: expected a callable (gate_name, question) -> str | None")
+        flags = _capi.MK_GATE_APPLY if apply else 0
+        raised: list[BaseException] = []
+
+        def trampoline(gate: int, question: Optional[int], size: int, answer: Optional[int],
+                       answer_payload: Optional[int], payload: Optional[int]) -> int:
+            try:
+                name = _enum(Gate, gate)
+                asked = _json.loads(ctypes.string_at(question, size).decode("utf-8"))
+                reply = judge(name.name if isinstance(name, Gate) else str(gate), asked)
+                if reply is None:
+                    return _capi.MK_JUDGE_ABSTAIN
+                if not isinstance(reply, (str, bytes, bytearray)):
+                    raise TypeError("judge: expected it to return str, bytes or None, got "
+                                    f"{type(reply).__name__}")
+                data = _text(reply, "answer")
+                piece = ctypes.create_string_buffer(data, len(data))
+                status = ctypes.cast(answer, _capi.mk_write_fn)(piece, len(data), answer_payload)
+                if status != _capi.MK_OK:  # the answer's writer refused: not an answer
+                    return status if status < 0 else _capi.MK_E_CALLBACK
+                return _capi.MK_JUDGE_ANSWER
+            except BaseException as exc:  # nothing may unwind through C
+                raised.append(exc)
+                return _capi.MK_E_CALLBACK
+
+        # A NULL mk_judge_fn without a judge; else the CFUNCTYPE object, alive until C returns.
+        callback = _capi.mk_judge_fn() if judge is None else _capi.mk_judge_fn(trampoline)
+        clock = _clock(now)
+        out = ctypes.POINTER(_capi.mk_result)()
+        with self._lock:
+            pointer = self._use_unlocked()
+            self._callback = "judge"
+            try:
+                status = _capi.mk_workspace_gate(ctypes.byref(out), pointer, ctypes.byref(clock),
+                                                 ctypes.byref(candidate), callback, None, flags)
+                failure = _failure(status) if status != _capi.MK_OK else None
+            finally:
+                self._callback = None
+        cause = raised[0] if raised else None
+        if failure is not None:
+            if cause is not None and not isinstance(cause, Exception):
+                raise cause
+            raise failure from cause
+        result = Result(out)
+        if cause is not None:
+            if not isinstance(cause, Exception):
+                result.close()
+                raise cause
+            result.judge_error = cause
+        return result
+
+    def plan_memorybox_compact(self, now: ClockLike, file: Optional[PathLike] = None,
+                               force: bool = False) -> Result:
+        """mk_workspace_plan_memorybox_compact (`memorybox compact [--file F] [--force]`,
+        Layout.MEMORYBOX), a dry run: the five bloat rules of spec memorybox.md §7 (thresholds,
+        the entries that would move verbatim into memory/ARCHIVES/, review candidates) and the
+        plan with its ID, in the JSON ({actions, applied, plan, rules, written}); writes
+        nothing. file (memory/SESSION_LOG.md, memory/ACTIVE_TASKS.md, memory/MISTAKES.md,
+        memory/PATTERNS.md or memory/daily/) runs that one rule; None runs all five. force
+        (MK_MEMORYBOX_COMPACT_FORCE) makes every rule act, breached or not. On a custodian
+        workspace the Result has a fatal MK-ARG-001 finding (exit code 2)."""
+        return self._run(_capi.mk_workspace_plan_memorybox_compact, now,
+                         None if file is None else _cpath(file, "file"),
+                         _capi.MK_MEMORYBOX_COMPACT_FORCE if force else 0)
+
+    def apply_memorybox_compact(self, now: ClockLike, confirm: str,
+                                file: Optional[PathLike] = None, force: bool = False) -> Result:
+        """mk_workspace_apply_memorybox_compact (`memorybox compact ... --apply --confirm-plan
+        ID`): takes the root's lock, finishes what a crash left of an earlier memorybox apply,
+        plans again from disk and writes only when the new plan's ID is `confirm` (else
+        MK-PLAN-001, nothing written). No undo record: memorybox has no undo."""
+        return self._run(_capi.mk_workspace_apply_memorybox_compact, now,
+                         None if file is None else _cpath(file, "file"),
+                         _capi.MK_MEMORYBOX_COMPACT_FORCE if force else 0,
+                         _cstring(confirm, "confirm"))
+
+    def plan_promote(self, now: ClockLike, entry_id: str) -> Result:
+        """mk_workspace_plan_promote (`memorybox promote --entry ID`, Layout.MEMORYBOX), a dry
+        run: the plan that moves a pattern of memory/PATTERNS.md verbatim to the end of
+        memory/SOP_LIBRARY.md (JSON data {applied, plan, written}). entry_id is
+        "memory/PATTERNS.md#<12 hex digits>"; another entry gives a fatal MK-ARG-001 finding."""
+        return self._run(_capi.mk_workspace_plan_promote, now, _cstring(entry_id, "entry_id"))
+
+    def apply_promote(self, now: ClockLike, entry_id: str, confirm: str) -> Result:
+        """mk_workspace_apply_promote (`memorybox promote --entry ID --apply --confirm-plan ID`),
+        with the lock and checks of apply_memorybox_compact."""
+        return self._run(_capi.mk_workspace_apply_promote, now, _cstring(entry_id, "entry_id"),
+                         _cstring(confirm, "confirm"))
+
+    def plan_archive_entry(self, now: ClockLike, entry_id: str) -> Result:
+        """mk_workspace_plan_archive_entry (`memorybox update --entry ID --resolve archive`,
+        Layout.MEMORYBOX), a dry run: the plan that moves a tier 1-4 entry verbatim to
+        memory/ARCHIVES/<stem>-<YYYY-MM of now>.md (a daily file: archived whole, then
+        deleted); JSON data {after, applied, before, entry_id, plan, written}."""
+        return self._run(_capi.mk_workspace_plan_archive_entry, now,
+                         _cstring(entry_id, "entry_id"))
+
+    def apply_archive_entry(self, now: ClockLike, entry_id: str, confirm: str) -> Result:
+        """mk_workspace_apply_archive_entry (`memorybox update --entry ID --resolve archive
+        --apply --confirm-plan ID`), with the lock and checks of apply_memorybox_compact."""
+        return self._run(_capi.mk_workspace_apply_archive_entry, now,
+                         _cstring(entry_id, "entry_id"), _cstring(confirm, "confirm"))
 
 
 # Section - Document

@@ -178,6 +178,41 @@ class mk_update_options(Structure):
                 ("confidence", c_int32)]  # hundredths 0-100 (MK_UPDATE_RESOLVE_KEEP), else -1
 
 
+mk_gate = c_int32
+MK_GATE_VALUE = 0
+MK_GATE_ALIGNMENT = 1
+MK_GATE_REDUNDANCY = 2
+MK_GATE_FRESHNESS = 3
+MK_GATE_PLACEMENT = 4
+
+MK_JUDGE_ANSWER = 0
+MK_JUDGE_ABSTAIN = 1
+
+# typedef int32_t (*mk_judge_fn)(mk_gate gate, const char* question_json, size_t question_size,
+#                                mk_write_fn answer, void* answer_payload, void* payload);
+# `question_json` is c_void_p for the reason given at mk_write_fn; `answer` arrives as a
+# c_void_p too (ctypes cannot hand a callback a callable function pointer): cast it to
+# mk_write_fn to call it.
+mk_judge_fn = CFUNCTYPE(c_int32, mk_gate, c_void_p, c_size_t, c_void_p, c_void_p, c_void_p)
+
+MK_GATE_CANDIDATE_VERSION = 1
+
+
+class mk_gate_candidate(Structure):
+    _fields_ = [("version", c_uint32),
+                ("text", c_char_p),  # UTF-8, text_size bytes (NULs kept: the size counts)
+                ("text_size", c_size_t),
+                ("confidence", c_char_p),  # "0.85", "1", "0.5"; required
+                ("title", c_char_p),
+                ("source", c_char_p),
+                ("client", c_char_p)]
+
+
+MK_GATE_APPLY = 1
+
+MK_MEMORYBOX_COMPACT_FORCE = 1
+
+
 # Section - Document
 
 class mk_document(Structure):
@@ -276,7 +311,7 @@ def _fn(name: str, restype, *argtypes):
     return function
 
 
-# The 43 functions of memkit.h, in header order.
+# The 51 functions of memkit.h, in header order.
 
 # Section - Version
 
@@ -420,6 +455,48 @@ mk_update_options_init = _fn("mk_update_options_init", None, POINTER(mk_update_o
 mk_workspace_update = _fn("mk_workspace_update", mk_status, POINTER(POINTER(mk_result)),
                           POINTER(mk_workspace), POINTER(mk_clock), c_char_p,
                           POINTER(mk_update_options))
+# void mk_gate_candidate_init(mk_gate_candidate* candidate);
+mk_gate_candidate_init = _fn("mk_gate_candidate_init", None, POINTER(mk_gate_candidate))
+# mk_status mk_workspace_gate(mk_result** out, mk_workspace* ws, const mk_clock* now,
+#                             const mk_gate_candidate* candidate, mk_judge_fn judge,
+#                             void* payload, uint32_t flags);
+mk_workspace_gate = _fn("mk_workspace_gate", mk_status, POINTER(POINTER(mk_result)),
+                        POINTER(mk_workspace), POINTER(mk_clock), POINTER(mk_gate_candidate),
+                        mk_judge_fn, c_void_p, c_uint32)
+# mk_status mk_workspace_plan_memorybox_compact(mk_result** out, mk_workspace* ws,
+#                                               const mk_clock* now, const char* file,
+#                                               uint32_t flags);
+mk_workspace_plan_memorybox_compact = _fn("mk_workspace_plan_memorybox_compact", mk_status,
+                                          POINTER(POINTER(mk_result)), POINTER(mk_workspace),
+                                          POINTER(mk_clock), c_char_p, c_uint32)
+# mk_status mk_workspace_apply_memorybox_compact(mk_result** out, mk_workspace* ws,
+#                                                const mk_clock* now, const char* file,
+#                                                uint32_t flags,
+#                                                const char* confirm_plan_id);
+mk_workspace_apply_memorybox_compact = _fn("mk_workspace_apply_memorybox_compact", mk_status,
+                                           POINTER(POINTER(mk_result)), POINTER(mk_workspace),
+                                           POINTER(mk_clock), c_char_p, c_uint32, c_char_p)
+# mk_status mk_workspace_plan_promote(mk_result** out, mk_workspace* ws, const mk_clock* now,
+#                                     const char* entry_id);
+mk_workspace_plan_promote = _fn("mk_workspace_plan_promote", mk_status,
+                                POINTER(POINTER(mk_result)), POINTER(mk_workspace),
+                                POINTER(mk_clock), c_char_p)
+# mk_status mk_workspace_apply_promote(mk_result** out, mk_workspace* ws, const mk_clock* now,
+#                                      const char* entry_id, const char* confirm_plan_id);
+mk_workspace_apply_promote = _fn("mk_workspace_apply_promote", mk_status,
+                                 POINTER(POINTER(mk_result)), POINTER(mk_workspace),
+                                 POINTER(mk_clock), c_char_p, c_char_p)
+# mk_status mk_workspace_plan_archive_entry(mk_result** out, mk_workspace* ws,
+#                                           const mk_clock* now, const char* entry_id);
+mk_workspace_plan_archive_entry = _fn("mk_workspace_plan_archive_entry", mk_status,
+                                      POINTER(POINTER(mk_result)), POINTER(mk_workspace),
+                                      POINTER(mk_clock), c_char_p)
+# mk_status mk_workspace_apply_archive_entry(mk_result** out, mk_workspace* ws,
+#                                            const mk_clock* now, const char* entry_id,
+#                                            const char* confirm_plan_id);
+mk_workspace_apply_archive_entry = _fn("mk_workspace_apply_archive_entry", mk_status,
+                                       POINTER(POINTER(mk_result)), POINTER(mk_workspace),
+                                       POINTER(mk_clock), c_char_p, c_char_p)
 
 # Section - Document
 

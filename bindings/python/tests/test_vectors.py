@@ -79,6 +79,19 @@ def run_command(ws, now, step, ref):
     if op == "update":  # event: verify, confirm, contradict, resolve_keep; confidence: hundredths
         return ws.update(now, step["entry"], step["event"], note=step.get("note"),
                          confidence=step.get("confidence"))
+    if op == "plan_memorybox_compact":
+        return ws.plan_memorybox_compact(now, file=step.get("file"), force=bool(step.get("force")))
+    if op == "apply_memorybox_compact":
+        return ws.apply_memorybox_compact(now, ref(step["confirm"]), file=step.get("file"),
+                                          force=bool(step.get("force")))
+    if op == "plan_promote":
+        return ws.plan_promote(now, step["entry"])
+    if op == "apply_promote":
+        return ws.apply_promote(now, step["entry"], ref(step["confirm"]))
+    if op == "plan_archive_entry":
+        return ws.plan_archive_entry(now, step["entry"])
+    if op == "apply_archive_entry":
+        return ws.apply_archive_entry(now, step["entry"], ref(step["confirm"]))
     raise AssertionError(f"unknown op {op!r}: teach the binding's vector runner about it")
 
 

@@ -36,6 +36,7 @@ mod clock;
 mod command_result;
 mod document;
 mod error;
+mod gate;
 mod options;
 mod version;
 mod workspace;
@@ -44,6 +45,7 @@ pub use clock::Clock;
 pub use command_result::{BudgetRow, BudgetState, CommandResult, InboxCounts};
 pub use document::{Document, Unit, UnitKind};
 pub use error::{last_error_message, status_name, Error, Result};
+pub use gate::{Gate, GateCandidate, Judge};
 pub use options::{
     AddOptions, CompactOptions, ForgetMode, ForgetOptions, Layout, UpdateEvent, WorkspaceOptions,
 };

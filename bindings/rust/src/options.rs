@@ -15,18 +15,26 @@ use std::ptr;
 pub enum Layout {
     /// memory-custodian: `docs/memory` under a project root (spec compaction.md); every command
     /// but the MemoryBox ones ([`decay`](crate::Workspace::decay),
-    /// [`hygiene`](crate::Workspace::hygiene), `load_tier`, `load_file` and
-    /// [`update`](crate::Workspace::update)) runs `memkit custodian ...` (those give a result with
+    /// [`hygiene`](crate::Workspace::hygiene), `load_tier`, `load_file`,
+    /// [`update`](crate::Workspace::update), [`gate`](crate::Workspace::gate), the
+    /// `plan_`/`apply_memorybox_compact`, `plan_`/`apply_promote` and
+    /// `plan_`/`apply_archive_entry` pairs) runs `memkit custodian ...` (those give a result with
     /// a fatal MK-ARG-001 finding, exit code 2).
     #[doc(alias = "MK_LAYOUT_CUSTODIAN")]
     Custodian,
     /// MemoryBox: `brain/` and `memory/` under an agent root (spec memorybox.md). Only
     /// [`init`](crate::Workspace::init), [`status`](crate::Workspace::status),
     /// [`decay`](crate::Workspace::decay), [`hygiene`](crate::Workspace::hygiene),
-    /// [`load_tier`](crate::Workspace::load_tier), [`load_file`](crate::Workspace::load_file) and
-    /// [`update`](crate::Workspace::update) run
-    /// (`memkit memorybox init|status|decay|hygiene|load|update --root ROOT`); the other commands
-    /// give a result with a fatal MK-ARG-001 finding (exit code 2). Takes no
+    /// [`load_tier`](crate::Workspace::load_tier), [`load_file`](crate::Workspace::load_file),
+    /// [`update`](crate::Workspace::update), [`gate`](crate::Workspace::gate),
+    /// [`plan_memorybox_compact`](crate::Workspace::plan_memorybox_compact) /
+    /// [`apply_memorybox_compact`](crate::Workspace::apply_memorybox_compact),
+    /// [`plan_promote`](crate::Workspace::plan_promote) /
+    /// [`apply_promote`](crate::Workspace::apply_promote) and
+    /// [`plan_archive_entry`](crate::Workspace::plan_archive_entry) /
+    /// [`apply_archive_entry`](crate::Workspace::apply_archive_entry) run (`memkit memorybox
+    /// init|status|decay|hygiene|load|update|gate|compact|promote --root ROOT`); the other
+    /// commands give a result with a fatal MK-ARG-001 finding (exit code 2). Takes no
     /// [`memory_dir`](WorkspaceOptions::memory_dir): the library refuses it with `MK_E_ARG`.
     #[doc(alias = "MK_LAYOUT_MEMORYBOX")]
     MemoryBox,

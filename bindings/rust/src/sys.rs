@@ -481,6 +481,140 @@ extern "C" {
     ) -> mk_status;
 }
 
+/// `typedef int32_t mk_gate;` (the five gates of `mk_workspace_gate`, in the order they run)
+pub type mk_gate = i32;
+pub const MK_GATE_VALUE: mk_gate = 0;
+pub const MK_GATE_ALIGNMENT: mk_gate = 1;
+pub const MK_GATE_REDUNDANCY: mk_gate = 2;
+pub const MK_GATE_FRESHNESS: mk_gate = 3;
+pub const MK_GATE_PLACEMENT: mk_gate = 4;
+
+/// What an `mk_judge_fn` returns.
+pub const MK_JUDGE_ANSWER: i32 = 0;
+pub const MK_JUDGE_ABSTAIN: i32 = 1;
+
+/// `typedef int32_t (*mk_judge_fn)(mk_gate gate, const char* question_json, size_t question_size,
+/// mk_write_fn answer, void* answer_payload, void* payload);` (writes the answer through `answer`
+/// and returns `MK_JUDGE_ANSWER`, or returns `MK_JUDGE_ABSTAIN`; any other value fails the gate
+/// with MK-BOX-005.)
+pub type mk_judge_fn = Option<
+    unsafe extern "C" fn(
+        gate: mk_gate,
+        question_json: *const c_char,
+        question_size: usize,
+        answer: mk_write_fn,
+        answer_payload: *mut c_void,
+        payload: *mut c_void,
+    ) -> i32,
+>;
+
+pub const MK_GATE_CANDIDATE_VERSION: u32 = 1;
+
+/// `typedef struct mk_gate_candidate { uint32_t version; const char* text; size_t text_size;
+/// const char* confidence; const char* title; const char* source; const char* client; }
+/// mk_gate_candidate;` (`text` is `text_size` bytes; the others are NUL-terminated or NULL.)
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct mk_gate_candidate {
+    pub version: u32,
+    pub text: *const c_char,
+    pub text_size: usize,
+    pub confidence: *const c_char,
+    pub title: *const c_char,
+    pub source: *const c_char,
+    pub client: *const c_char,
+}
+
+extern "C" {
+    // void mk_gate_candidate_init(mk_gate_candidate* candidate);
+    pub fn mk_gate_candidate_init(candidate: *mut mk_gate_candidate);
+}
+
+pub const MK_GATE_APPLY: u32 = 1;
+
+extern "C" {
+    // mk_status mk_workspace_gate(mk_result** out, mk_workspace* ws, const mk_clock* now,
+    //                                    const mk_gate_candidate* candidate, mk_judge_fn judge,
+    //                                    void* payload, uint32_t flags);
+    pub fn mk_workspace_gate(
+        out: *mut *mut mk_result,
+        ws: *mut mk_workspace,
+        now: *const mk_clock,
+        candidate: *const mk_gate_candidate,
+        judge: mk_judge_fn,
+        payload: *mut c_void,
+        flags: u32,
+    ) -> mk_status;
+}
+
+pub const MK_MEMORYBOX_COMPACT_FORCE: u32 = 1;
+
+extern "C" {
+    // mk_status mk_workspace_plan_memorybox_compact(mk_result** out, mk_workspace* ws,
+    //                                                      const mk_clock* now, const char* file,
+    //                                                      uint32_t flags);
+    pub fn mk_workspace_plan_memorybox_compact(
+        out: *mut *mut mk_result,
+        ws: *mut mk_workspace,
+        now: *const mk_clock,
+        file: *const c_char,
+        flags: u32,
+    ) -> mk_status;
+
+    // mk_status mk_workspace_apply_memorybox_compact(mk_result** out, mk_workspace* ws,
+    //                                                       const mk_clock* now, const char* file,
+    //                                                       uint32_t flags,
+    //                                                       const char* confirm_plan_id);
+    pub fn mk_workspace_apply_memorybox_compact(
+        out: *mut *mut mk_result,
+        ws: *mut mk_workspace,
+        now: *const mk_clock,
+        file: *const c_char,
+        flags: u32,
+        confirm_plan_id: *const c_char,
+    ) -> mk_status;
+
+    // mk_status mk_workspace_plan_promote(mk_result** out, mk_workspace* ws,
+    //                                            const mk_clock* now, const char* entry_id);
+    pub fn mk_workspace_plan_promote(
+        out: *mut *mut mk_result,
+        ws: *mut mk_workspace,
+        now: *const mk_clock,
+        entry_id: *const c_char,
+    ) -> mk_status;
+
+    // mk_status mk_workspace_apply_promote(mk_result** out, mk_workspace* ws,
+    //                                             const mk_clock* now, const char* entry_id,
+    //                                             const char* confirm_plan_id);
+    pub fn mk_workspace_apply_promote(
+        out: *mut *mut mk_result,
+        ws: *mut mk_workspace,
+        now: *const mk_clock,
+        entry_id: *const c_char,
+        confirm_plan_id: *const c_char,
+    ) -> mk_status;
+
+    // mk_status mk_workspace_plan_archive_entry(mk_result** out, mk_workspace* ws,
+    //                                                  const mk_clock* now, const char* entry_id);
+    pub fn mk_workspace_plan_archive_entry(
+        out: *mut *mut mk_result,
+        ws: *mut mk_workspace,
+        now: *const mk_clock,
+        entry_id: *const c_char,
+    ) -> mk_status;
+
+    // mk_status mk_workspace_apply_archive_entry(mk_result** out, mk_workspace* ws,
+    //                                                   const mk_clock* now, const char* entry_id,
+    //                                                   const char* confirm_plan_id);
+    pub fn mk_workspace_apply_archive_entry(
+        out: *mut *mut mk_result,
+        ws: *mut mk_workspace,
+        now: *const mk_clock,
+        entry_id: *const c_char,
+        confirm_plan_id: *const c_char,
+    ) -> mk_status;
+}
+
 // Section - Document
 
 /// `typedef struct mk_document mk_document;` (opaque)
@@ -555,6 +689,8 @@ mod layout_tests {
         assert_eq!(size_of::<mk_forget_options>(), 12);
         assert_eq!(size_of::<mk_update_options>(), 24);
         assert_eq!(align_of::<mk_update_options>(), 8);
+        assert_eq!(size_of::<mk_gate_candidate>(), 56);
+        assert_eq!(align_of::<mk_gate_candidate>(), 8);
         assert_eq!(size_of::<mk_unit>(), 32);
         assert_eq!(size_of::<mk_workspace>(), 0);
     }

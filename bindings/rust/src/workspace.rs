@@ -1,16 +1,18 @@
 //! Section - Workspace and Section - Commands of memkit.h: a project's memory folder and the
 //! commands of its layout run on it (`memkit custodian ...`, or `memkit memorybox
-//! init|status|decay|hygiene|load|update` for [`Layout::MemoryBox`](crate::Layout::MemoryBox)).
+//! init|status|decay|hygiene|load|update|gate|compact|promote` for
+//! [`Layout::MemoryBox`](crate::Layout::MemoryBox)).
 
 use crate::c_text::{path_cstring, ptr_or_null, text_cstring};
 use crate::clock::Clock;
 use crate::command_result::CommandResult;
 use crate::error::{check, Error, Result};
+use crate::gate::{judge_trampoline, GateCandidate, Judge, JudgeCall};
 use crate::options::{AddOptions, CompactOptions, ForgetOptions, UpdateEvent, WorkspaceOptions};
 use crate::sys;
 use crate::version::check_version;
 use std::fmt;
-use std::os::raw::c_char;
+use std::os::raw::{c_char, c_void};
 use std::path::Path;
 use std::ptr::{self, NonNull};
 
@@ -346,6 +348,223 @@ impl Workspace {
         let (raw, _note) = event.to_raw()?;
         self.run(|out, ws| unsafe {
             sys::mk_workspace_update(out, ws, &now.raw, entry_id.as_ptr(), &raw)
+        })
+    }
+
+    /// `memorybox gate --text T --confidence C [--title] [--source] [--client] [--apply]`
+    /// ([`Layout::MemoryBox`](crate::Layout::MemoryBox)): runs the five gates (spec memorybox.md
+    /// §4) for `candidate`, asking `judge` for each judgement, and with `apply` writes the entry
+    /// when the outcome is WRITE (an additive write: no plan, [`applied`](CommandResult::applied)
+    /// says whether it wrote).
+    ///
+    /// `judge` is called on this thread, before `gate` returns, with the [`Gate`](crate::Gate)
+    /// and its question as JSON (`{"candidate": {client, confidence, source, text, title},
+    /// "categories": [...], "category": null | "...", "category_entries": [entry IDs], "gate":
+    /// "VALUE" | ..., "near_duplicates": [{entry_id, file, similarity}]}`). It returns the
+    /// answer's text in the form of its gate (`"yes"`, `"existing Tooling"`, `"none"`,
+    /// `"stable"`, `"2 memory/LONG_TERM.md"`, ...), or `None` to abstain: the run then stops at
+    /// that gate with NEEDS_JUDGEMENT and writes nothing. With no judge every judgement is
+    /// missing and the run stops at VALUE. A judge that panics (the panic is caught, never
+    /// unwinding into C) or an answer that does not parse fails the gate with the fatal finding
+    /// MK-BOX-005 (exit code 2) and nothing is written. The judge must not use this workspace
+    /// (the borrow checker already prevents it).
+    ///
+    /// The JSON's data is `{"applied", "budget", "category", "entry_id", "entry_text", "file",
+    /// "gates", "near_duplicates", "outcome", "stopped_at", "tier", "written"}`; the outcome
+    /// DO_NOT_STORE, DISCARD, UPDATE_EXISTING or NEEDS_JUDGEMENT exits 0 and REJECTED exits 1. A
+    /// NUL in the confidence, title, source or client is `MK_E_ARG`. On a custodian workspace
+    /// the result has a fatal MK-ARG-001 finding (exit code 2).
+    ///
+    /// ```
+    /// # let tmp = std::env::temp_dir().join(format!("memkit-gate-doc-{}", std::process::id()));
+    /// # std::fs::create_dir_all(&tmp).unwrap();
+    /// use memkit::{Clock, Gate, GateCandidate, Layout, Workspace, WorkspaceOptions};
+    ///
+    /// let now = Clock::parse("2026-11-30T10:00:00+01:00")?;
+    /// let options = WorkspaceOptions::new().layout(Layout::MemoryBox);
+    /// let mut ws = Workspace::open_with(&tmp, &options)?;
+    /// ws.init(&now, false)?;
+    /// # std::fs::write(tmp.join("memory/LONG_TERM.md"), "# LONG_TERM\n\n## Tooling\n").unwrap();
+    /// let candidate = GateCandidate::new("Deploys go through staging", "0.85").title("Staging");
+    /// let mut judge = |gate: Gate, _question: &str| match gate {
+    ///     Gate::Value => Some("yes".to_string()),
+    ///     Gate::Alignment => Some("existing Tooling".to_string()),
+    ///     Gate::Redundancy => Some("none".to_string()),
+    ///     Gate::Freshness => Some("stable".to_string()),
+    ///     Gate::Placement => Some("2 memory/LONG_TERM.md".to_string()),
+    ///     Gate::Other(_) => None, // abstain
+    /// };
+    /// let dry = ws.gate(&now, &candidate, Some(&mut judge), false)?; // WRITE, writes nothing
+    /// assert!(dry.json()?.contains("\"outcome\":\"WRITE\""));
+    /// let done = ws.gate(&now, &candidate, Some(&mut judge), true)?; // under ## Tooling
+    /// assert!(done.applied());
+    /// let stopped = ws.gate(&now, &candidate, None, true)?; // no judge: stops at VALUE
+    /// assert!(stopped.json()?.contains("\"stopped_at\":\"VALUE\""));
+    /// # drop(ws);
+    /// # std::fs::remove_dir_all(&tmp).unwrap();
+    /// # Ok::<(), memkit::Error>(())
+    /// ```
+    #[doc(alias = "mk_workspace_gate")]
+    pub fn gate(
+        &mut self,
+        now: &Clock,
+        candidate: &GateCandidate,
+        judge: Option<&mut Judge<'_>>,
+        apply: bool,
+    ) -> Result<CommandResult> {
+        let (raw, _strings) = candidate.to_raw()?;
+        let flags = if apply { sys::MK_GATE_APPLY } else { 0 };
+        match judge {
+            None => self.run(|out, ws| unsafe {
+                sys::mk_workspace_gate(out, ws, &now.raw, &raw, None, ptr::null_mut(), flags)
+            }),
+            Some(judge) => {
+                // Lives on this frame for the whole call: C holds its address only until
+                // mk_workspace_gate returns.
+                let mut call = JudgeCall { judge };
+                let payload = &mut call as *mut JudgeCall<'_, '_> as *mut c_void;
+                self.run(|out, ws| unsafe {
+                    sys::mk_workspace_gate(
+                        out,
+                        ws,
+                        &now.raw,
+                        &raw,
+                        Some(judge_trampoline),
+                        payload,
+                        flags,
+                    )
+                })
+            }
+        }
+    }
+
+    /// `memorybox compact [--file FILE] [--force]`
+    /// ([`Layout::MemoryBox`](crate::Layout::MemoryBox)), a dry run: the five bloat rules of spec
+    /// memorybox.md §7 (their thresholds, the entries that would move verbatim into
+    /// `memory/ARCHIVES/`, the review candidates) and the plan with its ID, in the result's JSON
+    /// (`data`: `{"actions", "applied", "plan", "rules", "written"}`); writes nothing. `file` is
+    /// `memory/SESSION_LOG.md`, `memory/ACTIVE_TASKS.md`, `memory/MISTAKES.md`,
+    /// `memory/PATTERNS.md` or `memory/daily/` to run that one rule, `None` for all five; `force`
+    /// makes every rule act, breached or not. On a custodian workspace the result has a fatal
+    /// MK-ARG-001 finding (exit code 2).
+    #[doc(alias = "mk_workspace_plan_memorybox_compact")]
+    pub fn plan_memorybox_compact(
+        &mut self,
+        now: &Clock,
+        file: Option<&str>,
+        force: bool,
+    ) -> Result<CommandResult> {
+        let file = match file {
+            Some(file) => Some(text_cstring("file", file)?),
+            None => None,
+        };
+        let flags = if force {
+            sys::MK_MEMORYBOX_COMPACT_FORCE
+        } else {
+            0
+        };
+        self.run(|out, ws| unsafe {
+            sys::mk_workspace_plan_memorybox_compact(out, ws, &now.raw, ptr_or_null(&file), flags)
+        })
+    }
+
+    /// `memorybox compact [--file FILE] [--force] --apply --confirm-plan ID`: takes the root's
+    /// lock, finishes what a crash left of an earlier memorybox apply, plans again from disk, and
+    /// writes only when the new plan's ID is `confirm_plan_id` (else the result carries
+    /// MK-PLAN-001, exit code 2, and nothing is written). `file` and `force` as for
+    /// [`plan_memorybox_compact`](Workspace::plan_memorybox_compact). MemoryBox keeps no applied
+    /// record: there is no undo.
+    #[doc(alias = "mk_workspace_apply_memorybox_compact")]
+    pub fn apply_memorybox_compact(
+        &mut self,
+        now: &Clock,
+        file: Option<&str>,
+        force: bool,
+        confirm_plan_id: &str,
+    ) -> Result<CommandResult> {
+        let file = match file {
+            Some(file) => Some(text_cstring("file", file)?),
+            None => None,
+        };
+        let flags = if force {
+            sys::MK_MEMORYBOX_COMPACT_FORCE
+        } else {
+            0
+        };
+        let confirm = text_cstring("confirm_plan_id", confirm_plan_id)?;
+        self.run(|out, ws| unsafe {
+            sys::mk_workspace_apply_memorybox_compact(
+                out,
+                ws,
+                &now.raw,
+                ptr_or_null(&file),
+                flags,
+                confirm.as_ptr(),
+            )
+        })
+    }
+
+    /// `memorybox promote --entry ENTRY_ID` ([`Layout::MemoryBox`](crate::Layout::MemoryBox)), a
+    /// dry run: the plan that moves a pattern of `memory/PATTERNS.md` verbatim to the end of
+    /// `memory/SOP_LIBRARY.md` (`data`: `{"applied", "plan", "written"}`); writes nothing.
+    /// `entry_id` is `"memory/PATTERNS.md#<12 hex digits>"`; another entry gives a result with a
+    /// fatal MK-ARG-001 finding (exit code 2).
+    #[doc(alias = "mk_workspace_plan_promote")]
+    pub fn plan_promote(&mut self, now: &Clock, entry_id: &str) -> Result<CommandResult> {
+        let entry_id = text_cstring("entry_id", entry_id)?;
+        self.run(|out, ws| unsafe {
+            sys::mk_workspace_plan_promote(out, ws, &now.raw, entry_id.as_ptr())
+        })
+    }
+
+    /// `memorybox promote --entry ENTRY_ID --apply --confirm-plan ID`, with the lock and checks
+    /// of [`apply_memorybox_compact`](Workspace::apply_memorybox_compact).
+    #[doc(alias = "mk_workspace_apply_promote")]
+    pub fn apply_promote(
+        &mut self,
+        now: &Clock,
+        entry_id: &str,
+        confirm_plan_id: &str,
+    ) -> Result<CommandResult> {
+        let entry_id = text_cstring("entry_id", entry_id)?;
+        let confirm = text_cstring("confirm_plan_id", confirm_plan_id)?;
+        self.run(|out, ws| unsafe {
+            sys::mk_workspace_apply_promote(out, ws, &now.raw, entry_id.as_ptr(), confirm.as_ptr())
+        })
+    }
+
+    /// `memorybox update --entry ENTRY_ID --resolve archive`
+    /// ([`Layout::MemoryBox`](crate::Layout::MemoryBox)), a dry run: the plan that moves a tier
+    /// 1-4 entry verbatim to `memory/ARCHIVES/<stem>-<YYYY-MM of now>.md` (a daily file is
+    /// archived whole, then deleted); `data` is `{"after", "applied", "before", "entry_id",
+    /// "plan", "written"}`. Writes nothing.
+    #[doc(alias = "mk_workspace_plan_archive_entry")]
+    pub fn plan_archive_entry(&mut self, now: &Clock, entry_id: &str) -> Result<CommandResult> {
+        let entry_id = text_cstring("entry_id", entry_id)?;
+        self.run(|out, ws| unsafe {
+            sys::mk_workspace_plan_archive_entry(out, ws, &now.raw, entry_id.as_ptr())
+        })
+    }
+
+    /// `memorybox update --entry ENTRY_ID --resolve archive --apply --confirm-plan ID`, with the
+    /// lock and checks of [`apply_memorybox_compact`](Workspace::apply_memorybox_compact).
+    #[doc(alias = "mk_workspace_apply_archive_entry")]
+    pub fn apply_archive_entry(
+        &mut self,
+        now: &Clock,
+        entry_id: &str,
+        confirm_plan_id: &str,
+    ) -> Result<CommandResult> {
+        let entry_id = text_cstring("entry_id", entry_id)?;
+        let confirm = text_cstring("confirm_plan_id", confirm_plan_id)?;
+        self.run(|out, ws| unsafe {
+            sys::mk_workspace_apply_archive_entry(
+                out,
+                ws,
+                &now.raw,
+                entry_id.as_ptr(),
+                confirm.as_ptr(),
+            )
         })
     }
 }

@@ -101,8 +101,8 @@ fn sys_declares_every_header_function_in_header_order() {
     let header = header_functions();
     assert_eq!(
         header.len(),
-        43,
-        "memkit.h 0.1 declares 43 functions: {:?}",
+        51,
+        "memkit.h 0.1 declares 51 functions: {:?}",
         header
     );
     let sys: Vec<String> = sys_functions().into_iter().map(|(name, _)| name).collect();
@@ -210,7 +210,12 @@ fn sys_copies_every_header_constant_with_its_value() {
                 .any(|(name, _)| name == "MK_UPDATE_RESOLVE_KEEP")
             && header
                 .iter()
-                .any(|(name, _)| name == "MK_UPDATE_OPTIONS_VERSION"),
+                .any(|(name, _)| name == "MK_UPDATE_OPTIONS_VERSION")
+            && header.iter().any(|(name, _)| name == "MK_GATE_PLACEMENT")
+            && header.iter().any(|(name, _)| name == "MK_JUDGE_ABSTAIN")
+            && header
+                .iter()
+                .any(|(name, _)| name == "MK_MEMORYBOX_COMPACT_FORCE"),
         "the header's constants were not all found: {:?}",
         header
     );

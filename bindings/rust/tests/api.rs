@@ -2,10 +2,11 @@
 //! ownership and threads.
 mod common;
 
-use common::TempDir;
+use common::{parse_json, Json, TempDir};
 use memkit::{
     sys, AddOptions, BudgetState, Clock, CommandResult, CompactOptions, Document, Error,
-    ForgetOptions, Layout, Unit, UnitKind, UpdateEvent, Workspace, WorkspaceOptions,
+    ForgetOptions, Gate, GateCandidate, Layout, Unit, UnitKind, UpdateEvent, Workspace,
+    WorkspaceOptions,
 };
 use std::fs;
 use std::io;
@@ -557,6 +558,818 @@ fn update_writes_an_entry_s_field_lines_directly() {
     let json = refused.json().unwrap();
     assert_eq!(refused.exit_code(), 2, "{}", json);
     assert!(json.contains("\"code\":\"MK-ARG-001\""), "{}", json);
+}
+
+// The MemoryBox gate (memorybox gate)
+
+const GATE_NOW: &str = "2026-11-30T10:00:00+01:00";
+
+fn gate_now() -> Clock {
+    Clock::parse(GATE_NOW).expect("the gate clock parses")
+}
+
+const LONG_TERM: &str =
+    "# LONG_TERM\n\n## Tooling\n\n- Use ripgrep for search\n  Confidence: 0.90\n  \
+                         Verified: 2026-10-01\n\n## People\n\n- Ana owns the release train\n  \
+                         Confidence: 0.80\n  Verified: 2026-11-01\n";
+
+/// A MemoryBox root whose memory/LONG_TERM.md has two H2 categories, Tooling and People.
+fn gate_root() -> (TempDir, Workspace) {
+    let tmp = TempDir::new("gate");
+    let mut ws = Workspace::open_with(tmp.path(), &memorybox_options()).unwrap();
+    let init = ws.init(&gate_now(), false).unwrap();
+    assert_eq!(init.exit_code(), 0, "{}", init.json().unwrap());
+    fs::write(tmp.path().join("memory/LONG_TERM.md"), LONG_TERM).unwrap();
+    (tmp, ws)
+}
+
+fn staging_candidate() -> GateCandidate {
+    GateCandidate::new("Deploys go through the staging cluster first", "0.85")
+        .title("Staging first")
+        .source("the release checklist")
+}
+
+/// The answers of a judge that lets the candidate through every gate into Tooling.
+fn write_answer(gate: Gate) -> Option<String> {
+    Some(
+        match gate {
+            Gate::Value => "yes",
+            Gate::Alignment => "existing Tooling",
+            Gate::Redundancy => "none",
+            Gate::Freshness => "stable",
+            Gate::Placement => "2 memory/LONG_TERM.md",
+            Gate::Other(other) => panic!("an unknown gate {}", other),
+        }
+        .to_string(),
+    )
+}
+
+/// A result's `data` object, parsed.
+fn data_of(result: &CommandResult) -> Json {
+    let json = result.json().unwrap();
+    let envelope = parse_json(&json).unwrap_or_else(|e| panic!("{}: {}", e, json));
+    envelope.get("data").expect("a data member").clone()
+}
+
+/// The `code`s of a result's findings.
+fn finding_codes(result: &CommandResult) -> Vec<String> {
+    let json = result.json().unwrap();
+    let envelope = parse_json(&json).unwrap();
+    envelope
+        .get("findings")
+        .and_then(Json::as_array)
+        .expect("a findings array")
+        .iter()
+        .map(|f| f.get("code").and_then(Json::as_str).unwrap().to_string())
+        .collect()
+}
+
+fn str_member<'a>(data: &'a Json, key: &str) -> Option<&'a str> {
+    data.get(key).and_then(Json::as_str)
+}
+
+#[test]
+fn gate_names_and_values_match_the_header() {
+    let gates = [
+        (Gate::Value, sys::MK_GATE_VALUE, "VALUE"),
+        (Gate::Alignment, sys::MK_GATE_ALIGNMENT, "ALIGNMENT"),
+        (Gate::Redundancy, sys::MK_GATE_REDUNDANCY, "REDUNDANCY"),
+        (Gate::Freshness, sys::MK_GATE_FRESHNESS, "FRESHNESS"),
+        (Gate::Placement, sys::MK_GATE_PLACEMENT, "PLACEMENT"),
+    ];
+    for (gate, raw, name) in gates {
+        assert_eq!(gate.as_raw(), raw);
+        assert_eq!(Gate::from_raw(raw), gate);
+        assert_eq!(gate.name(), name);
+        assert_eq!(gate.to_string(), name);
+    }
+    assert_eq!(Gate::from_raw(9), Gate::Other(9));
+    assert_eq!(Gate::Other(9).as_raw(), 9);
+}
+
+#[test]
+fn gate_without_a_judge_stops_at_value_with_needs_judgement() {
+    let (tmp, mut ws) = gate_root();
+    for apply in [false, true] {
+        let result = ws
+            .gate(&gate_now(), &staging_candidate(), None, apply)
+            .unwrap();
+        let json = result.json().unwrap();
+        assert_eq!(result.exit_code(), 0, "{}", json);
+        assert!(
+            json.starts_with("{\"command\":\"memorybox gate\""),
+            "{}",
+            json
+        );
+        let data = data_of(&result);
+        assert_eq!(
+            str_member(&data, "outcome"),
+            Some("NEEDS_JUDGEMENT"),
+            "{}",
+            json
+        );
+        assert_eq!(str_member(&data, "stopped_at"), Some("VALUE"), "{}", json);
+        assert!(!result.applied());
+        assert_eq!(result.plan_id(), None);
+        assert_eq!(finding_codes(&result), ["MK-BOX-003"], "{}", json);
+    }
+    assert_eq!(
+        fs::read_to_string(tmp.path().join("memory/LONG_TERM.md")).unwrap(),
+        LONG_TERM,
+        "nothing was written"
+    );
+}
+
+#[test]
+fn gate_with_a_judge_answering_all_five_writes_under_the_category_only_with_apply() {
+    let (tmp, mut ws) = gate_root();
+    let long_term = tmp.path().join("memory/LONG_TERM.md");
+    let mut asked = Vec::new();
+    let mut judge = |gate: Gate, _question: &str| {
+        asked.push(gate);
+        write_answer(gate)
+    };
+
+    let dry = ws
+        .gate(&gate_now(), &staging_candidate(), Some(&mut judge), false)
+        .unwrap();
+    let json = dry.json().unwrap();
+    assert_eq!(dry.exit_code(), 0, "{}", json);
+    let data = data_of(&dry);
+    assert_eq!(str_member(&data, "outcome"), Some("WRITE"), "{}", json);
+    assert!(data.get("stopped_at").unwrap().is_null(), "{}", json);
+    assert_eq!(str_member(&data, "category"), Some("Tooling"), "{}", json);
+    assert_eq!(
+        str_member(&data, "file"),
+        Some("memory/LONG_TERM.md"),
+        "{}",
+        json
+    );
+    assert_eq!(data.get("tier").and_then(Json::as_u64), Some(2), "{}", json);
+    let entry_text = str_member(&data, "entry_text").unwrap().to_string();
+    assert!(
+        entry_text.starts_with(
+            "- Deploys go through the staging cluster first\n  Confidence: 0.85\n  \
+             Verified: 2026-11-30\n"
+        ),
+        "{}",
+        entry_text
+    );
+    assert!(entry_text.contains("  Stable: yes\n"), "{}", entry_text);
+    let entry_id = str_member(&data, "entry_id").unwrap().to_string();
+    assert!(entry_id.starts_with("memory/LONG_TERM.md#"), "{}", entry_id);
+    for gate in data.get("gates").and_then(Json::as_array).unwrap() {
+        assert_eq!(str_member(gate, "result"), Some("pass"), "{}", json);
+    }
+    assert!(!dry.applied(), "a dry run");
+    assert_eq!(data.get("written"), Some(&Json::Array(vec![])));
+    assert_eq!(
+        fs::read_to_string(&long_term).unwrap(),
+        LONG_TERM,
+        "a dry run writes nothing"
+    );
+
+    let applied = ws
+        .gate(&gate_now(), &staging_candidate(), Some(&mut judge), true)
+        .unwrap();
+    let json = applied.json().unwrap();
+    assert_eq!(applied.exit_code(), 0, "{}", json);
+    assert!(applied.applied(), "{}", json);
+    assert_eq!(applied.plan_id(), None, "an additive write has no plan");
+    let data = data_of(&applied);
+    assert_eq!(str_member(&data, "outcome"), Some("WRITE"), "{}", json);
+    assert_eq!(str_member(&data, "entry_id"), Some(entry_id.as_str()));
+    assert_eq!(
+        data.get("written"),
+        Some(&Json::Array(vec![Json::String(
+            "memory/LONG_TERM.md".into()
+        )]))
+    );
+    let order = [
+        Gate::Value,
+        Gate::Alignment,
+        Gate::Redundancy,
+        Gate::Freshness,
+        Gate::Placement,
+    ];
+    assert_eq!(
+        asked,
+        [order, order].concat(),
+        "each run asks the five gates in order"
+    );
+
+    // The entry sits under its H2 category: after Tooling's entry, before ## People.
+    let text = fs::read_to_string(&long_term).unwrap();
+    let entry = text.find(&entry_text).unwrap_or_else(|| panic!("{}", text));
+    let tooling = text.find("## Tooling\n").unwrap();
+    let ripgrep = text.find("- Use ripgrep for search").unwrap();
+    let people = text.find("## People\n").unwrap();
+    assert!(
+        tooling < ripgrep && ripgrep < entry && entry < people,
+        "{}",
+        text
+    );
+    assert!(text.contains("- Ana owns the release train"), "{}", text);
+
+    // decay now sees the written entry under the ID the gate reported.
+    let decay = ws.decay(&gate_now(), Some("memory/LONG_TERM.md")).unwrap();
+    assert!(
+        decay.json().unwrap().contains(&entry_id),
+        "{}",
+        decay.json().unwrap()
+    );
+}
+
+#[test]
+fn the_judge_sees_each_gate_s_question_as_json() {
+    let (_tmp, mut ws) = gate_root();
+    let mut questions: Vec<(Gate, Json)> = Vec::new();
+    let mut judge = |gate: Gate, question: &str| {
+        let parsed = parse_json(question).unwrap_or_else(|e| panic!("{}: {}", e, question));
+        questions.push((gate, parsed));
+        write_answer(gate)
+    };
+    let result = ws
+        .gate(&gate_now(), &staging_candidate(), Some(&mut judge), false)
+        .unwrap();
+    assert_eq!(result.exit_code(), 0, "{}", result.json().unwrap());
+    assert_eq!(questions.len(), 5);
+    for (gate, question) in &questions {
+        assert_eq!(
+            str_member(question, "gate"),
+            Some(gate.name()),
+            "{:?}",
+            question
+        );
+        let candidate = question.get("candidate").expect("the candidate");
+        assert_eq!(
+            str_member(candidate, "text"),
+            Some("Deploys go through the staging cluster first")
+        );
+        // The confidence in hundredths, as decay reports it.
+        assert_eq!(candidate.get("confidence").and_then(Json::as_u64), Some(85));
+        assert_eq!(str_member(candidate, "title"), Some("Staging first"));
+        assert_eq!(
+            str_member(candidate, "source"),
+            Some("the release checklist")
+        );
+        assert!(
+            candidate.get("client").unwrap().is_null(),
+            "{:?}",
+            candidate
+        );
+        assert!(question
+            .get("near_duplicates")
+            .and_then(Json::as_array)
+            .is_some());
+    }
+    let (gate, value) = &questions[0];
+    assert_eq!(*gate, Gate::Value);
+    assert_eq!(
+        value.get("categories"),
+        Some(&Json::Array(vec![])),
+        "{:?}",
+        value
+    );
+    let (gate, alignment) = &questions[1];
+    assert_eq!(*gate, Gate::Alignment);
+    let categories: Vec<&str> = alignment
+        .get("categories")
+        .and_then(Json::as_array)
+        .expect("the categories at ALIGNMENT")
+        .iter()
+        .map(|c| c.as_str().unwrap())
+        .collect();
+    // LONG_TERM.md's H2 categories are among them (beside the section files' own).
+    assert!(
+        categories.contains(&"Tooling") && categories.contains(&"People"),
+        "{:?}",
+        alignment
+    );
+    assert!(
+        alignment.get("category").unwrap().is_null(),
+        "{:?}",
+        alignment
+    );
+    // Once ALIGNMENT chose Tooling, REDUNDANCY sees that category and its entries.
+    let (gate, redundancy) = &questions[2];
+    assert_eq!(*gate, Gate::Redundancy);
+    assert_eq!(
+        str_member(redundancy, "category"),
+        Some("Tooling"),
+        "{:?}",
+        redundancy
+    );
+    let entries = redundancy
+        .get("category_entries")
+        .and_then(Json::as_array)
+        .unwrap();
+    assert_eq!(entries.len(), 1, "{:?}", redundancy);
+    assert!(entries[0]
+        .as_str()
+        .unwrap()
+        .starts_with("memory/LONG_TERM.md#"));
+}
+
+#[test]
+fn a_judge_that_abstains_at_freshness_stops_there_and_writes_nothing() {
+    let (tmp, mut ws) = gate_root();
+    let mut asked = Vec::new();
+    let mut judge = |gate: Gate, _question: &str| {
+        asked.push(gate);
+        match gate {
+            Gate::Freshness => None,
+            other => write_answer(other),
+        }
+    };
+    let result = ws
+        .gate(&gate_now(), &staging_candidate(), Some(&mut judge), true)
+        .unwrap();
+    let json = result.json().unwrap();
+    assert_eq!(result.exit_code(), 0, "{}", json);
+    let data = data_of(&result);
+    assert_eq!(
+        str_member(&data, "outcome"),
+        Some("NEEDS_JUDGEMENT"),
+        "{}",
+        json
+    );
+    assert_eq!(
+        str_member(&data, "stopped_at"),
+        Some("FRESHNESS"),
+        "{}",
+        json
+    );
+    let results: Vec<&str> = data
+        .get("gates")
+        .and_then(Json::as_array)
+        .unwrap()
+        .iter()
+        .map(|g| str_member(g, "result").unwrap())
+        .collect();
+    assert_eq!(
+        results,
+        ["pass", "pass", "pass", "needs_judgement", "skipped"],
+        "{}",
+        json
+    );
+    assert_eq!(
+        asked,
+        [
+            Gate::Value,
+            Gate::Alignment,
+            Gate::Redundancy,
+            Gate::Freshness
+        ],
+        "PLACEMENT is never asked"
+    );
+    assert!(!result.applied());
+    assert_eq!(
+        fs::read_to_string(tmp.path().join("memory/LONG_TERM.md")).unwrap(),
+        LONG_TERM
+    );
+}
+
+#[test]
+fn a_panicking_judge_is_caught_and_fails_the_gate_with_mk_box_005() {
+    let (tmp, mut ws) = gate_root();
+    let mut judge = |gate: Gate, _question: &str| -> Option<String> {
+        if gate == Gate::Alignment {
+            panic!("the judge broke");
+        }
+        write_answer(gate)
+    };
+    let result = ws
+        .gate(&gate_now(), &staging_candidate(), Some(&mut judge), true)
+        .unwrap();
+    let json = result.json().unwrap();
+    assert_eq!(result.exit_code(), 2, "{}", json);
+    assert!(
+        finding_codes(&result).contains(&"MK-BOX-005".to_string()),
+        "{}",
+        json
+    );
+    assert!(json.contains("\"fatal\":true"), "{}", json);
+    assert!(!result.applied());
+    assert_eq!(
+        fs::read_to_string(tmp.path().join("memory/LONG_TERM.md")).unwrap(),
+        LONG_TERM
+    );
+    // The workspace is still usable after the caught panic.
+    let again = ws
+        .gate(&gate_now(), &staging_candidate(), None, false)
+        .unwrap();
+    assert_eq!(again.exit_code(), 0, "{}", again.json().unwrap());
+}
+
+#[test]
+fn an_answer_that_does_not_parse_fails_the_gate_with_mk_box_005() {
+    let (tmp, mut ws) = gate_root();
+    let mut judge = |_gate: Gate, _question: &str| Some("maybe".to_string());
+    let result = ws
+        .gate(&gate_now(), &staging_candidate(), Some(&mut judge), true)
+        .unwrap();
+    let json = result.json().unwrap();
+    assert_eq!(result.exit_code(), 2, "{}", json);
+    assert!(
+        finding_codes(&result).contains(&"MK-BOX-005".to_string()),
+        "{}",
+        json
+    );
+    assert!(!result.applied());
+    assert_eq!(
+        fs::read_to_string(tmp.path().join("memory/LONG_TERM.md")).unwrap(),
+        LONG_TERM
+    );
+}
+
+#[test]
+fn gate_refuses_a_nul_and_a_custodian_workspace() {
+    let (_tmp, mut ws) = gate_root();
+    for candidate in [
+        GateCandidate::new("text", "0.8\0"),
+        GateCandidate::new("text", "0.8").title("a\0b"),
+        GateCandidate::new("text", "0.8").source("a\0b"),
+        GateCandidate::new("text", "0.8").client("a\0b"),
+    ] {
+        expect_error(
+            ws.gate(&gate_now(), &candidate, None, false),
+            -1,
+            "MK_E_ARG",
+        );
+    }
+    // The text crosses as (data, size): a NUL in it is the command's to refuse.
+    let nul_text = ws
+        .gate(&gate_now(), &GateCandidate::new("a\0b", "0.8"), None, false)
+        .unwrap();
+    assert_eq!(nul_text.exit_code(), 2, "{}", nul_text.json().unwrap());
+    let bad_confidence = ws
+        .gate(
+            &gate_now(),
+            &GateCandidate::new("text", "high"),
+            None,
+            false,
+        )
+        .unwrap();
+    assert_eq!(
+        bad_confidence.exit_code(),
+        2,
+        "{}",
+        bad_confidence.json().unwrap()
+    );
+
+    let (custodian_tmp, mut custodian) = initialised_project();
+    let refused = custodian
+        .gate(&gate_now(), &staging_candidate(), None, true)
+        .unwrap();
+    let json = refused.json().unwrap();
+    assert_eq!(refused.exit_code(), 2, "{}", json);
+    assert!(
+        finding_codes(&refused).contains(&"MK-ARG-001".to_string()),
+        "{}",
+        json
+    );
+    assert!(!custodian_tmp.path().join("memory").exists());
+}
+
+// The MemoryBox moves (memorybox compact, promote, update --resolve archive)
+
+const PATTERNS: &str =
+    "# PATTERNS\n\n## Retry with backoff\nConfidence: 0.90\nVerified: 2026-11-20\n\
+                        Last-Used: 2026-11-28\n\n## Log everything\nLast-Used: 2026-08-01\n";
+
+/// A MemoryBox root whose memory/ACTIVE_TASKS.md holds 50 items: 45 open tasks, three completed
+/// in October, one completed in early November (all more than 7 days before the clock) and one
+/// completed two days before it.
+fn moves_root() -> (TempDir, Workspace) {
+    let tmp = TempDir::new("moves");
+    let mut ws = Workspace::open_with(tmp.path(), &memorybox_options()).unwrap();
+    ws.init(&gate_now(), false).unwrap();
+    let mut tasks = String::from("# ACTIVE_TASKS\n\n## Now\n");
+    for i in 1..=45 {
+        tasks.push_str(&format!("- [ ] open task {}\n", i));
+    }
+    for day in 1..=3 {
+        tasks.push_str(&format!(
+            "- [x] shipped feature {} Done: 2026-10-0{}\n",
+            day, day
+        ));
+    }
+    tasks.push_str("- [x] recent fix Done: 2026-11-28\n");
+    tasks.push_str("- [x] another old one Done: 2026-11-02\n");
+    fs::write(tmp.path().join("memory/ACTIVE_TASKS.md"), tasks).unwrap();
+    fs::write(tmp.path().join("memory/PATTERNS.md"), PATTERNS).unwrap();
+    (tmp, ws)
+}
+
+#[test]
+fn memorybox_compact_moves_old_completed_tasks_to_the_archive_under_its_plan_id() {
+    let (tmp, mut ws) = moves_root();
+    let active = tmp.path().join("memory/ACTIVE_TASKS.md");
+    let before = fs::read_to_string(&active).unwrap();
+
+    let plan = ws.plan_memorybox_compact(&gate_now(), None, false).unwrap();
+    let json = plan.json().unwrap();
+    assert_eq!(plan.exit_code(), 0, "{}", json);
+    assert!(
+        json.starts_with("{\"command\":\"memorybox compact\""),
+        "{}",
+        json
+    );
+    let id = plan.plan_id().expect("a plan").to_string();
+    assert_eq!(id.len(), 16);
+    assert!(!plan.applied());
+    assert_eq!(plan.plan_operation_count(), 3, "{}", json);
+    let data = data_of(&plan);
+    let tasks_rule = data
+        .get("rules")
+        .and_then(Json::as_array)
+        .unwrap()
+        .iter()
+        .find(|r| str_member(r, "rule") == Some("active_tasks"))
+        .expect("the active_tasks rule")
+        .clone();
+    assert_eq!(
+        tasks_rule.get("breached").and_then(Json::as_bool),
+        Some(true)
+    );
+    assert_eq!(tasks_rule.get("value").and_then(Json::as_u64), Some(50));
+    assert_eq!(tasks_rule.get("threshold").and_then(Json::as_u64), Some(50));
+    let moves: Vec<(&str, &str)> = data
+        .get("actions")
+        .and_then(Json::as_array)
+        .unwrap()
+        .iter()
+        .map(|a| {
+            (
+                str_member(a, "kind").unwrap(),
+                str_member(a, "detail").unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        moves,
+        [
+            ("move", "memory/ARCHIVES/tasks-2026-10.md"),
+            ("move", "memory/ARCHIVES/tasks-2026-10.md"),
+            ("move", "memory/ARCHIVES/tasks-2026-10.md"),
+            ("move", "memory/ARCHIVES/tasks-2026-11.md"),
+        ],
+        "{}",
+        json
+    );
+    assert_eq!(
+        fs::read_to_string(&active).unwrap(),
+        before,
+        "a dry run writes nothing"
+    );
+    assert!(!tmp.path().join("memory/ARCHIVES/tasks-2026-10.md").exists());
+
+    // One rule alone plans the same moves; another rule alone has nothing to do.
+    let only_tasks = ws
+        .plan_memorybox_compact(&gate_now(), Some("memory/ACTIVE_TASKS.md"), false)
+        .unwrap();
+    assert_eq!(
+        only_tasks.plan_operation_count(),
+        3,
+        "{}",
+        only_tasks.json().unwrap()
+    );
+    let only_daily = ws
+        .plan_memorybox_compact(&gate_now(), Some("memory/daily/"), false)
+        .unwrap();
+    assert_eq!(only_daily.plan_id(), None, "{}", only_daily.json().unwrap());
+    let bad_file = ws
+        .plan_memorybox_compact(&gate_now(), Some("brain/SOUL.md"), false)
+        .unwrap();
+    assert_eq!(bad_file.exit_code(), 2, "{}", bad_file.json().unwrap());
+    expect_error(
+        ws.plan_memorybox_compact(&gate_now(), Some("memory/\0x.md"), false),
+        -1,
+        "MK_E_ARG",
+    );
+
+    let stale = ws
+        .apply_memorybox_compact(&gate_now(), None, false, "0000000000000000")
+        .unwrap();
+    assert_eq!(stale.exit_code(), 2, "{}", stale.json().unwrap());
+    assert!(finding_codes(&stale).contains(&"MK-PLAN-001".to_string()));
+    assert!(!stale.applied());
+    assert_eq!(fs::read_to_string(&active).unwrap(), before);
+
+    let done = ws
+        .apply_memorybox_compact(&gate_now(), None, false, &id)
+        .unwrap();
+    let json = done.json().unwrap();
+    assert_eq!(done.exit_code(), 0, "{}", json);
+    assert!(done.applied(), "{}", json);
+    assert_eq!(done.plan_id(), Some(id.as_str()));
+    let after = fs::read_to_string(&active).unwrap();
+    assert!(!after.contains("shipped feature"), "{}", after);
+    assert!(!after.contains("another old one"), "{}", after);
+    assert!(
+        after.contains("- [x] recent fix Done: 2026-11-28\n"),
+        "{}",
+        after
+    );
+    assert!(after.contains("- [ ] open task 45\n"), "{}", after);
+    let october = fs::read_to_string(tmp.path().join("memory/ARCHIVES/tasks-2026-10.md")).unwrap();
+    for day in 1..=3 {
+        let line = format!("- [x] shipped feature {} Done: 2026-10-0{}\n", day, day);
+        assert!(october.contains(&line), "{}", october);
+    }
+    let november = fs::read_to_string(tmp.path().join("memory/ARCHIVES/tasks-2026-11.md")).unwrap();
+    assert!(
+        november.contains("- [x] another old one Done: 2026-11-02\n"),
+        "{}",
+        november
+    );
+
+    // Nothing is left to move, and the used Plan ID no longer matches.
+    let again = ws.plan_memorybox_compact(&gate_now(), None, false).unwrap();
+    assert_eq!(again.plan_id(), None, "{}", again.json().unwrap());
+    let replay = ws
+        .apply_memorybox_compact(&gate_now(), None, false, &id)
+        .unwrap();
+    assert!(!replay.applied(), "{}", replay.json().unwrap());
+}
+
+/// The entry IDs of memory/PATTERNS.md, from decay's JSON: (scored, unscored).
+fn pattern_ids(ws: &mut Workspace) -> (Vec<String>, Vec<String>) {
+    let decay = ws.decay(&gate_now(), Some("memory/PATTERNS.md")).unwrap();
+    let data = data_of(&decay);
+    let scored = data
+        .get("entries")
+        .and_then(Json::as_array)
+        .unwrap()
+        .iter()
+        .map(|e| str_member(e, "entry_id").unwrap().to_string())
+        .collect();
+    let unscored = data
+        .get("unscored")
+        .and_then(Json::as_array)
+        .unwrap()
+        .iter()
+        .map(|e| e.as_str().unwrap().to_string())
+        .collect();
+    (scored, unscored)
+}
+
+#[test]
+fn promote_moves_a_pattern_to_the_sop_library_under_its_plan_id() {
+    let (tmp, mut ws) = moves_root();
+    let (scored, _) = pattern_ids(&mut ws);
+    assert_eq!(scored.len(), 1, "{:?}", scored);
+    let retry = &scored[0];
+    assert!(retry.starts_with("memory/PATTERNS.md#"), "{}", retry);
+    let sop = tmp.path().join("memory/SOP_LIBRARY.md");
+    let sop_before = fs::read_to_string(&sop).unwrap();
+
+    let plan = ws.plan_promote(&gate_now(), retry).unwrap();
+    let json = plan.json().unwrap();
+    assert_eq!(plan.exit_code(), 0, "{}", json);
+    assert!(
+        json.starts_with("{\"command\":\"memorybox promote\""),
+        "{}",
+        json
+    );
+    let id = plan.plan_id().expect("a plan").to_string();
+    assert_eq!(plan.plan_operation_count(), 2, "{}", json);
+    assert!(!plan.applied());
+    assert_eq!(
+        fs::read_to_string(&sop).unwrap(),
+        sop_before,
+        "a dry run writes nothing"
+    );
+
+    let stale = ws
+        .apply_promote(&gate_now(), retry, "0000000000000000")
+        .unwrap();
+    assert_eq!(stale.exit_code(), 2, "{}", stale.json().unwrap());
+    assert!(!stale.applied());
+
+    let done = ws.apply_promote(&gate_now(), retry, &id).unwrap();
+    let json = done.json().unwrap();
+    assert_eq!(done.exit_code(), 0, "{}", json);
+    assert!(done.applied(), "{}", json);
+    assert_eq!(done.plan_id(), Some(id.as_str()));
+    let patterns = fs::read_to_string(tmp.path().join("memory/PATTERNS.md")).unwrap();
+    assert!(!patterns.contains("## Retry with backoff"), "{}", patterns);
+    assert!(patterns.contains("## Log everything"), "{}", patterns);
+    let sop_after = fs::read_to_string(&sop).unwrap();
+    assert!(
+        sop_after.starts_with(&sop_before),
+        "appended at the end: {}",
+        sop_after
+    );
+    assert!(
+        sop_after.contains("## Retry with backoff\nConfidence: 0.90\nVerified: 2026-11-20\n"),
+        "moved verbatim: {}",
+        sop_after
+    );
+
+    // Only a pattern is promoted; a NUL is refused before the call.
+    let not_pattern = ws
+        .plan_promote(&gate_now(), "memory/LONG_TERM.md#000000000000")
+        .unwrap();
+    assert_eq!(
+        not_pattern.exit_code(),
+        2,
+        "{}",
+        not_pattern.json().unwrap()
+    );
+    assert!(finding_codes(&not_pattern).contains(&"MK-ARG-001".to_string()));
+    expect_error(
+        ws.plan_promote(&gate_now(), "memory/\0P.md"),
+        -1,
+        "MK_E_ARG",
+    );
+    expect_error(
+        ws.apply_promote(&gate_now(), retry, "00000000\u{0}00000000"),
+        -1,
+        "MK_E_ARG",
+    );
+}
+
+#[test]
+fn archive_entry_moves_an_entry_to_the_month_s_archive_under_its_plan_id() {
+    let (tmp, mut ws) = moves_root();
+    let (_, unscored) = pattern_ids(&mut ws);
+    assert_eq!(unscored.len(), 1, "{:?}", unscored);
+    let log_everything = &unscored[0];
+    let archive = tmp.path().join("memory/ARCHIVES/patterns-2026-11.md");
+
+    let plan = ws.plan_archive_entry(&gate_now(), log_everything).unwrap();
+    let json = plan.json().unwrap();
+    assert_eq!(plan.exit_code(), 0, "{}", json);
+    assert!(
+        json.starts_with("{\"command\":\"memorybox update\""),
+        "{}",
+        json
+    );
+    let data = data_of(&plan);
+    assert_eq!(str_member(&data, "entry_id"), Some(log_everything.as_str()));
+    let id = plan.plan_id().expect("a plan").to_string();
+    assert_eq!(plan.plan_operation_count(), 2, "{}", json);
+    assert!(!plan.applied());
+    assert!(!archive.exists(), "a dry run writes nothing");
+
+    let stale = ws
+        .apply_archive_entry(&gate_now(), log_everything, "0000000000000000")
+        .unwrap();
+    assert_eq!(stale.exit_code(), 2, "{}", stale.json().unwrap());
+    assert!(!stale.applied());
+    assert!(!archive.exists());
+
+    let done = ws
+        .apply_archive_entry(&gate_now(), log_everything, &id)
+        .unwrap();
+    let json = done.json().unwrap();
+    assert_eq!(done.exit_code(), 0, "{}", json);
+    assert!(done.applied(), "{}", json);
+    assert_eq!(done.plan_id(), Some(id.as_str()));
+    let patterns = fs::read_to_string(tmp.path().join("memory/PATTERNS.md")).unwrap();
+    assert!(!patterns.contains("## Log everything"), "{}", patterns);
+    assert!(patterns.contains("## Retry with backoff"), "{}", patterns);
+    let archived = fs::read_to_string(&archive).unwrap();
+    assert!(
+        archived.contains("## Log everything\nLast-Used: 2026-08-01\n"),
+        "moved verbatim: {}",
+        archived
+    );
+
+    // The entry is gone: archiving it again finds nothing.
+    let gone = ws.plan_archive_entry(&gate_now(), log_everything).unwrap();
+    assert_eq!(gone.exit_code(), 2, "{}", gone.json().unwrap());
+    expect_error(ws.plan_archive_entry(&gate_now(), "a\0b"), -1, "MK_E_ARG");
+}
+
+#[test]
+fn the_memorybox_moves_refuse_a_custodian_workspace() {
+    let (tmp, mut ws) = initialised_project();
+    let entry = "memory/PATTERNS.md#000000000000";
+    let results = [
+        ws.plan_memorybox_compact(&gate_now(), None, true).unwrap(),
+        ws.apply_memorybox_compact(&gate_now(), None, false, "0000000000000000")
+            .unwrap(),
+        ws.plan_promote(&gate_now(), entry).unwrap(),
+        ws.apply_promote(&gate_now(), entry, "0000000000000000")
+            .unwrap(),
+        ws.plan_archive_entry(&gate_now(), entry).unwrap(),
+        ws.apply_archive_entry(&gate_now(), entry, "0000000000000000")
+            .unwrap(),
+    ];
+    for result in &results {
+        let json = result.json().unwrap();
+        assert_eq!(result.exit_code(), 2, "{}", json);
+        assert!(
+            finding_codes(result).contains(&"MK-ARG-001".to_string()),
+            "{}",
+            json
+        );
+        assert!(!result.applied());
+    }
+    assert!(!tmp.path().join("memory").exists());
 }
 
 // Commands and results

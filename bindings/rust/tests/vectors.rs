@@ -426,6 +426,23 @@ impl CaseRun {
             "hygiene" => ws.hygiene(&now),
             "load" => load(ws, &now, step)?,
             "update" => ws.update(&now, req_str(step, "entry")?, &update_event(step)?),
+            "plan_memorybox_compact" => {
+                ws.plan_memorybox_compact(&now, opt_str(step, "file")?, flag(step, "force")?)
+            }
+            "apply_memorybox_compact" => ws.apply_memorybox_compact(
+                &now,
+                opt_str(step, "file")?,
+                flag(step, "force")?,
+                &need(confirm, "confirm")?,
+            ),
+            "plan_promote" => ws.plan_promote(&now, req_str(step, "entry")?),
+            "apply_promote" => {
+                ws.apply_promote(&now, req_str(step, "entry")?, &need(confirm, "confirm")?)
+            }
+            "plan_archive_entry" => ws.plan_archive_entry(&now, req_str(step, "entry")?),
+            "apply_archive_entry" => {
+                ws.apply_archive_entry(&now, req_str(step, "entry")?, &need(confirm, "confirm")?)
+            }
             other => return Err(format!("unknown op {:?}", other)),
         };
         result.map_err(|e| format!("the binding returned an error: {}", e))
