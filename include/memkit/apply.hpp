@@ -27,6 +27,10 @@ struct ApplyPaths {
 // then do-not-use.md, changelog.md and manifest.md last. Returns indices into operations().
 [[nodiscard]] std::vector<std::size_t> write_order(const Plan& plan);
 
+// A new transaction ID (§12.4): 32 lowercase hex digits from a random source. It names a journal
+// directory, so it only has to be unique, not secret.
+[[nodiscard]] std::string new_transaction_id();
+
 // Writes the plan and returns the paths written, in write order. `txid` names the journal of a
 // multi-file apply (32 lowercase hex; the shell draws it from a random source).
 // REQUIRES: the state lock is held; no unfinished transaction exists.

@@ -3,6 +3,7 @@
 // files (read_memorybox_inputs) and the clock; everything here works on those values.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -123,6 +124,22 @@ struct Entry {
 
 // Returns true iff `key` is one of the field keys of §3 (case-sensitive).
 [[nodiscard]] bool is_field_key(std::string_view key) noexcept;
+
+// The §3 field keys, in the order memkit writes them.
+inline constexpr std::array<std::string_view, 13> kFieldOrder = {
+    "Confidence", "Verified", "Stable",   "Decay-Trigger", "Source",  "Status", "Last-Used",
+    "Done",       "Client",   "Category", "Review",        "Updated", "Id"};
+
+// A confidence (or a similarity) in hundredths as memkit writes it: "0.55", "1.00".
+[[nodiscard]] std::string format_hundredths(std::uint32_t hundredths);
+
+// A path's file name ("PATTERNS.md") and stem ("PATTERNS") for "memory/PATTERNS.md".
+[[nodiscard]] std::string_view file_name(std::string_view path) noexcept;
+[[nodiscard]] std::string_view file_stem(std::string_view path) noexcept;
+
+// Returns true iff the file's entries are H2 sections (§3): SOP_LIBRARY.md, PATTERNS.md,
+// MISTAKES.md and DECISIONS.md.
+[[nodiscard]] bool is_section_file(std::string_view path) noexcept;
 
 // §3: the entries of a tier file at `path` (relative to the agent root), in file order.
 // REQUIRES: doc.parseable().

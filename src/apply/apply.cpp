@@ -3,12 +3,24 @@
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
+#include <random>
 
 #include "apply/state_directory.hpp"
 #include "json/canonical.hpp"
 #include "memkit/workspace.hpp"
 
 namespace memkit {
+
+std::string new_transaction_id() {
+  static thread_local std::mt19937_64 rng(std::random_device{}());
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string txid(32, '0');
+  for (std::size_t i = 0; i < txid.size(); i += 16) {
+    std::uint64_t bits = rng();
+    for (std::size_t j = 0; j < 16; ++j, bits >>= 4) txid[i + j] = kHex[bits & 0xF];
+  }
+  return txid;
+}
 namespace {
 
 int write_rank(const std::string& path) {

@@ -129,9 +129,7 @@ std::string archive_stem(std::string_view source_path) {
   if (source_path == "memory/SESSION_LOG.md") return "sessions";
   if (source_path == "memory/ACTIVE_TASKS.md") return "tasks";
   if (source_path.rfind("memory/daily/", 0) == 0) return "daily";
-  std::string_view name = source_path.substr(source_path.rfind('/') + 1);
-  if (name.size() > 3 && name.substr(name.size() - 3) == ".md") name.remove_suffix(3);
-  std::string stem(name);
+  std::string stem(file_stem(source_path));
   for (char& c : stem) {
     if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
   }

@@ -23,10 +23,6 @@ constexpr std::int64_t kDailyKeepDays = 30;
 constexpr std::int64_t kLowUseDays = 90;
 constexpr std::uint32_t kPromotion = 80;  // hundredths of effective confidence
 
-std::string hundredths(std::uint32_t value) {
-  return fmt::format("{}.{:02}", value / 100, value % 100);
-}
-
 // What the rules share while they run.
 struct Run {
   const Inputs& inputs;
@@ -200,7 +196,7 @@ void mistakes_rule(Run& run) {
   for (const similarity::Pair& pair : similarity::near_duplicate_pairs(views)) {
     run.act(BloatRule::mistakes, ActionKind::list, remaining[pair.first]->id,
             fmt::format("merge candidate: {}, similarity {}", remaining[pair.second]->id,
-                        hundredths(pair.hundredths)));
+                        format_hundredths(pair.hundredths)));
   }
 }
 
@@ -224,7 +220,7 @@ void patterns_rule(Run& run) {
     const std::uint32_t effective = effective_confidence(*stored, static_cast<std::uint64_t>(days));
     if (effective >= kPromotion) {
       run.act(BloatRule::patterns, ActionKind::list, e->id,
-              "promotion candidate: effective " + hundredths(effective));
+              "promotion candidate: effective " + format_hundredths(effective));
     }
   }
   for (const Entry* e : remaining) {

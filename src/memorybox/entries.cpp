@@ -1,4 +1,6 @@
 // The entries of MemoryBox tier files and their field lines (spec memorybox.md §3).
+#include <fmt/format.h>
+
 #include <algorithm>
 
 #include "markdown/line_kinds.hpp"
@@ -8,15 +10,6 @@
 
 namespace memkit::memorybox {
 namespace {
-
-constexpr std::string_view kFieldKeys[] = {
-    "Confidence", "Verified", "Stable",   "Decay-Trigger", "Source",  "Status", "Last-Used",
-    "Done",       "Client",   "Category", "Review",        "Updated", "Id"};
-
-std::string_view file_name_of(std::string_view path) noexcept {
-  const std::size_t slash = path.rfind('/');
-  return slash == std::string_view::npos ? path : path.substr(slash + 1);
-}
 
 // A `Key: value` line (after `indent` bytes of indentation), or nullopt.
 std::optional<Field> field_of(const Line& line, std::size_t indent) {
@@ -48,23 +41,11 @@ std::string entry_id(std::string_view path, std::string_view identity_key) {
   return std::string(path) + "#" + sha256_hex(identity_key).substr(0, 12);
 }
 
-bool section_file(std::string_view name) noexcept {
-  return name == "SOP_LIBRARY.md" || name == "PATTERNS.md" || name == "MISTAKES.md" ||
-         name == "DECISIONS.md";
-}
-
-// The stem of a file name ("PATTERNS" for "memory/PATTERNS.md").
-std::string_view stem_of(std::string_view path) noexcept {
-  std::string_view name = file_name_of(path);
-  if (name.size() > 3 && name.substr(name.size() - 3) == ".md") name.remove_suffix(3);
-  return name;
-}
-
 // A section file's entries take their Category field, else the file's stem (§3).
 void section_file_categories(std::string_view path, std::vector<Entry>& entries) {
   for (Entry& entry : entries) {
     const std::optional<std::string_view> given = entry.field("Category");
-    entry.category = std::string(given && !given->empty() ? *given : stem_of(path));
+    entry.category = std::string(given && !given->empty() ? *given : file_stem(path));
   }
 }
 
@@ -189,7 +170,8 @@ void read_sessions(std::string_view path, const Document& doc, std::vector<Entry
       last_non_blank = line.number;
       last_non_blank_end = line_end(line);
       if (!opaque) {
-        if (std::optional<Field> field = field_of(line, 0)) open.fields.push_back(std::move(*field));
+        if (std::optional<Field> field = field_of(line, 0))
+          open.fields.push_back(std::move(*field));
       }
     }
   }
@@ -198,8 +180,29 @@ void read_sessions(std::string_view path, const Document& doc, std::vector<Entry
 
 }  // namespace
 
+std::string format_hundredths(std::uint32_t hundredths) {
+  return fmt::format("{}.{:02}", hundredths / 100, hundredths % 100);
+}
+
+std::string_view file_name(std::string_view path) noexcept {
+  const std::size_t slash = path.rfind('/');
+  return slash == std::string_view::npos ? path : path.substr(slash + 1);
+}
+
+std::string_view file_stem(std::string_view path) noexcept {
+  std::string_view name = file_name(path);
+  if (name.size() > 3 && name.substr(name.size() - 3) == ".md") name.remove_suffix(3);
+  return name;
+}
+
+bool is_section_file(std::string_view path) noexcept {
+  const std::string_view name = file_name(path);
+  return name == "SOP_LIBRARY.md" || name == "PATTERNS.md" || name == "MISTAKES.md" ||
+         name == "DECISIONS.md";
+}
+
 bool is_field_key(std::string_view key) noexcept {
-  return std::find(std::begin(kFieldKeys), std::end(kFieldKeys), key) != std::end(kFieldKeys);
+  return std::find(kFieldOrder.begin(), kFieldOrder.end(), key) != kFieldOrder.end();
 }
 
 std::optional<std::string_view> Entry::field(std::string_view key) const noexcept {
@@ -211,7 +214,7 @@ std::optional<std::string_view> Entry::field(std::string_view key) const noexcep
 
 std::vector<Entry> read_entries(std::string_view path, const Document& doc) {
   std::vector<Entry> entries;
-  const std::string_view name = file_name_of(path);
+  const std::string_view name = file_name(path);
   if (path.rfind("memory/daily/", 0) == 0) {
     if (const std::optional<CivilDate> date = daily_date(name)) {
       Entry entry;
@@ -239,12 +242,12 @@ std::vector<Entry> read_entries(std::string_view path, const Document& doc) {
   }
   const bool has_h2 = std::any_of(doc.sections().begin(), doc.sections().end(),
                                   [](const Section& s) { return s.kind == SectionKind::section; });
-  if (section_file(name) && has_h2) {
+  if (is_section_file(name) && has_h2) {
     read_sections(path, doc, entries);
   } else {
     read_bullets(path, doc, entries);
   }
-  if (section_file(name)) section_file_categories(path, entries);
+  if (is_section_file(name)) section_file_categories(path, entries);
   return entries;
 }
 

@@ -10,23 +10,11 @@
 namespace memkit::memorybox {
 namespace {
 
-bool is_section_file(std::string_view path) noexcept {
-  return path == "memory/SOP_LIBRARY.md" || path == "memory/PATTERNS.md" ||
-         path == "memory/MISTAKES.md" || path == "memory/DECISIONS.md";
-}
-
 // Files whose entries are bullets under H2 categories (§3): not the section files, the session
 // log or daily files.
 bool is_bullet_file(std::string_view path) noexcept {
   return !is_section_file(path) && path != "memory/SESSION_LOG.md" &&
          path.rfind("memory/daily/", 0) != 0;
-}
-
-std::string_view stem_of(std::string_view path) noexcept {
-  const std::size_t slash = path.rfind('/');
-  std::string_view name = slash == std::string_view::npos ? path : path.substr(slash + 1);
-  if (name.size() > 3 && name.substr(name.size() - 3) == ".md") name.remove_suffix(3);
-  return name;
 }
 
 // Drops the first two code points of a line (a bullet's marker and space, a heading's "##").
@@ -114,7 +102,7 @@ Result<GateIndex> GateIndex::build(const Inputs& inputs) {
       return Status(Errc::parse, describe_issue(*issue, path));
     }
     if (is_bullet_file(path)) heading_categories(doc, categories);
-    if (is_section_file(path)) categories.insert(std::string(stem_of(path)));
+    if (is_section_file(path)) categories.insert(std::string(file_stem(path)));
     for (const Entry& entry : read_entries(path, doc)) {
       key.clear();
       text.clear();
@@ -125,11 +113,10 @@ Result<GateIndex> GateIndex::build(const Inputs& inputs) {
   }
   std::stable_sort(read.begin(), read.end(),
                    [](const Read& a, const Read& b) { return a.item.entry_id < b.item.entry_id; });
-  read.erase(std::unique(read.begin(), read.end(),
-                         [](const Read& a, const Read& b) {
-                           return a.item.entry_id == b.item.entry_id;
-                         }),
-             read.end());
+  read.erase(
+      std::unique(read.begin(), read.end(),
+                  [](const Read& a, const Read& b) { return a.item.entry_id == b.item.entry_id; }),
+      read.end());
   std::vector<std::string_view> texts;
   texts.reserve(read.size());
   for (const Read& r : read) texts.emplace_back(r.text);
@@ -137,8 +124,7 @@ Result<GateIndex> GateIndex::build(const Inputs& inputs) {
   std::vector<Item> items;
   items.reserve(read.size());
   for (Read& r : read) items.push_back(std::move(r.item));
-  return GateIndex(std::move(items),
-                   std::vector<std::string>(categories.begin(), categories.end()),
+  return GateIndex(std::move(items), std::vector<std::string>(categories.begin(), categories.end()),
                    std::move(index));
 }
 

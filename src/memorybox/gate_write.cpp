@@ -16,24 +16,9 @@ namespace {
 
 constexpr std::string_view kDaily = "memory/daily/";
 
-bool is_section_file(std::string_view path) noexcept {
-  return path == "memory/SOP_LIBRARY.md" || path == "memory/PATTERNS.md" ||
-         path == "memory/MISTAKES.md" || path == "memory/DECISIONS.md";
-}
-
 // The files whose entries sync (§9), and so get an `Id:` line when written.
 bool gets_id(std::string_view path) noexcept {
   return is_section_file(path) || path == "memory/LONG_TERM.md" || path == "memory/SESSION_LOG.md";
-}
-
-std::string_view stem_of(std::string_view path) noexcept {
-  std::string_view name = path.substr(path.rfind('/') + 1);
-  if (name.size() > 3 && name.substr(name.size() - 3) == ".md") name.remove_suffix(3);
-  return name;
-}
-
-std::string hundredths(std::uint32_t value) {
-  return fmt::format("{}.{:02}", value / 100, value % 100);
 }
 
 // The candidate's text as lines (compaction.md §2.1: LF or CRLF ends a line).
@@ -63,7 +48,7 @@ struct FieldLine {
 // The field lines of §4 in the §3 order; the Id comes last, once the rest is known.
 std::vector<FieldLine> field_lines(const WriteRequest& w) {
   std::vector<FieldLine> fields;
-  fields.push_back({"Confidence", hundredths(w.candidate.confidence)});
+  fields.push_back({"Confidence", format_hundredths(w.candidate.confidence)});
   fields.push_back({"Verified", w.now.local_date_iso()});
   if (w.freshness.stable) {
     fields.push_back({"Stable", "yes"});
@@ -72,7 +57,7 @@ std::vector<FieldLine> field_lines(const WriteRequest& w) {
   }
   if (w.candidate.source) fields.push_back({"Source", *w.candidate.source});
   if (w.candidate.client) fields.push_back({"Client", *w.candidate.client});
-  if (is_section_file(w.file) && w.category != stem_of(w.file)) {
+  if (is_section_file(w.file) && w.category != file_stem(w.file)) {
     fields.push_back({"Category", w.category});
   }
   if (band_of(w.candidate.confidence) == Band::low) {
@@ -89,8 +74,8 @@ std::vector<std::string> entry_lines(const WriteRequest& w, const std::vector<Fi
   const bool section = is_section_file(w.file) || w.file == "memory/SESSION_LOG.md";
   if (section) {
     const std::string_view marks = is_section_file(w.file) ? "##" : "###";
-    lines.push_back(fmt::format("{} {} \u2014 {}", marks, w.now.local_date_iso(),
-                                *w.candidate.title));
+    lines.push_back(
+        fmt::format("{} {} \u2014 {}", marks, w.now.local_date_iso(), *w.candidate.title));
     for (const FieldLine& f : fields) lines.push_back(fmt::format("{}: {}", f.key, f.value));
     lines.emplace_back();
     for (std::string_view t : text) lines.emplace_back(detail::is_blank(t) ? "" : t);
@@ -181,7 +166,8 @@ std::optional<std::string> placement_rejection(const Inputs& inputs, const GateA
                                                const CivilDate& today) {
   (void)inputs;
   if (placement.tier == 5) {
-    return std::string("tier 5 (archives) only receives verbatim moves; nothing new is written there");
+    return std::string(
+        "tier 5 (archives) only receives verbatim moves; nothing new is written there");
   }
   const TierSpec& tier = default_tiers()[static_cast<std::size_t>(placement.tier - 1)];
   if (std::find(tier.files.begin(), tier.files.end(), placement.file) != tier.files.end()) {
@@ -205,10 +191,10 @@ Status plan_gate_write(const Inputs& inputs, const WriteRequest& w, GateVerdict&
   if (section && !w.candidate.title) {
     return Status(Errc::invalid_argument, "--title: required for an entry of " + w.file);
   }
-  for (const auto& [flag, value] :
-       {std::pair<std::string_view, const std::optional<std::string>&>{"--title", w.candidate.title},
-        {"--source", w.candidate.source},
-        {"--client", w.candidate.client}}) {
+  for (const auto& [flag, value] : {std::pair<std::string_view, const std::optional<std::string>&>{
+                                        "--title", w.candidate.title},
+                                    {"--source", w.candidate.source},
+                                    {"--client", w.candidate.client}}) {
     if (Status s = one_line(flag, value); !s.ok()) return s;
   }
   const FileSnapshot* file = inputs.snapshot.find(w.file);
@@ -234,7 +220,7 @@ Status plan_gate_write(const Inputs& inputs, const WriteRequest& w, GateVerdict&
 
   // The file the entry goes into: its bytes, or what init would write (a new daily file starts
   // with its own Id line and an empty line).
-  const std::string base = exists ? *file->bytes
+  const std::string base = exists  ? *file->bytes
                            : daily ? "Id: " + id + "\n"
                                    : init_file_bytes(w.file);
   const Document doc = parse_markdown(base);
@@ -267,10 +253,9 @@ Status plan_gate_write(const Inputs& inputs, const WriteRequest& w, GateVerdict&
   const auto written = std::find_if(after_entries.begin(), after_entries.end(),
                                     [&](const Entry& e) { return e.begin == entry_begin; });
   const std::size_t expected_fields = fields.size() + (gets_id(w.file) ? 1 : 0);
-  if (!daily && (written == after_entries.end() ||
-                 after_entries.size() != before_entries.size() + 1 ||
-                 written->end != entry_begin + entry_size ||
-                 written->fields.size() != expected_fields)) {
+  if (!daily &&
+      (written == after_entries.end() || after_entries.size() != before_entries.size() + 1 ||
+       written->end != entry_begin + entry_size || written->fields.size() != expected_fields)) {
     return Status(Errc::invalid_argument,
                   "--text: would not read back as one entry of " + w.file +
                       " (a line of it reads as a field line, a heading or the start of another "
@@ -279,9 +264,9 @@ Status plan_gate_write(const Inputs& inputs, const WriteRequest& w, GateVerdict&
   if (!daily) {
     for (const Entry& e : before_entries) {
       if (e.id == written->id) {
-        return Status(Errc::invalid_argument,
-                      fmt::format("{} already has the entry {}; give another --title",
-                                  w.file, e.id));
+        return Status(
+            Errc::invalid_argument,
+            fmt::format("{} already has the entry {}; give another --title", w.file, e.id));
       }
     }
   }
@@ -310,12 +295,12 @@ Status plan_gate_write(const Inputs& inputs, const WriteRequest& w, GateVerdict&
     budget.state = Budget::create(*budget.limit, Bound::stay_under, Measure::lines)
                        ->classify(budget.lines_after);
     if (*budget.state != BudgetState::ok) {
-      verdict.findings.push_back(make_finding(
-          "MK-BOX-012", Severity::warning, w.file,
-          fmt::format("{} would be {} ({} of {} lines{})", w.file, budget_state_name(*budget.state),
-                      budget.lines_after, *budget.limit,
-                      tier.combined_limit ? ", tier 1 combined" : ""),
-          "run `memkit memorybox compact`"));
+      verdict.findings.push_back(
+          make_finding("MK-BOX-012", Severity::warning, w.file,
+                       fmt::format("{} would be {} ({} of {} lines{})", w.file,
+                                   budget_state_name(*budget.state), budget.lines_after,
+                                   *budget.limit, tier.combined_limit ? ", tier 1 combined" : ""),
+                       "run `memkit memorybox compact`"));
     }
   }
   verdict.budget = std::move(budget);

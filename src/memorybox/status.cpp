@@ -17,11 +17,6 @@ Budget stay_under(std::uint64_t limit) {
   return *Budget::create(limit, Bound::stay_under, Measure::lines);
 }
 
-std::string_view file_name(std::string_view path) noexcept {
-  const std::size_t slash = path.rfind('/');
-  return slash == std::string_view::npos ? path : path.substr(slash + 1);
-}
-
 std::uint64_t count_units(const Document& doc, UnitKind kind) {
   return static_cast<std::uint64_t>(std::count_if(
       doc.units().begin(), doc.units().end(), [kind](const Unit& u) { return u.kind == kind; }));
@@ -180,9 +175,7 @@ Report memorybox_status(const Inputs& inputs, const ClockReading& now) {
 }
 
 std::string init_file_bytes(std::string_view path) {
-  std::string_view stem = file_name(path);
-  stem.remove_suffix(3);  // ".md"
-  return "# " + std::string(stem) + "\n";
+  return "# " + std::string(file_stem(path)) + "\n";
 }
 
 }  // namespace memkit::memorybox

@@ -11,23 +11,9 @@
 namespace memkit::memorybox {
 namespace {
 
-// The order memkit writes fields in (§3).
-constexpr std::array<std::string_view, 13> kOrder = {
-    "Confidence", "Verified", "Stable",   "Decay-Trigger", "Source",  "Status", "Last-Used",
-    "Done",       "Client",   "Category", "Review",        "Updated", "Id"};
-
 std::size_t rank(std::string_view key) {
-  return static_cast<std::size_t>(std::find(kOrder.begin(), kOrder.end(), key) - kOrder.begin());
-}
-
-std::string hundredths(std::uint32_t value) {
-  return fmt::format("{}.{:02}", value / 100, value % 100);
-}
-
-// The new line terminator of a file (compaction.md §7.2).
-std::string_view terminator_of(std::string_view bytes) {
-  const std::size_t lf = bytes.find('\n');
-  return lf != std::string_view::npos && lf > 0 && bytes[lf - 1] == '\r' ? "\r\n" : "\n";
+  return static_cast<std::size_t>(std::find(kFieldOrder.begin(), kFieldOrder.end(), key) -
+                                  kFieldOrder.begin());
 }
 
 ConfidenceState state_of(const Entry& entry, const std::optional<std::string>& verified_override,
@@ -62,8 +48,8 @@ ConfidenceState state_of(const Entry& entry, const std::optional<std::string>& v
 // Builds the splices that set, insert or delete an entry's field lines.
 class FieldEditor final {
  public:
-  FieldEditor(const Entry& entry, std::string_view bytes)
-      : entry_(entry), bytes_(bytes), terminator_(terminator_of(bytes)) {}
+  FieldEditor(const Entry& entry, const Document& doc)
+      : entry_(entry), bytes_(doc.bytes()), terminator_(new_line_terminator(doc)) {}
 
   void set(std::string_view key, const std::string& value) { values_[rank(key)] = value; }
   void clear(std::string_view key) { cleared_[rank(key)] = true; }
@@ -72,8 +58,8 @@ class FieldEditor final {
     std::vector<Splice> out;
     const std::size_t default_indent = entry_.kind == EntryKind::bullet ? 2 : 0;
     bool end_terminated = false;  // an unterminated last line gets its terminator once
-    for (std::size_t r = 0; r < kOrder.size(); ++r) {
-      const std::string_view key = kOrder[r];
+    for (std::size_t r = 0; r < kFieldOrder.size(); ++r) {
+      const std::string_view key = kFieldOrder[r];
       const auto existing = std::find_if(entry_.fields.begin(), entry_.fields.end(),
                                          [&](const Field& f) { return f.key == key; });
       if (cleared_[r]) {
@@ -124,8 +110,8 @@ class FieldEditor final {
   const Entry& entry_;
   std::string_view bytes_;
   std::string_view terminator_;
-  std::array<std::optional<std::string>, kOrder.size()> values_{};
-  std::array<bool, kOrder.size()> cleared_{};
+  std::array<std::optional<std::string>, kFieldOrder.size()> values_{};
+  std::array<bool, kFieldOrder.size()> cleared_{};
 };
 
 }  // namespace
@@ -165,7 +151,7 @@ Result<UpdatePlanning> plan_update(const Inputs& inputs, const UpdateRequest& re
   plan.entry_id = entry->id;
   plan.path = path;
   plan.before = state_of(*entry, {}, {}, {}, today);
-  FieldEditor editor(*entry, file->text());
+  FieldEditor editor(*entry, doc);
   std::optional<std::string> verified;
   std::optional<std::uint32_t> stored;
   std::optional<std::optional<std::string>> review;
@@ -199,7 +185,7 @@ Result<UpdatePlanning> plan_update(const Inputs& inputs, const UpdateRequest& re
       }
       break;
   }
-  if (stored) editor.set("Confidence", hundredths(*stored));
+  if (stored) editor.set("Confidence", format_hundredths(*stored));
   if (verified) editor.set("Verified", *verified);
   if (review) {
     if (*review) {

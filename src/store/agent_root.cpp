@@ -2,7 +2,6 @@
 #include "memkit/agent_root.hpp"
 
 #include <algorithm>
-#include <random>
 
 #include "memkit/workspace.hpp"
 #include "store/read_entry.hpp"
@@ -12,19 +11,6 @@ namespace {
 
 bool ends_with_md(const std::string& name) {
   return name.size() > 3 && name.compare(name.size() - 3, 3, ".md") == 0;
-}
-
-// A transaction ID names a journal directory (compaction.md §12.4): 32 lowercase hex digits that
-// only have to be unique, not secret.
-std::string random_txid() {
-  static thread_local std::mt19937_64 rng(std::random_device{}());
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string txid(32, '0');
-  for (std::size_t i = 0; i < txid.size(); i += 16) {
-    std::uint64_t bits = rng();
-    for (std::size_t j = 0; j < 16; ++j, bits >>= 4) txid[i + j] = kHex[bits & 0xF];
-  }
-  return txid;
 }
 
 }  // namespace
@@ -244,8 +230,8 @@ Result<std::vector<std::string>> AgentRoot::apply(const Plan& plan, const ClockR
       if (Status made = fs_->create_directory(absolute(parent)); !made.ok()) return relative(made);
     }
   }
-  Result<std::vector<std::string>> written =
-      apply_plan(*fs_, ApplyPaths{root_, absolute(".memkit")}, plan, now, random_txid(), false);
+  Result<std::vector<std::string>> written = apply_plan(
+      *fs_, ApplyPaths{root_, absolute(".memkit")}, plan, now, new_transaction_id(), false);
   if (!written) return relative(written.status());
   return written;
 }

@@ -1,17 +1,15 @@
 // Workspace: opens a memory folder, snapshots it for the core, and writes what the core decided.
 #include "memkit/workspace.hpp"
 
-#include "store/read_entry.hpp"
-
 #include <algorithm>
 #include <nlohmann/json.hpp>
-#include <random>
 
 #include "apply/state_directory.hpp"
 #include "memkit/apply.hpp"
 #include "memkit/digest.hpp"
 #include "memkit/text.hpp"
 #include "memkit/version.hpp"
+#include "store/read_entry.hpp"
 
 namespace memkit {
 namespace {
@@ -19,7 +17,6 @@ namespace {
 bool ends_with(std::string_view s, std::string_view suffix) noexcept {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
 }
-
 
 Status symlink_refused(const std::string& folder) {
   return Status(Errc::unsafe_path,
@@ -69,8 +66,9 @@ Result<Workspace> Workspace::open_unchecked(FileSystem& fs, const LayoutProfile&
   if (*root != NodeType::directory) {
     const Result<NodeType> plain = fs.node_type(options.project_root);
     const bool exists = plain && *plain != NodeType::none;
-    return Status(Errc::invalid_argument, "--project-root: " + options.project_root +
-                                              (exists ? ": not a directory" : ": no such directory"));
+    return Status(Errc::invalid_argument,
+                  "--project-root: " + options.project_root +
+                      (exists ? ": not a directory" : ": no such directory"));
   }
   const std::string requested =
       options.memory_dir.empty() ? profile.default_memory_dir : options.memory_dir;
@@ -244,16 +242,9 @@ Result<std::unique_ptr<LockHandle>> Workspace::lock() {
 
 Result<std::vector<std::string>> Workspace::apply(const Plan& plan, const ClockReading& now,
                                                   bool keep_record) {
-  // A transaction ID names a journal directory; it only has to be unique, not secret.
-  static thread_local std::mt19937_64 rng(std::random_device{}());
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string txid(32, '0');
-  for (std::size_t i = 0; i < txid.size(); i += 16) {
-    std::uint64_t bits = rng();
-    for (std::size_t j = 0; j < 16; ++j, bits >>= 4) txid[i + j] = kHex[bits & 0xF];
-  }
-  Result<std::vector<std::string>> written = apply_plan(
-      *fs_, ApplyPaths{absolute(memory_dir_), absolute(".memkit")}, plan, now, txid, keep_record);
+  Result<std::vector<std::string>> written =
+      apply_plan(*fs_, ApplyPaths{absolute(memory_dir_), absolute(".memkit")}, plan, now,
+                 new_transaction_id(), keep_record);
   if (!written) return relative(written.status());
   return written;
 }
