@@ -269,6 +269,9 @@ struct LoadedFile {
 // The tier of a path under the agent root (1 to 5), or 0 when the path is in no tier.
 [[nodiscard]] int tier_of(const Inputs& inputs, std::string_view path);
 
+// Every tier 1-4 file in tier order: the tiers' lists, then the daily files by date.
+[[nodiscard]] std::vector<std::string> tier_files_1_to_4(const Inputs& inputs);
+
 // `load --tier N` (every existing file of the tier, in status order) or `load --file F`. Tier 5 is
 // refused unless `include_archive` or F lies under memory/ARCHIVES/. Fails with
 // Errc::invalid_argument naming the argument (--tier, --file).

@@ -69,14 +69,14 @@ enum class Alignment : std::uint8_t { existing, create, none };
 
 // A host's answer to one question; only the gate's own members count.
 struct GateAnswer {
-  bool value = false;                          // VALUE: yes
-  Alignment alignment = Alignment::none;       // ALIGNMENT
-  std::string category;                        // ALIGNMENT existing or new
-  std::optional<std::string> redundant_with;   // REDUNDANCY: an entry ID, or none
-  bool stable = false;                         // FRESHNESS: stable ...
-  std::optional<std::string> decay_trigger;    // ... or time-sensitive until this YYYY-MM-DD
-  int tier = 0;                                // PLACEMENT
-  std::string file;                            // PLACEMENT
+  bool value = false;                         // VALUE: yes
+  Alignment alignment = Alignment::none;      // ALIGNMENT
+  std::string category;                       // ALIGNMENT existing or new
+  std::optional<std::string> redundant_with;  // REDUNDANCY: an entry ID, or none
+  bool stable = false;                        // FRESHNESS: stable ...
+  std::optional<std::string> decay_trigger;   // ... or time-sensitive until this YYYY-MM-DD
+  int tier = 0;                               // PLACEMENT
+  std::string file;                           // PLACEMENT
 };
 
 // The host's judgement: an answer, nullopt when it has none (the run stops with
@@ -88,9 +88,6 @@ using Judge = std::function<Result<std::optional<GateAnswer>>(const GateQuestion
 // "<entry ID>" | "none"; FRESHNESS "stable" | "time_sensitive <YYYY-MM-DD>"; PLACEMENT
 // "<tier> <file>". Fails with Errc::invalid_argument naming the gate.
 [[nodiscard]] Result<GateAnswer> parse_gate_answer(Gate gate, std::string_view text);
-
-// Every tier 1-4 file in tier order: the tiers' lists, then the daily files by date.
-[[nodiscard]] std::vector<std::string> tier_files_1_to_4(const Inputs& inputs);
 
 // The entries of every tier 1-4 file, indexed for REDUNDANCY: exact keys and the near-duplicate
 // index, built once and queried per candidate.
@@ -173,7 +170,7 @@ struct GateOptions {
 // later than today, a missing title, a text that would not read back as one entry, or a Judge
 // that fails. REQUIRES: `index` was built from `inputs`.
 [[nodiscard]] GateVerdict run_gates(const Inputs& inputs, const GateIndex& index,
-                                            const Candidate& candidate, const Judge& judge,
-                                            const ClockReading& now, const GateOptions& options = {});
+                                    const Candidate& candidate, const Judge& judge,
+                                    const ClockReading& now, const GateOptions& options = {});
 
 }  // namespace memkit::memorybox

@@ -191,14 +191,8 @@ void run_memorybox(const CommandRequest& inv, const CommandEnvironment& env, Com
     std::optional<std::string> only;
     if (const auto file = inv.options.find("--file"); file != inv.options.end()) {
       only = file->second;
-      bool known = false;
-      for (const memorybox::TierSpec& tier : memorybox::default_tiers()) {
-        known = known || (tier.tier <= 4 && std::find(tier.files.begin(), tier.files.end(),
-                                                      *only) != tier.files.end());
-      }
-      known = known || std::find(inputs->daily_files.begin(), inputs->daily_files.end(), *only) !=
-                           inputs->daily_files.end();
-      if (!known) {
+      const int tier = memorybox::tier_of(*inputs, *only);
+      if (tier < 1 || tier > 4) {
         reply.findings.push_back(finding_from(
             Status(Errc::invalid_argument,
                    "--file: " + *only +

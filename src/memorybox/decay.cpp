@@ -96,15 +96,7 @@ DecayReport memorybox_decay(const Inputs& inputs, const ClockReading& now,
                             std::optional<std::string_view> only_file) {
   DecayReport report;
   const CivilDate today = now.local_date();
-  std::vector<std::string> files;
-  for (const TierSpec& tier : default_tiers()) {
-    if (tier.tier > 4) continue;
-    for (const std::string& path : tier.files) files.push_back(path);
-    if (tier.tier == 4) {
-      for (const std::string& path : inputs.daily_files) files.push_back(path);
-    }
-  }
-  for (const std::string& path : files) {
+  for (const std::string& path : tier_files_1_to_4(inputs)) {
     if (only_file && *only_file != path) continue;
     const FileSnapshot* entry = inputs.snapshot.find(path);
     if (entry == nullptr || entry->state != EntryState::file) continue;

@@ -27,9 +27,9 @@ class Run final {
     return finish();
   }
   GateVerdict needs_judgement(Gate gate, std::string detail) {
-    verdict_.findings.push_back(make_finding(
-        "MK-BOX-003", Severity::info, "",
-        fmt::format("{}: {}; nothing is written", gate_name(gate), detail)));
+    verdict_.findings.push_back(
+        make_finding("MK-BOX-003", Severity::info, "",
+                     fmt::format("{}: {}; nothing is written", gate_name(gate), detail)));
     return stop(gate, "needs_judgement", Outcome::needs_judgement, std::move(detail));
   }
   GateVerdict refuse(Finding finding) {
@@ -160,9 +160,9 @@ GateVerdict run_gates(const Inputs& inputs, const GateIndex& index, const Candid
     return run.refuse(make_fatal("MK-ARG-001", "", "--text: empty"));
   }
   if (options.threshold > similarity::kMaxThreshold) {
-    return run.refuse(make_fatal("MK-ARG-001", "",
-                                 fmt::format("threshold: expected 0 to 100 hundredths, got {}",
-                                             options.threshold)));
+    return run.refuse(make_fatal(
+        "MK-ARG-001", "",
+        fmt::format("threshold: expected 0 to 100 hundredths, got {}", options.threshold)));
   }
   // Preconditions: speculation is never stored.
   if (band_of(candidate.confidence) == Band::speculation) {
@@ -196,18 +196,17 @@ GateVerdict run_gates(const Inputs& inputs, const GateIndex& index, const Candid
     return run.stop(Gate::alignment, "fail", Outcome::discard, "no category is worth it");
   }
   const std::string category = aligned.category;
-  const bool listed = std::binary_search(index.categories().begin(), index.categories().end(),
-                                         category);
+  const bool listed =
+      std::binary_search(index.categories().begin(), index.categories().end(), category);
   if (aligned.alignment == Alignment::existing && !listed) {
     return run.refuse(bad_answer(
         Gate::alignment,
-        fmt::format("'{}' is not an existing category; a new one needs --new-category",
-                    category)));
+        fmt::format("'{}' is not an existing category; a new one needs --new-category", category)));
   }
   if (category.find_first_of("\r\n") != std::string::npos || strip_w(category) != category) {
     return run.refuse(bad_answer(
-        Gate::alignment, fmt::format("a category is one line without surrounding spaces, got '{}'",
-                                     category)));
+        Gate::alignment,
+        fmt::format("a category is one line without surrounding spaces, got '{}'", category)));
   }
   run.pass(Gate::alignment, listed ? "fits the existing category '" + category + "'"
                                    : "creates the category '" + category + "'");
@@ -266,8 +265,9 @@ GateVerdict run_gates(const Inputs& inputs, const GateIndex& index, const Candid
     if (!date || days_between(today, *date) <= 0) {
       return run.refuse(make_fatal(
           "MK-BOX-001", "",
-          fmt::format("--decay-trigger: expected a date (YYYY-MM-DD) later than today ({}), got '{}'",
-                      now.local_date_iso(), trigger)));
+          fmt::format(
+              "--decay-trigger: expected a date (YYYY-MM-DD) later than today ({}), got '{}'",
+              now.local_date_iso(), trigger)));
     }
   }
   run.pass(Gate::freshness,
@@ -280,15 +280,15 @@ GateVerdict run_gates(const Inputs& inputs, const GateIndex& index, const Candid
   if (!*answer) return run.needs_judgement(Gate::placement, "which tier and file?");
   const GateAnswer placement = **answer;
   if (placement.tier < 1 || placement.tier > 5) {
-    return run.refuse(bad_answer(
-        Gate::placement, fmt::format("unknown tier {}; tiers are 1 to 5", placement.tier)));
+    return run.refuse(bad_answer(Gate::placement,
+                                 fmt::format("unknown tier {}; tiers are 1 to 5", placement.tier)));
   }
   run.verdict().tier = placement.tier;
   run.verdict().file = placement.file;
   run.verdict().category = category;
   if (std::optional<std::string> why = placement_rejection(inputs, placement, today)) {
-    run.verdict().findings.push_back(make_finding("MK-BOX-004", Severity::error, placement.file,
-                                                  "PLACEMENT rejected: " + *why));
+    run.verdict().findings.push_back(
+        make_finding("MK-BOX-004", Severity::error, placement.file, "PLACEMENT rejected: " + *why));
     return run.stop(Gate::placement, "fail", Outcome::rejected, *why);
   }
   WriteRequest write{candidate, category, freshness, placement.tier, placement.file, now};

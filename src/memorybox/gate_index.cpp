@@ -73,18 +73,6 @@ void heading_categories(const Document& doc, std::set<std::string>& out) {
 
 }  // namespace
 
-std::vector<std::string> tier_files_1_to_4(const Inputs& inputs) {
-  std::vector<std::string> files;
-  for (const TierSpec& tier : default_tiers()) {
-    if (tier.tier > 4) continue;
-    files.insert(files.end(), tier.files.begin(), tier.files.end());
-    if (tier.tier == 4) {
-      files.insert(files.end(), inputs.daily_files.begin(), inputs.daily_files.end());
-    }
-  }
-  return files;
-}
-
 Result<GateIndex> GateIndex::build(const Inputs& inputs) {
   struct Read {
     Item item;

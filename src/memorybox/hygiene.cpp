@@ -333,11 +333,7 @@ Hygiene memorybox_hygiene(const Inputs& inputs, const ClockReading& now) {
       names.insert(
           ascii_lower(path.substr(path.rfind('/') == std::string::npos ? 0 : path.rfind('/') + 1)));
     }
-    std::vector<std::string> tier_files;
-    for (const TierSpec& tier : default_tiers()) {
-      if (tier.tier <= 4) tier_files.insert(tier_files.end(), tier.files.begin(), tier.files.end());
-    }
-    tier_files.insert(tier_files.end(), inputs.daily_files.begin(), inputs.daily_files.end());
+    std::vector<std::string> tier_files = tier_files_1_to_4(inputs);
     std::sort(tier_files.begin(), tier_files.end());
     for (const std::string& path : tier_files) {
       if (const Document* doc = parsed(inputs, path, cache)) {

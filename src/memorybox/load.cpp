@@ -20,6 +20,18 @@ int tier_of(const Inputs& inputs, std::string_view path) {
   return 0;
 }
 
+std::vector<std::string> tier_files_1_to_4(const Inputs& inputs) {
+  std::vector<std::string> files;
+  for (const TierSpec& tier : default_tiers()) {
+    if (tier.tier > 4) continue;
+    files.insert(files.end(), tier.files.begin(), tier.files.end());
+    if (tier.tier == 4) {
+      files.insert(files.end(), inputs.daily_files.begin(), inputs.daily_files.end());
+    }
+  }
+  return files;
+}
+
 Result<std::vector<LoadedFile>> load_files(const Inputs& inputs, std::optional<int> tier,
                                            std::optional<std::string_view> file,
                                            bool include_archive) {

@@ -1,30 +1,15 @@
 // `memorybox update --entry ID --resolve archive` (spec memorybox.md §6): a resolved review that
 // ends with the entry in the archive, moved verbatim, plan-confirmed.
-#include <algorithm>
-
 #include "memorybox/move_set.hpp"
 
 namespace memkit::memorybox {
-namespace {
-
-// Returns true iff `path` is a file of tiers 1 to 4 (§2): a listed file or a daily file. Canon
-// files (Maven) are in no tier of the default profile, so they can never be named here.
-bool is_tier_file(const Inputs& inputs, std::string_view path) {
-  for (const TierSpec& tier : default_tiers()) {
-    if (tier.tier <= 4 && std::find(tier.files.begin(), tier.files.end(), path) != tier.files.end())
-      return true;
-  }
-  return std::find(inputs.daily_files.begin(), inputs.daily_files.end(), path) !=
-         inputs.daily_files.end();
-}
-
-}  // namespace
 
 Result<EntryMove> plan_resolve_archive(const Inputs& inputs, std::string_view entry_id,
                                        const ClockReading& now) {
   Result<std::string> path = detail::entry_file(entry_id);
   if (!path) return path.status();
-  if (!is_tier_file(inputs, *path)) {
+  // Canon files (Maven) are in no tier of the default profile, so they can never be named here.
+  if (const int tier = tier_of(inputs, *path); tier < 1 || tier > 4) {
     return Status(Errc::invalid_argument, "--entry: " + *path + ": not a tier 1-4 file");
   }
   detail::Documents docs(inputs);
