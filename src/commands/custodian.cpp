@@ -37,115 +37,14 @@ Result<Workspace> open_workspace(const CommandRequest& inv) {
   return Workspace::open(posix_file_system(), custodian_layout(), std::move(options));
 }
 
-// One compaction, in either mode: what the planner found, and how to show it.
-struct CompactionRun {
-  std::vector<Finding> findings;
-  std::optional<Plan> plan;
-  std::vector<Finding> gates;  // apply-time refusals (§9 decision gate, §14 forget refusals)
-  std::function<Status()> after_apply;           // shell work once the plan is written, if any
-  std::uint32_t unfinished_transactions = 0;     // what the planner's read of .memkit/txn found
-  std::shared_ptr<const InboxCompaction> inbox;  // inbox mode only, for typed access
-  std::function<JsonWriter(bool, const std::vector<std::string>&)> data;
-  std::function<TextWriter(bool, const std::vector<std::string>&)> text;
-};
-
-// §12.3, shared by every plan-making command: a dry run by default; --apply --confirm-plan ID
-// rebuilds the plan under the lock and writes only when the rebuilt ID is the confirmed one and
-// no gate refuses.
-void run_planned(const CommandRequest& inv, const ClockReading& now, Workspace& ws,
-                 CommandReply& reply, const std::function<Result<CompactionRun>()>& plan_now) {
-  const bool apply = has_flag(inv, "--apply");
-  const auto confirm = inv.options.find("--confirm-plan");
-  if (confirm != inv.options.end() && !apply) {
-    reply.findings.push_back(
-        finding_from(Status(Errc::invalid_argument, "--confirm-plan: only with --apply")));
-    return;
-  }
-  const bool text = inv.format == OutputFormat::text;
-  auto finish = [&](const CompactionRun& run, bool applied,
-                    const std::vector<std::string>& written) {
-    for (const Finding& f : run.findings) reply.findings.push_back(f);
-    reply.plan = run.plan;
-    reply.applied = applied;
-    reply.inbox = run.inbox;
-    reply.data = run.data(applied, written);
-    if (text) reply.text = run.text(applied, written);
-  };
-  auto stops = [](const std::vector<Finding>& findings) {
-    const ExitClass c = derive_exit_class(findings);
-    return c == ExitClass::fatal || c == ExitClass::blocker;
-  };
-  if (!apply || confirm == inv.options.end()) {
-    // A dry run, or an apply without a confirmed ID (which can only be refused): no lock.
-    Result<CompactionRun> run = plan_now();
-    if (!run) {
-      reply.findings.push_back(finding_from(run.status()));
-      return;
-    }
-    if (apply && !stops(run->findings) && run->plan) {
-      reply.findings.push_back(make_finding("MK-PLAN-002", Severity::blocker, "",
-                                            "--apply needs --confirm-plan " + run->plan->id(),
-                                            "review the dry run, then confirm its Plan ID"));
-    }
-    finish(*run, false, {});
-    return;
-  }
-  Result<std::unique_ptr<LockHandle>> lock = ws.lock();
-  if (!lock) {
-    reply.findings.push_back(finding_from(lock.status()));
-    return;
-  }
-  // Planned from disk under the lock, once: what was reviewed must still be what gets written.
-  Result<CompactionRun> run = plan_now();
-  if (!run) {
-    reply.findings.push_back(finding_from(run.status()));
-    return;
-  }
-  if (run->unfinished_transactions > 0) {
-    reply.findings.push_back(make_finding("MK-TXN-001", Severity::blocker, "",
-                                          "an unfinished transaction is in .memkit/txn",
-                                          "run `memkit custodian recover`"));
-    finish(*run, false, {});
-    return;
-  }
-  if (stops(run->findings)) {
-    finish(*run, false, {});
-    return;
-  }
-  if (!run->plan) {
-    if (confirm != inv.options.end()) {
-      reply.findings.push_back(
-          make_finding("MK-PLAN-003", Severity::warning, "",
-                       "confirmed plan " + confirm->second + " has nothing left to apply"));
-    }
-    finish(*run, false, {});
-    return;
-  }
-  if (run->plan->id() != confirm->second) {
-    reply.findings.push_back(make_finding("MK-PLAN-001", Severity::blocker, "",
-                                          "stale or mismatched plan: confirmed " + confirm->second +
-                                              ", current plan is " + run->plan->id() +
-                                              "; no files written",
-                                          "review the current dry run and confirm its Plan ID"));
-    finish(*run, false, {});
-    return;
-  }
-  if (!run->gates.empty()) {
-    for (const Finding& gate : run->gates) reply.findings.push_back(gate);
-    finish(*run, false, {});
-    return;
-  }
-  Result<std::vector<std::string>> written = ws.apply(*run->plan, now);
-  if (!written) {
-    reply.findings.push_back(finding_from(written.status()));
-    finish(*run, false, {});
-    return;
-  }
-  if (run->after_apply) {
-    if (Status after = run->after_apply(); !after.ok())
-      reply.findings.push_back(finding_from(after));
-  }
-  finish(*run, true, *written);
+// A custodian workspace as the writer of confirmed plans: recover is a command of its own, so an
+// unfinished transaction the planner finds only stops the apply.
+PlanWriter writer_of(Workspace& ws, const ClockReading& now) {
+  PlanWriter writer;
+  writer.lock = [&ws] { return ws.lock(); };
+  writer.apply = [&ws, now](const Plan& plan) { return ws.apply(plan, now); };
+  writer.recover_hint = "run `memkit custodian recover`";
+  return writer;
 }
 
 // §8 and §9: inbox mode, or target mode with --target.
@@ -161,12 +60,12 @@ void run_compact(const CommandRequest& inv, const ClockReading& now, Workspace& 
     }
     target = *normalized;
   }
-  run_planned(inv, now, ws, reply, [&]() -> Result<CompactionRun> {
+  run_planned(inv, reply, writer_of(ws, now), [&](bool) -> Result<PlannedRun> {
     std::vector<std::string> extra;
     if (target) extra = {"archive/README.md", archive_path_for(*target, now)};
     Result<CustodianInputs> inputs = ws.read_custodian_inputs(extra);
     if (!inputs) return inputs.status();
-    CompactionRun run;
+    PlannedRun run;
     run.unfinished_transactions = inputs->unfinished_transactions;
     if (target) {
       auto report = std::make_shared<TargetCompaction>(
@@ -292,7 +191,7 @@ void run_forget(const CommandRequest& inv, const ClockReading& now, Workspace& w
     return;
   }
   const bool allow_broad = has_flag(inv, "--allow-broad-match");
-  run_planned(inv, now, ws, reply, [&]() -> Result<CompactionRun> {
+  run_planned(inv, reply, writer_of(ws, now), [&](bool) -> Result<PlannedRun> {
     std::vector<std::string> extra;
     if (*mode == ForgetMode::purge) {
       Result<std::vector<std::string>> all = ws.list_markdown_files();
@@ -303,7 +202,7 @@ void run_forget(const CommandRequest& inv, const ClockReading& now, Workspace& w
     if (!inputs) return inputs.status();
     auto forget = std::make_shared<ForgetPlanning>(
         plan_forget(*inputs, topic, *mode, default_token_counter(), now));
-    CompactionRun run;
+    PlannedRun run;
     run.unfinished_transactions = inputs->unfinished_transactions;
     run.findings = forget->findings;
     run.plan = forget->plan;
@@ -333,7 +232,7 @@ void run_undo(const CommandRequest& inv, const ClockReading& now, Workspace& ws,
     return;
   }
   const std::string plan_id = inv.positionals[0];
-  run_planned(inv, now, ws, reply, [&]() -> Result<CompactionRun> {
+  run_planned(inv, reply, writer_of(ws, now), [&](bool) -> Result<PlannedRun> {
     Result<std::optional<AppliedRecord>> record = ws.read_applied_record(plan_id);
     if (!record) return record.status();
     std::vector<std::string> paths;
@@ -344,7 +243,7 @@ void run_undo(const CommandRequest& inv, const ClockReading& now, Workspace& ws,
     if (!inputs) return inputs.status();
     auto undo = std::make_shared<UndoPlanning>(
         plan_undo(*record, plan_id, *inputs, default_token_counter()));
-    CompactionRun run;
+    PlannedRun run;
     run.unfinished_transactions = inputs->unfinished_transactions;
     run.findings = undo->findings;
     run.plan = undo->plan;

@@ -2,13 +2,18 @@
 // makes, and one entry point per command group. Internal to src/commands.
 #pragma once
 
+#include <cstdint>
+#include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "commands/text_view.hpp"
 #include "memkit/agent_root.hpp"
 #include "memkit/commands.hpp"
+#include "memkit/file_system.hpp"
 #include "memkit/memorybox.hpp"
 
 namespace memkit::commands_detail {
@@ -29,6 +34,34 @@ namespace memkit::commands_detail {
                                                         const CommandEnvironment& env,
                                                         CommandReply& reply,
                                                         bool takes_positionals);
+
+// What one plan-making command found, and how to show it (compaction.md §12.3).
+struct PlannedRun {
+  std::vector<Finding> findings;
+  std::optional<Plan> plan;
+  std::vector<Finding> gates;                    // apply-time refusals (§9 gate, §14 forget)
+  std::function<Status()> after_apply;           // shell work once the plan is written, if any
+  std::uint32_t unfinished_transactions = 0;     // what the planner's read of .memkit/txn found
+  std::shared_ptr<const InboxCompaction> inbox;  // custodian compact, inbox mode: typed access
+  std::function<JsonWriter(bool, const std::vector<std::string>&)> data;
+  std::function<TextWriter(bool, const std::vector<std::string>&)> text;
+};
+
+// Where a confirmed plan is written: a custodian workspace or a MemoryBox agent root.
+struct PlanWriter {
+  std::function<Result<std::unique_ptr<LockHandle>>()> lock;
+  // Under the lock, before planning again: deals with what a crash left, adding its findings to
+  // the reply; false stops the apply. Empty: nothing to do.
+  std::function<bool(CommandReply&)> ready;
+  std::function<Result<std::vector<std::string>>(const Plan&)> apply;
+  std::string recover_hint;  // MK-TXN-001's remediation when the planner found a transaction
+};
+
+// §12.3, shared by every plan-making command: a dry run by default; --apply --confirm-plan ID
+// plans again under the lock (plan_now(true)) and writes only when the new plan's ID is the
+// confirmed one and no gate refuses.
+void run_planned(const CommandRequest& inv, CommandReply& reply, const PlanWriter& writer,
+                 const std::function<Result<PlannedRun>(bool under_lock)>& plan_now);
 
 // One entry point per group.
 void run_custodian(const CommandRequest& inv, const CommandEnvironment& env, CommandReply& reply);

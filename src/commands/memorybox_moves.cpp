@@ -13,21 +13,6 @@
 namespace memkit::commands_detail {
 namespace {
 
-// One plan a memorybox command made: its findings and how to show it.
-struct MoveRun {
-  std::vector<Finding> findings;
-  std::optional<Plan> plan;
-  std::function<JsonWriter(bool, const std::vector<std::string>&)> data;
-  std::function<TextWriter(bool, const std::vector<std::string>&)> text;
-};
-
-using Planner = std::function<Result<MoveRun>(const memorybox::Inputs&)>;
-
-bool stops(const std::vector<Finding>& findings) {
-  const ExitClass c = derive_exit_class(findings);
-  return c == ExitClass::fatal || c == ExitClass::blocker;
-}
-
 // What a crash left in .memkit/txn is finished before anything else is planned: memorybox has no
 // `recover` command of its own, so its own transactions are rolled forward here (what they write
 // was confirmed already), and any transaction that never began to commit touched no file and is
@@ -60,91 +45,32 @@ bool recovered(MemoryBoxRun& run) {
   return false;
 }
 
-// compaction.md §12.3: a dry run by default; --apply --confirm-plan ID plans again from disk
-// under the lock and writes only when the new plan's ID is the confirmed one.
-void run_planned_moves(MemoryBoxRun& run, const Planner& plan_now) {
-  CommandReply& reply = run.reply;
-  const bool apply = has_flag(run.inv, "--apply");
-  const std::optional<std::string> confirm = option(run.inv, "--confirm-plan");
-  if (confirm && !apply) {
-    reply.findings.push_back(
-        finding_from(Status(Errc::invalid_argument, "--confirm-plan: only with --apply")));
-    return;
-  }
-  const bool text = run.inv.format == OutputFormat::text;
-  auto finish = [&](const MoveRun& made, bool applied, const std::vector<std::string>& written) {
-    for (const Finding& f : made.findings) reply.findings.push_back(f);
-    reply.plan = made.plan;
-    reply.applied = applied;
-    reply.data = made.data(applied, written);
-    if (text) reply.text = made.text(applied, written);
-  };
-  if (!apply || !confirm) {
-    // A dry run, or an apply without a confirmed ID (which can only be refused): no lock.
-    Result<MoveRun> made = plan_now(run.inputs);
-    if (!made) {
-      reply.findings.push_back(finding_from(made.status()));
-      return;
-    }
-    if (apply && !stops(made->findings) && made->plan) {
-      reply.findings.push_back(make_finding("MK-PLAN-002", Severity::blocker, "",
-                                            "--apply needs --confirm-plan " + made->plan->id(),
-                                            "review the dry run, then confirm its Plan ID"));
-    }
-    finish(*made, false, {});
-    return;
-  }
-  Result<std::unique_ptr<LockHandle>> lock = run.root.lock(run.inv.lock_timeout_seconds);
-  if (!lock) {
-    reply.findings.push_back(finding_from(lock.status()));
-    return;
-  }
-  if (!recovered(run)) return;
-  // Planned from disk under the lock, once: what was reviewed must still be what gets written.
-  const Result<memorybox::Inputs> inputs = run.root.read_memorybox_inputs();
-  if (!inputs) {
-    reply.findings.push_back(finding_from(inputs.status()));
-    return;
-  }
-  Result<MoveRun> made = plan_now(*inputs);
-  if (!made) {
-    reply.findings.push_back(finding_from(made.status()));
-    return;
-  }
-  if (stops(made->findings)) {
-    finish(*made, false, {});
-    return;
-  }
-  if (!made->plan) {
-    reply.findings.push_back(
-        make_finding("MK-PLAN-003", Severity::warning, "",
-                     "confirmed plan " + *confirm + " has nothing left to apply"));
-    finish(*made, false, {});
-    return;
-  }
-  if (made->plan->id() != *confirm) {
-    reply.findings.push_back(make_finding("MK-PLAN-001", Severity::blocker, "",
-                                          "stale or mismatched plan: confirmed " + *confirm +
-                                              ", current plan is " + made->plan->id() +
-                                              "; no files written",
-                                          "review the current dry run and confirm its Plan ID"));
-    finish(*made, false, {});
-    return;
-  }
-  Result<std::vector<std::string>> written = run.root.apply(*made->plan, run.now);
-  if (!written) {
-    reply.findings.push_back(finding_from(written.status()));
-    finish(*made, false, {});
-    return;
-  }
-  finish(*made, true, *written);
+// The agent root as the writer of confirmed plans, and a planner that reads the files again
+// under the lock.
+PlanWriter writer_of(MemoryBoxRun& run) {
+  PlanWriter writer;
+  writer.lock = [&run] { return run.root.lock(run.inv.lock_timeout_seconds); };
+  writer.ready = [&run](CommandReply&) { return recovered(run); };
+  writer.apply = [&run](const Plan& plan) { return run.root.apply(plan, run.now); };
+  return writer;
+}
+
+using Planner = std::function<Result<PlannedRun>(const memorybox::Inputs&)>;
+
+void run_planned_moves(MemoryBoxRun& run, const Planner& plan) {
+  run_planned(run.inv, run.reply, writer_of(run), [&](bool under_lock) -> Result<PlannedRun> {
+    if (!under_lock) return plan(run.inputs);
+    const Result<memorybox::Inputs> inputs = run.root.read_memorybox_inputs();
+    if (!inputs) return inputs.status();
+    return plan(*inputs);
+  });
 }
 
 // The run of a planner of one entry (`promote`, `update --resolve archive`).
-MoveRun entry_move_run(std::shared_ptr<const memorybox::EntryMove> move,
-                       std::string (*json)(const memorybox::EntryMove&, bool,
-                                           const std::vector<std::string>&)) {
-  MoveRun made;
+PlannedRun entry_move_run(std::shared_ptr<const memorybox::EntryMove> move,
+                          std::string (*json)(const memorybox::EntryMove&, bool,
+                                              const std::vector<std::string>&)) {
+  PlannedRun made;
   made.findings = move->findings;
   made.plan = move->plan;
   made.data = [move, json](bool applied, const std::vector<std::string>& written) {
@@ -181,10 +107,10 @@ void run_memorybox_compact(MemoryBoxRun& run) {
   }
   request.force = has_flag(run.inv, "--force");
   const view::Style style = run.style;
-  run_planned_moves(run, [&](const memorybox::Inputs& inputs) -> Result<MoveRun> {
+  run_planned_moves(run, [&](const memorybox::Inputs& inputs) -> Result<PlannedRun> {
     auto compaction = std::make_shared<const memorybox::Compaction>(
         memorybox::plan_memorybox_compaction(inputs, request, run.now));
-    MoveRun made;
+    PlannedRun made;
     made.findings = compaction->findings;
     made.plan = compaction->plan;
     made.data = [compaction](bool applied, const std::vector<std::string>& written) {
@@ -200,7 +126,7 @@ void run_memorybox_compact(MemoryBoxRun& run) {
 void run_memorybox_promote(MemoryBoxRun& run) {
   const std::optional<std::string> entry = required_entry(run);
   if (!entry) return;
-  run_planned_moves(run, [&](const memorybox::Inputs& inputs) -> Result<MoveRun> {
+  run_planned_moves(run, [&](const memorybox::Inputs& inputs) -> Result<PlannedRun> {
     Result<memorybox::EntryMove> move = memorybox::plan_promote(inputs, *entry, run.now);
     if (!move) return move.status();
     return entry_move_run(std::make_shared<const memorybox::EntryMove>(std::move(move).value()),
@@ -227,7 +153,7 @@ void run_memorybox_resolve_archive(MemoryBoxRun& run) {
   }
   const std::optional<std::string> entry = required_entry(run);
   if (!entry) return;
-  run_planned_moves(run, [&](const memorybox::Inputs& inputs) -> Result<MoveRun> {
+  run_planned_moves(run, [&](const memorybox::Inputs& inputs) -> Result<PlannedRun> {
     Result<memorybox::EntryMove> move = memorybox::plan_resolve_archive(inputs, *entry, run.now);
     if (!move) return move.status();
     return entry_move_run(std::make_shared<const memorybox::EntryMove>(std::move(move).value()),

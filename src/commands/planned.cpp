@@ -1,0 +1,103 @@
+// The plan-confirmed flow of every command that moves or removes text (compaction.md §12.3),
+// whatever it writes to: the dry run, the lock, planning again, the confirmed ID, the apply.
+#include "commands/flow.hpp"
+
+namespace memkit::commands_detail {
+
+void run_planned(const CommandRequest& inv, CommandReply& reply, const PlanWriter& writer,
+                 const std::function<Result<PlannedRun>(bool under_lock)>& plan_now) {
+  const bool apply = has_flag(inv, "--apply");
+  const auto confirm = inv.options.find("--confirm-plan");
+  if (confirm != inv.options.end() && !apply) {
+    reply.findings.push_back(
+        finding_from(Status(Errc::invalid_argument, "--confirm-plan: only with --apply")));
+    return;
+  }
+  const bool text = inv.format == OutputFormat::text;
+  auto finish = [&](const PlannedRun& run, bool applied, const std::vector<std::string>& written) {
+    for (const Finding& f : run.findings) reply.findings.push_back(f);
+    reply.plan = run.plan;
+    reply.applied = applied;
+    reply.inbox = run.inbox;
+    reply.data = run.data(applied, written);
+    if (text) reply.text = run.text(applied, written);
+  };
+  auto stops = [](const std::vector<Finding>& findings) {
+    const ExitClass c = derive_exit_class(findings);
+    return c == ExitClass::fatal || c == ExitClass::blocker;
+  };
+  if (!apply || confirm == inv.options.end()) {
+    // A dry run, or an apply without a confirmed ID (which can only be refused): no lock.
+    Result<PlannedRun> run = plan_now(false);
+    if (!run) {
+      reply.findings.push_back(finding_from(run.status()));
+      return;
+    }
+    if (apply && !stops(run->findings) && run->plan) {
+      reply.findings.push_back(make_finding("MK-PLAN-002", Severity::blocker, "",
+                                            "--apply needs --confirm-plan " + run->plan->id(),
+                                            "review the dry run, then confirm its Plan ID"));
+    }
+    finish(*run, false, {});
+    return;
+  }
+  Result<std::unique_ptr<LockHandle>> lock = writer.lock();
+  if (!lock) {
+    reply.findings.push_back(finding_from(lock.status()));
+    return;
+  }
+  if (writer.ready && !writer.ready(reply)) return;
+  // Planned from disk under the lock, once: what was reviewed must still be what gets written.
+  Result<PlannedRun> run = plan_now(true);
+  if (!run) {
+    reply.findings.push_back(finding_from(run.status()));
+    return;
+  }
+  if (run->unfinished_transactions > 0) {
+    reply.findings.push_back(make_finding("MK-TXN-001", Severity::blocker, "",
+                                          "an unfinished transaction is in .memkit/txn",
+                                          writer.recover_hint));
+    finish(*run, false, {});
+    return;
+  }
+  if (stops(run->findings)) {
+    finish(*run, false, {});
+    return;
+  }
+  if (!run->plan) {
+    if (confirm != inv.options.end()) {
+      reply.findings.push_back(
+          make_finding("MK-PLAN-003", Severity::warning, "",
+                       "confirmed plan " + confirm->second + " has nothing left to apply"));
+    }
+    finish(*run, false, {});
+    return;
+  }
+  if (run->plan->id() != confirm->second) {
+    reply.findings.push_back(make_finding("MK-PLAN-001", Severity::blocker, "",
+                                          "stale or mismatched plan: confirmed " + confirm->second +
+                                              ", current plan is " + run->plan->id() +
+                                              "; no files written",
+                                          "review the current dry run and confirm its Plan ID"));
+    finish(*run, false, {});
+    return;
+  }
+  if (!run->gates.empty()) {
+    for (const Finding& gate : run->gates) reply.findings.push_back(gate);
+    finish(*run, false, {});
+    return;
+  }
+  Result<std::vector<std::string>> written = writer.apply(*run->plan);
+  if (!written) {
+    reply.findings.push_back(finding_from(written.status()));
+    finish(*run, false, {});
+    return;
+  }
+  if (run->after_apply) {
+    if (Status after = run->after_apply(); !after.ok())
+      reply.findings.push_back(finding_from(after));
+  }
+  finish(*run, true, *written);
+}
+
+}  // namespace memkit::commands_detail
