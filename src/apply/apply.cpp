@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <random>
 
+#include "apply/parent_folders.hpp"
 #include "apply/state_directory.hpp"
 #include "json/canonical.hpp"
 #include "memkit/workspace.hpp"
@@ -42,13 +43,8 @@ Status write_target(FileSystem& fs, const ApplyPaths& paths, const PlanOperation
     const std::size_t slash = target.rfind('/');
     return fs.sync_directory(target.substr(0, slash));
   }
-  // Parent folders (archive/) are created as needed, one level at a time.
-  for (std::size_t slash = op.path.find('/'); slash != std::string::npos;
-       slash = op.path.find('/', slash + 1)) {
-    if (Status made = fs.create_directory(join(paths.memory_dir, op.path.substr(0, slash)));
-        !made.ok()) {
-      return made;
-    }
+  if (Status made = detail::create_parent_folders(fs, paths.memory_dir, op.path); !made.ok()) {
+    return made;
   }
   return write_file_atomically(fs, target, op.output.pieces(), op.output_sha256, false);
 }

@@ -1,6 +1,7 @@
 // `memkit custodian recover` (spec compaction.md §12.5): finish or undo what a crash interrupted.
 #include <nlohmann/json.hpp>
 
+#include "apply/parent_folders.hpp"
 #include "apply/state_directory.hpp"
 #include "json/canonical.hpp"
 #include "memkit/apply.hpp"
@@ -53,6 +54,10 @@ Status restore(FileSystem& fs, const ApplyPaths& paths, const std::string& txn,
   }
   Result<std::string> bytes = fs.read_file(join(txn, source));
   if (!bytes) return bytes.status();
+  // A crash can come before the apply made a new file's folders.
+  if (Status made = detail::create_parent_folders(fs, paths.memory_dir, t.path); !made.ok()) {
+    return made;
+  }
   return write_file_atomically(fs, target, *bytes, false);
 }
 

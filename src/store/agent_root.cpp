@@ -218,16 +218,13 @@ Result<Recovery> AgentRoot::recover(bool apply) {
 }
 
 Result<std::vector<std::string>> AgentRoot::apply(const Plan& plan, const ClockReading& now) {
-  // The folders of new files (memory/ARCHIVES/) are made before the transaction begins, never
-  // through a link: recovery rolls a crashed apply forward into folders that must already exist.
+  // No folder a plan writes under may be a link (apply_plan makes the missing ones).
   for (const PlanOperation& op : plan.operations()) {
     for (std::size_t slash = op.path.find('/'); slash != std::string::npos;
          slash = op.path.find('/', slash + 1)) {
-      const std::string parent = op.path.substr(0, slash);
-      const Result<bool> exists = folder(parent);
-      if (!exists) return exists.status();
-      if (*exists) continue;
-      if (Status made = fs_->create_directory(absolute(parent)); !made.ok()) return relative(made);
+      if (const Result<bool> exists = folder(op.path.substr(0, slash)); !exists) {
+        return exists.status();
+      }
     }
   }
   Result<std::vector<std::string>> written = apply_plan(
