@@ -5,6 +5,7 @@
 
 #include "memkit/workspace.hpp"
 #include "store/read_entry.hpp"
+#include "store/state_lock.hpp"
 
 namespace memkit {
 namespace {
@@ -196,17 +197,8 @@ Result<std::unique_ptr<LockHandle>> AgentRoot::lock(double timeout_seconds) {
     if (Status made = fs_->create_directory(absolute(".memkit")); !made.ok()) return relative(made);
   }
   Result<std::unique_ptr<LockHandle>> held =
-      fs_->lock_exclusive(absolute(".memkit/lock"), timeout_seconds);
+      detail::lock_state_directory(*fs_, absolute(".memkit"), timeout_seconds);
   if (!held) return relative(held.status());
-  const Result<NodeType> ignore = fs_->node_type(absolute(".memkit/.gitignore"));
-  if (!ignore) return relative(ignore.status());
-  if (*ignore == NodeType::none) {
-    // The state directory ignores itself, so the agent's VCS never picks up locks or journals.
-    if (Status written = write_file_atomically(*fs_, absolute(".memkit/.gitignore"), "*\n", true);
-        !written.ok()) {
-      return relative(written);
-    }
-  }
   return held;
 }
 

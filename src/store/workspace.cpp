@@ -10,6 +10,7 @@
 #include "memkit/text.hpp"
 #include "memkit/version.hpp"
 #include "store/read_entry.hpp"
+#include "store/state_lock.hpp"
 
 namespace memkit {
 namespace {
@@ -226,17 +227,8 @@ Status Workspace::ensure_directories(std::string_view relative_to_root) {
 Result<std::unique_ptr<LockHandle>> Workspace::lock() {
   if (Status made = ensure_directories(".memkit"); !made.ok()) return relative(made);
   Result<std::unique_ptr<LockHandle>> held =
-      fs_->lock_exclusive(absolute(".memkit/lock"), options_.lock_timeout_seconds);
+      detail::lock_state_directory(*fs_, absolute(".memkit"), options_.lock_timeout_seconds);
   if (!held) return relative(held.status());
-  const Result<NodeType> ignore = fs_->node_type(absolute(".memkit/.gitignore"));
-  if (!ignore) return relative(ignore.status());
-  if (*ignore == NodeType::none) {
-    // The state directory ignores itself, so a project's VCS never picks up locks or journals.
-    if (Status written = write_file_atomically(*fs_, absolute(".memkit/.gitignore"), "*\n", true);
-        !written.ok()) {
-      return relative(written);
-    }
-  }
   return held;
 }
 
