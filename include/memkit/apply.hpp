@@ -23,8 +23,9 @@ struct ApplyPaths {
   std::string state_dir;
 };
 
-// §12.3 step 8: archive/README.md, other archive files, the remaining targets in path order,
-// then do-not-use.md, changelog.md and manifest.md last. Returns indices into operations().
+// §12.3 step 8: archive/README.md, other archive files (and MemoryBox memory/ARCHIVES/), the
+// remaining targets in path order, then do-not-use.md, changelog.md and manifest.md last.
+// Returns indices into operations().
 [[nodiscard]] std::vector<std::size_t> write_order(const Plan& plan);
 
 // A new transaction ID (§12.4): 32 lowercase hex digits from a random source. It names a journal

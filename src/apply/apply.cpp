@@ -26,7 +26,9 @@ namespace {
 
 int write_rank(const std::string& path) {
   if (path == "archive/README.md") return 0;
-  if (path.rfind("archive/", 0) == 0) return 1;
+  // Archives first (custodian archive/, MemoryBox memory/ARCHIVES/): moved text is in its archive
+  // before it leaves its source.
+  if (path.rfind("archive/", 0) == 0 || path.rfind("memory/ARCHIVES/", 0) == 0) return 1;
   if (path == "do-not-use.md") return 3;
   if (path == "changelog.md") return 4;
   if (path == "manifest.md") return 5;

@@ -69,11 +69,10 @@ TEST_CASE("shell: a memorybox plan is written under the agent root, with no appl
   CHECK(listed->clean());
   Result<std::vector<std::string>> written = agent->apply(*compaction.plan, kNow);
   REQUIRE(written.ok());
-  // apply_plan's write order ranks custodian's archive/ first only; the journal makes the
-  // order immaterial to what survives a crash.
-  CHECK(*written ==
-        std::vector<std::string>{"memory/ACTIVE_TASKS.md", "memory/ARCHIVES/daily-2026-09.md",
-                                 "memory/ARCHIVES/tasks-2026-01.md", "memory/daily/2026-09-01.md"});
+  // Archives first: moved text is in its archive before it leaves its source.
+  CHECK(*written == std::vector<std::string>{
+                        "memory/ARCHIVES/daily-2026-09.md", "memory/ARCHIVES/tasks-2026-01.md",
+                        "memory/ACTIVE_TASKS.md", "memory/daily/2026-09-01.md"});
   CHECK(read_bytes(dir.path() / "memory/ACTIVE_TASKS.md") == "# ACTIVE_TASKS\n- [ ] open\n");
   CHECK_FALSE(fs::exists(dir.path() / "memory/daily/2026-09-01.md"));
   CHECK(read_bytes(dir.path() / "memory/ARCHIVES/daily-2026-09.md")
