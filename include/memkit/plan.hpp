@@ -50,21 +50,40 @@ struct BudgetResult {
   BudgetState state = BudgetState::ok;  // the state of `after`
 };
 
+// One value of a plan's arguments: a string, or a bool where the spec's arguments have one
+// (memorybox compact's "force"). Canonical JSON writes it as a string or true/false.
+class PlanArgument final {
+ public:
+  PlanArgument(std::string text) : text_(std::move(text)) {}  // NOLINT: implicit on purpose
+  PlanArgument(const char* text) : text_(text) {}             // NOLINT: implicit on purpose
+  [[nodiscard]] static PlanArgument flag(bool value) { return PlanArgument(value); }
+
+  [[nodiscard]] bool is_flag() const noexcept { return is_flag_; }
+  [[nodiscard]] const std::string& text() const noexcept { return text_; }  // when !is_flag()
+  [[nodiscard]] bool flag_value() const noexcept { return flag_; }          // when is_flag()
+  friend bool operator==(const PlanArgument&, const PlanArgument&) = default;
+
+ private:
+  explicit PlanArgument(bool value) : is_flag_(true), flag_(value) {}
+  std::string text_;
+  bool is_flag_ = false;
+  bool flag_ = false;
+};
+
+using PlanArguments = std::map<std::string, PlanArgument>;
+
 class Plan final {
  public:
   // Builds a plan and its ID. `arguments` are the command's plan arguments only (never
   // confirmation flags or output options); operations and budget results are sorted by path.
-  [[nodiscard]] static Plan create(std::string command,
-                                   std::map<std::string, std::string> arguments,
+  [[nodiscard]] static Plan create(std::string command, PlanArguments arguments,
                                    std::vector<PlanOperation> operations,
                                    std::vector<BudgetResult> budget_results,
                                    bool sensitive = false);
 
   [[nodiscard]] const std::string& id() const noexcept { return id_; }  // 16 lowercase hex
   [[nodiscard]] const std::string& command() const noexcept { return command_; }
-  [[nodiscard]] const std::map<std::string, std::string>& arguments() const noexcept {
-    return arguments_;
-  }
+  [[nodiscard]] const PlanArguments& arguments() const noexcept { return arguments_; }
   [[nodiscard]] const std::vector<PlanOperation>& operations() const noexcept {
     return operations_;
   }
@@ -80,7 +99,7 @@ class Plan final {
   Plan() = default;
   std::string id_;
   std::string command_;
-  std::map<std::string, std::string> arguments_;
+  PlanArguments arguments_;
   std::vector<PlanOperation> operations_;
   std::vector<BudgetResult> budget_results_;
   bool sensitive_ = false;

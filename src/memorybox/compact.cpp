@@ -344,12 +344,11 @@ Compaction plan_memorybox_compaction(const Inputs& inputs, const CompactRequest&
     if (!request.only || *request.only == rule) apply_rule(run);
   }
   if (!detail::stops(run.out.findings)) {
-    // §7: {"file": F or "*", "force": bool}. A Plan's arguments are strings, so the bool is
-    // the string "true" or "false".
+    // §7: {"file": F or "*", "force": bool}.
     run.out.plan =
         run.moves.build("memorybox compact",
                         {{"file", request.only ? std::string(bloat_rule_file(*request.only)) : "*"},
-                         {"force", request.force ? "true" : "false"}},
+                         {"force", PlanArgument::flag(request.force)}},
                         run.out.findings);
   }
   sort_findings(run.out.findings);

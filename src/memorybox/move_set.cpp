@@ -176,8 +176,7 @@ void MoveSet::append(const std::string& path, std::string_view bytes, bool bulle
   appends_[path] = Append{bytes, bullet};
 }
 
-std::optional<Plan> MoveSet::build(std::string command,
-                                   std::map<std::string, std::string> arguments,
+std::optional<Plan> MoveSet::build(std::string command, PlanArguments arguments,
                                    std::vector<Finding>& findings) const {
   if (empty()) return std::nullopt;
   std::vector<Finding> refused;

@@ -90,8 +90,7 @@ class MoveSet final {
   // The plan (nullopt when there is nothing to write), or the findings of the files that cannot
   // change, added to `findings` (then no plan). REQUIRES: no path is both removed from and
   // appended or archived to.
-  [[nodiscard]] std::optional<Plan> build(std::string command,
-                                          std::map<std::string, std::string> arguments,
+  [[nodiscard]] std::optional<Plan> build(std::string command, PlanArguments arguments,
                                           std::vector<Finding>& findings) const;
 
  private:

@@ -20,7 +20,7 @@ std::string_view operation_kind_name(OperationKind kind) noexcept {
   return "replace";
 }
 
-Plan Plan::create(std::string command, std::map<std::string, std::string> arguments,
+Plan Plan::create(std::string command, PlanArguments arguments,
                   std::vector<PlanOperation> operations, std::vector<BudgetResult> budget_results,
                   bool sensitive) {
   Plan plan;
@@ -40,7 +40,10 @@ Plan Plan::create(std::string command, std::map<std::string, std::string> argume
 
 std::string Plan::canonical_json() const {
   nlohmann::json arguments = nlohmann::json::object();
-  for (const auto& [key, value] : arguments_) arguments[key] = detail::utf8(value);
+  for (const auto& [key, value] : arguments_) {
+    arguments[key] =
+        value.is_flag() ? nlohmann::json(value.flag_value()) : detail::utf8(value.text());
+  }
   nlohmann::json budgets = nlohmann::json::array();
   for (const BudgetResult& b : budget_results_) {
     budgets.push_back({{"path", detail::utf8(b.path)},

@@ -140,8 +140,10 @@ TEST_CASE("memorybox compact: SESSION_LOG acts at 200 lines, not at 199") {
   CHECK(at.actions[0].detail == "memory/ARCHIVES/sessions-2026-09.md");
   REQUIRE(at.plan.has_value());
   CHECK(at.plan->command() == "memorybox compact");
-  CHECK(at.plan->arguments() ==
-        std::map<std::string, std::string>{{"file", "*"}, {"force", "false"}});
+  CHECK(at.plan->arguments() == PlanArguments{{"file", "*"}, {"force", PlanArgument::flag(false)}});
+  // §7: "force" is a JSON bool in the canonical plan, so the Plan ID hashes false, not "false".
+  CHECK(at.plan->canonical_json().find(R"("arguments":{"file":"*","force":false})") !=
+        std::string::npos);
 }
 
 TEST_CASE("memorybox compact: the 10 newest sessions stay; on one date the later one is newer") {

@@ -46,7 +46,7 @@ TEST_CASE("memorybox promote: a pattern moves verbatim to the end of SOP_LIBRARY
   CHECK(move->after.stored == 90u);
   REQUIRE(move->plan.has_value());
   CHECK(move->plan->command() == "memorybox promote");
-  CHECK(move->plan->arguments() == std::map<std::string, std::string>{{"entry", id}});
+  CHECK(move->plan->arguments() == PlanArguments{{"entry", id}});
   // Both files have line budgets (tiers 3 and 2).
   REQUIRE(move->plan->budget_results().size() == 2);
   CHECK(move->plan->budget_results()[0].path == kPatterns);
@@ -140,8 +140,7 @@ TEST_CASE("memorybox update --resolve archive: an entry moves to <stem>-<this mo
   CHECK(move->after.effective == move->before.effective);
   REQUIRE(move->plan.has_value());
   CHECK(move->plan->command() == "memorybox update");
-  CHECK(move->plan->arguments() ==
-        std::map<std::string, std::string>{{"entry", id}, {"resolve", "archive"}});
+  CHECK(move->plan->arguments() == PlanArguments{{"entry", id}, {"resolve", "archive"}});
   const std::map<std::string, std::string> after = applied({{path, text}}, *move->plan);
   CHECK(after.at(path) == "# LONG_TERM\n\n## Infra\n- kept fact\n");
   CHECK(after.at("memory/ARCHIVES/long_term-2026-11.md") ==
