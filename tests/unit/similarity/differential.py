@@ -19,9 +19,11 @@ import pathlib
 import random
 import re
 import struct
-import subprocess
 import sys
 import unicodedata
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "support"))
+from differential_wire import run_helper  # noqa: E402  (tests/support, shared with the helper)
 
 WORD_CATEGORIES = frozenset(("Lu", "Ll", "Lt", "Lm", "Lo", "Nd"))
 DERIVED_AGE = pathlib.Path("/usr/share/unicode/DerivedAge.txt")
@@ -131,30 +133,6 @@ def generate_cases(count, seed, excluded):
         if rng.random() < 0.5:  # a near copy next to it, so that the pair's similarity is high
             cases.append(case.upper() if rng.random() < 0.5 else case + b" " + random_piece(rng, allowed))
     return cases
-
-
-class Reader:
-    def __init__(self, data):
-        self.data = data
-        self.pos = 0
-
-    def uint(self, size):
-        value = int.from_bytes(self.data[self.pos:self.pos + size], "little")
-        self.pos += size
-        return value
-
-    def blob(self):
-        size = self.uint(4)
-        value = self.data[self.pos:self.pos + size]
-        self.pos += size
-        return value
-
-
-def run_helper(helper, mode, stdin=b""):
-    result = subprocess.run([helper, mode], input=stdin, capture_output=True, check=False)
-    if result.returncode != 0:
-        sys.exit(f"{helper} {mode} exited with {result.returncode}: {result.stderr.decode()}")
-    return Reader(result.stdout)
 
 
 def run_cases(helper, count, seed):

@@ -11,12 +11,15 @@ when this Python's Unicode data cannot serve as the casefold reference.
 """
 
 import argparse
+import pathlib
 import random
 import re
 import struct
-import subprocess
 import sys
 import unicodedata
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "support"))
+from differential_wire import run_helper  # noqa: E402  (tests/support, shared with the helper)
 
 # W (§2.2), written out from the spec rather than taken from str.isspace, so that the check below
 # proves the two agree instead of assuming it.
@@ -118,30 +121,6 @@ def generate_cases(count, seed):
             case = b"x" * rng.randrange(0, 40) + case + b"y" * rng.randrange(0, 40)
         cases.append(case)
     return cases
-
-
-class Reader:
-    def __init__(self, data):
-        self.data = data
-        self.pos = 0
-
-    def uint(self, size):
-        value = int.from_bytes(self.data[self.pos:self.pos + size], "little")
-        self.pos += size
-        return value
-
-    def blob(self):
-        size = self.uint(4)
-        value = self.data[self.pos:self.pos + size]
-        self.pos += size
-        return value
-
-
-def run_helper(helper, mode, stdin=b""):
-    result = subprocess.run([helper, mode], input=stdin, capture_output=True, check=False)
-    if result.returncode != 0:
-        sys.exit(f"{helper} {mode} exited with {result.returncode}: {result.stderr.decode()}")
-    return Reader(result.stdout)
 
 
 def check_references_agree():

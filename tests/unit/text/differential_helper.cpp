@@ -15,36 +15,20 @@
 #include <string>
 #include <string_view>
 
+#include "differential_wire.hpp"
 #include "memkit/text.hpp"
 #include "memkit/tokens.hpp"
 
 namespace {
 
-void put_uint(std::string& out, std::uint64_t value, int bytes) {
-  for (int i = 0; i < bytes; ++i) out.push_back(static_cast<char>((value >> (8 * i)) & 0xFFU));
-}
-
-void put_blob(std::string& out, std::string_view blob) {
-  put_uint(out, blob.size(), 4);
-  out.append(blob);
-}
+using memkit::test::put_blob;
+using memkit::test::put_uint;
+using memkit::test::read_all_stdin;
+using memkit::test::write_all_stdout;
 
 void put_view(std::string& out, std::string_view whole, std::string_view part) {
   put_uint(out, static_cast<std::uint64_t>(part.data() - whole.data()), 4);
   put_uint(out, part.size(), 4);
-}
-
-std::string read_all_stdin() {
-  std::string data;
-  char buf[1 << 16];
-  std::size_t got;
-  while ((got = std::fread(buf, 1, sizeof buf, stdin)) > 0) data.append(buf, got);
-  return data;
-}
-
-bool write_all_stdout(const std::string& data) {
-  return std::fwrite(data.data(), 1, data.size(), stdout) == data.size() &&
-         std::fflush(stdout) == 0;
 }
 
 std::string reencode(std::string_view bytes) {
