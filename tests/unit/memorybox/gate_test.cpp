@@ -410,3 +410,23 @@ TEST_CASE("gate: Ids are UUIDv7 from the clock, the same for the same write") {
   CHECK(a.substr(0, 13) == "01a22bae-b680");  // 2026-11-30T09:00:00.000Z in milliseconds
   CHECK(a[14] == '7');
 }
+
+TEST_CASE("gate: a WRITE carries the candidate's source and client in the field order") {
+  Candidate c = fact("Acme renews in March");
+  c.source = "call with Acme";
+  c.client = "acme";
+  // `new` naming a category that exists already is that category (it has a place in the file).
+  Host host = host_for("new Team", "2 memory/LONG_TERM.md");
+  const Ran ran = gate(kRoot, c, host);
+  REQUIRE(ran.verdict.outcome == Outcome::write);
+  CHECK(ran.verdict.gates[1].detail == "fits the existing category 'Team'");
+  CHECK(ran.after.find("runbooks\n- Acme renews in March\n  Confidence: 0.85\n  Verified: "
+                       "2026-11-30\n  Stable: yes\n  Source: call with Acme\n  Client: acme\n"
+                       "  Updated: 2026-11-30T09:00:00.000Z\n  Id: ") != std::string::npos);
+  Candidate two_lines = c;
+  two_lines.client = "acme\nbeta";
+  Host again = host_for("new Team", "2 memory/LONG_TERM.md");
+  const GateVerdict refused = gate(kRoot, two_lines, again).verdict;
+  REQUIRE(refused.refusal.has_value());
+  CHECK(refused.refusal->message.rfind("--client:", 0) == 0);
+}
