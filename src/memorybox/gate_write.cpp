@@ -162,9 +162,8 @@ std::string uuid7(std::int64_t unix_millis, std::string_view seed) {
   return out;
 }
 
-std::optional<std::string> placement_rejection(const Inputs& inputs, const GateAnswer& placement,
+std::optional<std::string> placement_rejection(const GateAnswer& placement,
                                                const CivilDate& today) {
-  (void)inputs;
   if (placement.tier == 5) {
     return std::string(
         "tier 5 (archives) only receives verbatim moves; nothing new is written there");
@@ -271,7 +270,7 @@ Status plan_gate_write(const Inputs& inputs, const WriteRequest& w, GateVerdict&
     }
   }
 
-  verdict.entry_id = daily ? read_entries(w.file, after_doc).front().id : written->id;
+  verdict.entry_id = daily ? after_entries.front().id : written->id;
   verdict.entry_text = joined_lf(lines);
   verdict.creates_file = !exists;
   verdict.splices = exists ? splices : std::vector<Splice>{Splice{0, 0, after}};
