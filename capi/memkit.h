@@ -379,11 +379,15 @@ MK_API mk_status mk_result_budget_row(mk_budget_row* out, const mk_result* resul
  * Plan IDs are NUL-terminated. Flag bits this version does not define give MK_E_ARG. */
 
 /** Flags of mk_workspace_init. @since 0.1 */
-#define MK_INIT_EXTENDED 1u
+#define MK_INIT_EXTENDED 1u        /**< custodian: --extended */
+#define MK_INIT_PROFILE_DEFAULT 2u /**< MemoryBox: --profile default */
+#define MK_INIT_PROFILE_MAVEN 4u   /**< MemoryBox: --profile maven (spec memorybox.md §10) */
 
 /**
- * `custodian init [--extended]`: creates the memory directory and every missing file; never
- * overwrites.
+ * `custodian init [--extended]` or `memorybox init [--profile default|maven]`: creates the memory
+ * directory (or the MemoryBox folders) and every missing file; never overwrites. A profile flag
+ * records the profile in the agent root's .memkit/profile first; both profile flags at once give
+ * MK_E_ARG.
  *
  * @param[out] out Destroy with mk_result_destroy().
  * @return MK_OK or MK_E_ARG.

@@ -233,9 +233,18 @@ mk_status mk_result_budget_row(mk_budget_row* out, const mk_result* result, uint
 mk_status mk_workspace_init(mk_result** out, mk_workspace* ws, const mk_clock* now,
                             uint32_t flags) {
   return run_built(out, ws, now, "init", [&]() -> memkit::Result<CommandRequest> {
-    if (Status known = known_flags("flags", flags, MK_INIT_EXTENDED); !known.ok()) return known;
+    if (Status known = known_flags(
+            "flags", flags, MK_INIT_EXTENDED | MK_INIT_PROFILE_DEFAULT | MK_INIT_PROFILE_MAVEN);
+        !known.ok()) {
+      return known;
+    }
+    if ((flags & MK_INIT_PROFILE_DEFAULT) != 0 && (flags & MK_INIT_PROFILE_MAVEN) != 0) {
+      return Status(Errc::invalid_argument, "flags: at most one profile");
+    }
     CommandRequest request;
     if ((flags & MK_INIT_EXTENDED) != 0) request.flags.emplace_back("--extended");
+    if ((flags & MK_INIT_PROFILE_DEFAULT) != 0) request.options["--profile"] = "default";
+    if ((flags & MK_INIT_PROFILE_MAVEN) != 0) request.options["--profile"] = "maven";
     return request;
   });
 }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,9 +36,11 @@ class AgentRoot final {
   // of the layout, or the file, reached through a symbolic link.
   [[nodiscard]] Status write_file(const std::string& path, std::string_view bytes);
 
-  // Creates each missing file of the tier 1-4 lists as "# <stem>\n", and memory/daily/ and
-  // memory/ARCHIVES/; never changes an existing file. Each file is written atomically.
-  [[nodiscard]] Result<MemoryBoxInit> init_memorybox();
+  // Records `profile` in .memkit/profile when given, then creates each missing file of the
+  // recorded profile's tier 1-4 lists as "# <stem>\n", and memory/daily/ and memory/ARCHIVES/;
+  // never changes an existing file. Each file is written atomically.
+  [[nodiscard]] Result<MemoryBoxInit> init_memorybox(
+      std::optional<memorybox::Profile> profile = std::nullopt);
 
   // Takes .memkit/lock under the root (making .memkit and its .gitignore, never through a link),
   // waiting up to `timeout_seconds` (Errc::lock_busy).
@@ -56,6 +59,11 @@ class AgentRoot final {
  private:
   AgentRoot(FileSystem& fs, std::string root) : fs_(&fs), root_(std::move(root)) {}
   [[nodiscard]] std::string absolute(const std::string& relative) const;
+  // The root's profile: .memkit/profile, or default when it is missing.
+  [[nodiscard]] Result<memorybox::Profile> read_profile() const;
+  // The regular *.md files directly in a folder of the root, sorted; none when it is missing.
+  [[nodiscard]] Result<std::vector<std::string>> markdown_files(
+      const std::string& folder_path) const;
   // Refuses a folder of the layout that is a symbolic link; returns whether it exists.
   [[nodiscard]] Result<bool> folder(const std::string& relative) const;
   // A failure whose message starts with the root's path, told relative to the root.

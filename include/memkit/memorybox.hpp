@@ -34,6 +34,36 @@ struct TierSpec {
 // 5 every memory/ARCHIVES/*.md; those are found on disk.
 [[nodiscard]] const std::vector<TierSpec>& default_tiers();
 
+// §10: the profiles. `init --profile` records one in .memkit/profile; without it a root is default.
+enum class Profile : std::uint8_t { standard, maven };
+[[nodiscard]] std::string_view profile_name(Profile profile) noexcept;  // "default", "maven"
+[[nodiscard]] std::optional<Profile> parse_profile(std::string_view name) noexcept;
+
+// §10 client lifecycle, from a client profile's column-0 `Lifecycle:` line.
+enum class Lifecycle : std::uint8_t { active, maintenance, archived };
+[[nodiscard]] std::string_view lifecycle_name(Lifecycle lifecycle) noexcept;
+[[nodiscard]] std::optional<Lifecycle> parse_lifecycle(std::string_view name) noexcept;
+// The Lifecycle a client profile's bytes declare: active when there is no `Lifecycle:` line,
+// nullopt when its value is none of the three.
+[[nodiscard]] std::optional<Lifecycle> client_lifecycle(std::string_view bytes);
+
+// A client profile brain/clients/<client>.md and its lifecycle.
+struct ClientProfile {
+  std::string path;
+  Lifecycle lifecycle = Lifecycle::active;
+};
+
+// The tiers of a profile (§2, §10). Maven adds brain/MARKETING_CANON.md,
+// brain/ATTRIBUTION_MODEL.md, brain/BENCHMARK.md, brain/OKRs.md, brain/RISK_REGISTER.md and the
+// active clients' profiles to tier 1, and the clients in maintenance to tier 2 (loaded on demand,
+// out of the tier-1 budget). `clients` are sorted by path.
+[[nodiscard]] std::vector<TierSpec> profile_tiers(Profile profile,
+                                                  const std::vector<ClientProfile>& clients);
+
+// Returns true iff edits to the file are forbidden (§10): brain/MARKETING_CANON.md (append-only
+// through `canon add`) and brain/canon/*.md (write-once).
+[[nodiscard]] bool is_canon_file(std::string_view path) noexcept;
+
 inline constexpr std::string_view kDailyFolder = "memory/daily";
 inline constexpr std::string_view kArchiveFolder = "memory/ARCHIVES";
 
@@ -48,6 +78,10 @@ inline constexpr std::string_view kArchiveFolder = "memory/ARCHIVES";
 // relative to the root ("memory/LONG_TERM.md"). Missing fixed files are entries in the snapshot
 // with EntryState::missing.
 struct Inputs {
+  Profile profile = Profile::standard;
+  std::vector<TierSpec> tiers = default_tiers();  // profile_tiers() of the profile and clients
+  std::vector<ClientProfile> clients;             // Maven: brain/clients/*.md, sorted
+  std::vector<std::string> canon_files;           // Maven: brain/canon/*.md, sorted
   Snapshot snapshot;  // the tiers' fixed files, daily files, archives, brain/*.md
   std::vector<std::string> daily_files;    // "memory/daily/2026-11-30.md", sorted by date
   std::vector<std::string> archive_files;  // "memory/ARCHIVES/x.md", sorted bytewise

@@ -35,7 +35,7 @@ const std::map<std::string, CommandOptions>& command_options() {
        {{"--project-root", "--memory-dir", "--type", "--reason", "--name", "--area"},
         {"--allow-long"}}},
       {"markdown units", {{}, {}}},
-      {"memorybox init", {{"--root"}, {}}},
+      {"memorybox init", {{"--root", "--profile"}, {}}},
       {"memorybox status", {{"--root"}, {}}},
       {"memorybox decay", {{"--root", "--file"}, {}}},
       {"memorybox load", {{"--root", "--tier", "--file"}, {"--include-archive"}}},

@@ -84,7 +84,16 @@ void run_memorybox(const CommandRequest& inv, const CommandEnvironment& env, Com
     return;
   }
   if (inv.command == "init") {
-    const Result<MemoryBoxInit> made = root->init_memorybox();
+    std::optional<memorybox::Profile> profile;
+    if (const std::optional<std::string> name = option(inv, "--profile")) {
+      profile = memorybox::parse_profile(*name);
+      if (!profile) {
+        reply.findings.push_back(finding_from(Status(
+            Errc::invalid_argument, "--profile: expected default or maven, got '" + *name + "'")));
+        return;
+      }
+    }
+    const Result<MemoryBoxInit> made = root->init_memorybox(profile);
     if (!made) {
       reply.findings.push_back(finding_from(made.status()));
       return;

@@ -286,7 +286,7 @@ GateVerdict run_gates(const Inputs& inputs, const GateIndex& index, const Candid
   run.verdict().tier = placement.tier;
   run.verdict().file = placement.file;
   run.verdict().category = category;
-  if (std::optional<std::string> why = placement_rejection(placement, today)) {
+  if (std::optional<std::string> why = placement_rejection(inputs, placement, today)) {
     run.verdict().findings.push_back(
         make_finding("MK-BOX-004", Severity::error, placement.file, "PLACEMENT rejected: " + *why));
     return run.stop(Gate::placement, "fail", Outcome::rejected, *why);

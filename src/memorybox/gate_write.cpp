@@ -136,7 +136,7 @@ std::string joined_lf(std::span<const std::string> lines) {
 
 std::uint64_t tier_one_lines(const Inputs& inputs) {
   std::uint64_t lines = 0;
-  for (const std::string& path : default_tiers()[0].files) {
+  for (const std::string& path : inputs.tiers[0].files) {
     const FileSnapshot* f = inputs.snapshot.find(path);
     if (f != nullptr && f->state == EntryState::file) lines += line_count(*f->bytes);
   }
@@ -162,13 +162,16 @@ std::string uuid7(std::int64_t unix_millis, std::string_view seed) {
   return out;
 }
 
-std::optional<std::string> placement_rejection(const GateAnswer& placement,
+std::optional<std::string> placement_rejection(const Inputs& inputs, const GateAnswer& placement,
                                                const CivilDate& today) {
   if (placement.tier == 5) {
     return std::string(
         "tier 5 (archives) only receives verbatim moves; nothing new is written there");
   }
-  const TierSpec& tier = default_tiers()[static_cast<std::size_t>(placement.tier - 1)];
+  if (is_canon_file(placement.file)) {
+    return placement.file + " is canon: no gate writes there; use `memkit memorybox canon add`";
+  }
+  const TierSpec& tier = inputs.tiers[static_cast<std::size_t>(placement.tier - 1)];
   if (std::find(tier.files.begin(), tier.files.end(), placement.file) != tier.files.end()) {
     return std::nullopt;
   }
@@ -280,7 +283,7 @@ Status plan_gate_write(const Inputs& inputs, const WriteRequest& w, GateVerdict&
   budget.file = w.file;
   const std::uint64_t file_before = exists ? line_count(base) : 0;
   const std::uint64_t file_after = line_count(after);
-  const TierSpec& tier = default_tiers()[static_cast<std::size_t>(w.tier - 1)];
+  const TierSpec& tier = inputs.tiers[static_cast<std::size_t>(w.tier - 1)];
   if (tier.combined_limit) {
     budget.lines_before = tier_one_lines(inputs);
     budget.lines_after = budget.lines_before - file_before + file_after;

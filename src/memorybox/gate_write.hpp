@@ -18,9 +18,11 @@ struct WriteRequest {
   const ClockReading& now;
 };
 
-// Why PLACEMENT rejects a tier and file (tier 5; a file outside the tier; a daily file of another
-// day), or nullopt when it accepts them. REQUIRES: 1 <= placement.tier <= 5.
-[[nodiscard]] std::optional<std::string> placement_rejection(const GateAnswer& placement,
+// Why PLACEMENT rejects a tier and file (tier 5; a canon file; a file outside the tier of the
+// root's profile; a daily file of another day), or nullopt when it accepts them. REQUIRES: 1 <=
+// placement.tier <= 5.
+[[nodiscard]] std::optional<std::string> placement_rejection(const Inputs& inputs,
+                                                             const GateAnswer& placement,
                                                              const CivilDate& today);
 
 // Fills the verdict's entry_id, entry_text, budget, advice findings, creates_file and splices.

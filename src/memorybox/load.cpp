@@ -6,7 +6,7 @@
 namespace memkit::memorybox {
 
 int tier_of(const Inputs& inputs, std::string_view path) {
-  for (const TierSpec& tier : default_tiers()) {
+  for (const TierSpec& tier : inputs.tiers) {
     if (std::find(tier.files.begin(), tier.files.end(), path) != tier.files.end()) return tier.tier;
   }
   if (std::find(inputs.daily_files.begin(), inputs.daily_files.end(), path) !=
@@ -22,7 +22,7 @@ int tier_of(const Inputs& inputs, std::string_view path) {
 
 std::vector<std::string> tier_files_1_to_4(const Inputs& inputs) {
   std::vector<std::string> files;
-  for (const TierSpec& tier : default_tiers()) {
+  for (const TierSpec& tier : inputs.tiers) {
     if (tier.tier > 4) continue;
     files.insert(files.end(), tier.files.begin(), tier.files.end());
     if (tier.tier == 4) {
@@ -42,7 +42,9 @@ Result<std::vector<LoadedFile>> load_files(const Inputs& inputs, std::optional<i
   std::vector<std::string> paths;
   if (file) {
     const int found = tier_of(inputs, *file);
-    if (found == 0) {
+    const bool canon_reference = std::find(inputs.canon_files.begin(), inputs.canon_files.end(),
+                                           *file) != inputs.canon_files.end();
+    if (found == 0 && !canon_reference) {
       return Status(Errc::invalid_argument,
                     "--file: " + std::string(*file) + ": not a file of tiers 1 to 5");
     }
@@ -56,7 +58,7 @@ Result<std::vector<LoadedFile>> load_files(const Inputs& inputs, std::optional<i
       return Status(Errc::invalid_argument,
                     "--tier 5: the archive is never loaded by default; add --include-archive");
     }
-    for (const TierSpec& spec : default_tiers()) {
+    for (const TierSpec& spec : inputs.tiers) {
       if (spec.tier == *tier) paths = spec.files;
     }
     if (*tier == 4) paths.insert(paths.end(), inputs.daily_files.begin(), inputs.daily_files.end());
@@ -66,8 +68,10 @@ Result<std::vector<LoadedFile>> load_files(const Inputs& inputs, std::optional<i
   for (const std::string& path : paths) {
     const FileSnapshot* entry = inputs.snapshot.find(path);
     if (entry == nullptr || entry->state != EntryState::file) continue;
+    // A canon reference (brain/canon/*.md) is loaded on demand: the tier-2 policy (§10).
+    const int found = tier_of(inputs, path);
     loaded.push_back(
-        LoadedFile{path, tier_of(inputs, path), line_count(entry->text()), entry->bytes});
+        LoadedFile{path, found == 0 ? 2 : found, line_count(entry->text()), entry->bytes});
   }
   return loaded;
 }

@@ -10,7 +10,7 @@ namespace {
 
 // The line limit of a tier 2 or 3 file (§2), else nullopt: only those have budget results.
 std::optional<std::uint64_t> limit_of(std::string_view path) {
-  for (const TierSpec& tier : default_tiers()) {
+  for (const TierSpec& tier : default_tiers()) {  // memory/ files: the same in every profile
     if (tier.file_limit &&
         std::find(tier.files.begin(), tier.files.end(), path) != tier.files.end()) {
       return tier.file_limit;

@@ -8,7 +8,9 @@ Result<EntryMove> plan_resolve_archive(const Inputs& inputs, std::string_view en
                                        const ClockReading& now) {
   Result<std::string> path = detail::entry_file(entry_id);
   if (!path) return path.status();
-  // Canon files (Maven) are in no tier of the default profile, so they can never be named here.
+  if (is_canon_file(*path)) {  // §10: no memkit command archives canon entries
+    return Status(Errc::invalid_argument, "--entry: " + *path + ": canon entries are immutable");
+  }
   if (const int tier = tier_of(inputs, *path); tier < 1 || tier > 4) {
     return Status(Errc::invalid_argument, "--entry: " + *path + ": not a tier 1-4 file");
   }

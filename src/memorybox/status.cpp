@@ -105,7 +105,7 @@ Report memorybox_status(const Inputs& inputs, const ClockReading& now) {
     return file;
   };
 
-  for (const TierSpec& spec : default_tiers()) {
+  for (const TierSpec& spec : inputs.tiers) {
     Tier tier;
     tier.tier = spec.tier;
     for (const std::string& path : spec.files)

@@ -124,6 +124,9 @@ Result<UpdatePlanning> plan_update(const Inputs& inputs, const UpdateRequest& re
                   "--entry: " + request.entry_id + ": expected <path>#<12 hex digits>");
   }
   const std::string path = request.entry_id.substr(0, hash);
+  if (is_canon_file(path)) {  // §10: canon entries carry no confidence and are never edited
+    return Status(Errc::invalid_argument, "--entry: " + path + ": canon entries are immutable");
+  }
   const FileSnapshot* file = inputs.snapshot.find(path);
   if (file == nullptr || file->state != memkit::EntryState::file) {
     return Status(Errc::invalid_argument, "--entry: " + path + ": no such tier 1-4 file");

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "memkit/text.hpp"
 #include "memkit/workspace.hpp"
 #include "store/read_entry.hpp"
 #include "store/state_lock.hpp"
@@ -14,7 +15,39 @@ bool ends_with_md(const std::string& name) {
   return name.size() > 3 && name.compare(name.size() - 3, 3, ".md") == 0;
 }
 
+// The profile recorded by `init --profile` (memorybox.md §10): .memkit/profile holds its name.
+constexpr const char* kProfileFile = ".memkit/profile";
+
 }  // namespace
+
+Result<std::vector<std::string>> AgentRoot::markdown_files(const std::string& folder_path) const {
+  std::vector<std::string> found;
+  const Result<bool> exists = folder(folder_path);
+  if (!exists) return exists.status();
+  if (!*exists) return found;
+  Result<std::vector<std::string>> names = fs_->list_directory(absolute(folder_path));
+  if (!names) return relative(names.status());
+  for (const std::string& name : *names) {  // sorted bytewise
+    const std::string path = folder_path + "/" + name;
+    const Result<NodeType> type = fs_->node_type(absolute(path));
+    if (ends_with_md(name) && type && *type == NodeType::file) found.push_back(path);
+  }
+  return found;
+}
+
+Result<memorybox::Profile> AgentRoot::read_profile() const {
+  const Result<NodeType> type = fs_->node_type(absolute(kProfileFile));
+  if (!type) return relative(type.status());
+  if (*type == NodeType::none) return memorybox::Profile::standard;
+  Result<std::string> bytes = fs_->read_file(absolute(kProfileFile));
+  if (!bytes) return relative(bytes.status());
+  const std::string_view name = strip_w(*bytes);
+  if (const std::optional<memorybox::Profile> profile = memorybox::parse_profile(name)) {
+    return *profile;
+  }
+  return Status(Errc::layout, std::string(kProfileFile) + ": unknown profile '" +
+                                  std::string(name) + "' (default or maven)");
+}
 
 Result<AgentRoot> AgentRoot::open(FileSystem& fs, std::string root) {
   if (root.empty()) return Status(Errc::invalid_argument, "--root: empty path");
@@ -55,9 +88,33 @@ Result<memorybox::Inputs> AgentRoot::read_memorybox_inputs() const {
   if (!brain) return brain.status();
   const Result<bool> memory = folder("memory");
   if (!memory) return memory.status();
-  for (const memorybox::TierSpec& tier : memorybox::default_tiers()) {
-    for (const std::string& path : tier.files) {
+  const Result<memorybox::Profile> profile = read_profile();
+  if (!profile) return profile.status();
+  inputs.profile = *profile;
+  if (inputs.profile == memorybox::Profile::maven && *brain) {
+    Result<std::vector<std::string>> clients = markdown_files("brain/clients");
+    if (!clients) return clients.status();
+    for (const std::string& path : *clients) {
       files.push_back(detail::read_entry(*fs_, absolute(path), path));
+      const std::optional<memorybox::Lifecycle> lifecycle =
+          memorybox::client_lifecycle(files.back().text());
+      // An unreadable Lifecycle keeps the profile loaded (active) rather than hiding it.
+      inputs.clients.push_back({path, lifecycle.value_or(memorybox::Lifecycle::active)});
+    }
+    Result<std::vector<std::string>> canon = markdown_files("brain/canon");
+    if (!canon) return canon.status();
+    inputs.canon_files = std::move(*canon);
+    for (const std::string& path : inputs.canon_files) {
+      files.push_back(detail::read_entry(*fs_, absolute(path), path));
+    }
+  }
+  inputs.tiers = memorybox::profile_tiers(inputs.profile, inputs.clients);
+  for (const memorybox::TierSpec& tier : inputs.tiers) {
+    for (const std::string& path : tier.files) {
+      if (std::none_of(files.begin(), files.end(),
+                       [&](const FileSnapshot& f) { return f.path == path; })) {
+        files.push_back(detail::read_entry(*fs_, absolute(path), path));
+      }
     }
   }
   if (*memory) {
@@ -143,7 +200,7 @@ Status AgentRoot::write_file(const std::string& path, std::string_view bytes) {
   return write_file_atomically(*fs_, absolute(path), bytes, false);
 }
 
-Result<MemoryBoxInit> AgentRoot::init_memorybox() {
+Result<MemoryBoxInit> AgentRoot::init_memorybox(std::optional<memorybox::Profile> profile) {
   MemoryBoxInit result;
   auto make_folder = [&](const std::string& relative) -> Status {
     const Result<bool> exists = folder(relative);
@@ -161,7 +218,21 @@ Result<MemoryBoxInit> AgentRoot::init_memorybox() {
   for (const char* relative : folders) {
     if (Status made = make_folder(relative); !made.ok()) return made;
   }
-  for (const memorybox::TierSpec& tier : memorybox::default_tiers()) {
+  if (profile) {
+    const Result<bool> state = folder(".memkit");
+    if (!state) return state.status();
+    if (!*state) {
+      if (Status made = fs_->create_directory(absolute(".memkit")); !made.ok()) return made;
+    }
+    const std::string line = std::string(memorybox::profile_name(*profile)) + "\n";
+    if (Status written = write_file_atomically(*fs_, absolute(kProfileFile), line, false);
+        !written.ok()) {
+      return written;
+    }
+  }
+  const Result<memorybox::Profile> recorded = read_profile();
+  if (!recorded) return recorded.status();
+  for (const memorybox::TierSpec& tier : memorybox::profile_tiers(*recorded, {})) {
     if (tier.tier > 4) continue;
     for (const std::string& path : tier.files) {
       const Result<NodeType> type = fs_->node_type(absolute(path));

@@ -218,7 +218,9 @@ int main(void) {
   EXPECT(mk_workspace_add(&result, ws, &now, message, strlen(message), &add) == MK_E_ARG);
   EXPECT(strstr(mk_last_error_message(), "unknown flag bits") != NULL);
   add.flags = 0;
-  EXPECT(mk_workspace_init(&result, ws, &now, 4u) == MK_E_ARG);
+  EXPECT(mk_workspace_init(&result, ws, &now, 8u) == MK_E_ARG);
+  EXPECT(mk_workspace_init(&result, ws, &now, MK_INIT_PROFILE_DEFAULT | MK_INIT_PROFILE_MAVEN) ==
+         MK_E_ARG);
   EXPECT(mk_workspace_recover(&result, ws, &now, 8u) == MK_E_ARG);
   mk_forget_options forget;
   mk_forget_options_init(&forget);

@@ -250,6 +250,8 @@ const mk_result_budget_row = lib.func(
 /* Section - Commands */
 
 const MK_INIT_EXTENDED = 1;
+const MK_INIT_PROFILE_DEFAULT = 2;
+const MK_INIT_PROFILE_MAVEN = 4;
 
 // MK_API mk_status mk_workspace_init(mk_result** out, mk_workspace* ws, const mk_clock* now,
 //                                    uint32_t flags);
@@ -680,6 +682,8 @@ module.exports = {
     MK_BUDGET_MISSING,
     MK_BUDGET_NOT_ENABLED,
     MK_INIT_EXTENDED,
+    MK_INIT_PROFILE_DEFAULT,
+    MK_INIT_PROFILE_MAVEN,
     MK_COMPACT_ARCHIVE_OLDEST,
     MK_COMPACT_OPTIONS_VERSION,
     MK_RECOVER_APPLY,

@@ -232,6 +232,8 @@ extern "C" {
 // Section - Commands
 
 pub const MK_INIT_EXTENDED: u32 = 1;
+pub const MK_INIT_PROFILE_DEFAULT: u32 = 2;
+pub const MK_INIT_PROFILE_MAVEN: u32 = 4;
 
 extern "C" {
     // mk_status mk_workspace_init(mk_result** out, mk_workspace* ws, const mk_clock* now,

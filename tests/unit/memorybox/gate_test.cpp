@@ -430,3 +430,21 @@ TEST_CASE("gate: a WRITE carries the candidate's source and client in the field 
   REQUIRE(refused.refusal.has_value());
   CHECK(refused.refusal->message.rfind("--client:", 0) == 0);
 }
+
+TEST_CASE("gate: a Maven root's canon is never a PLACEMENT; its other brain files are tier 1") {
+  Inputs in = inputs_of({{"brain/MARKETING_CANON.md", "# MARKETING_CANON\n"},
+                         {"brain/OKRs.md", "# OKRs\n\n## Q4\n"}});
+  in.profile = Profile::maven;
+  in.tiers = profile_tiers(Profile::maven, {});
+  const Result<GateIndex> index = GateIndex::build(in);
+  REQUIRE(index);
+  Host canon = host_for("existing Q4", "1 brain/MARKETING_CANON.md");
+  const GateVerdict rejected =
+      run_gates(in, *index, fact("Our voice is plain"), canon.judge(), kNow);
+  CHECK(rejected.outcome == Outcome::rejected);
+  REQUIRE(rejected.findings.size() == 1);
+  CHECK(rejected.findings[0].message.find("canon add") != std::string::npos);
+  Host okrs = host_for("existing Q4", "1 brain/OKRs.md");
+  CHECK(run_gates(in, *index, fact("Grow trials 20%"), okrs.judge(), kNow).outcome ==
+        Outcome::write);
+}

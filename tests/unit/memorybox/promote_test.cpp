@@ -194,7 +194,7 @@ TEST_CASE("memorybox update --resolve archive: only entries of tier 1-4 files") 
   const Result<EntryMove> refused =
       plan_resolve_archive(in, id_of(canon, "- immutable\n", 0), kNow);
   REQUIRE_FALSE(refused);
-  CHECK(refused.status().message() == "--entry: brain/MARKETING_CANON.md: not a tier 1-4 file");
+  CHECK(refused.status().message() == "--entry: brain/MARKETING_CANON.md: canon entries are immutable");
   CHECK_FALSE(
       plan_resolve_archive(in, id_of("memory/ARCHIVES/x-2026-01.md", "- archived\n", 0), kNow));
   const Result<EntryMove> unknown =
