@@ -58,6 +58,10 @@ struct ByteRange {
 [[nodiscard]] Splice insert_before(const Document& doc, std::size_t unit_index,
                                    std::span<const std::string> lines);
 
+// §7.3 append of bytes kept as they are (moved entries): `block` is given the file's terminator
+// when its last line has none; otherwise as append_block.
+[[nodiscard]] Splice append_bytes(const Document& doc, std::string_view block, bool bullet);
+
 // §7.3 append(block); `bullet` makes the append tight after a top-level bullet unit.
 [[nodiscard]] Splice append_block(const Document& doc, std::span<const std::string> lines,
                                   bool bullet);

@@ -12,6 +12,7 @@
 #include "memkit/budget.hpp"
 #include "memkit/digest.hpp"
 #include "memkit/edit.hpp"
+#include "memkit/snapshot.hpp"
 
 namespace memkit {
 
@@ -104,6 +105,9 @@ class Plan final {
   std::vector<BudgetResult> budget_results_;
   bool sensitive_ = false;
 };
+
+// Builds the operation that deletes a file the snapshot holds.
+[[nodiscard]] PlanOperation plan_remove(const FileSnapshot& file);
 
 // Builds a create or replace operation from a base and splices: digests from slices.
 [[nodiscard]] PlanOperation plan_write(std::string path, std::shared_ptr<const std::string> base,

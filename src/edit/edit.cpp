@@ -115,21 +115,26 @@ Splice insert_before(const Document& doc, std::size_t unit_index,
   return Splice{at.begin, at.begin, std::move(block)};
 }
 
-Splice append_block(const Document& doc, std::span<const std::string> lines, bool bullet) {
+Splice append_bytes(const Document& doc, std::string_view block, bool bullet) {
   const std::span<const Unit> units = doc.units();
   const std::string_view t = new_line_terminator(doc);
+  std::string text(block);
+  if (!text.empty() && text.back() != '\n') text += t;
   std::size_t k = units.size();
   while (k > 0 && is_blank_unit(units[k - 1])) --k;
   if (k == 0) {  // empty, or only blank lines: the block goes first, after the BOM
-    return Splice{doc.content_begin(), doc.content_begin(), joined(lines, t)};
+    return Splice{doc.content_begin(), doc.content_begin(), std::move(text)};
   }
   const Unit& last = units[k - 1];
-  std::string block;
-  if (ends_unterminated(doc, last)) block += t;  // the one change memkit makes to a kept line
+  std::string prefix;
+  if (ends_unterminated(doc, last)) prefix += t;  // the one change memkit makes to a kept line
   const bool tight = bullet && last.kind == UnitKind::bullet_unit;
-  if (!tight) block += t;
-  block += joined(lines, t);
-  return Splice{last.end, last.end, std::move(block)};
+  if (!tight) prefix += t;
+  return Splice{last.end, last.end, prefix + text};
+}
+
+Splice append_block(const Document& doc, std::span<const std::string> lines, bool bullet) {
+  return append_bytes(doc, joined(lines, new_line_terminator(doc)), bullet);
 }
 
 Splice insert_after(const Document& doc, std::size_t unit_index,

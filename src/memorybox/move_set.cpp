@@ -28,35 +28,13 @@ std::optional<BudgetResult> budget_result(const std::string& path, std::string_v
   return BudgetResult{path, line_count(before), after, *limit, budget.classify(after)};
 }
 
-// compaction.md §7.3 append of bytes kept as they are: after the last non-blank line (given its
-// terminator if it has none), one empty line first unless a bullet follows a bullet unit.
+// compaction.md §7.3 append of moved bytes; a new file holds them alone.
 Splice append_splice(const Document* doc, std::string_view bytes, bool bullet) {
-  const std::string_view t = doc != nullptr ? new_line_terminator(*doc) : "\n";
+  if (doc != nullptr) return append_bytes(*doc, bytes, bullet);
   std::string block(bytes);
-  if (!block.empty() && block.back() != '\n') block += t;
-  if (doc == nullptr) return Splice{0, 0, std::move(block)};
-  const std::span<const Unit> units = doc->units();
-  std::size_t k = units.size();
-  while (k > 0 && units[k - 1].kind == UnitKind::blank) --k;
-  if (k == 0) return Splice{doc->content_begin(), doc->content_begin(), std::move(block)};
-  const Unit& last = units[k - 1];
-  std::string text;
-  if (doc->bytes()[last.end - 1] != '\n') text += t;
-  if (!bullet || last.kind != UnitKind::bullet_unit) text += t;
-  text += block;
-  return Splice{last.end, last.end, std::move(text)};
+  if (!block.empty() && block.back() != '\n') block += '\n';
+  return Splice{0, 0, std::move(block)};
 }
-
-PlanOperation delete_operation(const FileSnapshot& file) {
-  PlanOperation op;
-  op.path = file.path;
-  op.kind = OperationKind::remove;
-  op.base_sha256 = sha256(file.text());
-  op.output_sha256 = sha256("");
-  op.output = PlannedBytes{file.bytes, {Splice{0, file.text().size(), {}}}};
-  return op;
-}
-
 }  // namespace
 
 const Document& Documents::parsed(const std::string& path) {
@@ -211,7 +189,7 @@ std::optional<Plan> MoveSet::build(std::string command, PlanArguments arguments,
     write(path, removal_splices(doc.bytes(), doc.content_begin(), sorted));
   }
   for (const std::string& path : deletions_) {
-    if (check(path)) operations.push_back(delete_operation(*docs_->file(path)));
+    if (check(path)) operations.push_back(plan_remove(*docs_->file(path)));
   }
   for (const auto& [path, target] : archives_) {
     if (!check(path)) continue;

@@ -66,6 +66,16 @@ std::string Plan::canonical_json() const {
                                  {"plan_schema", 1}});
 }
 
+PlanOperation plan_remove(const FileSnapshot& file) {
+  PlanOperation op;
+  op.path = file.path;
+  op.kind = OperationKind::remove;
+  op.base_sha256 = sha256(file.text());
+  op.output_sha256 = sha256("");
+  op.output = PlannedBytes{file.bytes, {Splice{0, file.text().size(), {}}}};
+  return op;
+}
+
 PlanOperation plan_write(std::string path, std::shared_ptr<const std::string> base,
                          bool base_exists, std::vector<Splice> splices) {
   PlanOperation op;

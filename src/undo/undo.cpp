@@ -54,13 +54,7 @@ UndoPlanning plan_undo(const std::optional<AppliedRecord>& record, std::string_v
       operations.push_back(
           plan_write(target.path, current, exists, {Splice{0, size, *target.base}}));
     } else {
-      PlanOperation remove;
-      remove.path = target.path;
-      remove.kind = OperationKind::remove;
-      remove.base_sha256 = sha256(now->text());
-      remove.output_sha256 = sha256("");
-      remove.output = PlannedBytes{now->bytes, {Splice{0, now->bytes->size(), {}}}};
-      operations.push_back(std::move(remove));
+      operations.push_back(plan_remove(*now));  // found by target.path
     }
   }
   if (!moved && !operations.empty()) {
