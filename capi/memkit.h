@@ -755,6 +755,34 @@ MK_API mk_status mk_workspace_gate(mk_result** out, mk_workspace* ws, const mk_c
                                    const mk_gate_candidate* candidate, mk_judge_fn judge,
                                    void* payload, uint32_t flags);
 
+/**
+ * `memorybox canon add --file F --text T` (MK_LAYOUT_MEMORYBOX, a Maven root; spec memorybox.md
+ * §10): appends `- T` to brain/MARKETING_CANON.md (append-only) or creates the write-once
+ * brain/canon/<name>.md holding T, then records the file's length and SHA-256 in
+ * .memkit/canon-ledger.jsonl, under the lock. The JSON's data is {"ledger","unrecorded",
+ * "violations","written"}. A file that already violates the ledger gets the ERROR MK-BOX-030 and
+ * nothing is written.
+ *
+ * @param[out] out Destroy with mk_result_destroy().
+ * @param file NUL-terminated path relative to the root; never NULL.
+ * @param text UTF-8, `text_size` bytes; never NULL.
+ * @return MK_OK or MK_E_ARG.
+ * @since 0.1
+ */
+MK_API mk_status mk_workspace_canon_add(mk_result** out, mk_workspace* ws, const mk_clock* now,
+                                        const char* file, const char* text, size_t text_size);
+
+/**
+ * `memorybox canon verify` (MK_LAYOUT_MEMORYBOX, a Maven root): checks that each canon file still
+ * begins with the bytes its latest ledger record covers (and that a write-once file holds nothing
+ * more); every violation is the ERROR MK-BOX-030 (exit code 1). Writes nothing.
+ *
+ * @param[out] out Destroy with mk_result_destroy().
+ * @return MK_OK or MK_E_ARG.
+ * @since 0.1
+ */
+MK_API mk_status mk_workspace_canon_verify(mk_result** out, mk_workspace* ws, const mk_clock* now);
+
 /** Flags of mk_workspace_plan_memorybox_compact. @since 0.1 */
 #define MK_MEMORYBOX_COMPACT_FORCE 1u /**< --force: every rule acts, breached or not */
 
@@ -847,6 +875,55 @@ MK_API mk_status mk_workspace_plan_archive_entry(mk_result** out, mk_workspace* 
 MK_API mk_status mk_workspace_apply_archive_entry(mk_result** out, mk_workspace* ws,
                                                   const mk_clock* now, const char* entry_id,
                                                   const char* confirm_plan_id);
+
+/** A client's lifecycle on a Maven root (spec memorybox.md §10). @since 0.1 */
+typedef int32_t mk_lifecycle;
+/** The values of mk_lifecycle. @since 0.1 */
+enum {
+  MK_LIFECYCLE_ACTIVE = 0,      /**< brain/clients/C.md, in tier 1 and its budget */
+  MK_LIFECYCLE_MAINTENANCE = 1, /**< brain/clients/C.md, loaded on demand (tier 2) */
+  MK_LIFECYCLE_ARCHIVED = 2     /**< moved to memory/ARCHIVES/clients/C/, out of every load set */
+};
+
+/**
+ * `memorybox client set --client C --to S` (MK_LAYOUT_MEMORYBOX, a root initialised with
+ * MK_INIT_PROFILE_MAVEN), exactly as the CLI runs it without --apply. active -> maintenance and
+ * maintenance -> active are a field update: the profile's `Lifecycle:` line is written directly
+ * and the JSON's "written" names brain/clients/C.md. A move to or from archived is a dry run: the
+ * plan that moves brain/clients/C.md (its `Lifecycle:` line set to the new state) and every file
+ * of memory/clients/C/ verbatim to memory/ARCHIVES/clients/C/ (or back), writing nothing; apply it
+ * with mk_workspace_apply_client_set. A state to itself writes nothing. The JSON's data is
+ * {"applied","client","from","plan","to","written"}. A transition spec memorybox.md §10 does not
+ * allow (active -> archived, archived -> maintenance) is the ERROR MK-BOX-031 (exit code 1); a
+ * root of another profile, an unknown client or a key that is not file-name safe is a fatal
+ * MK-ARG-001.
+ *
+ * @param[out] out Destroy with mk_result_destroy().
+ * @param client NUL-terminated key of brain/clients/<client>.md: A-Z, a-z, 0-9, '.', '_' and
+ *        '-', not starting with '.'; never NULL.
+ * @param to MK_LIFECYCLE_ACTIVE, MK_LIFECYCLE_MAINTENANCE or MK_LIFECYCLE_ARCHIVED.
+ * @return MK_OK or MK_E_ARG (NULL out, ws, now or client, or an unknown lifecycle).
+ * @since 0.1
+ */
+MK_API mk_status mk_workspace_client_set(mk_result** out, mk_workspace* ws, const mk_clock* now,
+                                         const char* client, mk_lifecycle to);
+
+/**
+ * `memorybox client set --client C --to S --apply --confirm-plan ID`: a move to or from archived,
+ * with the lock and checks of mk_workspace_apply_memorybox_compact; the moved files are created
+ * and their sources deleted in one journalled apply. For active <-> maintenance (no plan) the
+ * result carries a fatal MK-ARG-001 and nothing is written: use mk_workspace_client_set.
+ *
+ * @param[out] out Destroy with mk_result_destroy().
+ * @param client As for mk_workspace_client_set.
+ * @param to As for mk_workspace_client_set.
+ * @param confirm_plan_id NUL-terminated; never NULL.
+ * @return MK_OK or MK_E_ARG.
+ * @since 0.1
+ */
+MK_API mk_status mk_workspace_apply_client_set(mk_result** out, mk_workspace* ws,
+                                               const mk_clock* now, const char* client,
+                                               mk_lifecycle to, const char* confirm_plan_id);
 
 /* Section - Document */
 

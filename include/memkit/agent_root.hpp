@@ -33,8 +33,10 @@ class AgentRoot final {
   [[nodiscard]] Result<memorybox::Inputs> read_memorybox_inputs() const;
 
   // Replaces the file at `path` (relative to the root) with `bytes` atomically. Refuses a folder
-  // of the layout, or the file, reached through a symbolic link.
-  [[nodiscard]] Status write_file(const std::string& path, std::string_view bytes);
+  // of the layout, or the file, reached through a symbolic link; a missing folder is an error
+  // unless `make_folders`.
+  [[nodiscard]] Status write_file(const std::string& path, std::string_view bytes,
+                                  bool make_folders = false);
 
   // Records `profile` in .memkit/profile when given, then creates each missing file of the
   // recorded profile's tier 1-4 lists as "# <stem>\n", and memory/daily/ and memory/ARCHIVES/;
@@ -55,6 +57,14 @@ class AgentRoot final {
   // keeping no applied record: memorybox has no undo. Returns the paths written, in write order.
   // REQUIRES: lock() is held, recover() left no transaction, and the plan was made under the lock.
   [[nodiscard]] Result<std::vector<std::string>> apply(const Plan& plan, const ClockReading& now);
+
+  // What `memorybox client set` reads of one client (memorybox.md §10): brain/clients/<C>.md and
+  // every entry under memory/clients/<C>/ and memory/ARCHIVES/clients/<C>/, folders walked and
+  // links never followed (a link is an EntryState::symlink entry, anything else that is not a
+  // regular file or a folder an EntryState::not_a_file one). A folder on the way to them that is
+  // a link fails with Errc::unsafe_path, one that is not a folder with Errc::layout; a key that
+  // memorybox::is_client_key refuses fails with Errc::invalid_argument.
+  [[nodiscard]] Result<Snapshot> read_client_files(const std::string& client) const;
 
  private:
   AgentRoot(FileSystem& fs, std::string root) : fs_(&fs), root_(std::move(root)) {}

@@ -16,6 +16,8 @@
 #include "memkit/forget.hpp"
 #include "memkit/markdown.hpp"
 #include "memkit/memorybox.hpp"
+#include "memkit/memorybox_canon.hpp"
+#include "memkit/memorybox_clients.hpp"
 #include "memkit/memorybox_gate.hpp"
 #include "memkit/memorybox_moves.hpp"
 #include "memkit/plan.hpp"
@@ -102,6 +104,11 @@ void write_inbox_compaction_json(const InboxCompaction& report, bool applied,
 [[nodiscard]] std::string memorybox_gate_json(const memorybox::GateVerdict& verdict, bool applied,
                                               const std::vector<std::string>& written);
 
+// `memorybox canon add|verify` data (memorybox.md §10): {"ledger","unrecorded","violations",
+// "written"}.
+[[nodiscard]] std::string memorybox_canon_json(const memorybox::CanonCheck& check,
+                                               const std::vector<std::string>& written);
+
 // A gate's question to a host outside C++ (the C ABI's judge callback): {"candidate",
 // "categories","category","category_entries","gate","near_duplicates"}.
 [[nodiscard]] std::string memorybox_gate_question_json(const memorybox::GateQuestion& question);
@@ -120,6 +127,11 @@ void write_inbox_compaction_json(const InboxCompaction& report, bool applied,
 [[nodiscard]] std::string memorybox_resolve_archive_json(const memorybox::EntryMove& move,
                                                          bool applied,
                                                          const std::vector<std::string>& written);
+
+// `memorybox client set` data (memorybox.md §11): {"applied","client","from","plan","to",
+// "written"}.
+[[nodiscard]] std::string memorybox_client_set_json(const memorybox::ClientSet& set, bool applied,
+                                                    const std::vector<std::string>& written);
 
 // Encodes a string as a canonical JSON string literal; ill-formed UTF-8 reads as U+FFFD.
 [[nodiscard]] std::string json_string(std::string_view text);

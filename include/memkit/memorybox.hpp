@@ -82,6 +82,7 @@ struct Inputs {
   std::vector<TierSpec> tiers = default_tiers();  // profile_tiers() of the profile and clients
   std::vector<ClientProfile> clients;             // Maven: brain/clients/*.md, sorted
   std::vector<std::string> canon_files;           // Maven: brain/canon/*.md, sorted
+  std::shared_ptr<const std::string> canon_ledger;  // Maven: .memkit/canon-ledger.jsonl, or null
   Snapshot snapshot;  // the tiers' fixed files, daily files, archives, brain/*.md
   std::vector<std::string> daily_files;    // "memory/daily/2026-11-30.md", sorted by date
   std::vector<std::string> archive_files;  // "memory/ARCHIVES/x.md", sorted bytewise

@@ -40,6 +40,8 @@ const std::map<std::string, CommandOptions>& command_options() {
       {"memorybox decay", {{"--root", "--file"}, {}}},
       {"memorybox load", {{"--root", "--tier", "--file"}, {"--include-archive"}}},
       {"memorybox hygiene", {{"--root"}, {}}},
+      {"memorybox canon", {{"--root", "--file", "--text"}, {}}},
+      {"memorybox client", {{"--root", "--client", "--to", "--confirm-plan"}, {"--apply"}}},
       {"memorybox gate",
        {{"--root", "--text", "--confidence", "--title", "--source", "--client", "--value",
          "--category", "--new-category", "--redundant-with", "--decay-trigger", "--tier", "--file"},

@@ -82,10 +82,20 @@ struct MemoryBoxRun {
 // memorybox.md §4: `memorybox gate` (memorybox_gate.cpp).
 void run_memorybox_gate(MemoryBoxRun& run);
 
+// memorybox.md §10: `memorybox canon add|verify` (memorybox_canon.cpp).
+void run_memorybox_canon(MemoryBoxRun& run);
+
 // memorybox.md §7 `compact`, §11 `promote` and §6 `update --resolve archive`, plan-confirmed
 // (memorybox_moves.cpp).
 void run_memorybox_compact(MemoryBoxRun& run);
 void run_memorybox_promote(MemoryBoxRun& run);
 void run_memorybox_resolve_archive(MemoryBoxRun& run);
+
+// The agent root of a run as the writer of confirmed plans: its lock, what a crash left in
+// .memkit/txn finished first, AgentRoot::apply (memorybox_moves.cpp).
+[[nodiscard]] PlanWriter writer_of(MemoryBoxRun& run);
+
+// memorybox.md §10 `client set`: a field update, or a plan-confirmed move (memorybox_clients.cpp).
+void run_memorybox_client_set(MemoryBoxRun& run);
 
 }  // namespace memkit::commands_detail

@@ -74,7 +74,7 @@ Result<memorybox::UpdateRequest> update_request(const CommandRequest& inv) {
 // memorybox.md §2 and §11: the MemoryBox layout under an agent root (--root, default ".").
 void run_memorybox(const CommandRequest& inv, const CommandEnvironment& env, CommandReply& reply) {
   const Style style{env.stdout_is_terminal && !env.no_colour};
-  const std::optional<ClockReading> now = start_command(inv, env, reply, false);
+  const std::optional<ClockReading> now = start_command(inv, env, reply, inv.command == "canon" || inv.command == "client");
   if (!now) return;
   const auto given = inv.options.find("--root");
   Result<AgentRoot> root =
@@ -110,6 +110,14 @@ void run_memorybox(const CommandRequest& inv, const CommandEnvironment& env, Com
   MemoryBoxRun run{inv, env, *now, *root, *inputs, style, reply};
   if (inv.command == "gate") {
     run_memorybox_gate(run);
+    return;
+  }
+  if (inv.command == "canon") {
+    run_memorybox_canon(run);
+    return;
+  }
+  if (inv.command == "client") {
+    run_memorybox_client_set(run);
     return;
   }
   if (inv.command == "compact") {

@@ -185,7 +185,8 @@ void run_memorybox_gate(MemoryBoxRun& run) {
     const std::string_view base = verdict.creates_file || file == nullptr
                                       ? std::string_view()
                                       : std::string_view(*file->bytes);
-    if (Status saved = run.root.write_file(*verdict.file, apply_splices(base, verdict.splices));
+    if (Status saved =
+            run.root.write_file(*verdict.file, apply_splices(base, verdict.splices), true);
         !saved.ok()) {
       reply.findings.push_back(finding_from(saved));
       return;

@@ -45,8 +45,8 @@ bool recovered(MemoryBoxRun& run) {
   return false;
 }
 
-// The agent root as the writer of confirmed plans, and a planner that reads the files again
-// under the lock.
+}  // namespace
+
 PlanWriter writer_of(MemoryBoxRun& run) {
   PlanWriter writer;
   writer.lock = [&run] { return run.root.lock(run.inv.lock_timeout_seconds); };
@@ -55,6 +55,9 @@ PlanWriter writer_of(MemoryBoxRun& run) {
   return writer;
 }
 
+namespace {
+
+// A planner that reads the files again under the lock.
 using Planner = std::function<Result<PlannedRun>(const memorybox::Inputs&)>;
 
 void run_planned_moves(MemoryBoxRun& run, const Planner& plan) {

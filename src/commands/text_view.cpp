@@ -350,9 +350,6 @@ std::string forget_text(const ForgetPlanning& forget, bool applied,
   return out;
 }
 
-namespace {
-
-// §12.2's view of a MemoryBox plan: MemoryBox budgets count lines, not tokens.
 std::string memorybox_plan_outcome(const std::optional<Plan>& plan, bool applied,
                                    const std::vector<std::string>& written) {
   if (!plan) return "Nothing to apply.\n";
@@ -375,8 +372,6 @@ std::string memorybox_plan_outcome(const std::optional<Plan>& plan, bool applied
   }
   return out + "Dry run only. Apply with: --apply --confirm-plan " + plan->id() + "\n";
 }
-
-}  // namespace
 
 std::string memorybox_compact_text(const memorybox::Compaction& compaction, bool applied,
                                    const std::vector<std::string>& written, Style style) {

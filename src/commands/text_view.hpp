@@ -46,6 +46,11 @@ void write_compaction_text(const InboxCompaction& report, bool applied,
 [[nodiscard]] std::string units_text(const Document& doc, Style style);
 [[nodiscard]] std::string findings_text(const std::vector<Finding>& findings, Style style);
 
+// compaction.md §12.2's view of a MemoryBox plan (its budget results in lines), what was written,
+// or "Nothing to apply." without a plan.
+[[nodiscard]] std::string memorybox_plan_outcome(const std::optional<Plan>& plan, bool applied,
+                                                 const std::vector<std::string>& written);
+
 // memorybox.md §7 `compact`, and the moves of one entry (§6 `--resolve archive`, §11 `promote`):
 // what moves where, then the plan (its budget results in lines) or what was written.
 [[nodiscard]] std::string memorybox_compact_text(const memorybox::Compaction& compaction,

@@ -153,9 +153,8 @@ namespace {
 json near_duplicates_json(std::span<const memorybox::NearDuplicate> found) {
   json out = json::array();
   for (const memorybox::NearDuplicate& d : found) {
-    out.push_back(json{{"entry_id", utf8(d.entry_id)},
-                       {"file", utf8(d.file)},
-                       {"similarity", d.similarity}});
+    out.push_back(
+        json{{"entry_id", utf8(d.entry_id)}, {"file", utf8(d.file)}, {"similarity", d.similarity}});
   }
   return out;
 }
@@ -177,30 +176,30 @@ std::string memorybox_gate_json(const memorybox::GateVerdict& verdict, bool appl
   json budget = nullptr;
   if (verdict.budget) {
     const memorybox::GateBudget& b = *verdict.budget;
-    budget = json{{"file", utf8(b.file)},
-                  {"lines_before", b.lines_before},
-                  {"lines_after", b.lines_after},
-                  {"limit", b.limit ? json(*b.limit) : json(nullptr)},
-                  {"state", b.state ? json(std::string(budget_state_name(*b.state)))
-                                    : json(nullptr)}};
+    budget =
+        json{{"file", utf8(b.file)},
+             {"lines_before", b.lines_before},
+             {"lines_after", b.lines_after},
+             {"limit", b.limit ? json(*b.limit) : json(nullptr)},
+             {"state", b.state ? json(std::string(budget_state_name(*b.state))) : json(nullptr)}};
   }
   json written_paths = json::array();
   for (const std::string& path : written) written_paths.push_back(utf8(path));
-  return detail::canonical_dump(json{
-      {"outcome", std::string(memorybox::outcome_name(verdict.outcome))},
-      {"near_duplicates", near_duplicates_json(verdict.near_duplicates)},
-      {"stopped_at", verdict.stopped_at
-                         ? json(std::string(memorybox::gate_name(*verdict.stopped_at)))
-                         : json(nullptr)},
-      {"gates", gates},
-      {"entry_id", optional_text(verdict.entry_id)},
-      {"tier", verdict.tier ? json(*verdict.tier) : json(nullptr)},
-      {"file", optional_text(verdict.file)},
-      {"category", optional_text(verdict.category)},
-      {"entry_text", optional_text(verdict.entry_text)},
-      {"budget", budget},
-      {"applied", applied},
-      {"written", written_paths}});
+  return detail::canonical_dump(
+      json{{"outcome", std::string(memorybox::outcome_name(verdict.outcome))},
+           {"near_duplicates", near_duplicates_json(verdict.near_duplicates)},
+           {"stopped_at", verdict.stopped_at
+                              ? json(std::string(memorybox::gate_name(*verdict.stopped_at)))
+                              : json(nullptr)},
+           {"gates", gates},
+           {"entry_id", optional_text(verdict.entry_id)},
+           {"tier", verdict.tier ? json(*verdict.tier) : json(nullptr)},
+           {"file", optional_text(verdict.file)},
+           {"category", optional_text(verdict.category)},
+           {"entry_text", optional_text(verdict.entry_text)},
+           {"budget", budget},
+           {"applied", applied},
+           {"written", written_paths}});
 }
 
 std::string memorybox_gate_question_json(const memorybox::GateQuestion& question) {
@@ -217,13 +216,36 @@ std::string memorybox_gate_question_json(const memorybox::GateQuestion& question
   for (const std::string& c : question.categories) categories.push_back(utf8(c));
   json entries = json::array();
   for (const std::string& id : question.category_entries) entries.push_back(utf8(id));
-  return detail::canonical_dump(json{
-      {"gate", std::string(memorybox::gate_name(question.gate))},
-      {"candidate", candidate},
-      {"categories", categories},
-      {"near_duplicates", near_duplicates_json(question.near_duplicates)},
-      {"category_entries", entries},
-      {"category", question.category.empty() ? json(nullptr) : utf8(question.category)}});
+  return detail::canonical_dump(
+      json{{"gate", std::string(memorybox::gate_name(question.gate))},
+           {"candidate", candidate},
+           {"categories", categories},
+           {"near_duplicates", near_duplicates_json(question.near_duplicates)},
+           {"category_entries", entries},
+           {"category", question.category.empty() ? json(nullptr) : utf8(question.category)}});
+}
+
+std::string memorybox_canon_json(const memorybox::CanonCheck& check,
+                                 const std::vector<std::string>& written) {
+  json ledger = json::array();
+  for (const memorybox::CanonRecord& r : check.ledger) {
+    ledger.push_back(json{{"path", utf8(r.path)},
+                          {"length", r.length},
+                          {"sha256", r.sha256},
+                          {"recorded_at", utf8(r.recorded_at)}});
+  }
+  json violations = json::array();
+  for (const memorybox::CanonViolation& v : check.violations) {
+    violations.push_back(json{{"path", utf8(v.path)}, {"reason", utf8(v.reason)}});
+  }
+  json unrecorded = json::array();
+  for (const std::string& path : check.unrecorded) unrecorded.push_back(utf8(path));
+  json written_paths = json::array();
+  for (const std::string& path : written) written_paths.push_back(utf8(path));
+  return detail::canonical_dump(json{{"ledger", ledger},
+                                     {"violations", violations},
+                                     {"unrecorded", unrecorded},
+                                     {"written", written_paths}});
 }
 
 }  // namespace memkit

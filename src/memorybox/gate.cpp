@@ -211,6 +211,7 @@ GateVerdict run_gates(const Inputs& inputs, const GateIndex& index, const Candid
   run.pass(Gate::alignment, listed ? "fits the existing category '" + category + "'"
                                    : "creates the category '" + category + "'");
   question.category = category;
+  run.verdict().category = category;
 
   // 3. REDUNDANCY
   if (const GateIndex::Item* same = index.exact_match(candidate_key(candidate.text))) {
@@ -285,7 +286,6 @@ GateVerdict run_gates(const Inputs& inputs, const GateIndex& index, const Candid
   }
   run.verdict().tier = placement.tier;
   run.verdict().file = placement.file;
-  run.verdict().category = category;
   if (std::optional<std::string> why = placement_rejection(inputs, placement, today)) {
     run.verdict().findings.push_back(
         make_finding("MK-BOX-004", Severity::error, placement.file, "PLACEMENT rejected: " + *why));

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "memkit/memorybox.hpp"
+#include "memkit/memorybox_canon.hpp"
 #include "memkit/text.hpp"
 
 namespace memkit::memorybox {
@@ -356,6 +357,10 @@ Hygiene memorybox_hygiene(const Inputs& inputs, const ClockReading& now) {
           make_finding("MK-BOX-014", Severity::warning, "",
                        fmt::format("hygiene item {} needs review: {}", it.n, it.check)));
     }
+  }
+  // §10: on a Maven root, hygiene runs `canon verify` too.
+  if (inputs.profile == Profile::maven) {
+    for (Finding& f : verify_canon(inputs).findings) hygiene.findings.push_back(std::move(f));
   }
   sort_findings(hygiene.findings);
   return hygiene;

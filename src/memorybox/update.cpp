@@ -7,6 +7,7 @@
 
 #include "memkit/memorybox.hpp"
 #include "memkit/text.hpp"
+#include "memorybox/field_line.hpp"
 
 namespace memkit::memorybox {
 namespace {
@@ -49,7 +50,10 @@ ConfidenceState state_of(const Entry& entry, const std::optional<std::string>& v
 class FieldEditor final {
  public:
   FieldEditor(const Entry& entry, const Document& doc)
-      : entry_(entry), bytes_(doc.bytes()), terminator_(new_line_terminator(doc)) {}
+      : entry_(entry),
+        bytes_(doc.bytes()),
+        content_begin_(doc.content_begin()),
+        terminator_(new_line_terminator(doc)) {}
 
   void set(std::string_view key, const std::string& value) { values_[rank(key)] = value; }
   void clear(std::string_view key) { cleared_[rank(key)] = true; }
@@ -69,9 +73,10 @@ class FieldEditor final {
         continue;
       }
       if (!values_[r]) continue;
-      const std::string line = std::string(key) + ": " + *values_[r];
+      const std::string line = detail::field_line(key, *values_[r]);
       if (existing != entry_.fields.end()) {
-        out.push_back(Splice{existing->begin + existing->indent, existing->content_end, line});
+        out.push_back(detail::replace_line_content(existing->begin + existing->indent,
+                                                   existing->content_end, line));
         continue;
       }
       // Missing: before the first field line whose key comes later, else after the last one,
@@ -87,13 +92,8 @@ class FieldEditor final {
       const std::size_t at = has_fields ? entry_.fields.back().end : entry_.first_line_end;
       const std::string indent = has_fields ? std::string(indent_of(entry_.fields.back()))
                                             : std::string(default_indent, ' ');
-      std::string text;
-      if (at == bytes_.size() && at != 0 && bytes_[at - 1] != '\n' && !end_terminated) {
-        text += terminator_;
-        end_terminated = true;
-      }
-      text += indent + line + std::string(terminator_);
-      out.push_back(Splice{at, at, text});
+      out.push_back(detail::insert_line(bytes_, content_begin_, at, indent + line, terminator_,
+                                        end_terminated));
     }
     // Splices at one offset keep their field order; the list must be sorted by offset.
     std::stable_sort(out.begin(), out.end(),
@@ -109,6 +109,7 @@ class FieldEditor final {
 
   const Entry& entry_;
   std::string_view bytes_;
+  std::size_t content_begin_;
   std::string_view terminator_;
   std::array<std::optional<std::string>, kFieldOrder.size()> values_{};
   std::array<bool, kFieldOrder.size()> cleared_{};

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "memkit/memorybox_canon.hpp"
+#include "memkit/memorybox_clients.hpp"
 #include "memkit/text.hpp"
 #include "memkit/workspace.hpp"
 #include "store/read_entry.hpp"
@@ -101,6 +103,20 @@ Result<memorybox::Inputs> AgentRoot::read_memorybox_inputs() const {
       // An unreadable Lifecycle keeps the profile loaded (active) rather than hiding it.
       inputs.clients.push_back({path, lifecycle.value_or(memorybox::Lifecycle::active)});
     }
+    const Result<bool> state = folder(".memkit");
+    if (!state) return state.status();
+    const std::string ledger = absolute(std::string(memorybox::kCanonLedger));
+    const Result<NodeType> ledger_type = fs_->node_type(ledger);
+    if (!ledger_type) return relative(ledger_type.status());
+    if (*state && *ledger_type != NodeType::none) {
+      if (*ledger_type != NodeType::file) {
+        return Status(Errc::unsafe_path,
+                      std::string(memorybox::kCanonLedger) + ": not a regular file");
+      }
+      Result<std::string> bytes = fs_->read_file(ledger);
+      if (!bytes) return relative(bytes.status());
+      inputs.canon_ledger = std::make_shared<const std::string>(std::move(*bytes));
+    }
     Result<std::vector<std::string>> canon = markdown_files("brain/canon");
     if (!canon) return canon.status();
     inputs.canon_files = std::move(*canon);
@@ -190,12 +206,15 @@ Result<memorybox::Inputs> AgentRoot::read_memorybox_inputs() const {
   return inputs;
 }
 
-Status AgentRoot::write_file(const std::string& path, std::string_view bytes) {
+Status AgentRoot::write_file(const std::string& path, std::string_view bytes, bool make_folders) {
   for (std::size_t slash = path.find('/'); slash != std::string::npos;
        slash = path.find('/', slash + 1)) {
-    const Result<bool> checked = folder(path.substr(0, slash));
+    const std::string parent = path.substr(0, slash);
+    const Result<bool> checked = folder(parent);
     if (!checked) return checked.status();
-    if (!*checked) return Status(Errc::io, path.substr(0, slash) + ": no such folder");
+    if (*checked) continue;
+    if (!make_folders) return Status(Errc::io, parent + ": no such folder");
+    if (Status made = fs_->create_directory(absolute(parent)); !made.ok()) return relative(made);
   }
   return write_file_atomically(*fs_, absolute(path), bytes, false);
 }
@@ -294,6 +313,52 @@ Result<std::vector<std::string>> AgentRoot::apply(const Plan& plan, const ClockR
       *fs_, ApplyPaths{root_, absolute(".memkit")}, plan, now, new_transaction_id(), false);
   if (!written) return relative(written.status());
   return written;
+}
+
+Result<Snapshot> AgentRoot::read_client_files(const std::string& client) const {
+  if (!memorybox::is_client_key(client)) {
+    return Status(Errc::invalid_argument, "--client: '" + client + "' is not a client key");
+  }
+  // Whether every folder of `path` (itself included) exists; a link or a file among them fails.
+  auto folders_exist = [this](const std::string& path) -> Result<bool> {
+    for (std::size_t slash = 0; slash != std::string::npos;) {
+      slash = path.find('/', slash + 1);
+      const Result<bool> exists = folder(path.substr(0, slash));
+      if (!exists) return exists.status();
+      if (!*exists) return false;
+    }
+    return true;
+  };
+  std::vector<FileSnapshot> files;
+  const std::string profile = memorybox::client_profile_path(client);
+  const Result<bool> clients = folders_exist("brain/clients");
+  if (!clients) return clients.status();
+  files.push_back(*clients ? detail::read_entry(*fs_, absolute(profile), profile)
+                           : FileSnapshot{profile, EntryState::missing, nullptr, ""});
+  for (const std::string& top :
+       {memorybox::client_memory_folder(client), memorybox::client_archive_folder(client)}) {
+    const Result<bool> exists = folders_exist(top);
+    if (!exists) return exists.status();
+    std::vector<std::string> pending;
+    if (*exists) pending.push_back(top);
+    while (!pending.empty()) {
+      const std::string folder_path = pending.back();
+      pending.pop_back();
+      Result<std::vector<std::string>> names = fs_->list_directory(absolute(folder_path));
+      if (!names) return relative(names.status());
+      for (const std::string& name : *names) {
+        const std::string path = folder_path + "/" + name;
+        const Result<NodeType> type = fs_->node_type(absolute(path));
+        if (!type) return relative(type.status());
+        if (*type == NodeType::directory) {
+          pending.push_back(path);
+        } else {
+          files.push_back(detail::read_entry(*fs_, absolute(path), path));
+        }
+      }
+    }
+  }
+  return Snapshot(std::move(files));
 }
 
 }  // namespace memkit

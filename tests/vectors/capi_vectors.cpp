@@ -3,7 +3,9 @@
 // wrote. C++ only for reading case.json and copying folders; nothing here calls the C++ library.
 #include <memkit.h>
 
+#include <cstdint>
 #include <cstdio>
+#include <exception>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -45,6 +47,40 @@ const char* str_or_null(const json& step, const char* key) {
 
 bool flag(const json& step, const char* key) {
   return step.contains(key) && step[key].is_boolean() && step[key].get<bool>();
+}
+
+// A gate step's judge: `answers` maps a gate's name to the host's answer (mk_gate's forms); a
+// gate it lacks is abstained from. The question must be JSON naming the gate asked.
+struct GateJudge {
+  const json* answers;
+  std::string problem;  // the first thing wrong with a question, reported after the call
+};
+
+constexpr const char* kGateNames[] = {"VALUE", "ALIGNMENT", "REDUNDANCY", "FRESHNESS", "PLACEMENT"};
+
+extern "C" std::int32_t judge_from_answers(mk_gate gate, const char* question,
+                                           std::size_t question_size, mk_write_fn answer,
+                                           void* answer_payload, void* payload) {
+  auto& judge = *static_cast<GateJudge*>(payload);
+  try {  // nothing may unwind into the library
+    if (gate < MK_GATE_VALUE || gate > MK_GATE_PLACEMENT) {
+      judge.problem = "asked about gate " + std::to_string(gate);
+      return MK_E_CALLBACK;
+    }
+    const std::string name = kGateNames[gate];
+    const json asked = json::parse(std::string(question, question_size));
+    if (asked.at("gate") != name && judge.problem.empty()) {
+      judge.problem = "the question for " + name + " names gate " + asked.at("gate").dump();
+    }
+    const auto said = judge.answers->find(name);
+    if (said == judge.answers->end()) return MK_JUDGE_ABSTAIN;
+    const std::string& text = said->get_ref<const std::string&>();
+    if (answer(text.data(), text.size(), answer_payload) != MK_OK) return MK_E_CALLBACK;
+    return MK_JUDGE_ANSWER;
+  } catch (const std::exception& e) {
+    if (judge.problem.empty()) judge.problem = std::string("judge: ") + e.what();
+    return MK_E_CALLBACK;
+  }
 }
 
 // Runs one command step; returns the result (nullptr after reporting a failure).
@@ -91,6 +127,21 @@ mk_result* run_step(mk_workspace* ws, const mk_clock& now, const json& step,
     if (step.contains("confidence")) update.confidence = step["confidence"].get<int>();
     status = mk_workspace_update(&result, ws, &now, step.at("entry").get<std::string>().c_str(),
                                  &update);
+  } else if (op == "gate") {
+    mk_gate_candidate candidate;
+    mk_gate_candidate_init(&candidate);
+    const std::string text = step.at("text").get<std::string>();
+    candidate.text = text.data();
+    candidate.text_size = text.size();
+    candidate.confidence = str_or_null(step, "confidence");
+    candidate.title = str_or_null(step, "title");
+    candidate.source = str_or_null(step, "source");
+    candidate.client = str_or_null(step, "client");
+    const json answers = step.value("answers", json::object());
+    GateJudge judge{&answers, {}};
+    status = mk_workspace_gate(&result, ws, &now, &candidate, judge_from_answers, &judge,
+                               flag(step, "apply") ? MK_GATE_APPLY : 0);
+    if (!judge.problem.empty()) fail(where, judge.problem);
   } else if (op == "plan_memorybox_compact" || op == "apply_memorybox_compact") {
     const std::uint32_t flags = flag(step, "force") ? MK_MEMORYBOX_COMPACT_FORCE : 0;
     status = op == "plan_memorybox_compact"

@@ -37,6 +37,8 @@ def argv_of(step, plan_ids, layout="custodian"):
             args += [] if promote else ["--resolve", "archive"]
             return args + (["--apply", "--confirm-plan", ref(step["confirm"])]
                            if op.startswith("apply_") else [])
+        if op == "gate":
+            return ["memorybox", "gate"] + gate_flags(step)
         if op not in ("init", "status", "decay", "load", "update", "hygiene"):
             raise SystemExit(f"op {op!r} has no memorybox command yet")
         if op == "update":
@@ -84,6 +86,35 @@ def argv_of(step, plan_ids, layout="custodian"):
     if op.startswith("apply_"):
         args += ["--apply", "--confirm-plan", ref(step["confirm"])]
     return args
+
+
+def gate_flags(step):
+    """A gate step as flags: the candidate's, then each answer of `answers` (mk_gate's forms) as
+    its gate's flags. A gate missing from `answers` gets no flag: the host abstains there."""
+    args = ["--text", step["text"], "--confidence", step["confidence"]]
+    for key in ("title", "source", "client"):
+        if step.get(key) is not None:
+            args += ["--" + key, step[key]]
+    answers = step.get("answers") or {}
+    unknown = set(answers) - {"VALUE", "ALIGNMENT", "REDUNDANCY", "FRESHNESS", "PLACEMENT"}
+    if unknown:
+        raise SystemExit(f"gate: unknown gate(s) {sorted(unknown)} in answers")
+    if "VALUE" in answers:
+        args += ["--value", answers["VALUE"]]
+    if "ALIGNMENT" in answers:
+        word, _, category = answers["ALIGNMENT"].partition(" ")
+        args += {"existing": ["--category", category], "new": ["--new-category", category],
+                 "none": ["--no-category"]}[word]
+    if "REDUNDANCY" in answers:
+        said = answers["REDUNDANCY"]
+        args += ["--not-redundant"] if said == "none" else ["--redundant-with", said]
+    if "FRESHNESS" in answers:
+        word, _, date = answers["FRESHNESS"].partition(" ")
+        args += {"stable": ["--stable"], "time_sensitive": ["--decay-trigger", date]}[word]
+    if "PLACEMENT" in answers:
+        tier, _, file = answers["PLACEMENT"].partition(" ")
+        args += ["--tier", tier, "--file", file]
+    return args + (["--apply"] if step.get("apply") else [])
 
 
 def typed(op, envelope):

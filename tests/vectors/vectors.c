@@ -1,8 +1,10 @@
 /* The shared vectors from C11: the inbox_dedupe case's first steps (a dry run, a stale apply, the
  * confirmed apply), whose results must be the committed bytes of 1.json, 2.json and 3.json and
  * whose Plan ID is the one 1.json holds; then the same three steps of its sibling case
- * memorybox_compact (steps 2-4: `memorybox compact --force`). The full case list runs in
- * capi_vectors.cpp; this one shows a plain C host gets the same bytes.
+ * memorybox_compact (steps 2-4: `memorybox compact --force`); then steps 1-5 of memorybox_gate
+ * (the five-gate filter with a C judge; the candidates and answers below are those of its
+ * case.json). The full case list runs in capi_vectors.cpp; this one shows a plain C host gets the
+ * same bytes.
  * Usage: vectors CASE_DIR SCRATCH_DIR */
 #define _POSIX_C_SOURCE 200809L
 #include <memkit.h>
@@ -99,6 +101,107 @@ static void memorybox_steps(const char* inbox_case, const char* scratch) {
   if (system(command) != 0) ++failures;
 }
 
+/* A judge's answers, by mk_gate (NULL: abstain), and whether a question came that was not JSON
+ * naming its gate. */
+struct gate_answers {
+  const char* answer[5];
+  int bad_question;
+};
+
+static const char* const gate_names[5] = {"VALUE", "ALIGNMENT", "REDUNDANCY", "FRESHNESS",
+                                          "PLACEMENT"};
+
+static int32_t judge_from_table(mk_gate gate, const char* question, size_t question_size,
+                                mk_write_fn answer, void* answer_payload, void* payload) {
+  struct gate_answers* answers = payload;
+  char expected[64];
+  if (gate < MK_GATE_VALUE || gate > MK_GATE_PLACEMENT) return MK_E_CALLBACK;
+  snprintf(expected, sizeof expected, "\"gate\":\"%s\"", gate_names[gate]);
+  /* The question is one JSON object; its "gate" is the gate asked. */
+  {
+    size_t n = strlen(expected), i;
+    int found = 0;
+    for (i = 0; i + n <= question_size && !found; ++i)
+      found = memcmp(question + i, expected, n) == 0;
+    if (question_size == 0 || question[0] != '{' || !found) answers->bad_question = 1;
+  }
+  if (answers->answer[gate] == NULL) return MK_JUDGE_ABSTAIN;
+  if (answer(answers->answer[gate], strlen(answers->answer[gate]), answer_payload) != MK_OK) {
+    return MK_E_CALLBACK;
+  }
+  return MK_JUDGE_ANSWER;
+}
+
+/* memorybox_gate steps 1-5: no judge at all (NEEDS_JUDGEMENT at VALUE), VALUE no (DISCARD),
+ * confidence 0.10 (DO_NOT_STORE), the full WRITE as a dry run, then applied. */
+static void gate_steps(const char* inbox_case, const char* scratch) {
+  static const char text[] = "Deploys go out from the release branch only.";
+  char case_dir[1024], root[1024], command[5120];
+  snprintf(case_dir, sizeof case_dir, "%s/../memorybox_gate", inbox_case);
+  snprintf(root, sizeof root, "%s/memorybox_gate-c", scratch);
+  snprintf(command, sizeof command, "rm -rf '%s' && mkdir -p '%s' && cp -R '%s/files/.' '%s'", root,
+           scratch, case_dir, root);
+  if (system(command) != 0) {
+    ++failures;
+    return;
+  }
+  struct gate_answers value_no = {{"no", NULL, NULL, NULL, NULL}, 0};
+  struct gate_answers full = {{"yes", "existing Infra", "none", "stable", "2 memory/LONG_TERM.md"},
+                              0};
+  struct {
+    struct gate_answers* judge; /* NULL: no mk_judge_fn at all */
+    const char* confidence;
+    const char* source;
+    uint32_t flags;
+    const char* json;
+  } steps[5] = {{NULL, "0.85", NULL, 0, "1.json"},
+                {&value_no, "0.85", NULL, 0, "2.json"},
+                {&full, "0.10", NULL, 0, "3.json"},
+                {&full, "0.85", "release review", 0, "4.json"},
+                {&full, "0.85", "release review", MK_GATE_APPLY, "5.json"}};
+  mk_clock now;
+  mk_workspace_options options;
+  mk_workspace_options_init(&options);
+  options.layout = MK_LAYOUT_MEMORYBOX;
+  mk_workspace* ws = NULL;
+  if (mk_clock_parse(&now, "2026-11-30T10:00:00+01:00") != MK_OK ||
+      mk_workspace_open(&ws, root, &options) != MK_OK) {
+    fprintf(stderr, "vectors.c: %s\n", mk_last_error_message());
+    ++failures;
+    return;
+  }
+  for (size_t i = 0; i < sizeof steps / sizeof steps[0]; ++i) {
+    mk_gate_candidate candidate;
+    mk_gate_candidate_init(&candidate);
+    candidate.text = text;
+    candidate.text_size = sizeof text - 1;
+    candidate.confidence = steps[i].confidence;
+    candidate.source = steps[i].source;
+    mk_result* result = NULL;
+    if (mk_workspace_gate(&result, ws, &now, &candidate,
+                          steps[i].judge == NULL ? NULL : judge_from_table, steps[i].judge,
+                          steps[i].flags) != MK_OK) {
+      fprintf(stderr, "vectors.c: gate step %zu: %s\n", i + 1, mk_last_error_message());
+      ++failures;
+      continue;
+    }
+    expect_json(result, case_dir, steps[i].json);
+    if (mk_result_applied(result) != (steps[i].flags & MK_GATE_APPLY ? 1 : 0) ||
+        mk_result_plan_id(result) != NULL || mk_result_exit_code(result) != 0) {
+      fprintf(stderr, "vectors.c: gate step %zu: applied, plan ID or exit code\n", i + 1);
+      ++failures;
+    }
+    if (steps[i].judge != NULL && steps[i].judge->bad_question) {
+      fprintf(stderr, "vectors.c: gate step %zu: a question did not name its gate\n", i + 1);
+      ++failures;
+    }
+    mk_result_destroy(result);
+  }
+  mk_workspace_destroy(ws);
+  snprintf(command, sizeof command, "rm -rf '%s'", root);
+  if (system(command) != 0) ++failures;
+}
+
 int main(int argc, char** argv) {
   if (argc != 3) return 2;
   const char* case_dir = argv[1];
@@ -152,7 +255,8 @@ int main(int argc, char** argv) {
   snprintf(command, sizeof command, "rm -rf '%s'", root);
   if (system(command) != 0) ++failures;
   memorybox_steps(case_dir, argv[2]);
-  printf("inbox_dedupe steps 1-3 and memorybox_compact steps 2-4 from C: %d failure(s)\n",
+  gate_steps(case_dir, argv[2]);
+  printf("inbox_dedupe 1-3, memorybox_compact 2-4 and memorybox_gate 1-5 from C: %d failure(s)\n",
          failures);
   return failures == 0 ? 0 : 1;
 }

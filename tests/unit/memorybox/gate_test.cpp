@@ -164,6 +164,7 @@ TEST_CASE("gate: an exact match is UPDATE_EXISTING without asking the host") {
   const Ran same = gate(kRoot, fact("  uses POSTGRESQL 15 for storage\n"), again);
   CHECK(same.verdict.outcome == Outcome::update_existing);
   CHECK(same.verdict.stopped_at == Gate::redundancy);
+  CHECK(same.verdict.category == "Stack");  // ALIGNMENT passed before the match was found
   CHECK(same.verdict.entry_id.value_or("").rfind("memory/LONG_TERM.md#", 0) == 0);
   CHECK(again.asked == std::vector<Gate>{Gate::value, Gate::alignment});
 }
