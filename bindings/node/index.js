@@ -297,6 +297,12 @@ const workspaces = new FinalizationRegistry((ptr) => capi.mk_workspace_destroy(p
 
 const FORGET_MODES = { soft: C.MK_FORGET_SOFT, hard: C.MK_FORGET_HARD, purge: C.MK_FORGET_PURGE };
 const LAYOUTS = { custodian: C.MK_LAYOUT_CUSTODIAN, memorybox: C.MK_LAYOUT_MEMORYBOX };
+const INIT_PROFILES = { default: C.MK_INIT_PROFILE_DEFAULT, maven: C.MK_INIT_PROFILE_MAVEN };
+const LIFECYCLES = {
+  active: C.MK_LIFECYCLE_ACTIVE,
+  maintenance: C.MK_LIFECYCLE_MAINTENANCE,
+  archived: C.MK_LIFECYCLE_ARCHIVED,
+};
 const UPDATE_EVENTS = {
   verify: C.MK_UPDATE_VERIFY,
   confirm: C.MK_UPDATE_CONFIRM,
@@ -309,6 +315,16 @@ function layoutArg(layout) {
   if (typeof layout === 'string' && Object.hasOwn(LAYOUTS, layout)) return LAYOUTS[layout];
   if (Number.isInteger(layout)) return layout; // the library judges numbers it does not know
   throw new TypeError('layout must be "custodian", "memorybox" or an MK_LAYOUT_* number');
+}
+
+// 'active', 'maintenance', 'archived' or an MK_LIFECYCLE_* number -> the mk_lifecycle value.
+function lifecycleArg(to) {
+  if (typeof to === 'string' && Object.hasOwn(LIFECYCLES, to)) return LIFECYCLES[to];
+  if (Number.isInteger(to) && to >= -(2 ** 31) && to < 2 ** 31) return to; // the library judges it
+  throw new TypeError(
+    'lifecycle must be "active", "maintenance", "archived" or an MK_LIFECYCLE_* number ' +
+      `(got ${JSON.stringify(to)})`,
+  );
 }
 
 function compactOptions(opts) {
@@ -413,8 +429,8 @@ function registerJudge(host) {
  * A project's memory folder (mk_workspace). Not thread-safe; close() it when done. Its layout
  * decides the commands: a custodian workspace runs `custodian ...` (and the MemoryBox-only
  * commands return a Result with a fatal MK-ARG-001 finding, exitCode 2); a MemoryBox one runs
- * `memorybox init|status|decay|hygiene|load|update|gate|compact|promote` (decay() to
- * applyArchiveEntry()), and every other command returns such a Result.
+ * `memorybox init|status|decay|hygiene|load|update|gate|canon|compact|promote|client set`
+ * (decay() to applyClientSet()), and every other command returns such a Result.
  */
 class Workspace {
   #ptr;
@@ -485,16 +501,26 @@ class Workspace {
     return this.#ptr === null;
   }
 
-  /** `custodian init [--extended]`; `memorybox init` for a MemoryBox workspace (extended is
-   *  custodian only). */
+  /**
+   * `custodian init [--extended]`; `memorybox init [--profile default|maven]` for a MemoryBox
+   * workspace. `extended` is custodian only. `profile` ('default' or 'maven'; absent or null, none)
+   * is MemoryBox only: it records the profile in the root's .memkit/profile first, and 'maven' adds
+   * brain/MARKETING_CANON.md, brain/ATTRIBUTION_MODEL.md, ... to the files created. Another value
+   * is a TypeError. (The C flags MK_INIT_PROFILE_DEFAULT | MK_INIT_PROFILE_MAVEN together are
+   * MK_E_ARG; one option cannot name both.)
+   * @param {{extended?: boolean, profile?: 'default'|'maven'|null}} [opts]
+   */
   init(now, opts) {
-    const o = options(opts, ['extended'], 'init options');
-    return this.#command(
-      capi.mk_workspace_init,
-      'mk_workspace_init',
-      now,
-      o.extended ? C.MK_INIT_EXTENDED : 0,
-    );
+    const o = options(opts, ['extended', 'profile'], 'init options');
+    let flags = o.extended ? C.MK_INIT_EXTENDED : 0;
+    if (o.profile !== undefined && o.profile !== null) {
+      if (typeof o.profile !== 'string' || !Object.hasOwn(INIT_PROFILES, o.profile))
+        throw new TypeError(
+          `profile must be "default", "maven" or null (got ${JSON.stringify(o.profile)})`,
+        );
+      flags |= INIT_PROFILES[o.profile];
+    }
+    return this.#command(capi.mk_workspace_init, 'mk_workspace_init', now, flags);
   }
 
   /** `custodian status`, whose rows are also in result.budgetRows; `memorybox status` for a
@@ -720,6 +746,36 @@ class Workspace {
     return new Result(resultToken, out[0]);
   }
 
+  /**
+   * `memorybox canon add --file F --text T` (MemoryBox workspaces of the Maven profile): appends
+   * `- T` to brain/MARKETING_CANON.md (append-only), or creates the write-once
+   * brain/canon/<name>.md holding T, then records the file's length and SHA-256 in
+   * .memkit/canon-ledger.jsonl, under the lock. The JSON's data is {ledger, unrecorded,
+   * violations, written}. A canon file that already breaks the ledger gives the ERROR MK-BOX-030
+   * (exitCode 1) and nothing is written; another file, or a brain/canon/ file that exists, gives a
+   * fatal MK-ARG-001 (exitCode 2).
+   * - file: relative to the root.
+   * - text: a string (sent as UTF-8), a Buffer or a Uint8Array.
+   */
+  canonAdd(now, file, text) {
+    const { data, size } = utf8Bytes(text, 'text');
+    return this.#command(
+      capi.mk_workspace_canon_add,
+      'mk_workspace_canon_add',
+      now,
+      cString(file, 'file'),
+      data,
+      size,
+    );
+  }
+
+  /** `memorybox canon verify` (MemoryBox workspaces of the Maven profile): checks that each canon
+   *  file still begins with the bytes its latest ledger record covers (and that a write-once file
+   *  holds nothing more); each violation is the ERROR MK-BOX-030 (exitCode 1). Writes nothing. */
+  canonVerify(now) {
+    return this.#command(capi.mk_workspace_canon_verify, 'mk_workspace_canon_verify', now);
+  }
+
   /** `memorybox compact [--file F] [--force]` (MemoryBox workspaces), a dry run: the five bloat
    *  rules, their actions and the plan with its ID (result.planId, null when nothing is
    *  breached); writes nothing. `file` (memory/SESSION_LOG.md, memory/ACTIVE_TASKS.md,
@@ -793,6 +849,46 @@ class Workspace {
       'mk_workspace_apply_archive_entry',
       now,
       cString(entryId, 'entryId'),
+      cString(confirm, 'confirm'),
+    );
+  }
+
+  /**
+   * `memorybox client set --client C --to S` (MemoryBox workspaces of the Maven profile), as the
+   * CLI runs it without --apply. active -> maintenance and maintenance -> active write the
+   * profile's `Lifecycle:` line directly (result.applied; no Plan ID). A move to or from archived
+   * is a dry run: the plan (result.planId) that moves brain/clients/C.md and memory/clients/C/ to
+   * memory/ARCHIVES/clients/C/ (or back); apply it with applyClientSet(). A state to itself writes
+   * nothing. The JSON's data is {applied, client, from, plan, to, written}. active -> archived and
+   * archived -> maintenance are the ERROR MK-BOX-031 (exitCode 1); another profile, an unknown
+   * client or a key that is not file-name safe is a fatal MK-ARG-001 (exitCode 2).
+   * - client: the key of brain/clients/<client>.md (A-Z, a-z, 0-9, '.', '_', '-'; no leading '.').
+   * - to: 'active', 'maintenance', 'archived' or a Lifecycle number; another string is a
+   *   TypeError, an unknown number MK_E_ARG.
+   * @param {string} client
+   * @param {'active'|'maintenance'|'archived'|number} to
+   */
+  clientSet(now, client, to) {
+    return this.#command(
+      capi.mk_workspace_client_set,
+      'mk_workspace_client_set',
+      now,
+      cString(client, 'client'),
+      lifecycleArg(to),
+    );
+  }
+
+  /** `memorybox client set --client C --to S --apply --confirm-plan ID`: plans the move to or from
+   *  archived again under the lock and applies it only when the new Plan ID is `confirm` (else a
+   *  MK-PLAN-001 finding, exitCode 2, and nothing written). For active <-> maintenance, which has
+   *  no plan, the Result has a fatal MK-ARG-001 and nothing is written: use clientSet(). */
+  applyClientSet(now, client, to, confirm) {
+    return this.#command(
+      capi.mk_workspace_apply_client_set,
+      'mk_workspace_apply_client_set',
+      now,
+      cString(client, 'client'),
+      lifecycleArg(to),
       cString(confirm, 'confirm'),
     );
   }
@@ -942,6 +1038,12 @@ const Gate = Object.freeze({
   PLACEMENT: C.MK_GATE_PLACEMENT,
 });
 
+const Lifecycle = Object.freeze({
+  ACTIVE: C.MK_LIFECYCLE_ACTIVE,
+  MAINTENANCE: C.MK_LIFECYCLE_MAINTENANCE,
+  ARCHIVED: C.MK_LIFECYCLE_ARCHIVED,
+});
+
 module.exports = {
   MemkitError,
   version,
@@ -958,6 +1060,7 @@ module.exports = {
   ForgetMode,
   UpdateEvent,
   Gate,
+  Lifecycle,
   constants: C,
   libraryPath: capi.libraryPath,
 };

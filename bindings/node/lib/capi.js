@@ -490,6 +490,19 @@ const mk_workspace_gate = lib.func(
     'const mk_gate_candidate *candidate, mk_judge_fn *judge, void *payload, uint32_t flags)',
 );
 
+// MK_API mk_status mk_workspace_canon_add(mk_result** out, mk_workspace* ws, const mk_clock* now,
+//                                         const char* file, const char* text, size_t text_size);
+const mk_workspace_canon_add = lib.func(
+  'mk_status mk_workspace_canon_add(_Out_ mk_result **out, mk_workspace *ws, ' +
+    'const mk_clock *now, const char *file, const char *text, size_t text_size)',
+);
+
+// MK_API mk_status mk_workspace_canon_verify(mk_result** out, mk_workspace* ws, const mk_clock* now);
+const mk_workspace_canon_verify = lib.func(
+  'mk_status mk_workspace_canon_verify(_Out_ mk_result **out, mk_workspace *ws, ' +
+    'const mk_clock *now)',
+);
+
 const MK_MEMORYBOX_COMPACT_FORCE = 1;
 
 // MK_API mk_status mk_workspace_plan_memorybox_compact(mk_result** out, mk_workspace* ws,
@@ -536,6 +549,27 @@ const mk_workspace_plan_archive_entry = lib.func(
 const mk_workspace_apply_archive_entry = lib.func(
   'mk_status mk_workspace_apply_archive_entry(_Out_ mk_result **out, mk_workspace *ws, ' +
     'const mk_clock *now, const char *entry_id, const char *confirm_plan_id)',
+);
+
+// typedef int32_t mk_lifecycle;
+koffi.alias('mk_lifecycle', 'int32_t');
+const MK_LIFECYCLE_ACTIVE = 0;
+const MK_LIFECYCLE_MAINTENANCE = 1;
+const MK_LIFECYCLE_ARCHIVED = 2;
+
+// MK_API mk_status mk_workspace_client_set(mk_result** out, mk_workspace* ws, const mk_clock* now,
+//                                          const char* client, mk_lifecycle to);
+const mk_workspace_client_set = lib.func(
+  'mk_status mk_workspace_client_set(_Out_ mk_result **out, mk_workspace *ws, ' +
+    'const mk_clock *now, const char *client, mk_lifecycle to)',
+);
+
+// MK_API mk_status mk_workspace_apply_client_set(mk_result** out, mk_workspace* ws,
+//                                                const mk_clock* now, const char* client,
+//                                                mk_lifecycle to, const char* confirm_plan_id);
+const mk_workspace_apply_client_set = lib.func(
+  'mk_status mk_workspace_apply_client_set(_Out_ mk_result **out, mk_workspace *ws, ' +
+    'const mk_clock *now, const char *client, mk_lifecycle to, const char *confirm_plan_id)',
 );
 
 /* Section - Document */
@@ -630,12 +664,16 @@ module.exports = {
   mk_workspace_update,
   mk_gate_candidate_init,
   mk_workspace_gate,
+  mk_workspace_canon_add,
+  mk_workspace_canon_verify,
   mk_workspace_plan_memorybox_compact,
   mk_workspace_apply_memorybox_compact,
   mk_workspace_plan_promote,
   mk_workspace_apply_promote,
   mk_workspace_plan_archive_entry,
   mk_workspace_apply_archive_entry,
+  mk_workspace_client_set,
+  mk_workspace_apply_client_set,
   mk_document_parse,
   mk_document_destroy,
   mk_document_unit_count,
@@ -711,6 +749,9 @@ module.exports = {
     MK_GATE_CANDIDATE_VERSION,
     MK_GATE_APPLY,
     MK_MEMORYBOX_COMPACT_FORCE,
+    MK_LIFECYCLE_ACTIVE,
+    MK_LIFECYCLE_MAINTENANCE,
+    MK_LIFECYCLE_ARCHIVED,
     MK_UNIT_FRONT_MATTER,
     MK_UNIT_BULLET,
     MK_UNIT_FENCE,

@@ -101,6 +101,40 @@ function memoryboxCompactOpts(step) {
   return opts;
 }
 
+const GATES = ['VALUE', 'ALIGNMENT', 'REDUNDANCY', 'FRESHNESS', 'PLACEMENT'];
+
+// A gate step: the candidate's fields, `apply`, and a judge that answers from `answers` (gate name
+// -> the host's answer; a gate it lacks is abstained from). Each question must name its gate.
+function gateOpts(step) {
+  const answers = step.answers ?? {};
+  for (const name of Object.keys(answers)) {
+    assert.ok(GATES.includes(name), `answers names an unknown gate ${name}`);
+    assert.equal(typeof answers[name], 'string', `the answer for ${name} is a string`);
+  }
+  const misasked = [];
+  const opts = {
+    apply: Boolean(step.apply),
+    judge: (gate, question) => {
+      if (question.gate !== gate) misasked.push(`${gate} was asked about ${question.gate}`);
+      return Object.hasOwn(answers, gate) ? answers[gate] : null;
+    },
+  };
+  for (const key of ['title', 'source', 'client']) {
+    if (step[key] !== undefined && step[key] !== null) opts[key] = step[key];
+  }
+  return { opts, misasked };
+}
+
+function gate(ws, now, step) {
+  const { opts, misasked } = gateOpts(step);
+  const result = ws.gate(now, step.text, step.confidence, opts);
+  if (misasked.length > 0) {
+    result.close();
+    assert.fail(misasked.join('; '));
+  }
+  return result;
+}
+
 function addOpts(step) {
   const opts = {};
   for (const key of ['type', 'reason', 'name', 'area']) {
@@ -148,6 +182,8 @@ function runCommand(ws, now, step, planIds) {
       });
     case 'update':
       return ws.update(now, step.entry, updateOpts(step));
+    case 'gate':
+      return gate(ws, now, step);
     case 'plan_memorybox_compact':
       return ws.planMemoryboxCompact(now, memoryboxCompactOpts(step));
     case 'apply_memorybox_compact':

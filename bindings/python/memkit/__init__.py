@@ -38,7 +38,8 @@ __all__ = [
     "Clock",
     "SYSTEM_CLOCK", "parse_clock", "version", "version_number", "status_name",
     "last_error_message", "Workspace", "Result", "InboxCounts", "BudgetRow", "BudgetState",
-    "ForgetMode", "UpdateEvent", "Gate", "Judge", "Layout", "Document", "Unit", "UnitKind", "library_path",
+    "ForgetMode", "UpdateEvent", "Gate", "Judge", "Layout", "Profile", "Lifecycle", "Document",
+    "Unit", "UnitKind", "library_path",
 ]
 
 #: The library version this binding was written for (memkit.h's MK_VERSION_*).
@@ -568,12 +569,71 @@ def _candidate(text: Text, confidence: Text, title: Optional[Text], source: Opti
     return candidate
 
 
+class Profile(enum.IntFlag):
+    """The profile flags of mk_workspace_init (`memorybox init --profile default|maven`): what
+    Workspace.init records in the agent root's .memkit/profile."""
+    #: --profile default (MK_INIT_PROFILE_DEFAULT): the tier files of spec memorybox.md §2.
+    DEFAULT = _capi.MK_INIT_PROFILE_DEFAULT
+    #: --profile maven (MK_INIT_PROFILE_MAVEN, spec memorybox.md §10): adds the Maven brain/
+    #: files (MARKETING_CANON.md, ATTRIBUTION_MODEL.md, BENCHMARK.md, OKRs.md, RISK_REGISTER.md),
+    #: canon (Workspace.canon_add) and client lifecycles (Workspace.client_set).
+    MAVEN = _capi.MK_INIT_PROFILE_MAVEN
+
+
+_PROFILE_BITS = _capi.MK_INIT_PROFILE_DEFAULT | _capi.MK_INIT_PROFILE_MAVEN
+
+
+def _profile_flags(profile: Union[None, str, int]) -> int:
+    """None (no --profile), a Profile, its name in any case ("default", "maven"), or an int of
+    Profile bits. Both bits at once (Profile.DEFAULT | Profile.MAVEN) go to C, which refuses
+    them (MK_E_ARG)."""
+    if profile is None:
+        return 0
+    if isinstance(profile, str):
+        try:
+            return Profile[profile.upper()]
+        except KeyError:
+            raise ArgumentError(
+                f"profile: expected 'default', 'maven' or None, got {profile!r}") from None
+    if not isinstance(profile, int) or isinstance(profile, bool):
+        raise TypeError(f"profile: expected a Profile, its name or None, got "
+                        f"{type(profile).__name__}")
+    if profile & ~_PROFILE_BITS:
+        raise ArgumentError(f"profile: {profile} is not a combination of Profile flags")
+    return int(profile)
+
+
+class Lifecycle(enum.IntEnum):
+    """The values of mk_lifecycle: a client's lifecycle on a Maven root (spec memorybox.md §10),
+    the `to` of Workspace.client_set. Allowed: active -> maintenance -> archived, maintenance ->
+    active, archived -> active; active -> archived is MK-BOX-031."""
+    #: brain/clients/C.md, in tier 1 and its budget.
+    ACTIVE = _capi.MK_LIFECYCLE_ACTIVE
+    #: brain/clients/C.md, loaded on demand (tier 2).
+    MAINTENANCE = _capi.MK_LIFECYCLE_MAINTENANCE
+    #: moved to memory/ARCHIVES/clients/C/, out of every load set (plan-confirmed).
+    ARCHIVED = _capi.MK_LIFECYCLE_ARCHIVED
+
+
+def _lifecycle(to: Union[str, int]) -> int:
+    """A Lifecycle, its name in any case ("active", "maintenance", "archived"), or an int for
+    the library to judge (an unknown one is its MK_E_ARG, as for ForgetMode)."""
+    if isinstance(to, str):
+        try:
+            return Lifecycle[to.upper()]
+        except KeyError:
+            raise ArgumentError("to: expected 'active', 'maintenance' or 'archived', got "
+                                f"{to!r}") from None
+    return _fits_int32(to, "to")
+
+
 class Layout(enum.IntEnum):
     """The values of mk_layout: what a workspace's root holds."""
     #: memory-custodian: the project root's docs/memory (spec compaction.md); every command.
     CUSTODIAN = _capi.MK_LAYOUT_CUSTODIAN
     #: MemoryBox: an agent root with brain/ and memory/ (spec memorybox.md); init, status,
-    #: decay, hygiene, load, update, gate and the moves (compact, promote, archive_entry).
+    #: decay, hygiene, load, update, gate, the moves (compact, promote, archive_entry) and, on
+    #: a Maven root, canon and client lifecycles.
     MEMORYBOX = _capi.MK_LAYOUT_MEMORYBOX
 
 
@@ -599,7 +659,8 @@ class Workspace(_Handle):
     The layout (Layout.CUSTODIAN by default) chooses the commands: `memkit custodian ...` on
     the project root's memory directory, or, for Layout.MEMORYBOX, `memkit memorybox init`,
     `status`, `decay`, `hygiene`, `load`, `update`, `gate` (with a Python judge), `compact`,
-    `promote` and `update --resolve archive` (--root ROOT) on an agent root. A command of the
+    `promote`, `update --resolve archive`, and on a Maven root (init with profile="maven")
+    `canon add|verify` and `client set` (--root ROOT) on an agent root. A command of the
     other layout returns a Result with a fatal MK-ARG-001 finding (exit code 2): a MemoryBox
     command on a custodian workspace, the custodian commands on a MemoryBox one."""
 
@@ -650,11 +711,17 @@ class Workspace(_Handle):
             _check(function(ctypes.byref(out), self._use_unlocked(), ctypes.byref(clock), *args))
         return Result(out)
 
-    def init(self, now: ClockLike, extended: bool = False) -> Result:
-        """mk_workspace_init (`custodian init [--extended]`, or `memorybox init`): creates the
-        memory directory (MemoryBox: brain/ and memory/) and every missing file; never
-        overwrites. extended is custodian only (`memorybox init` has no --extended)."""
-        return self._run(_capi.mk_workspace_init, now, _capi.MK_INIT_EXTENDED if extended else 0)
+    def init(self, now: ClockLike, extended: bool = False,
+             profile: Union[None, str, Profile] = None) -> Result:
+        """mk_workspace_init (`custodian init [--extended]`, or `memorybox init [--profile
+        default|maven]`): creates the memory directory (MemoryBox: brain/ and memory/) and every
+        missing file; never overwrites. extended is custodian only (`memorybox init` has no
+        --extended). profile is MemoryBox only: None, a Profile or its name in any case
+        ("default", "maven"); it is recorded in the root's .memkit/profile first ("maven"
+        adds brain/MARKETING_CANON.md and the other Maven files). An unknown name raises
+        ArgumentError; Profile.DEFAULT | Profile.MAVEN raises the library's Error (MK_E_ARG)."""
+        flags = (_capi.MK_INIT_EXTENDED if extended else 0) | _profile_flags(profile)
+        return self._run(_capi.mk_workspace_init, now, flags)
 
     def status(self, now: ClockLike) -> Result:
         """mk_workspace_status (`custodian status`): token budgets per file (Result.budget_rows).
@@ -854,6 +921,58 @@ class Workspace(_Handle):
                 raise cause
             result.judge_error = cause
         return result
+
+    def canon_add(self, now: ClockLike, file: PathLike, text: Text) -> Result:
+        """mk_workspace_canon_add (`memorybox canon add --file F --text T`, a Maven root; spec
+        memorybox.md §10): appends `- T` to brain/MARKETING_CANON.md (append-only), or creates
+        the write-once brain/canon/<name>.md holding T, then records the file's length and
+        SHA-256 in .memkit/canon-ledger.jsonl, under the root's lock (additive: no plan;
+        Result.applied). The JSON's data is {ledger, unrecorded, violations, written}.
+
+        file is relative to the root; text is str or bytes (passed with its length). A canon
+        file that already breaks the ledger gives the ERROR MK-BOX-030 (exit code 1) and
+        nothing is written; an existing brain/canon/ file, another file, a root of another
+        profile or a custodian workspace give a fatal MK-ARG-001 (exit code 2)."""
+        data = _text(text, "text")
+        return self._run(_capi.mk_workspace_canon_add, now, _cpath(file, "file"), data,
+                         len(data))
+
+    def canon_verify(self, now: ClockLike) -> Result:
+        """mk_workspace_canon_verify (`memorybox canon verify`, a Maven root): checks that each
+        canon file still begins with the bytes its latest ledger record covers (and that a
+        write-once file holds nothing more). Every violation (data.violations: path, reason) is
+        the ERROR MK-BOX-030 (exit code 1). Writes nothing."""
+        return self._run(_capi.mk_workspace_canon_verify, now)
+
+    def client_set(self, now: ClockLike, client: str, to: Union[str, Lifecycle]) -> Result:
+        """mk_workspace_client_set (`memorybox client set --client C --to S`, a root initialised
+        with profile="maven"; spec memorybox.md §10), as the CLI runs it without --apply.
+
+        active <-> maintenance is a field update: the profile's `Lifecycle:` line is written
+        directly (Result.applied; data.written names brain/clients/C.md; no Plan ID). A move to
+        or from archived is a dry run: the plan (Result.plan_id) that moves brain/clients/C.md
+        and every file of memory/clients/C/ verbatim to memory/ARCHIVES/clients/C/ (or back);
+        apply it with apply_client_set. A state to itself writes nothing. The JSON's data is
+        {applied, client, from, plan, to, written}.
+
+        client is the key of brain/clients/<client>.md (A-Z, a-z, 0-9, '.', '_', '-', not
+        starting with '.'). to is a Lifecycle or its name in any case ("active", "maintenance",
+        "archived"); an unknown name raises ArgumentError, an unknown int the library's Error
+        (MK_E_ARG). A transition the spec does not allow (active -> archived, archived ->
+        maintenance) is the ERROR MK-BOX-031 (exit code 1); another profile, an unknown client
+        or an unsafe key is a fatal MK-ARG-001 (exit code 2)."""
+        return self._run(_capi.mk_workspace_client_set, now, _cstring(client, "client"),
+                         _lifecycle(to))
+
+    def apply_client_set(self, now: ClockLike, client: str, to: Union[str, Lifecycle],
+                         confirm: str) -> Result:
+        """mk_workspace_apply_client_set (`memorybox client set --client C --to S --apply
+        --confirm-plan ID`): a move to or from archived, with the lock and checks of
+        apply_memorybox_compact (a stale `confirm` is MK-PLAN-001, nothing written); the moved
+        files are created and their sources deleted in one journalled apply. active <->
+        maintenance has no plan: a fatal MK-ARG-001, nothing written (use client_set)."""
+        return self._run(_capi.mk_workspace_apply_client_set, now, _cstring(client, "client"),
+                         _lifecycle(to), _cstring(confirm, "confirm"))
 
     def plan_memorybox_compact(self, now: ClockLike, file: Optional[PathLike] = None,
                                force: bool = False) -> Result:

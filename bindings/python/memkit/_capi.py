@@ -214,6 +214,11 @@ MK_GATE_APPLY = 1
 
 MK_MEMORYBOX_COMPACT_FORCE = 1
 
+mk_lifecycle = c_int32
+MK_LIFECYCLE_ACTIVE = 0
+MK_LIFECYCLE_MAINTENANCE = 1
+MK_LIFECYCLE_ARCHIVED = 2
+
 
 # Section - Document
 
@@ -313,7 +318,7 @@ def _fn(name: str, restype, *argtypes):
     return function
 
 
-# The 51 functions of memkit.h, in header order.
+# The 55 functions of memkit.h, in header order.
 
 # Section - Version
 
@@ -465,6 +470,15 @@ mk_gate_candidate_init = _fn("mk_gate_candidate_init", None, POINTER(mk_gate_can
 mk_workspace_gate = _fn("mk_workspace_gate", mk_status, POINTER(POINTER(mk_result)),
                         POINTER(mk_workspace), POINTER(mk_clock), POINTER(mk_gate_candidate),
                         mk_judge_fn, c_void_p, c_uint32)
+# mk_status mk_workspace_canon_add(mk_result** out, mk_workspace* ws, const mk_clock* now,
+#                                  const char* file, const char* text, size_t text_size);
+mk_workspace_canon_add = _fn("mk_workspace_canon_add", mk_status, POINTER(POINTER(mk_result)),
+                             POINTER(mk_workspace), POINTER(mk_clock), c_char_p, c_char_p,
+                             c_size_t)
+# mk_status mk_workspace_canon_verify(mk_result** out, mk_workspace* ws, const mk_clock* now);
+mk_workspace_canon_verify = _fn("mk_workspace_canon_verify", mk_status,
+                                POINTER(POINTER(mk_result)), POINTER(mk_workspace),
+                                POINTER(mk_clock))
 # mk_status mk_workspace_plan_memorybox_compact(mk_result** out, mk_workspace* ws,
 #                                               const mk_clock* now, const char* file,
 #                                               uint32_t flags);
@@ -499,6 +513,16 @@ mk_workspace_plan_archive_entry = _fn("mk_workspace_plan_archive_entry", mk_stat
 mk_workspace_apply_archive_entry = _fn("mk_workspace_apply_archive_entry", mk_status,
                                        POINTER(POINTER(mk_result)), POINTER(mk_workspace),
                                        POINTER(mk_clock), c_char_p, c_char_p)
+# mk_status mk_workspace_client_set(mk_result** out, mk_workspace* ws, const mk_clock* now,
+#                                   const char* client, mk_lifecycle to);
+mk_workspace_client_set = _fn("mk_workspace_client_set", mk_status, POINTER(POINTER(mk_result)),
+                              POINTER(mk_workspace), POINTER(mk_clock), c_char_p, mk_lifecycle)
+# mk_status mk_workspace_apply_client_set(mk_result** out, mk_workspace* ws,
+#                                         const mk_clock* now, const char* client,
+#                                         mk_lifecycle to, const char* confirm_plan_id);
+mk_workspace_apply_client_set = _fn("mk_workspace_apply_client_set", mk_status,
+                                    POINTER(POINTER(mk_result)), POINTER(mk_workspace),
+                                    POINTER(mk_clock), c_char_p, mk_lifecycle, c_char_p)
 
 # Section - Document
 

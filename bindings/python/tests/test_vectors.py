@@ -79,6 +79,25 @@ def run_command(ws, now, step, ref):
     if op == "update":  # event: verify, confirm, contradict, resolve_keep; confidence: hundredths
         return ws.update(now, step["entry"], step["event"], note=step.get("note"),
                          confidence=step.get("confidence"))
+    if op == "gate":  # answers: gate name -> the host's answer; a gate it lacks is abstained from
+        answers = step.get("answers") or {}
+        asked = []
+
+        def judge(gate_name, question):
+            asked.append((gate_name, question["gate"]))
+            return answers.get(gate_name)
+
+        result = ws.gate(now, step["text"], step["confidence"], title=step.get("title"),
+                         source=step.get("source"), client=step.get("client"), judge=judge,
+                         apply=bool(step.get("apply")))
+        if result.judge_error is not None:
+            result.close()
+            raise AssertionError(f"the judge raised: {result.judge_error!r}")
+        for gate_name, named in asked:
+            if gate_name != named:
+                result.close()
+                raise AssertionError(f"the question for {gate_name} names gate {named}")
+        return result
     if op == "plan_memorybox_compact":
         return ws.plan_memorybox_compact(now, file=step.get("file"), force=bool(step.get("force")))
     if op == "apply_memorybox_compact":

@@ -47,7 +47,8 @@ pub use document::{Document, Unit, UnitKind};
 pub use error::{last_error_message, status_name, Error, Result};
 pub use gate::{Gate, GateCandidate, Judge};
 pub use options::{
-    AddOptions, CompactOptions, ForgetMode, ForgetOptions, Layout, UpdateEvent, WorkspaceOptions,
+    AddOptions, CompactOptions, ForgetMode, ForgetOptions, InitOptions, Layout, Lifecycle, Profile,
+    UpdateEvent, WorkspaceOptions,
 };
 pub use version::{check_version, version, version_string};
 pub use workspace::Workspace;

@@ -5,6 +5,7 @@ use crate::c_text::{path_cstring, ptr_or_null, text_cstring};
 use crate::error::Result;
 use crate::sys;
 use std::ffi::CString;
+use std::fmt;
 use std::path::{Path, PathBuf};
 use std::ptr;
 
@@ -16,10 +17,13 @@ pub enum Layout {
     /// memory-custodian: `docs/memory` under a project root (spec compaction.md); every command
     /// but the MemoryBox ones ([`decay`](crate::Workspace::decay),
     /// [`hygiene`](crate::Workspace::hygiene), `load_tier`, `load_file`,
-    /// [`update`](crate::Workspace::update), [`gate`](crate::Workspace::gate), the
-    /// `plan_`/`apply_memorybox_compact`, `plan_`/`apply_promote` and
-    /// `plan_`/`apply_archive_entry` pairs) runs `memkit custodian ...` (those give a result with
-    /// a fatal MK-ARG-001 finding, exit code 2).
+    /// [`update`](crate::Workspace::update), [`gate`](crate::Workspace::gate),
+    /// [`canon_add`](crate::Workspace::canon_add),
+    /// [`canon_verify`](crate::Workspace::canon_verify), the `plan_`/`apply_memorybox_compact`,
+    /// `plan_`/`apply_promote` and `plan_`/`apply_archive_entry` pairs,
+    /// [`client_set`](crate::Workspace::client_set) and
+    /// [`apply_client_set`](crate::Workspace::apply_client_set)) runs `memkit custodian ...` (those
+    /// give a result with a fatal MK-ARG-001 finding, exit code 2).
     #[doc(alias = "MK_LAYOUT_CUSTODIAN")]
     Custodian,
     /// MemoryBox: `brain/` and `memory/` under an agent root (spec memorybox.md). Only
@@ -27,14 +31,19 @@ pub enum Layout {
     /// [`decay`](crate::Workspace::decay), [`hygiene`](crate::Workspace::hygiene),
     /// [`load_tier`](crate::Workspace::load_tier), [`load_file`](crate::Workspace::load_file),
     /// [`update`](crate::Workspace::update), [`gate`](crate::Workspace::gate),
+    /// [`canon_add`](crate::Workspace::canon_add) /
+    /// [`canon_verify`](crate::Workspace::canon_verify),
     /// [`plan_memorybox_compact`](crate::Workspace::plan_memorybox_compact) /
     /// [`apply_memorybox_compact`](crate::Workspace::apply_memorybox_compact),
     /// [`plan_promote`](crate::Workspace::plan_promote) /
-    /// [`apply_promote`](crate::Workspace::apply_promote) and
+    /// [`apply_promote`](crate::Workspace::apply_promote),
     /// [`plan_archive_entry`](crate::Workspace::plan_archive_entry) /
-    /// [`apply_archive_entry`](crate::Workspace::apply_archive_entry) run (`memkit memorybox
-    /// init|status|decay|hygiene|load|update|gate|compact|promote --root ROOT`); the other
-    /// commands give a result with a fatal MK-ARG-001 finding (exit code 2). Takes no
+    /// [`apply_archive_entry`](crate::Workspace::apply_archive_entry) and
+    /// [`client_set`](crate::Workspace::client_set) /
+    /// [`apply_client_set`](crate::Workspace::apply_client_set) run (`memkit memorybox
+    /// init|status|decay|hygiene|load|update|gate|canon|compact|promote|client --root ROOT`; canon
+    /// and client need a root initialised with [`Profile::Maven`]); the other commands give a
+    /// result with a fatal MK-ARG-001 finding (exit code 2). Takes no
     /// [`memory_dir`](WorkspaceOptions::memory_dir): the library refuses it with `MK_E_ARG`.
     #[doc(alias = "MK_LAYOUT_MEMORYBOX")]
     MemoryBox,
@@ -109,6 +118,90 @@ impl WorkspaceOptions {
             raw.lock_timeout_seconds = seconds;
         }
         Ok((raw, memory_dir))
+    }
+}
+
+/// The profiles `memorybox init --profile P` records in the agent root's `.memkit/profile`
+/// (`MK_INIT_PROFILE_*`), chosen with [`InitOptions::profile`].
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[non_exhaustive]
+pub enum Profile {
+    /// `--profile default` (`MK_INIT_PROFILE_DEFAULT`): the plain MemoryBox tiers (spec
+    /// memorybox.md §2).
+    #[doc(alias = "MK_INIT_PROFILE_DEFAULT")]
+    Default,
+    /// `--profile maven` (`MK_INIT_PROFILE_MAVEN`, spec memorybox.md §10): adds
+    /// `brain/MARKETING_CANON.md`, `brain/ATTRIBUTION_MODEL.md`, `brain/BENCHMARK.md`,
+    /// `brain/OKRs.md` and `brain/RISK_REGISTER.md` to tier 1, with the canon commands
+    /// ([`canon_add`](crate::Workspace::canon_add),
+    /// [`canon_verify`](crate::Workspace::canon_verify)) and client lifecycles
+    /// ([`client_set`](crate::Workspace::client_set)).
+    #[doc(alias = "MK_INIT_PROFILE_MAVEN")]
+    Maven,
+}
+
+impl Profile {
+    /// The `MK_INIT_PROFILE_*` flag.
+    pub fn as_raw(self) -> u32 {
+        match self {
+            Profile::Default => sys::MK_INIT_PROFILE_DEFAULT,
+            Profile::Maven => sys::MK_INIT_PROFILE_MAVEN,
+        }
+    }
+
+    /// The name `--profile` and `.memkit/profile` spell: `"default"` or `"maven"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Profile::Default => "default",
+            Profile::Maven => "maven",
+        }
+    }
+}
+
+impl fmt::Display for Profile {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// How [`Workspace::init_with`](crate::Workspace::init_with) initialises (the flags of
+/// `mk_workspace_init`): nothing set is plain `init`. One profile at most, so the two profile
+/// flags C refuses together (`MK_E_ARG`) cannot both be set.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct InitOptions {
+    extended: bool,
+    profile: Option<Profile>,
+}
+
+impl InitOptions {
+    /// Plain `init`: no flag.
+    pub fn new() -> InitOptions {
+        InitOptions::default()
+    }
+
+    /// `custodian init --extended` (`MK_INIT_EXTENDED`); a custodian option.
+    pub fn extended(mut self, extended: bool) -> InitOptions {
+        self.extended = extended;
+        self
+    }
+
+    /// `memorybox init --profile P`: records `profile` in the agent root's `.memkit/profile`
+    /// first; a MemoryBox option.
+    pub fn profile(mut self, profile: Profile) -> InitOptions {
+        self.profile = Some(profile);
+        self
+    }
+
+    /// The `mk_workspace_init` flags.
+    pub(crate) fn flags(&self) -> u32 {
+        let mut flags = 0;
+        if self.extended {
+            flags |= sys::MK_INIT_EXTENDED;
+        }
+        if let Some(profile) = self.profile {
+            flags |= profile.as_raw();
+        }
+        flags
     }
 }
 
@@ -367,5 +460,58 @@ impl UpdateEvent {
             }
         }
         Ok((raw, note))
+    }
+}
+
+/// A client's lifecycle on a Maven root (`mk_lifecycle`, spec memorybox.md §10): the state
+/// [`Workspace::client_set`](crate::Workspace::client_set) moves a client to.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Lifecycle {
+    /// `brain/clients/C.md`, in tier 1 and its budget.
+    #[doc(alias = "MK_LIFECYCLE_ACTIVE")]
+    Active,
+    /// `brain/clients/C.md`, loaded on demand (tier 2), out of the tier-1 load set and budget.
+    #[doc(alias = "MK_LIFECYCLE_MAINTENANCE")]
+    Maintenance,
+    /// Moved to `memory/ARCHIVES/clients/C/`, out of every load set and budget.
+    #[doc(alias = "MK_LIFECYCLE_ARCHIVED")]
+    Archived,
+}
+
+impl Lifecycle {
+    /// The `MK_LIFECYCLE_*` value.
+    pub fn as_raw(self) -> sys::mk_lifecycle {
+        match self {
+            Lifecycle::Active => sys::MK_LIFECYCLE_ACTIVE,
+            Lifecycle::Maintenance => sys::MK_LIFECYCLE_MAINTENANCE,
+            Lifecycle::Archived => sys::MK_LIFECYCLE_ARCHIVED,
+        }
+    }
+
+    /// The lifecycle an `mk_lifecycle` value stands for, or `None` for a value this binding
+    /// does not know.
+    pub fn from_raw(lifecycle: sys::mk_lifecycle) -> Option<Lifecycle> {
+        match lifecycle {
+            sys::MK_LIFECYCLE_ACTIVE => Some(Lifecycle::Active),
+            sys::MK_LIFECYCLE_MAINTENANCE => Some(Lifecycle::Maintenance),
+            sys::MK_LIFECYCLE_ARCHIVED => Some(Lifecycle::Archived),
+            _ => None,
+        }
+    }
+
+    /// The name `--to`, the `Lifecycle:` field line and the JSON's `"from"`/`"to"` spell:
+    /// `"active"`, `"maintenance"` or `"archived"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Lifecycle::Active => "active",
+            Lifecycle::Maintenance => "maintenance",
+            Lifecycle::Archived => "archived",
+        }
+    }
+}
+
+impl fmt::Display for Lifecycle {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
     }
 }

@@ -547,6 +547,25 @@ extern "C" {
         payload: *mut c_void,
         flags: u32,
     ) -> mk_status;
+
+    // mk_status mk_workspace_canon_add(mk_result** out, mk_workspace* ws, const mk_clock* now,
+    //                                         const char* file, const char* text,
+    //                                         size_t text_size);
+    pub fn mk_workspace_canon_add(
+        out: *mut *mut mk_result,
+        ws: *mut mk_workspace,
+        now: *const mk_clock,
+        file: *const c_char,
+        text: *const c_char,
+        text_size: usize,
+    ) -> mk_status;
+
+    // mk_status mk_workspace_canon_verify(mk_result** out, mk_workspace* ws, const mk_clock* now);
+    pub fn mk_workspace_canon_verify(
+        out: *mut *mut mk_result,
+        ws: *mut mk_workspace,
+        now: *const mk_clock,
+    ) -> mk_status;
 }
 
 pub const MK_MEMORYBOX_COMPACT_FORCE: u32 = 1;
@@ -613,6 +632,36 @@ extern "C" {
         ws: *mut mk_workspace,
         now: *const mk_clock,
         entry_id: *const c_char,
+        confirm_plan_id: *const c_char,
+    ) -> mk_status;
+}
+
+/// `typedef int32_t mk_lifecycle;` (a client's lifecycle on a Maven root, spec memorybox.md §10)
+pub type mk_lifecycle = i32;
+pub const MK_LIFECYCLE_ACTIVE: mk_lifecycle = 0;
+pub const MK_LIFECYCLE_MAINTENANCE: mk_lifecycle = 1;
+pub const MK_LIFECYCLE_ARCHIVED: mk_lifecycle = 2;
+
+extern "C" {
+    // mk_status mk_workspace_client_set(mk_result** out, mk_workspace* ws, const mk_clock* now,
+    //                                          const char* client, mk_lifecycle to);
+    pub fn mk_workspace_client_set(
+        out: *mut *mut mk_result,
+        ws: *mut mk_workspace,
+        now: *const mk_clock,
+        client: *const c_char,
+        to: mk_lifecycle,
+    ) -> mk_status;
+
+    // mk_status mk_workspace_apply_client_set(mk_result** out, mk_workspace* ws,
+    //                                                const mk_clock* now, const char* client,
+    //                                                mk_lifecycle to, const char* confirm_plan_id);
+    pub fn mk_workspace_apply_client_set(
+        out: *mut *mut mk_result,
+        ws: *mut mk_workspace,
+        now: *const mk_clock,
+        client: *const c_char,
+        to: mk_lifecycle,
         confirm_plan_id: *const c_char,
     ) -> mk_status;
 }

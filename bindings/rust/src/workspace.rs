@@ -1,6 +1,6 @@
 //! Section - Workspace and Section - Commands of memkit.h: a project's memory folder and the
 //! commands of its layout run on it (`memkit custodian ...`, or `memkit memorybox
-//! init|status|decay|hygiene|load|update|gate|compact|promote` for
+//! init|status|decay|hygiene|load|update|gate|canon|compact|promote|client` for
 //! [`Layout::MemoryBox`](crate::Layout::MemoryBox)).
 
 use crate::c_text::{path_cstring, ptr_or_null, text_cstring};
@@ -8,7 +8,10 @@ use crate::clock::Clock;
 use crate::command_result::CommandResult;
 use crate::error::{check, Error, Result};
 use crate::gate::{judge_trampoline, GateCandidate, Judge, JudgeCall};
-use crate::options::{AddOptions, CompactOptions, ForgetOptions, UpdateEvent, WorkspaceOptions};
+use crate::options::{
+    AddOptions, CompactOptions, ForgetOptions, InitOptions, Lifecycle, UpdateEvent,
+    WorkspaceOptions,
+};
 use crate::sys;
 use crate::version::check_version;
 use std::fmt;
@@ -108,10 +111,40 @@ impl Workspace {
 
     /// `custodian init [--extended]`: creates the memory directory and every missing file;
     /// never overwrites. In the MemoryBox layout, `memorybox init`: the missing tier files and
-    /// `memory/daily/`, `memory/ARCHIVES/` (`extended` is a custodian option).
+    /// `memory/daily/`, `memory/ARCHIVES/` (`extended` is a custodian option: with MemoryBox the
+    /// result has a fatal MK-ARG-001 finding, exit code 2). For a profile, see
+    /// [`init_with`](Workspace::init_with).
     #[doc(alias = "mk_workspace_init")]
     pub fn init(&mut self, now: &Clock, extended: bool) -> Result<CommandResult> {
-        let flags = if extended { sys::MK_INIT_EXTENDED } else { 0 };
+        self.init_with(now, &InitOptions::new().extended(extended))
+    }
+
+    /// `custodian init [--extended]` or `memorybox init [--profile default|maven]` with
+    /// `options`: as [`init`](Workspace::init), and a [`profile`](InitOptions::profile) is first
+    /// recorded in the agent root's `.memkit/profile` (`MK_INIT_PROFILE_DEFAULT` or
+    /// `MK_INIT_PROFILE_MAVEN`). [`Profile::Maven`](crate::Profile::Maven) also creates its five
+    /// brain files (`brain/MARKETING_CANON.md`, ...). An option of the other layout (a profile on
+    /// a custodian workspace, `extended` on a MemoryBox one) gives a result with a fatal
+    /// MK-ARG-001 finding (exit code 2).
+    ///
+    /// ```
+    /// # let tmp = std::env::temp_dir().join(format!("memkit-init-doc-{}", std::process::id()));
+    /// # std::fs::create_dir_all(&tmp).unwrap();
+    /// use memkit::{Clock, InitOptions, Layout, Profile, Workspace, WorkspaceOptions};
+    ///
+    /// let now = Clock::parse("2026-11-30T10:00:00+01:00")?;
+    /// let options = WorkspaceOptions::new().layout(Layout::MemoryBox);
+    /// let mut ws = Workspace::open_with(&tmp, &options)?;
+    /// let init = ws.init_with(&now, &InitOptions::new().profile(Profile::Maven))?;
+    /// assert!(init.json()?.contains("brain/MARKETING_CANON.md"));
+    /// # assert_eq!(std::fs::read_to_string(tmp.join(".memkit/profile")).unwrap().trim(), "maven");
+    /// # drop(ws);
+    /// # std::fs::remove_dir_all(&tmp).unwrap();
+    /// # Ok::<(), memkit::Error>(())
+    /// ```
+    #[doc(alias = "mk_workspace_init")]
+    pub fn init_with(&mut self, now: &Clock, options: &InitOptions) -> Result<CommandResult> {
+        let flags = options.flags();
         // SAFETY (every command below): the pointers are valid for the call, and the strings
         // they reach live until it returns.
         self.run(|out, ws| unsafe { sys::mk_workspace_init(out, ws, &now.raw, flags) })
@@ -438,6 +471,42 @@ impl Workspace {
         }
     }
 
+    /// `memorybox canon add --file FILE --text TEXT`
+    /// ([`Layout::MemoryBox`](crate::Layout::MemoryBox), a root initialised with
+    /// [`Profile::Maven`](crate::Profile::Maven); spec memorybox.md §10): appends `- TEXT` to
+    /// `brain/MARKETING_CANON.md` (append-only) or creates the write-once `brain/canon/<name>.md`
+    /// holding `text`, then records the file's length and SHA-256 in
+    /// `.memkit/canon-ledger.jsonl`, under the root's lock. `file` is relative to the root. The
+    /// JSON's data is `{"ledger", "unrecorded", "violations", "written"}`. A canon file that
+    /// already violates the ledger (edited by hand) gets the ERROR MK-BOX-030 (exit code 1) and
+    /// nothing is written; a second add to the same `brain/canon/<name>.md`, another file, or a
+    /// root of another profile or layout gives a fatal MK-ARG-001 finding (exit code 2). A NUL
+    /// in `file` is `MK_E_ARG`; a NUL in `text` is a fatal MK-ARG-001.
+    #[doc(alias = "mk_workspace_canon_add")]
+    pub fn canon_add(&mut self, now: &Clock, file: &str, text: &str) -> Result<CommandResult> {
+        let file = text_cstring("file", file)?;
+        self.run(|out, ws| unsafe {
+            sys::mk_workspace_canon_add(
+                out,
+                ws,
+                &now.raw,
+                file.as_ptr(),
+                text.as_ptr() as *const c_char,
+                text.len(),
+            )
+        })
+    }
+
+    /// `memorybox canon verify` ([`Layout::MemoryBox`](crate::Layout::MemoryBox), a Maven root):
+    /// checks that each canon file still begins with the bytes its latest ledger record covers
+    /// (and that a write-once file holds nothing more); every violation is the ERROR MK-BOX-030
+    /// (exit code 1), listed in the JSON's `data.violations` (`[{path, reason}]`). Writes
+    /// nothing.
+    #[doc(alias = "mk_workspace_canon_verify")]
+    pub fn canon_verify(&mut self, now: &Clock) -> Result<CommandResult> {
+        self.run(|out, ws| unsafe { sys::mk_workspace_canon_verify(out, ws, &now.raw) })
+    }
+
     /// `memorybox compact [--file FILE] [--force]`
     /// ([`Layout::MemoryBox`](crate::Layout::MemoryBox)), a dry run: the five bloat rules of spec
     /// memorybox.md §7 (their thresholds, the entries that would move verbatim into
@@ -563,6 +632,91 @@ impl Workspace {
                 ws,
                 &now.raw,
                 entry_id.as_ptr(),
+                confirm.as_ptr(),
+            )
+        })
+    }
+
+    /// `memorybox client set --client CLIENT --to STATE`
+    /// ([`Layout::MemoryBox`](crate::Layout::MemoryBox), a root initialised with
+    /// [`Profile::Maven`](crate::Profile::Maven); spec memorybox.md §10), as the CLI runs it
+    /// without `--apply`. [`Active`](Lifecycle::Active) <-> [`Maintenance`](Lifecycle::Maintenance)
+    /// is a field update: the profile's `Lifecycle:` line is written directly (no plan;
+    /// [`applied`](CommandResult::applied) is true and the JSON's `written` names
+    /// `brain/clients/CLIENT.md`). A move to or from [`Archived`](Lifecycle::Archived) is a dry
+    /// run: the plan that moves `brain/clients/CLIENT.md` and every file of
+    /// `memory/clients/CLIENT/` verbatim to `memory/ARCHIVES/clients/CLIENT/` (or back), writing
+    /// nothing; apply it with [`apply_client_set`](Workspace::apply_client_set). A state to
+    /// itself writes nothing. The JSON's data is `{"applied", "client", "from", "plan", "to",
+    /// "written"}`.
+    ///
+    /// A transition the spec does not allow (active -> archived, archived -> maintenance) is the
+    /// ERROR MK-BOX-031 (exit code 1); a root of another profile or layout, an unknown client or
+    /// a key that is not file-name safe (`A-Z a-z 0-9 . _ -`, not starting with `.`) is a fatal
+    /// MK-ARG-001 (exit code 2). A NUL in `client` is `MK_E_ARG`.
+    ///
+    /// ```
+    /// # let tmp = std::env::temp_dir().join(format!("memkit-maven-doc-{}", std::process::id()));
+    /// # std::fs::create_dir_all(tmp.join("agent")).unwrap();
+    /// # std::env::set_current_dir(&tmp).unwrap(); // each doctest is its own process
+    /// use memkit::{Clock, InitOptions, Layout, Lifecycle, Profile, Workspace, WorkspaceOptions};
+    ///
+    /// let now = Clock::parse("2026-11-30T10:00:00+01:00")?;
+    /// let options = WorkspaceOptions::new().layout(Layout::MemoryBox);
+    /// let mut ws = Workspace::open_with("agent", &options)?; // an agent root
+    /// ws.init_with(&now, &InitOptions::new().profile(Profile::Maven))?;
+    /// ws.canon_add(&now, "brain/MARKETING_CANON.md", "Never promise ROI figures")?;
+    /// assert_eq!(ws.canon_verify(&now)?.exit_code(), 0); // 1 with MK-BOX-030 after a hand edit
+    /// # std::fs::create_dir_all("agent/brain/clients").unwrap();
+    /// # std::fs::write("agent/brain/clients/acme.md", "# acme\n\nLifecycle: active\n").unwrap();
+    /// ws.client_set(&now, "acme", Lifecycle::Maintenance)?; // writes `Lifecycle: maintenance`
+    /// let plan = ws.client_set(&now, "acme", Lifecycle::Archived)?; // a dry run
+    /// let id = plan.plan_id().expect("a move");
+    /// ws.apply_client_set(&now, "acme", Lifecycle::Archived, id)?; // to memory/ARCHIVES/
+    /// # assert!(std::path::Path::new("agent/memory/ARCHIVES/clients/acme/acme.md").is_file());
+    /// # drop(ws);
+    /// # std::env::set_current_dir(std::env::temp_dir()).unwrap();
+    /// # std::fs::remove_dir_all(&tmp).unwrap();
+    /// # Ok::<(), memkit::Error>(())
+    /// ```
+    #[doc(alias = "mk_workspace_client_set")]
+    pub fn client_set(
+        &mut self,
+        now: &Clock,
+        client: &str,
+        to: Lifecycle,
+    ) -> Result<CommandResult> {
+        let client = text_cstring("client", client)?;
+        let to = to.as_raw();
+        self.run(|out, ws| unsafe {
+            sys::mk_workspace_client_set(out, ws, &now.raw, client.as_ptr(), to)
+        })
+    }
+
+    /// `memorybox client set --client CLIENT --to STATE --apply --confirm-plan ID`: a move to or
+    /// from [`Archived`](Lifecycle::Archived), with the lock and checks of
+    /// [`apply_memorybox_compact`](Workspace::apply_memorybox_compact) (a stale ID is MK-PLAN-001,
+    /// exit code 2, nothing written); the moved files are created and their sources deleted in
+    /// one journalled apply. For active <-> maintenance, which has no plan, the result carries a
+    /// fatal MK-ARG-001 and nothing is written: use [`client_set`](Workspace::client_set).
+    #[doc(alias = "mk_workspace_apply_client_set")]
+    pub fn apply_client_set(
+        &mut self,
+        now: &Clock,
+        client: &str,
+        to: Lifecycle,
+        confirm_plan_id: &str,
+    ) -> Result<CommandResult> {
+        let client = text_cstring("client", client)?;
+        let to = to.as_raw();
+        let confirm = text_cstring("confirm_plan_id", confirm_plan_id)?;
+        self.run(|out, ws| unsafe {
+            sys::mk_workspace_apply_client_set(
+                out,
+                ws,
+                &now.raw,
+                client.as_ptr(),
+                to,
                 confirm.as_ptr(),
             )
         })

@@ -5,8 +5,8 @@ mod common;
 use common::{parse_json, Json, TempDir};
 use memkit::{
     sys, AddOptions, BudgetState, Clock, CommandResult, CompactOptions, Document, Error,
-    ForgetOptions, Gate, GateCandidate, Layout, Unit, UnitKind, UpdateEvent, Workspace,
-    WorkspaceOptions,
+    ForgetOptions, Gate, GateCandidate, InitOptions, Layout, Lifecycle, Profile, Unit, UnitKind,
+    UpdateEvent, Workspace, WorkspaceOptions,
 };
 use std::fs;
 use std::io;
@@ -1370,6 +1370,457 @@ fn the_memorybox_moves_refuse_a_custodian_workspace() {
         assert!(!result.applied());
     }
     assert!(!tmp.path().join("memory").exists());
+}
+
+// The Maven profile (memorybox init --profile, canon add|verify, client set)
+
+const CANON: &str = "brain/MARKETING_CANON.md";
+const LEDGER: &str = ".memkit/canon-ledger.jsonl";
+
+/// A MemoryBox root initialised with the Maven profile, at the gate clock.
+fn maven_root() -> (TempDir, Workspace) {
+    let tmp = TempDir::new("maven");
+    let mut ws = Workspace::open_with(tmp.path(), &memorybox_options()).unwrap();
+    let init = ws
+        .init_with(&gate_now(), &InitOptions::new().profile(Profile::Maven))
+        .unwrap();
+    assert_eq!(init.exit_code(), 0, "{}", init.json().unwrap());
+    (tmp, ws)
+}
+
+/// The bytes of a file under the root, or None when it does not exist.
+fn read_opt(root: &Path, relative: &str) -> Option<Vec<u8>> {
+    match fs::read(root.join(relative)) {
+        Ok(bytes) => Some(bytes),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => None,
+        Err(e) => panic!("{}: {}", relative, e),
+    }
+}
+
+/// The strings of an array member of `data` (e.g. `written`).
+fn str_array(data: &Json, key: &str) -> Vec<String> {
+    data.get(key)
+        .and_then(Json::as_array)
+        .unwrap_or_else(|| panic!("no array {:?} in {:?}", key, data))
+        .iter()
+        .map(|v| v.as_str().expect("a string").to_string())
+        .collect()
+}
+
+#[test]
+fn profile_and_lifecycle_values_match_the_header() {
+    assert_eq!(Profile::Default.as_raw(), sys::MK_INIT_PROFILE_DEFAULT);
+    assert_eq!(Profile::Maven.as_raw(), sys::MK_INIT_PROFILE_MAVEN);
+    assert_eq!(Profile::Maven.to_string(), "maven");
+    assert_eq!(Profile::Default.name(), "default");
+    let states = [
+        (Lifecycle::Active, sys::MK_LIFECYCLE_ACTIVE, "active"),
+        (
+            Lifecycle::Maintenance,
+            sys::MK_LIFECYCLE_MAINTENANCE,
+            "maintenance",
+        ),
+        (Lifecycle::Archived, sys::MK_LIFECYCLE_ARCHIVED, "archived"),
+    ];
+    for (state, raw, name) in states {
+        assert_eq!(state.as_raw(), raw);
+        assert_eq!(Lifecycle::from_raw(raw), Some(state));
+        assert_eq!(state.name(), name);
+        assert_eq!(state.to_string(), name);
+    }
+    assert_eq!(Lifecycle::from_raw(3), None);
+}
+
+#[test]
+fn init_with_the_maven_profile_records_it_and_creates_the_canon() {
+    let (tmp, mut ws) = maven_root();
+    assert_eq!(
+        read_opt(tmp.path(), ".memkit/profile").as_deref(),
+        Some(&b"maven\n"[..])
+    );
+    for brain in [
+        CANON,
+        "brain/ATTRIBUTION_MODEL.md",
+        "brain/BENCHMARK.md",
+        "brain/OKRs.md",
+        "brain/RISK_REGISTER.md",
+    ] {
+        assert!(
+            tmp.path().join(brain).is_file(),
+            "{} was not created",
+            brain
+        );
+    }
+    // init never overwrites: again, it creates nothing.
+    let again = ws
+        .init_with(&gate_now(), &InitOptions::new().profile(Profile::Maven))
+        .unwrap();
+    assert_eq!(again.exit_code(), 0, "{}", again.json().unwrap());
+    assert!(str_array(&data_of(&again), "created").is_empty());
+
+    // The default profile creates no Maven file.
+    let plain = TempDir::new("default-profile");
+    let mut ws = Workspace::open_with(plain.path(), &memorybox_options()).unwrap();
+    let init = ws
+        .init_with(&gate_now(), &InitOptions::new().profile(Profile::Default))
+        .unwrap();
+    assert_eq!(init.exit_code(), 0, "{}", init.json().unwrap());
+    assert_eq!(
+        read_opt(plain.path(), ".memkit/profile").as_deref(),
+        Some(&b"default\n"[..])
+    );
+    assert!(!plain.path().join(CANON).exists());
+
+    // Both profiles at once is MK_E_ARG (unrepresentable in InitOptions, so through sys).
+    let mut out = std::ptr::null_mut();
+    let flags = sys::MK_INIT_PROFILE_DEFAULT | sys::MK_INIT_PROFILE_MAVEN;
+    let clock = gate_now();
+    // SAFETY: valid pointers; no result is made on failure.
+    let status = unsafe { sys::mk_workspace_init(&mut out, ws.as_raw(), clock.as_raw(), flags) };
+    assert_eq!(status, sys::MK_E_ARG);
+    assert!(out.is_null());
+
+    // A profile is a MemoryBox option: a custodian init refuses it.
+    let custodian = TempDir::new("custodian-profile");
+    let mut ws = Workspace::open(custodian.path()).unwrap();
+    let refused = ws
+        .init_with(&gate_now(), &InitOptions::new().profile(Profile::Maven))
+        .unwrap();
+    assert_eq!(refused.exit_code(), 2, "{}", refused.json().unwrap());
+    assert!(finding_codes(&refused).contains(&"MK-ARG-001".to_string()));
+    assert!(!custodian.path().join("docs/memory").exists());
+}
+
+#[test]
+fn canon_add_appends_to_the_marketing_canon_and_verify_is_clean() {
+    let (tmp, mut ws) = maven_root();
+    let done = ws
+        .canon_add(&gate_now(), CANON, "Never promise ROI figures")
+        .unwrap();
+    let json = done.json().unwrap();
+    assert_eq!(done.exit_code(), 0, "{}", json);
+    // "memorybox canon" or "memorybox canon add", as the CLI names it.
+    assert!(
+        json.starts_with("{\"command\":\"memorybox canon"),
+        "{}",
+        json
+    );
+    assert_eq!(done.plan_id(), None, "an append needs no plan");
+    let data = data_of(&done);
+    assert_eq!(str_array(&data, "written"), vec![CANON, LEDGER]);
+    let ledger = data.get("ledger").and_then(Json::as_array).unwrap();
+    assert_eq!(ledger.len(), 1, "{}", json);
+    assert_eq!(str_member(&ledger[0], "path"), Some(CANON));
+    let canon = fs::read_to_string(tmp.path().join(CANON)).unwrap();
+    assert_eq!(canon, "# MARKETING_CANON\n\n- Never promise ROI figures\n");
+    assert!(tmp.path().join(LEDGER).is_file());
+
+    // A second entry appends after the first.
+    let second = ws
+        .canon_add(&gate_now(), CANON, "Name the client only with consent")
+        .unwrap();
+    assert_eq!(second.exit_code(), 0, "{}", second.json().unwrap());
+    let canon = fs::read_to_string(tmp.path().join(CANON)).unwrap();
+    assert!(
+        canon.ends_with("- Never promise ROI figures\n- Name the client only with consent\n"),
+        "{}",
+        canon
+    );
+
+    let verify = ws.canon_verify(&gate_now()).unwrap();
+    let json = verify.json().unwrap();
+    assert_eq!(verify.exit_code(), 0, "{}", json);
+    let data = data_of(&verify);
+    assert!(str_array(&data, "violations").is_empty(), "{}", json);
+    assert!(
+        str_array(&data, "written").is_empty(),
+        "verify writes nothing"
+    );
+    assert!(finding_codes(&verify).is_empty(), "{}", json);
+}
+
+#[test]
+fn a_canon_edited_by_hand_fails_verify_with_mk_box_030_and_refuses_an_add() {
+    let (tmp, mut ws) = maven_root();
+    let added = ws
+        .canon_add(&gate_now(), CANON, "Never promise ROI figures")
+        .unwrap();
+    assert_eq!(added.exit_code(), 0, "{}", added.json().unwrap());
+    let edited = "# MARKETING_CANON\n\n- Always promise ROI figures\n";
+    fs::write(tmp.path().join(CANON), edited).unwrap();
+    let ledger_before = read_opt(tmp.path(), LEDGER).unwrap();
+
+    let verify = ws.canon_verify(&gate_now()).unwrap();
+    let json = verify.json().unwrap();
+    assert_eq!(verify.exit_code(), 1, "{}", json);
+    assert!(
+        finding_codes(&verify).contains(&"MK-BOX-030".to_string()),
+        "{}",
+        json
+    );
+    let data = data_of(&verify);
+    let violations = data.get("violations").and_then(Json::as_array).unwrap();
+    assert_eq!(violations.len(), 1, "{}", json);
+    assert_eq!(str_member(&violations[0], "path"), Some(CANON));
+
+    let refused = ws.canon_add(&gate_now(), CANON, "One more rule").unwrap();
+    let json = refused.json().unwrap();
+    assert_eq!(refused.exit_code(), 1, "{}", json);
+    assert!(
+        finding_codes(&refused).contains(&"MK-BOX-030".to_string()),
+        "{}",
+        json
+    );
+    assert!(!refused.applied());
+    assert!(
+        str_array(&data_of(&refused), "written").is_empty(),
+        "{}",
+        json
+    );
+    assert_eq!(
+        fs::read_to_string(tmp.path().join(CANON)).unwrap(),
+        edited,
+        "nothing is written"
+    );
+    assert_eq!(read_opt(tmp.path(), LEDGER).unwrap(), ledger_before);
+}
+
+#[test]
+fn a_write_once_canon_file_is_created_once() {
+    let (tmp, mut ws) = maven_root();
+    let file = "brain/canon/x.md";
+    let done = ws
+        .canon_add(&gate_now(), file, "Tone: plain words, no hype")
+        .unwrap();
+    let json = done.json().unwrap();
+    assert_eq!(done.exit_code(), 0, "{}", json);
+    assert_eq!(str_array(&data_of(&done), "written"), vec![file, LEDGER]);
+    assert_eq!(
+        fs::read_to_string(tmp.path().join(file)).unwrap(),
+        "Tone: plain words, no hype\n"
+    );
+    let ledger_before = read_opt(tmp.path(), LEDGER).unwrap();
+
+    let again = ws.canon_add(&gate_now(), file, "Tone: loud").unwrap();
+    let json = again.json().unwrap();
+    assert_eq!(again.exit_code(), 2, "{}", json);
+    assert!(
+        finding_codes(&again).contains(&"MK-ARG-001".to_string()),
+        "{}",
+        json
+    );
+    assert!(json.contains("write-once"), "{}", json);
+    assert_eq!(
+        fs::read_to_string(tmp.path().join(file)).unwrap(),
+        "Tone: plain words, no hype\n",
+        "nothing is written"
+    );
+    assert_eq!(read_opt(tmp.path(), LEDGER).unwrap(), ledger_before);
+
+    let verify = ws.canon_verify(&gate_now()).unwrap();
+    assert_eq!(verify.exit_code(), 0, "{}", verify.json().unwrap());
+
+    // A NUL in the file is refused before the call; one in the text is the library's
+    // MK-ARG-001, and nothing is written.
+    expect_error(
+        ws.canon_add(&gate_now(), "brain/canon/\0y.md", "text"),
+        -1,
+        "MK_E_ARG",
+    );
+    let nul = ws
+        .canon_add(&gate_now(), "brain/canon/y.md", "a\0b")
+        .unwrap();
+    assert_eq!(nul.exit_code(), 2, "{}", nul.json().unwrap());
+    assert!(finding_codes(&nul).contains(&"MK-ARG-001".to_string()));
+    assert!(!tmp.path().join("brain/canon/y.md").exists());
+}
+
+const ACME: &str = "# acme\n\nLifecycle: active\n\nBrand voice: calm, precise.\n";
+
+#[test]
+fn client_set_moves_a_client_through_maintenance_to_the_archive_and_back() {
+    let (tmp, mut ws) = maven_root();
+    let profile = tmp.path().join("brain/clients/acme.md");
+    let archived = tmp.path().join("memory/ARCHIVES/clients/acme/acme.md");
+    fs::create_dir_all(profile.parent().unwrap()).unwrap();
+    fs::write(&profile, ACME).unwrap();
+
+    // active -> archived must pass through maintenance.
+    let skipped = ws
+        .client_set(&gate_now(), "acme", Lifecycle::Archived)
+        .unwrap();
+    let json = skipped.json().unwrap();
+    assert_eq!(skipped.exit_code(), 1, "{}", json);
+    assert!(
+        finding_codes(&skipped).contains(&"MK-BOX-031".to_string()),
+        "{}",
+        json
+    );
+    assert!(!skipped.applied());
+    assert_eq!(fs::read_to_string(&profile).unwrap(), ACME);
+    assert!(!archived.exists());
+
+    // active -> maintenance: the field line, written directly.
+    let maintenance = ws
+        .client_set(&gate_now(), "acme", Lifecycle::Maintenance)
+        .unwrap();
+    let json = maintenance.json().unwrap();
+    assert_eq!(maintenance.exit_code(), 0, "{}", json);
+    assert!(
+        json.starts_with("{\"command\":\"memorybox client set\""),
+        "{}",
+        json
+    );
+    assert!(maintenance.applied(), "{}", json);
+    assert_eq!(maintenance.plan_id(), None);
+    let data = data_of(&maintenance);
+    assert_eq!(str_member(&data, "client"), Some("acme"));
+    assert_eq!(str_member(&data, "from"), Some("active"));
+    assert_eq!(str_member(&data, "to"), Some("maintenance"));
+    assert_eq!(str_array(&data, "written"), vec!["brain/clients/acme.md"]);
+    let text = fs::read_to_string(&profile).unwrap();
+    assert!(
+        text.lines().any(|line| line == "Lifecycle: maintenance"),
+        "{}",
+        text
+    );
+    assert!(!text.contains("Lifecycle: active"), "{}", text);
+    let maintained = text;
+
+    // A field update has no plan to apply.
+    let no_plan = ws
+        .apply_client_set(&gate_now(), "acme", Lifecycle::Active, "0000000000000000")
+        .unwrap();
+    assert_eq!(no_plan.exit_code(), 2, "{}", no_plan.json().unwrap());
+    assert!(finding_codes(&no_plan).contains(&"MK-ARG-001".to_string()));
+    assert_eq!(fs::read_to_string(&profile).unwrap(), maintained);
+
+    // maintenance -> archived: a dry run, then the apply under its Plan ID.
+    let plan = ws
+        .client_set(&gate_now(), "acme", Lifecycle::Archived)
+        .unwrap();
+    let json = plan.json().unwrap();
+    assert_eq!(plan.exit_code(), 0, "{}", json);
+    assert!(!plan.applied());
+    let id = plan.plan_id().expect("a plan").to_string();
+    assert_eq!(plan.plan_operation_count(), 2, "{}", json);
+    assert_eq!(str_member(&data_of(&plan), "from"), Some("maintenance"));
+    assert_eq!(fs::read_to_string(&profile).unwrap(), maintained);
+    assert!(!archived.exists(), "a dry run writes nothing");
+
+    let stale = ws
+        .apply_client_set(&gate_now(), "acme", Lifecycle::Archived, "0000000000000000")
+        .unwrap();
+    assert_eq!(stale.exit_code(), 2, "{}", stale.json().unwrap());
+    assert!(finding_codes(&stale).contains(&"MK-PLAN-001".to_string()));
+    assert!(!stale.applied());
+    assert!(profile.exists() && !archived.exists());
+
+    let done = ws
+        .apply_client_set(&gate_now(), "acme", Lifecycle::Archived, &id)
+        .unwrap();
+    let json = done.json().unwrap();
+    assert_eq!(done.exit_code(), 0, "{}", json);
+    assert!(done.applied(), "{}", json);
+    assert_eq!(done.plan_id(), Some(id.as_str()));
+    assert!(!profile.exists(), "moved out of brain/clients/");
+    let moved = fs::read_to_string(&archived).unwrap();
+    assert!(moved.contains("Brand voice: calm, precise.\n"), "{}", moved);
+
+    // archived -> maintenance is not allowed; archived -> active moves it back.
+    let sideways = ws
+        .client_set(&gate_now(), "acme", Lifecycle::Maintenance)
+        .unwrap();
+    assert_eq!(sideways.exit_code(), 1, "{}", sideways.json().unwrap());
+    assert!(finding_codes(&sideways).contains(&"MK-BOX-031".to_string()));
+    let back = ws
+        .client_set(&gate_now(), "acme", Lifecycle::Active)
+        .unwrap();
+    assert_eq!(back.exit_code(), 0, "{}", back.json().unwrap());
+    let back_id = back.plan_id().expect("a plan back").to_string();
+    assert!(archived.exists() && !profile.exists(), "a dry run");
+    let restored = ws
+        .apply_client_set(&gate_now(), "acme", Lifecycle::Active, &back_id)
+        .unwrap();
+    assert_eq!(restored.exit_code(), 0, "{}", restored.json().unwrap());
+    assert!(restored.applied());
+    assert!(profile.exists() && !archived.exists());
+    let text = fs::read_to_string(&profile).unwrap();
+    assert!(
+        text.lines().any(|line| line == "Lifecycle: active"),
+        "{}",
+        text
+    );
+}
+
+#[test]
+fn client_set_refuses_an_unknown_client_a_bad_key_and_a_nul() {
+    let (_tmp, mut ws) = maven_root();
+    for client in ["nobody", ".hidden", "../escape"] {
+        let refused = ws
+            .client_set(&gate_now(), client, Lifecycle::Maintenance)
+            .unwrap();
+        let json = refused.json().unwrap();
+        assert_eq!(refused.exit_code(), 2, "{}: {}", client, json);
+        assert!(
+            finding_codes(&refused).contains(&"MK-ARG-001".to_string()),
+            "{}",
+            json
+        );
+    }
+    expect_error(
+        ws.client_set(&gate_now(), "ac\0me", Lifecycle::Active),
+        -1,
+        "MK_E_ARG",
+    );
+    expect_error(
+        ws.apply_client_set(&gate_now(), "acme", Lifecycle::Archived, "0\0"),
+        -1,
+        "MK_E_ARG",
+    );
+    // A lifecycle C does not define is MK_E_ARG (unrepresentable in Lifecycle, so through sys).
+    let client = std::ffi::CString::new("acme").unwrap();
+    let clock = gate_now();
+    let mut out = std::ptr::null_mut();
+    // SAFETY: valid pointers; no result is made on failure.
+    let status = unsafe {
+        sys::mk_workspace_client_set(&mut out, ws.as_raw(), clock.as_raw(), client.as_ptr(), 7)
+    };
+    assert_eq!(status, sys::MK_E_ARG);
+    assert!(out.is_null());
+}
+
+#[test]
+fn canon_and_client_set_need_a_maven_root() {
+    let default_tmp = TempDir::new("default-root");
+    let mut memorybox = Workspace::open_with(default_tmp.path(), &memorybox_options()).unwrap();
+    memorybox.init(&gate_now(), false).unwrap();
+    let (custodian_tmp, mut custodian) = initialised_project();
+    for ws in [&mut memorybox, &mut custodian] {
+        let results = [
+            ws.canon_add(&gate_now(), CANON, "text").unwrap(),
+            ws.canon_verify(&gate_now()).unwrap(),
+            ws.client_set(&gate_now(), "acme", Lifecycle::Maintenance)
+                .unwrap(),
+            ws.apply_client_set(&gate_now(), "acme", Lifecycle::Archived, "0000000000000000")
+                .unwrap(),
+        ];
+        for result in &results {
+            let json = result.json().unwrap();
+            assert_eq!(result.exit_code(), 2, "{}", json);
+            assert!(
+                finding_codes(result).contains(&"MK-ARG-001".to_string()),
+                "{}",
+                json
+            );
+            assert!(!result.applied());
+        }
+    }
+    assert!(!default_tmp.path().join(CANON).exists());
+    // (canon add takes the root's lock before it reads the profile, so .memkit/lock may exist.)
+    assert!(!default_tmp.path().join(LEDGER).exists());
+    assert!(!default_tmp.path().join(".memkit/profile").exists());
+    assert!(!custodian_tmp.path().join("brain").exists());
 }
 
 // Commands and results

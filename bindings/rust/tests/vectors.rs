@@ -5,7 +5,8 @@ mod common;
 use common::{copy_dir, parse_json, Json, TempDir};
 use memkit::{
     AddOptions, BudgetRow, BudgetState, Clock, CommandResult, CompactOptions, Document, ForgetMode,
-    ForgetOptions, InboxCounts, Layout, UnitKind, UpdateEvent, Workspace, WorkspaceOptions,
+    ForgetOptions, Gate, GateCandidate, InboxCounts, Layout, UnitKind, UpdateEvent, Workspace,
+    WorkspaceOptions,
 };
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -235,6 +236,71 @@ fn update_event(step: &Json) -> Result<UpdateEvent, String> {
     }
 }
 
+/// The README: `gate` has `text` and `confidence` (strings), `title`, `source` and `client`
+/// (strings or absent) and `apply` (bool).
+fn gate_candidate(step: &Json) -> Result<GateCandidate, String> {
+    let mut candidate = GateCandidate::new(req_str(step, "text")?, req_str(step, "confidence")?);
+    if let Some(title) = opt_str(step, "title")? {
+        candidate = candidate.title(title);
+    }
+    if let Some(source) = opt_str(step, "source")? {
+        candidate = candidate.source(source);
+    }
+    if let Some(client) = opt_str(step, "client")? {
+        candidate = candidate.client(client);
+    }
+    Ok(candidate)
+}
+
+/// A gate step's `answers`: gate name -> the host's answer (mk_gate's forms). A gate it lacks is
+/// abstained from.
+fn gate_answers(step: &Json) -> Result<Vec<(String, String)>, String> {
+    const GATES: [&str; 5] = ["VALUE", "ALIGNMENT", "REDUNDANCY", "FRESHNESS", "PLACEMENT"];
+    match step.get("answers") {
+        None | Some(Json::Null) => Ok(Vec::new()),
+        Some(Json::Object(members)) => members
+            .iter()
+            .map(|(gate, answer)| {
+                if !GATES.contains(&gate.as_str()) {
+                    return Err(format!("`answers` names an unknown gate {:?}", gate));
+                }
+                let answer = answer
+                    .as_str()
+                    .ok_or_else(|| format!("the answer for {} is not a string", gate))?;
+                Ok((gate.clone(), answer.to_string()))
+            })
+            .collect(),
+        Some(other) => Err(format!("`answers` is not an object: {:?}", other)),
+    }
+}
+
+/// Runs a gate step with a judge that answers from the step's `answers`; the question each gate
+/// gets must be JSON naming that gate.
+fn gate(ws: &mut Workspace, now: &Clock, step: &Json) -> Result<CommandResult, String> {
+    let candidate = gate_candidate(step)?;
+    let answers = gate_answers(step)?;
+    let mut misasked = Vec::new();
+    let mut judge = |gate: Gate, question: &str| -> Option<String> {
+        let named = parse_json(question)
+            .ok()
+            .and_then(|q| q.get("gate").and_then(Json::as_str).map(str::to_string));
+        if named.as_deref() != Some(gate.name()) {
+            misasked.push(format!("{} was asked {:?}", gate, question));
+        }
+        answers
+            .iter()
+            .find(|(name, _)| name == gate.name())
+            .map(|(_, answer)| answer.clone())
+    };
+    let result = ws
+        .gate(now, &candidate, Some(&mut judge), flag(step, "apply")?)
+        .map_err(|e| format!("the binding returned an error: {}", e))?;
+    if !misasked.is_empty() {
+        return Err(misasked.join("; "));
+    }
+    Ok(result)
+}
+
 fn json_u64(value: &Json, key: &str) -> Result<u64, String> {
     value
         .get(key)
@@ -426,6 +492,7 @@ impl CaseRun {
             "hygiene" => ws.hygiene(&now),
             "load" => load(ws, &now, step)?,
             "update" => ws.update(&now, req_str(step, "entry")?, &update_event(step)?),
+            "gate" => return gate(ws, &now, step),
             "plan_memorybox_compact" => {
                 ws.plan_memorybox_compact(&now, opt_str(step, "file")?, flag(step, "force")?)
             }
