@@ -6,26 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-static int failures = 0;
-
-static void expect_true(int condition, const char* what, int line) {
-  if (!condition) {
-    fprintf(stderr, "canon.c:%d: expected %s (last error: %s)\n", line, what,
-            mk_last_error_message());
-    ++failures;
-  }
-}
-#define EXPECT(condition) expect_true((condition) ? 1 : 0, #condition, __LINE__)
-
-static int json_contains(const mk_result* result, const char* needle) {
-  mk_buf json = {NULL, 0};
-  if (mk_result_json(&json, result) != MK_OK) return 0;
-  int found = 0;
-  const size_t n = strlen(needle);
-  for (size_t i = 0; i + n <= json.size && !found; ++i) found = memcmp(json.ptr + i, needle, n) == 0;
-  mk_buf_dispose(&json);
-  return found;
-}
+#include "check.h"
 
 int main(void) {
   const char* tmp = getenv("TMPDIR");

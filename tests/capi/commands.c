@@ -9,33 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-static int failures = 0;
-
-static void expect_true(int condition, const char* what, int line) {
-  if (!condition) {
-    fprintf(stderr, "commands.c:%d: expected %s (last error: %s)\n", line, what,
-            mk_last_error_message());
-    ++failures;
-  }
-}
-#define EXPECT(condition) expect_true((condition) ? 1 : 0, #condition, __LINE__)
-
-static int write_text(const char* path, const char* text) {
-  FILE* f = fopen(path, "wb");
-  if (f == NULL) return 0;
-  const size_t n = strlen(text);
-  const int ok = fwrite(text, 1, n, f) == n;
-  return fclose(f) == 0 && ok;
-}
-
-static char* read_text(const char* path) {
-  FILE* f = fopen(path, "rb");
-  if (f == NULL) return NULL;
-  char* text = calloc(1, 1 << 16);
-  if (text != NULL) fread(text, 1, (1 << 16) - 1, f);
-  fclose(f);
-  return text;
-}
+#include "check.h"
 
 static int contains(const mk_buf* buf, const char* needle) {
   const size_t n = strlen(needle);
@@ -116,7 +90,7 @@ int main(void) {
 
   char inbox[640];
   snprintf(inbox, sizeof inbox, "%s/docs/memory/inbox.md", root);
-  EXPECT(write_text(inbox, "# Memory Inbox\n\n- Use Redis\n- keep tabs\n- use redis\n"));
+  EXPECT(write_file_at(NULL, inbox, "# Memory Inbox\n\n- Use Redis\n- keep tabs\n- use redis\n"));
 
   EXPECT(mk_workspace_plan_compaction(&result, ws, &now, NULL) == MK_OK);
   EXPECT(mk_result_exit_code(result) == 0);
@@ -150,14 +124,14 @@ int main(void) {
   EXPECT(mk_result_exit_code(result) == 2);
   EXPECT(mk_result_applied(result) == 0);
   mk_result_destroy(result);
-  char* before = read_text(inbox);
+  char* before = read_file_at(NULL, inbox);
   EXPECT(before != NULL && strstr(before, "use redis") != NULL);
   free(before);
   EXPECT(mk_workspace_apply_compaction(&result, ws, &now, NULL, plan_id) == MK_OK);
   EXPECT(mk_result_exit_code(result) == 0);
   EXPECT(mk_result_applied(result) == 1);
   mk_result_destroy(result);
-  char* after = read_text(inbox);
+  char* after = read_file_at(NULL, inbox);
   EXPECT(after != NULL && strcmp(after, "# Memory Inbox\n\n- Use Redis\n- keep tabs\n") == 0);
   free(after);
 
@@ -171,7 +145,7 @@ int main(void) {
   EXPECT(mk_workspace_apply_undo(&result, ws, &now, plan_id, undo_plan) == MK_OK);
   EXPECT(mk_result_applied(result) == 1);
   mk_result_destroy(result);
-  char* undone = read_text(inbox);
+  char* undone = read_file_at(NULL, inbox);
   EXPECT(undone != NULL && strstr(undone, "use redis") != NULL);
   free(undone);
 
@@ -200,14 +174,14 @@ int main(void) {
   mk_result_destroy(result);
   EXPECT(mk_workspace_add(&result, ws, &now, message, strlen(message), NULL) == MK_E_ARG);
   /* Text that is no UTF-8, or holds a NUL, is refused in the result and never written. */
-  char* inbox_before = read_text(inbox);
+  char* inbox_before = read_file_at(NULL, inbox);
   EXPECT(mk_workspace_add(&result, ws, &now, "bad \xff byte", 10, &add) == MK_OK);
   EXPECT(mk_result_exit_code(result) == 2 && mk_result_applied(result) == 0);
   mk_result_destroy(result);
   EXPECT(mk_workspace_add(&result, ws, &now, "a\0b", 3, &add) == MK_OK);
   EXPECT(mk_result_exit_code(result) == 2 && mk_result_applied(result) == 0);
   mk_result_destroy(result);
-  char* inbox_after = read_text(inbox);
+  char* inbox_after = read_file_at(NULL, inbox);
   EXPECT(inbox_before != NULL && inbox_after != NULL && strcmp(inbox_before, inbox_after) == 0);
   free(inbox_before);
   free(inbox_after);
@@ -269,7 +243,7 @@ int main(void) {
   mk_result_destroy(result);
   char soul[700];
   snprintf(soul, sizeof soul, "%s/brain/SOUL.md", agent);
-  char* soul_text = read_text(soul);
+  char* soul_text = read_file_at(NULL, soul);
   EXPECT(soul_text != NULL && strcmp(soul_text, "# SOUL\n") == 0);
   free(soul_text);
   EXPECT(mk_workspace_status(&result, agent_ws, &now) == MK_OK);
@@ -304,7 +278,7 @@ int main(void) {
   /* An update writes one entry's field lines. */
   char long_term[700];
   snprintf(long_term, sizeof long_term, "%s/memory/LONG_TERM.md", agent);
-  EXPECT(write_text(long_term, "- fact\n  Confidence: 0.90\n  Verified: 2026-10-01\n"));
+  EXPECT(write_file_at(NULL, long_term, "- fact\n  Confidence: 0.90\n  Verified: 2026-10-01\n"));
   mk_update_options update;
   mk_update_options_init(&update);
   EXPECT(update.event == MK_UPDATE_VERIFY && update.confidence == -1 && update.note == NULL);
@@ -328,7 +302,7 @@ int main(void) {
   EXPECT(mk_workspace_update(&result, agent_ws, &now, entry_id, &update) == MK_OK);
   EXPECT(mk_result_applied(result) == 1);
   mk_result_destroy(result);
-  char* confirmed = read_text(long_term);
+  char* confirmed = read_file_at(NULL, long_term);
   EXPECT(confirmed != NULL &&
          strstr(confirmed, "  Confidence: 0.95\n  Verified: 2026-03-07\n") != NULL);
   free(confirmed);

@@ -9,35 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-static int failures = 0;
-
-static void expect_true(int condition, const char* what, int line) {
-  if (!condition) {
-    fprintf(stderr, "gate.c:%d: expected %s (last error: %s)\n", line, what,
-            mk_last_error_message());
-    ++failures;
-  }
-}
-#define EXPECT(condition) expect_true((condition) ? 1 : 0, #condition, __LINE__)
-
-static char* read_text(const char* path) {
-  FILE* f = fopen(path, "rb");
-  if (f == NULL) return NULL;
-  char* text = calloc(1, 1 << 16);
-  if (text != NULL) fread(text, 1, (1 << 16) - 1, f);
-  fclose(f);
-  return text;
-}
-
-static int json_contains(const mk_result* result, const char* needle) {
-  mk_buf json = {NULL, 0};
-  if (mk_result_json(&json, result) != MK_OK) return 0;
-  int found = 0;
-  const size_t n = strlen(needle);
-  for (size_t i = 0; i + n <= json.size && !found; ++i) found = memcmp(json.ptr + i, needle, n) == 0;
-  mk_buf_dispose(&json);
-  return found;
-}
+#include "check.h"
 
 /* The host: one answer per gate (NULL abstains), a status to return instead, and what it saw. */
 struct host {
@@ -143,7 +115,7 @@ int main(void) {
   EXPECT(json_contains(result, "\"outcome\":\"WRITE\""));
   EXPECT(mk_result_applied(result) == 0);
   mk_result_destroy(result);
-  char* before = read_text(long_term);
+  char* before = read_file_at(NULL, long_term);
   EXPECT(before != NULL && strstr(before, "Bob") == NULL);
   free(before);
   EXPECT(mk_workspace_gate(&result, ws, &now, &candidate, judge, &full, MK_GATE_APPLY) == MK_OK);
@@ -151,7 +123,7 @@ int main(void) {
   EXPECT(mk_result_applied(result) == 1);
   EXPECT(json_contains(result, "\"written\":[\"memory/LONG_TERM.md\"]"));
   mk_result_destroy(result);
-  char* after = read_text(long_term);
+  char* after = read_file_at(NULL, long_term);
   EXPECT(after != NULL &&
          strstr(after, "- Alice owns deploys\n- Bob reviews every schema change\n"
                        "  Confidence: 0.85\n  Verified: 2026-11-30\n  Stable: yes\n") != NULL);

@@ -10,70 +10,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static int failures = 0;
-
-static void expect_true(int condition, const char* what, int line) {
-  if (!condition) {
-    fprintf(stderr, "memorybox_clients.c:%d: expected %s (last error: %s)\n", line, what,
-            mk_last_error_message());
-    ++failures;
-  }
-}
-#define EXPECT(condition) expect_true((condition) ? 1 : 0, #condition, __LINE__)
-
-static int write_text(const char* root, const char* path, const char* text) {
-  char full[1024];
-  snprintf(full, sizeof full, "%s/%s", root, path);
-  FILE* f = fopen(full, "wb");
-  if (f == NULL) return 0;
-  const size_t n = strlen(text);
-  const int ok = fwrite(text, 1, n, f) == n;
-  return fclose(f) == 0 && ok;
-}
+#include "check.h"
 
 static int make_folder(const char* root, const char* path) {
   char full[1024];
   snprintf(full, sizeof full, "%s/%s", root, path);
   return mkdir(full, 0755) == 0;
-}
-
-static int exists(const char* root, const char* path) {
-  char full[1024];
-  struct stat st;
-  snprintf(full, sizeof full, "%s/%s", root, path);
-  return stat(full, &st) == 0;
-}
-
-static int file_holds(const char* root, const char* path, const char* expected) {
-  char full[1024];
-  snprintf(full, sizeof full, "%s/%s", root, path);
-  FILE* f = fopen(full, "rb");
-  if (f == NULL) return 0;
-  char* text = calloc(1, 1 << 16);
-  if (text != NULL) fread(text, 1, (1 << 16) - 1, f);
-  fclose(f);
-  const int same = text != NULL && strcmp(text, expected) == 0;
-  free(text);
-  return same;
-}
-
-/* Returns true iff the result's JSON holds `needle`. */
-static int json_has(const mk_result* result, const char* needle) {
-  mk_buf json = {NULL, 0};
-  if (mk_result_json(&json, result) != MK_OK) return 0;
-  int found = 0;
-  const size_t n = strlen(needle);
-  for (size_t i = 0; !found && i + n <= json.size; ++i)
-    found = memcmp(json.ptr + i, needle, n) == 0;
-  mk_buf_dispose(&json);
-  return found;
-}
-
-/* Copies the result's Plan ID into id (17 bytes); "" when it has none. */
-static void plan_id_of(const mk_result* result, char* id) {
-  const char* got = mk_result_plan_id(result);
-  memset(id, 0, 17);
-  if (got != NULL) memcpy(id, got, 16);
 }
 
 static const char* const kProfile = "# Acme\r\nLifecycle: maintenance\r\nBrand: bold\r\n";
@@ -101,8 +43,8 @@ int main(void) {
   mk_result_destroy(result);
   EXPECT(mk_workspace_client_set(&result, ws, &now, "acme", MK_LIFECYCLE_MAINTENANCE) == MK_OK);
   EXPECT(mk_result_exit_code(result) == 2);
-  EXPECT(json_has(result, "\"code\":\"MK-ARG-001\""));
-  EXPECT(json_has(result, "profile is default"));
+  EXPECT(json_contains(result, "\"code\":\"MK-ARG-001\""));
+  EXPECT(json_contains(result, "profile is default"));
   mk_result_destroy(result);
 
   EXPECT(mk_workspace_init(&result, ws, &now, MK_INIT_PROFILE_MAVEN) == MK_OK);
@@ -110,8 +52,8 @@ int main(void) {
   EXPECT(make_folder(root, "brain/clients"));
   EXPECT(make_folder(root, "memory/clients"));
   EXPECT(make_folder(root, "memory/clients/acme"));
-  EXPECT(write_text(root, "brain/clients/acme.md", "# Acme\r\nBrand: bold\r\n"));
-  EXPECT(write_text(root, "memory/clients/acme/notes.md", kNotes));
+  EXPECT(write_file_at(root, "brain/clients/acme.md", "# Acme\r\nBrand: bold\r\n"));
+  EXPECT(write_file_at(root, "memory/clients/acme/notes.md", kNotes));
 
   /* Arguments the library refuses before anything runs. */
   EXPECT(mk_workspace_client_set(NULL, ws, &now, "acme", MK_LIFECYCLE_ACTIVE) == MK_E_ARG);
@@ -132,7 +74,7 @@ int main(void) {
   /* active -> archived must pass through maintenance. */
   EXPECT(mk_workspace_client_set(&result, ws, &now, "acme", MK_LIFECYCLE_ARCHIVED) == MK_OK);
   EXPECT(mk_result_exit_code(result) == 1);
-  EXPECT(json_has(result, "\"code\":\"MK-BOX-031\""));
+  EXPECT(json_contains(result, "\"code\":\"MK-BOX-031\""));
   EXPECT(mk_result_plan_id(result) == NULL);
   mk_result_destroy(result);
 
@@ -141,8 +83,8 @@ int main(void) {
   EXPECT(mk_result_exit_code(result) == 0);
   EXPECT(mk_result_applied(result) == 1);
   EXPECT(mk_result_plan_id(result) == NULL);
-  EXPECT(json_has(result, "\"from\":\"active\""));
-  EXPECT(json_has(result, "\"written\":[\"brain/clients/acme.md\"]"));
+  EXPECT(json_contains(result, "\"from\":\"active\""));
+  EXPECT(json_contains(result, "\"written\":[\"brain/clients/acme.md\"]"));
   mk_result_destroy(result);
   EXPECT(file_holds(root, "brain/clients/acme.md", kProfile));
   /* A field update has no plan to confirm. */
@@ -165,7 +107,7 @@ int main(void) {
   EXPECT(mk_workspace_apply_client_set(&result, ws, &now, "acme", MK_LIFECYCLE_ARCHIVED,
                                        "0000000000000000") == MK_OK);
   EXPECT(mk_result_exit_code(result) == 2);
-  EXPECT(json_has(result, "\"code\":\"MK-PLAN-001\""));
+  EXPECT(json_contains(result, "\"code\":\"MK-PLAN-001\""));
   mk_result_destroy(result);
   EXPECT(file_holds(root, "brain/clients/acme.md", kProfile));
   EXPECT(mk_workspace_apply_client_set(&result, ws, &now, "acme", MK_LIFECYCLE_ARCHIVED, plan) ==
@@ -173,8 +115,8 @@ int main(void) {
   EXPECT(mk_result_exit_code(result) == 0);
   EXPECT(mk_result_applied(result) == 1);
   mk_result_destroy(result);
-  EXPECT(!exists(root, "brain/clients/acme.md"));
-  EXPECT(!exists(root, "memory/clients/acme/notes.md"));
+  EXPECT(!path_exists(root, "brain/clients/acme.md"));
+  EXPECT(!path_exists(root, "memory/clients/acme/notes.md"));
   EXPECT(file_holds(root, "memory/ARCHIVES/clients/acme/acme.md",
                     "# Acme\r\nLifecycle: archived\r\nBrand: bold\r\n"));
   EXPECT(file_holds(root, "memory/ARCHIVES/clients/acme/notes.md", kNotes));
@@ -184,7 +126,7 @@ int main(void) {
   EXPECT(mk_result_exit_code(result) == 1);
   mk_result_destroy(result);
   EXPECT(mk_workspace_client_set(&result, ws, &now, "acme", MK_LIFECYCLE_ACTIVE) == MK_OK);
-  EXPECT(json_has(result, "\"from\":\"archived\""));
+  EXPECT(json_contains(result, "\"from\":\"archived\""));
   plan_id_of(result, plan);
   mk_result_destroy(result);
   EXPECT(mk_workspace_apply_client_set(&result, ws, &now, "acme", MK_LIFECYCLE_ACTIVE, plan) ==
@@ -194,13 +136,13 @@ int main(void) {
   EXPECT(
       file_holds(root, "brain/clients/acme.md", "# Acme\r\nLifecycle: active\r\nBrand: bold\r\n"));
   EXPECT(file_holds(root, "memory/clients/acme/notes.md", kNotes));
-  EXPECT(!exists(root, "memory/ARCHIVES/clients/acme/acme.md"));
+  EXPECT(!path_exists(root, "memory/ARCHIVES/clients/acme/acme.md"));
 
   /* The state it is in already: nothing to write. */
   EXPECT(mk_workspace_client_set(&result, ws, &now, "acme", MK_LIFECYCLE_ACTIVE) == MK_OK);
   EXPECT(mk_result_exit_code(result) == 0);
   EXPECT(mk_result_applied(result) == 0);
-  EXPECT(json_has(result, "\"plan\":null"));
+  EXPECT(json_contains(result, "\"plan\":null"));
   mk_result_destroy(result);
   mk_workspace_destroy(ws);
 

@@ -10,52 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static int failures = 0;
-
-static void expect_true(int condition, const char* what, int line) {
-  if (!condition) {
-    fprintf(stderr, "memorybox_moves.c:%d: expected %s (last error: %s)\n", line, what,
-            mk_last_error_message());
-    ++failures;
-  }
-}
-#define EXPECT(condition) expect_true((condition) ? 1 : 0, #condition, __LINE__)
-
-static int write_text(const char* root, const char* path, const char* text) {
-  char full[1024];
-  snprintf(full, sizeof full, "%s/%s", root, path);
-  FILE* f = fopen(full, "wb");
-  if (f == NULL) return 0;
-  const size_t n = strlen(text);
-  const int ok = fwrite(text, 1, n, f) == n;
-  return fclose(f) == 0 && ok;
-}
-
-/* The file's bytes (NUL-terminated; free them), or NULL when it does not exist. */
-static char* read_text(const char* root, const char* path) {
-  char full[1024];
-  snprintf(full, sizeof full, "%s/%s", root, path);
-  FILE* f = fopen(full, "rb");
-  if (f == NULL) return NULL;
-  char* text = calloc(1, 1 << 16);
-  if (text != NULL) fread(text, 1, (1 << 16) - 1, f);
-  fclose(f);
-  return text;
-}
-
-static int file_holds(const char* root, const char* path, const char* expected) {
-  char* text = read_text(root, path);
-  const int same = text != NULL && strcmp(text, expected) == 0;
-  free(text);
-  return same;
-}
-
-/* Copies the result's Plan ID into id (17 bytes); "" when it has none. */
-static void plan_id_of(const mk_result* result, char* id) {
-  const char* got = mk_result_plan_id(result);
-  memset(id, 0, 17);
-  if (got != NULL) memcpy(id, got, 16);
-}
+#include "check.h"
 
 /* The first "<prefix><12 hex digits>" in the result's JSON, copied into out (64 bytes). */
 static void entry_id_in(const mk_result* result, const char* prefix, char* out) {
@@ -90,13 +45,13 @@ int main(void) {
   mk_result* result = NULL;
   EXPECT(mk_workspace_init(&result, ws, &now, 0) == MK_OK);
   mk_result_destroy(result);
-  EXPECT(write_text(root, "memory/ACTIVE_TASKS.md",
+  EXPECT(write_file_at(root, "memory/ACTIVE_TASKS.md",
                     "# ACTIVE_TASKS\n- [ ] open\n- [x] shipped 2026-01-10\n"));
   EXPECT(
-      write_text(root, "memory/PATTERNS.md",
+      write_file_at(root, "memory/PATTERNS.md",
                  "# PATTERNS\n\n## Retry\nConfidence: 0.90\nVerified: 2026-03-01\n\n## Old\nx\n"));
-  EXPECT(write_text(root, "memory/SOP_LIBRARY.md", "# SOP_LIBRARY\n\n## Release\nTag.\n"));
-  EXPECT(write_text(root, "memory/LONG_TERM.md", "# LONG_TERM\n- stale fact\n- kept fact\n"));
+  EXPECT(write_file_at(root, "memory/SOP_LIBRARY.md", "# SOP_LIBRARY\n\n## Release\nTag.\n"));
+  EXPECT(write_file_at(root, "memory/LONG_TERM.md", "# LONG_TERM\n- stale fact\n- kept fact\n"));
   char plan[17];
   char stale_plan[17];
 
@@ -185,7 +140,7 @@ int main(void) {
   EXPECT(mk_result_applied(result) == 1);
   mk_result_destroy(result);
   EXPECT(file_holds(root, "memory/LONG_TERM.md", "# LONG_TERM\n- kept fact\n"));
-  char* archive = read_text(root, "memory/ARCHIVES/long_term-2026-03.md");
+  char* archive = read_file_at(root, "memory/ARCHIVES/long_term-2026-03.md");
   EXPECT(archive != NULL && strstr(archive, "\n\n- stale fact\n") != NULL);
   free(archive);
   mk_workspace_destroy(ws);
