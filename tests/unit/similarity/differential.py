@@ -14,7 +14,6 @@ Exits 0 when everything agrees, 1 on a difference (the first few are printed) an
 when this Python's Unicode data cannot serve as the reference.
 """
 
-import argparse
 import pathlib
 import random
 import re
@@ -23,7 +22,7 @@ import sys
 import unicodedata
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "support"))
-from differential_wire import run_helper  # noqa: E402  (tests/support, shared with the helper)
+from differential_wire import main, report, run_helper  # noqa: E402  (tests/support, shared with the helper)
 
 WORD_CATEGORIES = frozenset(("Lu", "Ll", "Lt", "Lm", "Lo", "Nd"))
 DERIVED_AGE = pathlib.Path("/usr/share/unicode/DerivedAge.txt")
@@ -183,28 +182,5 @@ def run_all_code_points(helper):
                             f"({len(excluded)} new in 15.0 left out)")
 
 
-def report(failures, what):
-    for failure in failures[:20]:
-        print(failure)
-    if failures:
-        print(f"FAILED: {len(failures)} differences over {what}")
-        return 1
-    print(f"ok: {what} agree with python3 {sys.version.split()[0]} "
-          f"(Unicode {unicodedata.unidata_version})")
-    return 0
-
-
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("helper")
-    parser.add_argument("mode", choices=["cases", "all-code-points"])
-    parser.add_argument("--count", type=int, default=5000)
-    parser.add_argument("--seed", type=int, default=20261130)
-    args = parser.parse_args()
-    if args.mode == "cases":
-        return run_cases(args.helper, args.count, args.seed)
-    return run_all_code_points(args.helper)
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(__doc__, run_cases, run_all_code_points))

@@ -10,7 +10,6 @@ Exits 0 when everything agrees, 1 on a difference (the first few are printed) an
 when this Python's Unicode data cannot serve as the casefold reference.
 """
 
-import argparse
 import pathlib
 import random
 import re
@@ -19,7 +18,7 @@ import sys
 import unicodedata
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "support"))
-from differential_wire import run_helper  # noqa: E402  (tests/support, shared with the helper)
+from differential_wire import main, report, run_helper  # noqa: E402  (tests/support, shared with the helper)
 
 # W (§2.2), written out from the spec rather than taken from str.isspace, so that the check below
 # proves the two agree instead of assuming it.
@@ -197,28 +196,5 @@ def run_all_code_points(helper):
     return report(failures, f"casefold of {checked} code points")
 
 
-def report(failures, what):
-    for failure in failures[:20]:
-        print(failure)
-    if failures:
-        print(f"FAILED: {len(failures)} differences over {what}")
-        return 1
-    print(f"ok: {what} agree with python3 {sys.version.split()[0]} "
-          f"(Unicode {unicodedata.unidata_version})")
-    return 0
-
-
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("helper")
-    parser.add_argument("mode", choices=["cases", "all-code-points"])
-    parser.add_argument("--count", type=int, default=5000)
-    parser.add_argument("--seed", type=int, default=20261130)
-    args = parser.parse_args()
-    if args.mode == "cases":
-        return run_cases(args.helper, args.count, args.seed)
-    return run_all_code_points(args.helper)
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(__doc__, run_cases, run_all_code_points))
