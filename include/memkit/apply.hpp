@@ -40,6 +40,13 @@ struct ApplyPaths {
                                                           const std::string& txid,
                                                           bool keep_record = true);
 
+// Writes the plan's operations in `order` (indices into operations(), each once): the commit order
+// of an additive change (tiers3.md §9: the session log, then the note, then global.md), one
+// transaction when there are several, no applied record. REQUIRES: as apply_plan.
+[[nodiscard]] Result<std::vector<std::string>> apply_plan_in_order(
+    FileSystem& fs, const ApplyPaths& paths, const Plan& plan,
+    const std::vector<std::size_t>& order, const ClockReading& now, const std::string& txid);
+
 // How many applied records are kept for undo (§12.6).
 inline constexpr std::size_t kAppliedRecordsKept = 20;
 

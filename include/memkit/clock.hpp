@@ -18,11 +18,24 @@ struct CivilDate {
   friend bool operator==(const CivilDate&, const CivilDate&) = default;
 };
 
+// A local wall time to the second, as the clock's offset gives it.
+struct LocalDateTime {
+  CivilDate date;
+  std::uint8_t hour;    // 0..23
+  std::uint8_t minute;  // 0..59
+  std::uint8_t second;  // 0..59
+  friend bool operator==(const LocalDateTime&, const LocalDateTime&) = default;
+};
+
 // "YYYY-MM-DD" naming a valid calendar date (years 0000-9999), else nullopt.
 [[nodiscard]] std::optional<CivilDate> parse_iso_date(std::string_view text) noexcept;
 
 // The number of days from `from` to `to` (negative when `to` is earlier).
 [[nodiscard]] std::int64_t days_between(const CivilDate& from, const CivilDate& to) noexcept;
+
+// Milliseconds from 1970-01-01 00:00 to `date` at `hour`:00 on a naive (zone-less) clock: how
+// local wall times compare with each other (tiers3.md §8 windows).
+[[nodiscard]] std::int64_t naive_millis(const CivilDate& date, int hour = 0) noexcept;
 
 class ClockReading final {
  public:
@@ -40,7 +53,10 @@ class ClockReading final {
   [[nodiscard]] std::int32_t utc_offset_minutes() const noexcept { return offset_minutes_; }
 
   [[nodiscard]] CivilDate local_date() const noexcept;
-  [[nodiscard]] std::string local_date_iso() const;      // "2026-11-30"
+  [[nodiscard]] std::string local_date_iso() const;  // "2026-11-30"
+  [[nodiscard]] LocalDateTime local_date_time() const noexcept;
+  // The local wall time on the naive clock of naive_millis(), milliseconds included.
+  [[nodiscard]] std::int64_t local_naive_millis() const noexcept;
   [[nodiscard]] std::string utc_rfc3339_millis() const;  // "2026-11-30T09:00:00.000Z"
   [[nodiscard]] std::string local_rfc3339() const;       // "2026-11-30T10:00:00+01:00"
 

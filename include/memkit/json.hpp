@@ -21,6 +21,7 @@
 #include "memkit/memorybox_gate.hpp"
 #include "memkit/memorybox_moves.hpp"
 #include "memkit/plan.hpp"
+#include "memkit/tiers.hpp"
 #include "memkit/undo.hpp"
 #include "memkit/workspace.hpp"
 
@@ -132,6 +133,31 @@ void write_inbox_compaction_json(const InboxCompaction& report, bool applied,
 // "written"}.
 [[nodiscard]] std::string memorybox_client_set_json(const memorybox::ClientSet& set, bool applied,
                                                     const std::vector<std::string>& written);
+
+// The data of the `tiers` commands (tiers3.md §8): the reference script's keys, paths relative to
+// the workspace. `tiers init`: {"created"}.
+[[nodiscard]] std::string tiers_init_json(const std::vector<std::string>& created);
+// log-turn {"path"}; persist-turn {"global_path","global_updated","l1_path","l1_written",
+// "l2_path","l2_written","theme"}; write-theme {"global_path","global_updated","l1_path",
+// "l1_written","path","theme"}; write-global {"backup_path","l1_path","l1_written","mode","path"};
+// write-data {"data_path","l1_path","l1_written","manifest_entry"}. `command` is the bare name.
+[[nodiscard]] std::string tiers_write_json(std::string_view command, const tiers::Written& written,
+                                           bool replace = false);
+[[nodiscard]] std::string tiers_session_init_json(const tiers::SessionInitData& data);
+[[nodiscard]] std::string tiers_logs_json(const std::vector<tiers::LogRead>& logs);  // {"logs"}
+[[nodiscard]] std::string tiers_theme_json(
+    const std::vector<tiers::NoteRead>& notes);  // {"memories"}
+// {"content","exists","path","read_order"}
+[[nodiscard]] std::string tiers_global_json(const tiers::GlobalRead& global);
+[[nodiscard]] std::string tiers_themes_json(const std::vector<std::string>& themes);  // {"themes"}
+// {"data":{content,metadata,name,path,size,truncated}}
+[[nodiscard]] std::string tiers_data_json(const tiers::DataFile& file);
+// {"data_files":[{metadata?,name,path,size}]}
+[[nodiscard]] std::string tiers_data_list_json(const std::vector<tiers::DataFile>& files);
+// {"applied","candidates","plan","written"}
+[[nodiscard]] std::string tiers_archive_json(const tiers::ArchivePlan& archive, bool applied,
+                                             const std::vector<std::string>& written);
+[[nodiscard]] std::string tiers_template_json(tiers::Template t);  // {"name","text"}
 
 // Encodes a string as a canonical JSON string literal; ill-formed UTF-8 reads as U+FFFD.
 [[nodiscard]] std::string json_string(std::string_view text);

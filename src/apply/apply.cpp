@@ -26,9 +26,12 @@ namespace {
 
 int write_rank(const std::string& path) {
   if (path == "archive/README.md") return 0;
-  // Archives first (custodian archive/, MemoryBox memory/ARCHIVES/): moved text is in its archive
-  // before it leaves its source.
-  if (path.rfind("archive/", 0) == 0 || path.rfind("memory/ARCHIVES/", 0) == 0) return 1;
+  // Archives first (custodian archive/, MemoryBox memory/ARCHIVES/
+  // and tiers memory/archive/): moved text is in its archive before it leaves its source.
+  if (path.rfind("archive/", 0) == 0 || path.rfind("memory/ARCHIVES/", 0) == 0 ||
+      path.rfind("memory/archive/", 0) == 0) {
+    return 1;
+  }
   if (path == "do-not-use.md") return 3;
   if (path == "changelog.md") return 4;
   if (path == "manifest.md") return 5;
@@ -229,10 +232,13 @@ std::vector<std::size_t> write_order(const Plan& plan) {
   return order;
 }
 
-Result<std::vector<std::string>> apply_plan(FileSystem& fs, const ApplyPaths& paths,
-                                            const Plan& plan, const ClockReading& now,
-                                            const std::string& txid, bool keep_record) {
-  const std::vector<std::size_t> order = write_order(plan);
+namespace {
+
+Result<std::vector<std::string>> apply_ordered(FileSystem& fs, const ApplyPaths& paths,
+                                               const Plan& plan,
+                                               const std::vector<std::size_t>& order,
+                                               const ClockReading& now, const std::string& txid,
+                                               bool keep_record) {
   Result<std::vector<std::optional<std::string_view>>> bases = check_bases(fs, paths, plan, order);
   if (!bases) return bases.status();
   if (order.size() == 1) {
@@ -248,6 +254,22 @@ Result<std::vector<std::string>> apply_plan(FileSystem& fs, const ApplyPaths& pa
   std::vector<std::string> written;
   for (std::size_t i : order) written.push_back(plan.operations()[i].path);
   return written;
+}
+
+}  // namespace
+
+Result<std::vector<std::string>> apply_plan(FileSystem& fs, const ApplyPaths& paths,
+                                            const Plan& plan, const ClockReading& now,
+                                            const std::string& txid, bool keep_record) {
+  return apply_ordered(fs, paths, plan, write_order(plan), now, txid, keep_record);
+}
+
+Result<std::vector<std::string>> apply_plan_in_order(FileSystem& fs, const ApplyPaths& paths,
+                                                     const Plan& plan,
+                                                     const std::vector<std::size_t>& order,
+                                                     const ClockReading& now,
+                                                     const std::string& txid) {
+  return apply_ordered(fs, paths, plan, order, now, txid, false);
 }
 
 }  // namespace memkit

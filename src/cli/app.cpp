@@ -26,6 +26,7 @@ constexpr const char* kUsage =
     "groups:\n"
     "  custodian   the memory-custodian layout under docs/memory\n"
     "  memorybox   the MemoryBox tiers under an agent root (brain/, memory/)\n"
+    "  tiers       three-tier session memory under a workspace (memory/sessions, themes, global.md)\n"
     "  markdown    text-model tools\n"
     "\n"
     "Run `memkit <group> --help` for its commands.\n";
@@ -54,6 +55,48 @@ constexpr const char* kCustodianUsage =
     "                      forward (or back, with --rollback)\n"
     "\n"
     "--project-root defaults to the current directory, --memory-dir to docs/memory.\n";
+
+constexpr const char* kTiersUsage =
+    "usage: memkit tiers <command> [--workspace DIR]\n"
+    "\n"
+    "commands (writes apply directly, all their files or none, under .memkit/lock):\n"
+    "  init                create memory/, sessions/, data/, manifest.json and the global.md\n"
+    "                      skeleton; never overwrites\n"
+    "  session-init [--session-id S] [--recent-days 7] [--theme-limit 8] [--no-log]\n"
+    "               [--max-tokens N]\n"
+    "                      global.md's excerpt, recent logs and themes; with --max-tokens the\n"
+    "                      context in read order under that budget; logs SESSION_INIT\n"
+    "  log-turn --content C [--entry-type turn] [--tools JSON] [--session-id S]\n"
+    "                      append one L1 entry to memory/sessions/YYYY-MM-DD.md\n"
+    "  persist-turn --raw-content R [--extracted-content E --theme T [--template decision|\n"
+    "               error|task] [--title S] [--promote-global]] [--entry-type turn] [--tools JSON]\n"
+    "               [--session-id S]\n"
+    "                      L1, then the L2 note memory/<theme>/YYYY-MM-DD_HH.md, then global.md\n"
+    "  write-theme --theme T --content C [--template X] [--title S] [--promote-global]\n"
+    "              [--raw-content R] [--entry-type turn] [--tools JSON] [--session-id S]\n"
+    "  write-global --content C [--append | --replace] [--raw-content R] [--entry-type turn]\n"
+    "               [--tools JSON] [--session-id S]\n"
+    "                      append (the default), or replace keeping the old text in\n"
+    "                      memory/archive/global/\n"
+    "  write-data --name N (--csv-content C | --source-file F) [--replace] [--description D]\n"
+    "             [--source-label L] [--columns-json JSON] [--raw-content R] [--entry-type turn]\n"
+    "             [--tools JSON] [--session-id S]\n"
+    "                      store memory/data/N.csv and its manifest.json entry\n"
+    "  read-logs [--days-back 7] [--limit 20]\n"
+    "  read-theme --theme T [--hours-back 24] [--limit 20]\n"
+    "  read-global         global.md and its read order (Active Mission, Key Constraints,\n"
+    "                      Research Index, User Preferences)\n"
+    "  list-themes\n"
+    "  read-data --name N [--head N]\n"
+    "  list-data\n"
+    "  archive-themes [--days 90] [--apply --confirm-plan ID]\n"
+    "                      move L2 notes older than the window to memory/archive/<theme>/\n"
+    "  template decision|error|task\n"
+    "                      the body skeleton of a template\n"
+    "  recover [--apply [--rollback]]\n"
+    "                      lists transactions a crash left unfinished; --apply finishes them\n"
+    "\n"
+    "--workspace defaults to the current directory. Reads never write.\n";
 
 constexpr const char* kMemoryBoxUsage =
     "usage: memkit memorybox <command> [--root DIR]\n"
@@ -168,6 +211,8 @@ int run(const std::vector<std::string>& args, const Environment& env, std::ostre
       out << kMarkdownUsage;
     } else if (inv.group == "memorybox") {
       out << kMemoryBoxUsage;
+    } else if (inv.group == "tiers") {
+      out << kTiersUsage;
     } else {
       out << kUsage;
     }

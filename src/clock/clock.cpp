@@ -269,6 +269,32 @@ CivilDate ClockReading::local_date() const noexcept {
                    static_cast<std::uint8_t>(date.day)};
 }
 
+LocalDateTime ClockReading::local_date_time() const noexcept {
+  const LocalTime local = to_local_time(unix_millis_, offset_minutes_);
+  const std::int64_t seconds = local.millis_of_day / 1000;
+  return LocalDateTime{local_date(), static_cast<std::uint8_t>(seconds / 3600),
+                       static_cast<std::uint8_t>(seconds / 60 % 60),
+                       static_cast<std::uint8_t>(seconds % 60)};
+}
+
+std::int64_t ClockReading::local_naive_millis() const noexcept {
+  const LocalTime local = to_local_time(unix_millis_, offset_minutes_);
+  // Saturates rather than overflowing at the ends of the int64_t range.
+  std::int64_t day_millis = 0;
+  std::int64_t total = 0;
+  if (__builtin_mul_overflow(days_from_civil(local.date.year, local.date.month, local.date.day),
+                             std::int64_t{86'400'000}, &day_millis) ||
+      __builtin_add_overflow(day_millis, local.millis_of_day, &total)) {
+    return unix_millis_ < 0 ? INT64_MIN : INT64_MAX;
+  }
+  return total;
+}
+
+std::int64_t naive_millis(const CivilDate& date, int hour) noexcept {
+  return days_from_civil(date.year, date.month, date.day) * 86'400'000 +
+         std::int64_t{hour} * 3'600'000;
+}
+
 std::string ClockReading::local_date_iso() const {
   std::string out;
   append_date(out, to_local_time(unix_millis_, offset_minutes_).date);

@@ -51,6 +51,37 @@ const std::map<std::string, CommandOptions>& command_options() {
         {"--verify", "--confirm", "--contradict", "--apply"}}},
       {"memorybox compact", {{"--root", "--file", "--confirm-plan"}, {"--force", "--apply"}}},
       {"memorybox promote", {{"--root", "--entry", "--confirm-plan"}, {"--apply"}}},
+      {"tiers init", {{"--workspace"}, {}}},
+      {"tiers session-init",
+       {{"--workspace", "--session-id", "--recent-days", "--theme-limit", "--max-tokens"},
+        {"--no-log"}}},
+      {"tiers log-turn",
+       {{"--workspace", "--content", "--entry-type", "--tools", "--session-id"}, {}}},
+      {"tiers read-logs", {{"--workspace", "--days-back", "--limit"}, {}}},
+      {"tiers persist-turn",
+       {{"--workspace", "--raw-content", "--entry-type", "--extracted-content", "--theme",
+         "--template", "--title", "--tools", "--session-id"},
+        {"--promote-global"}}},
+      {"tiers write-theme",
+       {{"--workspace", "--theme", "--content", "--template", "--title", "--raw-content",
+         "--entry-type", "--tools", "--session-id"},
+        {"--promote-global"}}},
+      {"tiers read-theme", {{"--workspace", "--theme", "--hours-back", "--limit"}, {}}},
+      {"tiers read-global", {{"--workspace"}, {}}},
+      {"tiers write-global",
+       {{"--workspace", "--content", "--raw-content", "--entry-type", "--tools", "--session-id"},
+        {"--append", "--replace"}}},
+      {"tiers list-themes", {{"--workspace"}, {}}},
+      {"tiers write-data",
+       {{"--workspace", "--name", "--csv-content", "--source-file", "--description",
+         "--source-label", "--columns-json", "--raw-content", "--entry-type", "--tools",
+         "--session-id"},
+        {"--replace"}}},
+      {"tiers read-data", {{"--workspace", "--name", "--head"}, {}}},
+      {"tiers list-data", {{"--workspace"}, {}}},
+      {"tiers archive-themes", {{"--workspace", "--days", "--confirm-plan"}, {"--apply"}}},
+      {"tiers template", {{"--workspace"}, {}}},
+      {"tiers recover", {{"--workspace"}, {"--apply", "--rollback"}}},
   };
   return known;
 }
@@ -121,6 +152,7 @@ namespace {
 
 using commands_detail::run_custodian;
 using commands_detail::run_memorybox;
+using commands_detail::run_tiers;
 
 // Paths in output are relative to the current directory and never absolute (spec README.md).
 std::string display_path(const std::string& given, const CommandEnvironment& env) {
@@ -204,6 +236,8 @@ CommandReply execute(const CommandRequest& request, const CommandEnvironment& en
     run_custodian(request, env, reply);
   } else if (request.group == "memorybox") {
     run_memorybox(request, env, reply);
+  } else if (request.group == "tiers") {
+    run_tiers(request, env, reply);
   } else {
     run_markdown_units(request, env, reply);
   }

@@ -63,9 +63,17 @@ struct PlanWriter {
 void run_planned(const CommandRequest& inv, CommandReply& reply, const PlanWriter& writer,
                  const std::function<Result<PlannedRun>(bool under_lock)>& plan_now);
 
+// What a crash left in .memkit/txn, before a write under the lock: the transactions of `group`'s
+// commands (and prepared ones of any) are finished through `recover`; anything else stops the
+// write with MK-TXN-001. Recovery's findings go to `reply`. REQUIRES: the lock is held. Returns
+// true iff nothing is left unfinished.
+[[nodiscard]] bool finish_transactions(const std::function<Result<Recovery>(bool apply)>& recover,
+                                       std::string_view group, CommandReply& reply);
+
 // One entry point per group.
 void run_custodian(const CommandRequest& inv, const CommandEnvironment& env, CommandReply& reply);
 void run_memorybox(const CommandRequest& inv, const CommandEnvironment& env, CommandReply& reply);
+void run_tiers(const CommandRequest& inv, const CommandEnvironment& env, CommandReply& reply);
 
 // One `memorybox` command after the shared start: the clock read, the agent root open and its files
 // read. A command that writes under the lock reads the files again there.

@@ -11,46 +11,18 @@
 #include "commands/text_view.hpp"
 
 namespace memkit::commands_detail {
-namespace {
 
 // What a crash left in .memkit/txn is finished before anything else is planned: memorybox has no
 // `recover` command of its own, so its own transactions are rolled forward here (what they write
 // was confirmed already), and any transaction that never began to commit touched no file and is
 // dropped. Another command's committing transaction, or a conflict, stops the apply.
-// REQUIRES: the lock is held. Returns true iff nothing is left unfinished.
-bool recovered(MemoryBoxRun& run) {
-  Result<Recovery> listed = run.root.recover(false);
-  if (!listed) {
-    run.reply.findings.push_back(finding_from(listed.status()));
-    return false;
-  }
-  const bool ours = std::all_of(
-      listed->transactions.begin(), listed->transactions.end(), [](const Transaction& t) {
-        return t.phase == "prepared" || t.command.rfind("memorybox ", 0) == 0;
-      });
-  if (listed->clean()) return true;
-  if (ours) {
-    Result<Recovery> done = run.root.recover(true);
-    if (!done) {
-      run.reply.findings.push_back(finding_from(done.status()));
-      return false;
-    }
-    for (const Finding& f : done->findings) run.reply.findings.push_back(f);
-    if (done->clean()) return true;
-  }
-  run.reply.findings.push_back(make_finding(
-      "MK-TXN-001", Severity::blocker, "", "an unfinished transaction is in .memkit/txn",
-      ours ? "resolve the conflicting files by hand, then remove the transaction"
-           : "finish it with the command that started it (`memkit custodian recover`)"));
-  return false;
-}
-
-}  // namespace
-
 PlanWriter writer_of(MemoryBoxRun& run) {
   PlanWriter writer;
   writer.lock = [&run] { return run.root.lock(run.inv.lock_timeout_seconds); };
-  writer.ready = [&run](CommandReply&) { return recovered(run); };
+  writer.ready = [&run](CommandReply& reply) {
+    return finish_transactions([&run](bool apply) { return run.root.recover(apply); }, "memorybox",
+                               reply);
+  };
   writer.apply = [&run](const Plan& plan) { return run.root.apply(plan, run.now); };
   return writer;
 }

@@ -1,5 +1,7 @@
 // The plan-confirmed flow of every command that moves or removes text (compaction.md §12.3),
 // whatever it writes to: the dry run, the lock, planning again, the confirmed ID, the apply.
+#include <algorithm>
+
 #include "commands/flow.hpp"
 
 namespace memkit::commands_detail {
@@ -98,6 +100,35 @@ void run_planned(const CommandRequest& inv, CommandReply& reply, const PlanWrite
       reply.findings.push_back(finding_from(after));
   }
   finish(*run, true, *written);
+}
+
+bool finish_transactions(const std::function<Result<Recovery>(bool apply)>& recover,
+                         std::string_view group, CommandReply& reply) {
+  Result<Recovery> listed = recover(false);
+  if (!listed) {
+    reply.findings.push_back(finding_from(listed.status()));
+    return false;
+  }
+  if (listed->clean()) return true;
+  const std::string prefix = std::string(group) + " ";
+  const bool ours = std::all_of(listed->transactions.begin(), listed->transactions.end(),
+                                [&](const Transaction& t) {
+                                  return t.phase == "prepared" || t.command.rfind(prefix, 0) == 0;
+                                });
+  if (ours) {
+    Result<Recovery> done = recover(true);
+    if (!done) {
+      reply.findings.push_back(finding_from(done.status()));
+      return false;
+    }
+    for (const Finding& f : done->findings) reply.findings.push_back(f);
+    if (done->clean()) return true;
+  }
+  reply.findings.push_back(make_finding(
+      "MK-TXN-001", Severity::blocker, "", "an unfinished transaction is in .memkit/txn",
+      ours ? "resolve the conflicting files by hand, then remove the transaction"
+           : "finish it with the command that started it (`memkit custodian recover`)"));
+  return false;
 }
 
 }  // namespace memkit::commands_detail
