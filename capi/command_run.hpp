@@ -2,6 +2,7 @@
 // through memkit::execute (the code the CLI runs) into an mk_result. Internal to capi/.
 #pragma once
 
+#include <filesystem>
 #include <memory>
 #include <string>
 
@@ -62,6 +63,9 @@ inline mk_status run(mk_result** out, const mk_workspace* ws, const mk_clock* no
     if (ws->layout == MK_LAYOUT_MEMORYBOX) {
       request.group = "memorybox";
       request.options["--root"] = ws->project_root;
+    } else if (ws->layout == MK_LAYOUT_TIERS) {
+      request.group = "tiers";
+      request.options["--workspace"] = ws->project_root;
     } else {
       request.group = "custodian";
       request.options["--project-root"] = ws->project_root;
@@ -70,6 +74,9 @@ inline mk_status run(mk_result** out, const mk_workspace* ws, const mk_clock* no
     memkit::CommandEnvironment env;
     const memkit::ClockReading fixed = *reading;
     env.system_clock = [fixed] { return fixed; };
+    // Relative paths a command reads (tiers write-data --source-file) name the host's directory.
+    std::error_code cwd_error;
+    env.current_directory = std::filesystem::current_path(cwd_error).string();
     *out = result_of(memkit::execute(request, env)).release();
     return Status();
   });

@@ -184,8 +184,10 @@ typedef int32_t mk_layout;
 /** The values of mk_layout. @since 0.1 */
 enum {
   MK_LAYOUT_CUSTODIAN = 0, /**< memory-custodian: docs/memory (spec compaction.md) */
-  MK_LAYOUT_MEMORYBOX = 1  /**< MemoryBox: brain/ and memory/ under the root (spec memorybox.md);
+  MK_LAYOUT_MEMORYBOX = 1, /**< MemoryBox: brain/ and memory/ under the root (spec memorybox.md);
                                 @since 0.1 */
+  MK_LAYOUT_TIERS = 2      /**< three-tier session memory: memory/ under the workspace (spec
+                                tiers3.md); only mk_tiers_run and mk_workspace_recover; @since 0.1 */
 };
 
 /** The current mk_workspace_options layout. @since 0.1 */
@@ -465,8 +467,9 @@ MK_API mk_status mk_workspace_apply_compaction(mk_result** out, mk_workspace* ws
 #define MK_RECOVER_ROLLBACK 2u
 
 /**
- * `custodian recover [--apply [--rollback]]`: lists transactions a crash left unfinished; with
- * MK_RECOVER_APPLY finishes them (or rolls them back).
+ * `custodian recover [--apply [--rollback]]` (`tiers recover` on an MK_LAYOUT_TIERS workspace):
+ * lists transactions a crash left unfinished; with MK_RECOVER_APPLY finishes them (or rolls them
+ * back).
  *
  * @param[out] out Destroy with mk_result_destroy().
  * @return MK_OK or MK_E_ARG.
@@ -924,6 +927,100 @@ MK_API mk_status mk_workspace_client_set(mk_result** out, mk_workspace* ws, cons
 MK_API mk_status mk_workspace_apply_client_set(mk_result** out, mk_workspace* ws,
                                                const mk_clock* now, const char* client,
                                                mk_lifecycle to, const char* confirm_plan_id);
+
+/* Section - Three-tier session memory (spec tiers3.md)
+ *
+ * Every `memkit tiers` command through one function on a workspace opened with MK_LAYOUT_TIERS:
+ * the command is a number and its arguments are an mk_tiers_options whose fields are the CLI's
+ * options. A field the command does not take must stay unset (NULL, MK_TIERS_UNSET or 0): a set
+ * one gives the CLI's fatal MK-ARG-001 "unknown option". The result's JSON is the CLI's. */
+
+/** The commands of mk_tiers_run. @since 0.1 */
+typedef int32_t mk_tiers_command;
+/** The values of mk_tiers_command, each `memkit tiers <name>`. @since 0.1 */
+enum {
+  MK_TIERS_INIT = 0,           /**< init */
+  MK_TIERS_SESSION_INIT = 1,   /**< session-init */
+  MK_TIERS_LOG_TURN = 2,       /**< log-turn */
+  MK_TIERS_READ_LOGS = 3,      /**< read-logs */
+  MK_TIERS_PERSIST_TURN = 4,   /**< persist-turn */
+  MK_TIERS_WRITE_THEME = 5,    /**< write-theme */
+  MK_TIERS_READ_THEME = 6,     /**< read-theme */
+  MK_TIERS_READ_GLOBAL = 7,    /**< read-global */
+  MK_TIERS_WRITE_GLOBAL = 8,   /**< write-global */
+  MK_TIERS_LIST_THEMES = 9,    /**< list-themes */
+  MK_TIERS_WRITE_DATA = 10,    /**< write-data */
+  MK_TIERS_READ_DATA = 11,     /**< read-data */
+  MK_TIERS_LIST_DATA = 12,     /**< list-data */
+  MK_TIERS_ARCHIVE_THEMES = 13, /**< archive-themes (with confirm_plan_id: --apply --confirm-plan) */
+  MK_TIERS_TEMPLATE = 14       /**< template NAME (the name in template_name) */
+};
+
+/** The value of an integer field of mk_tiers_options that is not given. @since 0.1 */
+#define MK_TIERS_UNSET INT64_MIN
+
+/** The current mk_tiers_options layout. @since 0.1 */
+#define MK_TIERS_OPTIONS_VERSION 1u
+
+/** The arguments of a tiers command. Call mk_tiers_options_init first. Strings are
+ *  NUL-terminated UTF-8, NULL when not given; integers are MK_TIERS_UNSET when not given (any
+ *  other value is passed on as the CLI's decimal text, so a negative one is refused the same way);
+ *  flags are 0 or 1. @since 0.1 */
+typedef struct mk_tiers_options {
+  uint32_t version;              /**< MK_TIERS_OPTIONS_VERSION */
+  const char* content;           /**< --content */
+  const char* raw_content;       /**< --raw-content */
+  const char* extracted_content; /**< --extracted-content */
+  const char* theme;             /**< --theme */
+  const char* template_name;     /**< --template; for MK_TIERS_TEMPLATE the template shown */
+  const char* title;             /**< --title */
+  const char* entry_type;        /**< --entry-type (default "turn") */
+  const char* session_id;        /**< --session-id */
+  const char* tools_json;        /**< --tools: a JSON array of strings */
+  const char* name;              /**< --name (write-data, read-data) */
+  const char* csv_content;       /**< --csv-content; "" is empty CSV, NULL is not given */
+  const char* source_file;       /**< --source-file, relative to the working directory */
+  const char* description;       /**< --description */
+  const char* source_label;      /**< --source-label */
+  const char* columns_json;      /**< --columns-json: a JSON array of strings */
+  const char* confirm_plan_id;   /**< archive-themes: --apply --confirm-plan ID */
+  int64_t recent_days;           /**< --recent-days (session-init, default 7) */
+  int64_t theme_limit;           /**< --theme-limit (session-init, default 8) */
+  int64_t max_tokens;            /**< --max-tokens (session-init) */
+  int64_t days_back;             /**< --days-back (read-logs, default 7) */
+  int64_t limit;                 /**< --limit (read-logs, read-theme, default 20) */
+  int64_t hours_back;            /**< --hours-back (read-theme, default 24) */
+  int64_t head;                  /**< --head (read-data) */
+  int64_t days;                  /**< --days (archive-themes, default 90) */
+  int32_t no_log;                /**< --no-log (session-init) */
+  int32_t promote_global;        /**< --promote-global (persist-turn, write-theme) */
+  int32_t append;                /**< --append (write-global) */
+  int32_t replace;               /**< --replace (write-global, write-data) */
+} mk_tiers_options;
+
+/**
+ * Fills options with "nothing given": NULL strings, MK_TIERS_UNSET integers, 0 flags.
+ *
+ * @param opts Never NULL.
+ * @since 0.1
+ */
+MK_API void mk_tiers_options_init(mk_tiers_options* opts);
+
+/**
+ * Runs `memkit tiers <command>` with the arguments in opts, exactly as the CLI runs it (spec
+ * tiers3.md §8): reads never write; a write checks every argument first and then writes all its
+ * files or none, in the commit order of §9, under the workspace's .memkit/lock (waiting up to the
+ * workspace's lock timeout).
+ *
+ * @param[out] out Destroy with mk_result_destroy().
+ * @param ws A workspace opened with MK_LAYOUT_TIERS (another layout gives a fatal MK-ARG-001).
+ * @param command One of MK_TIERS_*.
+ * @param opts NULL means nothing given.
+ * @return MK_OK or MK_E_ARG (NULL out, ws or now, an unknown command or options version).
+ * @since 0.1
+ */
+MK_API mk_status mk_tiers_run(mk_result** out, mk_workspace* ws, const mk_clock* now,
+                              mk_tiers_command command, const mk_tiers_options* opts);
 
 /* Section - Document */
 

@@ -12,6 +12,7 @@
 #include "memkit/commands.hpp"
 #include "memkit/file_system.hpp"
 #include "memkit/layouts.hpp"
+#include "memkit/tiers_workspace.hpp"
 #include "memkit/workspace.hpp"
 
 namespace {
@@ -93,7 +94,8 @@ mk_status mk_workspace_open(mk_workspace** out, const char* project_root,
     if (opts->version != MK_WORKSPACE_OPTIONS_VERSION) {
       return unknown_version("opts", opts->version);
     }
-    if (opts->layout != MK_LAYOUT_CUSTODIAN && opts->layout != MK_LAYOUT_MEMORYBOX) {
+    if (opts->layout != MK_LAYOUT_CUSTODIAN && opts->layout != MK_LAYOUT_MEMORYBOX &&
+        opts->layout != MK_LAYOUT_TIERS) {
       return Status(Errc::invalid_argument,
                     "opts.layout: unknown layout " + std::to_string(opts->layout));
     }
@@ -112,6 +114,17 @@ mk_status mk_workspace_open(mk_workspace** out, const char* project_root,
     if (error) {
       return Status(Errc::io,
                     std::string("project_root: ") + project_root + ": " + error.message());
+    }
+    if (opts->layout == MK_LAYOUT_TIERS) {
+      if (opts->memory_dir != nullptr) {
+        return Status(Errc::invalid_argument, "opts.memory_dir: only for MK_LAYOUT_CUSTODIAN");
+      }
+      const std::string workspace = absolute.lexically_normal().string();
+      const memkit::Result<memkit::TiersWorkspace> opened =
+          memkit::TiersWorkspace::open(memkit::posix_file_system(), workspace);
+      if (!opened) return opened.status();
+      *out = new mk_workspace{MK_LAYOUT_TIERS, workspace, "", opts->lock_timeout_seconds};
+      return Status();
     }
     if (opts->layout == MK_LAYOUT_MEMORYBOX) {
       if (opts->memory_dir != nullptr) {
