@@ -245,6 +245,11 @@ mk_status mk_result_budget_row(mk_budget_row* out, const mk_result* result, uint
 
 mk_status mk_workspace_init(mk_result** out, mk_workspace* ws, const mk_clock* now,
                             uint32_t flags) {
+  // A tiers workspace has its init among the tiers commands (MK_TIERS_INIT): one way to each.
+  if (ws != nullptr && ws->layout == MK_LAYOUT_TIERS) {
+    return memkit::capi::wrong_layout(out, now, "tiers init", "mk_workspace_init",
+                                      "MK_LAYOUT_CUSTODIAN or MK_LAYOUT_MEMORYBOX; use mk_tiers_run");
+  }
   return run_built(out, ws, now, "init", [&]() -> memkit::Result<CommandRequest> {
     if (Status known = known_flags(
             "flags", flags, MK_INIT_EXTENDED | MK_INIT_PROFILE_DEFAULT | MK_INIT_PROFILE_MAVEN);

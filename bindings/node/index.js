@@ -296,7 +296,11 @@ const workspaceToken = Symbol('memkit.Workspace');
 const workspaces = new FinalizationRegistry((ptr) => capi.mk_workspace_destroy(ptr)); // fallback only
 
 const FORGET_MODES = { soft: C.MK_FORGET_SOFT, hard: C.MK_FORGET_HARD, purge: C.MK_FORGET_PURGE };
-const LAYOUTS = { custodian: C.MK_LAYOUT_CUSTODIAN, memorybox: C.MK_LAYOUT_MEMORYBOX };
+const LAYOUTS = {
+  custodian: C.MK_LAYOUT_CUSTODIAN,
+  memorybox: C.MK_LAYOUT_MEMORYBOX,
+  tiers: C.MK_LAYOUT_TIERS,
+};
 const INIT_PROFILES = { default: C.MK_INIT_PROFILE_DEFAULT, maven: C.MK_INIT_PROFILE_MAVEN };
 const LIFECYCLES = {
   active: C.MK_LIFECYCLE_ACTIVE,
@@ -310,11 +314,11 @@ const UPDATE_EVENTS = {
   resolve_keep: C.MK_UPDATE_RESOLVE_KEEP,
 };
 
-// 'custodian', 'memorybox' or an MK_LAYOUT_* number -> the mk_layout value.
+// 'custodian', 'memorybox', 'tiers' or an MK_LAYOUT_* number -> the mk_layout value.
 function layoutArg(layout) {
   if (typeof layout === 'string' && Object.hasOwn(LAYOUTS, layout)) return LAYOUTS[layout];
   if (Number.isInteger(layout)) return layout; // the library judges numbers it does not know
-  throw new TypeError('layout must be "custodian", "memorybox" or an MK_LAYOUT_* number');
+  throw new TypeError('layout must be "custodian", "memorybox", "tiers" or an MK_LAYOUT_* number');
 }
 
 // 'active', 'maintenance', 'archived' or an MK_LIFECYCLE_* number -> the mk_lifecycle value.
@@ -377,6 +381,109 @@ function forgetOptions(opts) {
   return c;
 }
 
+// `memkit tiers <name>` -> its mk_tiers_command.
+const TIERS_COMMANDS = {
+  init: C.MK_TIERS_INIT,
+  'session-init': C.MK_TIERS_SESSION_INIT,
+  'log-turn': C.MK_TIERS_LOG_TURN,
+  'read-logs': C.MK_TIERS_READ_LOGS,
+  'persist-turn': C.MK_TIERS_PERSIST_TURN,
+  'write-theme': C.MK_TIERS_WRITE_THEME,
+  'read-theme': C.MK_TIERS_READ_THEME,
+  'read-global': C.MK_TIERS_READ_GLOBAL,
+  'write-global': C.MK_TIERS_WRITE_GLOBAL,
+  'list-themes': C.MK_TIERS_LIST_THEMES,
+  'write-data': C.MK_TIERS_WRITE_DATA,
+  'read-data': C.MK_TIERS_READ_DATA,
+  'list-data': C.MK_TIERS_LIST_DATA,
+  'archive-themes': C.MK_TIERS_ARCHIVE_THEMES,
+  template: C.MK_TIERS_TEMPLATE,
+};
+
+// The options of ws.tiers(): the CLI's option names in camelCase (--template is template, --tools
+// is tools, --confirm-plan is confirmPlan) -> [mk_tiers_options field, kind]. One table serves
+// every command: which options a command takes is the library's to judge (a field it does not
+// take is the CLI's fatal MK-ARG-001), so that a request reaches C as it was given and the result
+// is the CLI's. Only a name that no command has is refused here, as a misspelling.
+const TIERS_OPTIONS = {
+  content: ['content', 'text'],
+  rawContent: ['raw_content', 'text'],
+  extractedContent: ['extracted_content', 'text'],
+  theme: ['theme', 'text'],
+  template: ['template_name', 'text'],
+  title: ['title', 'text'],
+  entryType: ['entry_type', 'text'],
+  sessionId: ['session_id', 'text'],
+  tools: ['tools_json', 'json'],
+  name: ['name', 'text'],
+  csvContent: ['csv_content', 'text'],
+  sourceFile: ['source_file', 'text'],
+  description: ['description', 'text'],
+  sourceLabel: ['source_label', 'text'],
+  columnsJson: ['columns_json', 'json'],
+  confirmPlan: ['confirm_plan_id', 'text'],
+  recentDays: ['recent_days', 'integer'],
+  themeLimit: ['theme_limit', 'integer'],
+  maxTokens: ['max_tokens', 'integer'],
+  daysBack: ['days_back', 'integer'],
+  limit: ['limit', 'integer'],
+  hoursBack: ['hours_back', 'integer'],
+  head: ['head', 'integer'],
+  days: ['days', 'integer'],
+  noLog: ['no_log', 'flag'],
+  promoteGlobal: ['promote_global', 'flag'],
+  append: ['append', 'flag'],
+  replace: ['replace', 'flag'],
+};
+
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+// 'persist-turn' (the CLI's name) or an MK_TIERS_* number -> the mk_tiers_command value.
+function tiersCommandArg(command) {
+  if (typeof command === 'string' && Object.hasOwn(TIERS_COMMANDS, command))
+    return TIERS_COMMANDS[command];
+  if (Number.isInteger(command) && command >= -(2 ** 31) && command < 2 ** 31) return command;
+  throw new TypeError(
+    `tiers command must be one of ${Object.keys(TIERS_COMMANDS).join(', ')} or an MK_TIERS_* ` +
+      `number (got ${JSON.stringify(command)})`,
+  );
+}
+
+// An int64 option: a safe integer Number or a BigInt. Any value is passed on, a negative one too:
+// C gives the CLI its decimal text, so the library refuses it exactly as the CLI does.
+// MK_TIERS_UNSET (a BigInt) means not given, like null.
+function int64Arg(value, what) {
+  if (typeof value === 'bigint' && value >= INT64_MIN && value <= INT64_MAX) return value;
+  if (Number.isSafeInteger(value)) return value;
+  throw new TypeError(`${what} must be an integer (a Number up to 2^53 or a BigInt int64)`);
+}
+
+// A JSON option (tools, columnsJson): a string is the JSON text itself, given to C as it is (as
+// the CLI's --tools '["a"]'); an array is written as JSON first. Its elements are the library's
+// to judge.
+function jsonArg(value, what) {
+  if (typeof value === 'string') return cString(value, what);
+  if (Array.isArray(value)) return cString(JSON.stringify(value), what);
+  throw new TypeError(`${what} must be a JSON string or an array`);
+}
+
+// {rawContent, theme, ...} -> an mk_tiers_options; absent or null leaves a field unset.
+function tiersOptions(opts) {
+  const o = options(opts, Object.keys(TIERS_OPTIONS), 'tiers options');
+  const c = {};
+  capi.mk_tiers_options_init(c);
+  for (const [key, value] of Object.entries(o)) {
+    if (value === undefined || value === null) continue;
+    const [field, kind] = TIERS_OPTIONS[key];
+    if (kind === 'text') c[field] = cString(value, key);
+    else if (kind === 'json') c[field] = jsonArg(value, key);
+    else if (kind === 'integer') c[field] = int64Arg(value, key);
+    else c[field] = value ? 1 : 0;
+  }
+  return c;
+}
+
 const GATE_NAMES = ['VALUE', 'ALIGNMENT', 'REDUNDANCY', 'FRESHNESS', 'PLACEMENT']; // by mk_gate
 
 // text, confidence and {title, source, client} -> an mk_gate_candidate. Its strings and the text
@@ -430,7 +537,8 @@ function registerJudge(host) {
  * decides the commands: a custodian workspace runs `custodian ...` (and the MemoryBox-only
  * commands return a Result with a fatal MK-ARG-001 finding, exitCode 2); a MemoryBox one runs
  * `memorybox init|status|decay|hygiene|load|update|gate|canon|compact|promote|client set`
- * (decay() to applyClientSet()), and every other command returns such a Result.
+ * (decay() to applyClientSet()), and every other command returns such a Result; a tiers one runs
+ * `tiers <command>` (tiers() and the tiers*() methods) and `tiers recover` (recover()) only.
  */
 class Workspace {
   #ptr;
@@ -444,11 +552,13 @@ class Workspace {
 
   /**
    * Opens the memory folder of a project (mk_workspace_open). `layout` is 'custodian' (the
-   * default: docs/memory under a project root) or 'memorybox' (an agent root holding brain/ and
-   * memory/), or a Layout number. memoryDir is for the custodian layout only: the library refuses
-   * it with a MemoryBox one (MK_E_ARG).
-   * @param {string} root the project root (the agent root for 'memorybox')
-   * @param {{layout?: 'custodian'|'memorybox'|number, memoryDir?: string,
+   * default: docs/memory under a project root), 'memorybox' (an agent root holding brain/ and
+   * memory/) or 'tiers' (the three-tier session memory: memory/ under the workspace, spec
+   * tiers3.md), or a Layout number. memoryDir is for the custodian layout only: the library
+   * refuses it with another one (MK_E_ARG).
+   * @param {string} root the project root (the agent root for 'memorybox', the workspace for
+   *        'tiers': the CLI's --workspace)
+   * @param {{layout?: 'custodian'|'memorybox'|'tiers'|number, memoryDir?: string,
    *          lockTimeoutSeconds?: number}} [opts]
    */
   static open(root, opts) {
@@ -555,7 +665,7 @@ class Workspace {
     );
   }
 
-  /** `custodian recover [--apply [--rollback]]`. */
+  /** `custodian recover [--apply [--rollback]]`; `tiers recover ...` on a tiers workspace. */
   recover(now, opts) {
     const o = options(opts, ['apply', 'rollback'], 'recover options');
     const flags = (o.apply ? C.MK_RECOVER_APPLY : 0) | (o.rollback ? C.MK_RECOVER_ROLLBACK : 0);
@@ -892,6 +1002,119 @@ class Workspace {
       cString(confirm, 'confirm'),
     );
   }
+
+  /**
+   * `memkit tiers <command> [options]` on a workspace opened with layout 'tiers' (mk_tiers_run),
+   * exactly as the CLI runs it (spec tiers3.md §8): reads never write; a write checks every
+   * argument first, then writes all its files or none (L1, then L2, then L3) under the lock, and
+   * result.applied is true when it wrote. On another layout the Result has a fatal MK-ARG-001.
+   * - command: the CLI's name ('persist-turn', ...) or a TiersCommand number (an unknown number
+   *   is MK_E_ARG); another string is a TypeError.
+   * - opts: the CLI's options in camelCase: content, rawContent, extractedContent, theme,
+   *   template (also the NAME of `tiers template`), title, entryType, sessionId, tools, name,
+   *   csvContent, sourceFile, description, sourceLabel, columnsJson, confirmPlan (`--apply
+   *   --confirm-plan ID` of archive-themes) as strings; recentDays, themeLimit, maxTokens,
+   *   daysBack, limit, hoursBack, head, days as integers (a Number or a BigInt); noLog,
+   *   promoteGlobal, append, replace as booleans. tools and columnsJson take the JSON text or an
+   *   array. Absent or null is not given. An option the command does not take, a bad value or a
+   *   missing one gives the CLI's finding in the Result (e.g. exitCode 2, MK-ARG-001 or
+   *   MK-TIERS-004), never a throw; only a name no command has is a TypeError.
+   * @param {string|number} command
+   * @param {object} [opts]
+   */
+  tiers(now, command, opts) {
+    const cmd = tiersCommandArg(command);
+    return this.#command(capi.mk_tiers_run, 'mk_tiers_run', now, cmd, tiersOptions(opts));
+  }
+
+  /** `tiers init`: memory/, memory/sessions/, memory/data/ with manifest.json `{}`, and the
+   *  global.md skeleton; never overwrites. data: {created}. */
+  tiersInit(now, opts) {
+    return this.tiers(now, 'init', opts);
+  }
+
+  /** `tiers session-init` ({sessionId, recentDays, themeLimit, noLog, maxTokens}): global.md's
+   *  excerpt, the recent logs and themes (and with maxTokens the context within that budget),
+   *  then a SESSION_INIT log entry unless noLog. */
+  tiersSessionInit(now, opts) {
+    return this.tiers(now, 'session-init', opts);
+  }
+
+  /** `tiers log-turn` ({content, entryType, tools, sessionId}): one L1 entry. data: {path}. */
+  tiersLogTurn(now, opts) {
+    return this.tiers(now, 'log-turn', opts);
+  }
+
+  /** `tiers read-logs` ({daysBack, limit}): data.logs [{date, path, size, content}]. */
+  tiersReadLogs(now, opts) {
+    return this.tiers(now, 'read-logs', opts);
+  }
+
+  /** `tiers persist-turn` ({rawContent, entryType, extractedContent, theme, template, title,
+   *  tools, sessionId, promoteGlobal}): L1 always, L2 with extractedContent (theme required),
+   *  L3 with promoteGlobal and extractedContent. */
+  tiersPersistTurn(now, opts) {
+    return this.tiers(now, 'persist-turn', opts);
+  }
+
+  /** `tiers write-theme` ({theme, content, template, title, promoteGlobal, rawContent,
+   *  entryType, tools, sessionId}): L1, then the L2 note, then with promoteGlobal L3. */
+  tiersWriteTheme(now, opts) {
+    return this.tiers(now, 'write-theme', opts);
+  }
+
+  /** `tiers read-theme` ({theme, hoursBack, limit}): data.memories [{timestamp, path, content}]. */
+  tiersReadTheme(now, opts) {
+    return this.tiers(now, 'read-theme', opts);
+  }
+
+  /** `tiers read-global`: data {path, exists, content, read_order}. */
+  tiersReadGlobal(now, opts) {
+    return this.tiers(now, 'read-global', opts);
+  }
+
+  /** `tiers write-global` ({content, append, replace, rawContent, entryType, tools, sessionId}):
+   *  L1, then global.md appended to (the default) or replaced (with a backup copy). */
+  tiersWriteGlobal(now, opts) {
+    return this.tiers(now, 'write-global', opts);
+  }
+
+  /** `tiers list-themes`: data.themes. */
+  tiersListThemes(now, opts) {
+    return this.tiers(now, 'list-themes', opts);
+  }
+
+  /** `tiers write-data` ({name, csvContent | sourceFile, replace, description, sourceLabel,
+   *  columnsJson, rawContent, entryType, tools, sessionId}): L1, memory/data/<name>.csv, then
+   *  its manifest entry. sourceFile is relative to the process's working directory. */
+  tiersWriteData(now, opts) {
+    return this.tiers(now, 'write-data', opts);
+  }
+
+  /** `tiers read-data` ({name, head}): data.data {name, path, size, metadata, content,
+   *  truncated}; head N keeps the bytes through the Nth record (the header is record 1). */
+  tiersReadData(now, opts) {
+    return this.tiers(now, 'read-data', opts);
+  }
+
+  /** `tiers list-data`: data.data_files [{name, path, size, metadata?}]. */
+  tiersListData(now, opts) {
+    return this.tiers(now, 'list-data', opts);
+  }
+
+  /** `tiers archive-themes` ({days, confirmPlan}): without confirmPlan a dry run, the plan that
+   *  moves the L2 notes older than `days` (90) to memory/archive/<theme>/ (result.planId); with
+   *  confirmPlan (`--apply --confirm-plan ID`) it plans again under the lock and applies only
+   *  when the new Plan ID is that one (else MK-PLAN-001, exitCode 2, nothing written). */
+  tiersArchiveThemes(now, opts) {
+    return this.tiers(now, 'archive-themes', opts);
+  }
+
+  /** `tiers template NAME`: the body skeleton of the template 'decision', 'error' or 'task'
+   *  (data.text). Another name gives a fatal MK-ARG-001 finding. */
+  tiersTemplate(now, name) {
+    return this.tiers(now, 'template', { template: name });
+  }
 }
 
 /* Document */
@@ -1015,6 +1238,25 @@ const UnitKind = Object.freeze({
 const Layout = Object.freeze({
   CUSTODIAN: C.MK_LAYOUT_CUSTODIAN,
   MEMORYBOX: C.MK_LAYOUT_MEMORYBOX,
+  TIERS: C.MK_LAYOUT_TIERS,
+});
+
+const TiersCommand = Object.freeze({
+  INIT: C.MK_TIERS_INIT,
+  SESSION_INIT: C.MK_TIERS_SESSION_INIT,
+  LOG_TURN: C.MK_TIERS_LOG_TURN,
+  READ_LOGS: C.MK_TIERS_READ_LOGS,
+  PERSIST_TURN: C.MK_TIERS_PERSIST_TURN,
+  WRITE_THEME: C.MK_TIERS_WRITE_THEME,
+  READ_THEME: C.MK_TIERS_READ_THEME,
+  READ_GLOBAL: C.MK_TIERS_READ_GLOBAL,
+  WRITE_GLOBAL: C.MK_TIERS_WRITE_GLOBAL,
+  LIST_THEMES: C.MK_TIERS_LIST_THEMES,
+  WRITE_DATA: C.MK_TIERS_WRITE_DATA,
+  READ_DATA: C.MK_TIERS_READ_DATA,
+  LIST_DATA: C.MK_TIERS_LIST_DATA,
+  ARCHIVE_THEMES: C.MK_TIERS_ARCHIVE_THEMES,
+  TEMPLATE: C.MK_TIERS_TEMPLATE,
 });
 
 const ForgetMode = Object.freeze({
@@ -1061,6 +1303,7 @@ module.exports = {
   UpdateEvent,
   Gate,
   Lifecycle,
+  TiersCommand,
   constants: C,
   libraryPath: capi.libraryPath,
 };

@@ -157,7 +157,7 @@ void write_inbox_compaction_json(const InboxCompaction& report, bool applied,
 // {"applied","candidates","plan","written"}
 [[nodiscard]] std::string tiers_archive_json(const tiers::ArchivePlan& archive, bool applied,
                                              const std::vector<std::string>& written);
-[[nodiscard]] std::string tiers_template_json(tiers::Template t);  // {"name","text"}
+[[nodiscard]] std::string tiers_template_json(tiers::Template t);  // {"text"}
 
 // Encodes a string as a canonical JSON string literal; ill-formed UTF-8 reads as U+FFFD.
 [[nodiscard]] std::string json_string(std::string_view text);

@@ -199,8 +199,7 @@ std::string tiers_archive_json(const tiers::ArchivePlan& archive, bool applied,
 }
 
 std::string tiers_template_json(tiers::Template t) {
-  return canonical_dump(json{{"name", std::string(tiers::template_name(t))},
-                             {"text", std::string(tiers::template_body(t))}});
+  return canonical_dump(json{{"text", std::string(tiers::template_body(t))}});
 }
 
 }  // namespace memkit

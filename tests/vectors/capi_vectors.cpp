@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace fs = std::filesystem;
@@ -83,14 +84,101 @@ extern "C" std::int32_t judge_from_answers(mk_gate gate, const char* question,
   }
 }
 
+// The CLI name of each mk_tiers_command, in the order of its values.
+constexpr const char* kTiersCommands[] = {
+    "init",        "session-init", "log-turn",    "read-logs",      "persist-turn",
+    "write-theme", "read-theme",   "read-global", "write-global",   "list-themes",
+    "write-data",  "read-data",    "list-data",   "archive-themes", "template"};
+static_assert(sizeof kTiersCommands / sizeof kTiersCommands[0] == MK_TIERS_TEMPLATE + 1);
+
+// A tiers step: its `args` keys are mk_tiers_options field names (a string for a text field, an
+// integer for an int64 one, true for a flag); confirm_plan_id is the resolved Plan ID. A key that
+// is no field, or a value of the wrong kind, is the case's mistake: reported, and MK_E_ARG.
+mk_status run_tiers(mk_result** result, mk_workspace* ws, const mk_clock& now, const json& step,
+                    const std::string& confirm_plan_id, const std::string& where) {
+  const std::string command = step.at("command").get<std::string>();
+  mk_tiers_command number = -1;
+  for (std::size_t i = 0; i < sizeof kTiersCommands / sizeof kTiersCommands[0]; ++i) {
+    if (command == kTiersCommands[i]) number = static_cast<mk_tiers_command>(i);
+  }
+  if (number < 0) {
+    fail(where, "unknown tiers command " + command);
+    return MK_E_ARG;
+  }
+  mk_tiers_options opts;
+  mk_tiers_options_init(&opts);
+  const std::pair<const char*, const char**> texts[] = {
+      {"content", &opts.content},
+      {"raw_content", &opts.raw_content},
+      {"extracted_content", &opts.extracted_content},
+      {"theme", &opts.theme},
+      {"template_name", &opts.template_name},
+      {"title", &opts.title},
+      {"entry_type", &opts.entry_type},
+      {"session_id", &opts.session_id},
+      {"tools_json", &opts.tools_json},
+      {"name", &opts.name},
+      {"csv_content", &opts.csv_content},
+      {"source_file", &opts.source_file},
+      {"description", &opts.description},
+      {"source_label", &opts.source_label},
+      {"columns_json", &opts.columns_json}};
+  const std::pair<const char*, std::int64_t*> numbers[] = {{"recent_days", &opts.recent_days},
+                                                           {"theme_limit", &opts.theme_limit},
+                                                           {"max_tokens", &opts.max_tokens},
+                                                           {"days_back", &opts.days_back},
+                                                           {"limit", &opts.limit},
+                                                           {"hours_back", &opts.hours_back},
+                                                           {"head", &opts.head},
+                                                           {"days", &opts.days}};
+  const std::pair<const char*, std::int32_t*> flags[] = {{"no_log", &opts.no_log},
+                                                         {"promote_global", &opts.promote_global},
+                                                         {"append", &opts.append},
+                                                         {"replace", &opts.replace}};
+  if (step.contains("args")) {
+    for (const auto& [key, value] : step.at("args").items()) {
+      bool known = false;
+      if (key == "confirm_plan_id" && value.is_string()) {
+        opts.confirm_plan_id = confirm_plan_id.c_str();
+        known = true;
+      }
+      for (const auto& [name, field] : texts) {
+        if (key == name && value.is_string()) {
+          *field = value.get_ref<const std::string&>().c_str();
+          known = true;
+        }
+      }
+      for (const auto& [name, field] : numbers) {
+        if (key == name && value.is_number_integer()) {
+          *field = value.get<std::int64_t>();
+          known = true;
+        }
+      }
+      for (const auto& [name, field] : flags) {
+        if (key == name && value.is_boolean() && value.get<bool>()) {
+          *field = 1;
+          known = true;
+        }
+      }
+      if (!known) {
+        fail(where, "tiers argument " + key + " = " + value.dump());
+        return MK_E_ARG;
+      }
+    }
+  }
+  return mk_tiers_run(result, ws, &now, number, &opts);
+}
+
 // Runs one command step; returns the result (nullptr after reporting a failure).
 mk_result* run_step(mk_workspace* ws, const mk_clock& now, const json& step,
                     const std::vector<std::string>& plan_ids, const std::string& where) {
-  auto ref = [&](const char* key) -> std::string {
-    const std::string value = step.at(key).get<std::string>();
+  // A value "$N" is the Plan ID step N returned.
+  auto ref_of = [&](const json& holder, const char* key) -> std::string {
+    const std::string value = holder.at(key).get<std::string>();
     if (!value.empty() && value[0] == '$') return plan_ids.at(std::stoul(value.substr(1)) - 1);
     return value;
   };
+  auto ref = [&](const char* key) { return ref_of(step, key); };
   const std::string op = step.at("op").get<std::string>();
   mk_result* result = nullptr;
   mk_status status = MK_E_INTERNAL;
@@ -189,6 +277,11 @@ mk_result* run_step(mk_workspace* ws, const mk_clock& now, const json& step,
   } else if (op == "apply_undo") {
     status =
         mk_workspace_apply_undo(&result, ws, &now, ref("plan_id").c_str(), ref("confirm").c_str());
+  } else if (op == "tiers") {
+    const json args = step.value("args", json::object());
+    const std::string confirm =
+        args.contains("confirm_plan_id") ? ref_of(args, "confirm_plan_id") : std::string();
+    status = run_tiers(&result, ws, now, step, confirm, where);
   } else if (op == "recover") {
     std::uint32_t flags = flag(step, "apply") ? MK_RECOVER_APPLY : 0;
     if (flag(step, "rollback")) flags |= MK_RECOVER_ROLLBACK;
@@ -260,7 +353,9 @@ void run_case(const fs::path& case_dir, const fs::path& scratch) {
   mk_workspace* ws = nullptr;
   mk_workspace_options options;
   mk_workspace_options_init(&options);
-  if (c.value("layout", "custodian") == "memorybox") options.layout = MK_LAYOUT_MEMORYBOX;
+  const std::string layout = c.value("layout", "custodian");
+  if (layout == "memorybox") options.layout = MK_LAYOUT_MEMORYBOX;
+  if (layout == "tiers") options.layout = MK_LAYOUT_TIERS;
   if (mk_workspace_open(&ws, root.c_str(), &options) != MK_OK) {
     fail(case_dir.filename().string(), "mk_workspace_open");
     return;

@@ -6,7 +6,8 @@ Usage: cli.py MEMKIT [--update]
 Without --update, checks that the CLI still gives every committed expectation (exit 1 with a
 diff otherwise). With --update, rewrites the expectations from the CLI's output: review the diff
 before committing it. Typed expectations (plan_id, applied, inbox_counts, budget_rows) are read
-from the envelope, so they agree with the JSON by construction.
+from the envelope, so they agree with the JSON by construction; a tiers writer's `applied` (which
+its envelope does not hold) is its exit code being 0, the rule of mk_result_applied.
 """
 import json
 import shutil
@@ -25,6 +26,13 @@ def argv_of(step, plan_ids, layout="custodian"):
     op = step["op"]
     if op == "units":
         return ["markdown", "units", step["file"]]
+    if layout == "tiers":
+        if op == "recover":
+            args = ["tiers", "recover"] + (["--apply"] if step.get("apply") else [])
+            return args + (["--rollback"] if step.get("rollback") else [])
+        if op != "tiers":
+            raise SystemExit(f"op {op!r} has no tiers command")
+        return tiers_args(step, ref)
     if layout == "memorybox":
         if op in ("plan_memorybox_compact", "apply_memorybox_compact"):
             args = ["memorybox", "compact"] + (["--file", step["file"]] if step.get("file") else [])
@@ -88,6 +96,34 @@ def argv_of(step, plan_ids, layout="custodian"):
     return args
 
 
+# The tiers commands that write: applied iff they succeed (session-init only when it logs).
+TIERS_WRITERS = ("log-turn", "persist-turn", "write-theme", "write-global", "write-data")
+
+
+def tiers_args(step, ref):
+    """A tiers step as `tiers COMMAND` and its options: each key of `args` (an mk_tiers_options
+    field) is `--` + the key with `-` for `_`, but for the keys whose CLI spelling differs."""
+    command = step["command"]
+    args = ["tiers", command]
+    for key, value in step.get("args", {}).items():
+        if key == "template_name" and command == "template":
+            args.append(value)  # `tiers template NAME`: positional
+            continue
+        if key == "confirm_plan_id":
+            args += ["--apply", "--confirm-plan", ref(value)]
+            continue
+        name = {"tools_json": "--tools", "template_name": "--template"}.get(
+            key, "--" + key.replace("_", "-"))
+        if value is True:
+            args.append(name)
+        elif isinstance(value, (str, int)) and not isinstance(value, bool):
+            args += [name, str(value)]
+        else:
+            raise SystemExit(f"tiers: argument {key!r} has value {value!r}: a string, an integer "
+                             f"or true")
+    return args
+
+
 def gate_flags(step):
     """A gate step as flags: the candidate's, then each answer of `answers` (mk_gate's forms) as
     its gate's flags. A gate missing from `answers` gets no flag: the host abstains there."""
@@ -117,13 +153,18 @@ def gate_flags(step):
     return args + (["--apply"] if step.get("apply") else [])
 
 
-def typed(op, envelope):
+def typed(step, envelope, exit_code):
+    op = step["op"]
     data = envelope["data"]
     plan = data.get("plan") if isinstance(data, dict) else None
     expect = {"plan_id": plan["plan_id"] if isinstance(plan, dict) else None,
               "applied": bool(data.get("applied")) if isinstance(data, dict) else False}
     if op in ("add", "update"):  # direct writes: applied when they wrote
         expect["applied"] = bool(data.get("written")) if isinstance(data, dict) else False
+    if op == "tiers" and step["command"] != "archive-themes":  # the others apply directly
+        writes = step["command"] in TIERS_WRITERS or (
+            step["command"] == "session-init" and not step.get("args", {}).get("no_log"))
+        expect["applied"] = writes and exit_code == 0
     if op in ("plan_compaction", "apply_compaction") and data.get("mode") == "inbox":
         expect["inbox_counts"] = {k: data[k] for k in
                                   ("inbox_items", "empty_items", "duplicates", "tombstone_matches")}
@@ -147,8 +188,10 @@ def run_case(memkit, case_dir, update):
             layout = case.get("layout", "custodian")
             argv = [memkit] + argv_of(step, plan_ids, layout) + ["--format", "json", "--now",
                                                                  case["clock"]]
+            root_flag = {"memorybox": "--root", "tiers": "--workspace"}.get(layout,
+                                                                           "--project-root")
             if step["op"] != "units":
-                argv += ["--root" if layout == "memorybox" else "--project-root", str(root)]
+                argv += [root_flag, str(root)]
             done = subprocess.run(argv, cwd=root, capture_output=True)
             text = done.stdout.decode("utf-8")
             assert text.endswith("\n"), f"{case_dir.name} step {n}: no JSON output: {done.stderr!r}"
@@ -156,7 +199,7 @@ def run_case(memkit, case_dir, update):
             plan_id = (envelope["data"].get("plan") or {}).get("plan_id") if isinstance(
                 envelope["data"], dict) else None
             plan_ids.append(plan_id)
-            got = {"exit_code": done.returncode, **typed(step["op"], envelope),
+            got = {"exit_code": done.returncode, **typed(step, envelope, done.returncode),
                    "json": f"{n}.json"}
             body = text[:-1]
             if step["op"] == "units":

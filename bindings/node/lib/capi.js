@@ -143,6 +143,7 @@ const mk_clock_parse = lib.func(
 koffi.alias('mk_layout', 'int32_t');
 const MK_LAYOUT_CUSTODIAN = 0;
 const MK_LAYOUT_MEMORYBOX = 1;
+const MK_LAYOUT_TIERS = 2;
 const MK_WORKSPACE_OPTIONS_VERSION = 1;
 
 // typedef struct mk_workspace_options { uint32_t version; mk_layout layout;
@@ -572,6 +573,85 @@ const mk_workspace_apply_client_set = lib.func(
     'const mk_clock *now, const char *client, mk_lifecycle to, const char *confirm_plan_id)',
 );
 
+/* Section - Three-tier session memory (spec tiers3.md) */
+
+// typedef int32_t mk_tiers_command;
+koffi.alias('mk_tiers_command', 'int32_t');
+const MK_TIERS_INIT = 0;
+const MK_TIERS_SESSION_INIT = 1;
+const MK_TIERS_LOG_TURN = 2;
+const MK_TIERS_READ_LOGS = 3;
+const MK_TIERS_PERSIST_TURN = 4;
+const MK_TIERS_WRITE_THEME = 5;
+const MK_TIERS_READ_THEME = 6;
+const MK_TIERS_READ_GLOBAL = 7;
+const MK_TIERS_WRITE_GLOBAL = 8;
+const MK_TIERS_LIST_THEMES = 9;
+const MK_TIERS_WRITE_DATA = 10;
+const MK_TIERS_READ_DATA = 11;
+const MK_TIERS_LIST_DATA = 12;
+const MK_TIERS_ARCHIVE_THEMES = 13;
+const MK_TIERS_TEMPLATE = 14;
+
+// #define MK_TIERS_UNSET INT64_MIN
+// A BigInt: INT64_MIN is past 2^53, and koffi reads an int64 field holding it back as this BigInt.
+const MK_TIERS_UNSET = -(2n ** 63n);
+const MK_TIERS_OPTIONS_VERSION = 1;
+
+// typedef struct mk_tiers_options { uint32_t version; const char* content;
+//   const char* raw_content; const char* extracted_content; const char* theme;
+//   const char* template_name; const char* title; const char* entry_type; const char* session_id;
+//   const char* tools_json; const char* name; const char* csv_content; const char* source_file;
+//   const char* description; const char* source_label; const char* columns_json;
+//   const char* confirm_plan_id; int64_t recent_days; int64_t theme_limit; int64_t max_tokens;
+//   int64_t days_back; int64_t limit; int64_t hours_back; int64_t head; int64_t days;
+//   int32_t no_log; int32_t promote_global; int32_t append; int32_t replace; } mk_tiers_options;
+// The strings are NUL-terminated C strings, so koffi's 'const char *' fits: a JS string is passed
+// as UTF-8, null as NULL, and "" as a pointer to an empty string (an empty CSV, not "not given").
+const mk_tiers_options = koffi.struct('mk_tiers_options', {
+  version: 'uint32_t',
+  content: 'const char *',
+  raw_content: 'const char *',
+  extracted_content: 'const char *',
+  theme: 'const char *',
+  template_name: 'const char *',
+  title: 'const char *',
+  entry_type: 'const char *',
+  session_id: 'const char *',
+  tools_json: 'const char *',
+  name: 'const char *',
+  csv_content: 'const char *',
+  source_file: 'const char *',
+  description: 'const char *',
+  source_label: 'const char *',
+  columns_json: 'const char *',
+  confirm_plan_id: 'const char *',
+  recent_days: 'int64_t',
+  theme_limit: 'int64_t',
+  max_tokens: 'int64_t',
+  days_back: 'int64_t',
+  limit: 'int64_t',
+  hours_back: 'int64_t',
+  head: 'int64_t',
+  days: 'int64_t',
+  no_log: 'int32_t',
+  promote_global: 'int32_t',
+  append: 'int32_t',
+  replace: 'int32_t',
+});
+
+// MK_API void mk_tiers_options_init(mk_tiers_options* opts);
+const mk_tiers_options_init = lib.func(
+  'void mk_tiers_options_init(_Out_ mk_tiers_options *opts)',
+);
+
+// MK_API mk_status mk_tiers_run(mk_result** out, mk_workspace* ws, const mk_clock* now,
+//                               mk_tiers_command command, const mk_tiers_options* opts);
+const mk_tiers_run = lib.func(
+  'mk_status mk_tiers_run(_Out_ mk_result **out, mk_workspace *ws, const mk_clock *now, ' +
+    'mk_tiers_command command, const mk_tiers_options *opts)',
+);
+
 /* Section - Document */
 
 // typedef struct mk_document mk_document;
@@ -674,6 +754,8 @@ module.exports = {
   mk_workspace_apply_archive_entry,
   mk_workspace_client_set,
   mk_workspace_apply_client_set,
+  mk_tiers_options_init,
+  mk_tiers_run,
   mk_document_parse,
   mk_document_destroy,
   mk_document_unit_count,
@@ -693,6 +775,7 @@ module.exports = {
     mk_update_options,
     mk_judge_fn,
     mk_gate_candidate,
+    mk_tiers_options,
     mk_unit,
   },
   // constants, with the header's names
@@ -713,6 +796,7 @@ module.exports = {
     MK_CLOCK_VERSION,
     MK_LAYOUT_CUSTODIAN,
     MK_LAYOUT_MEMORYBOX,
+    MK_LAYOUT_TIERS,
     MK_WORKSPACE_OPTIONS_VERSION,
     MK_BUDGET_OK,
     MK_BUDGET_NEAR_LIMIT,
@@ -752,6 +836,23 @@ module.exports = {
     MK_LIFECYCLE_ACTIVE,
     MK_LIFECYCLE_MAINTENANCE,
     MK_LIFECYCLE_ARCHIVED,
+    MK_TIERS_INIT,
+    MK_TIERS_SESSION_INIT,
+    MK_TIERS_LOG_TURN,
+    MK_TIERS_READ_LOGS,
+    MK_TIERS_PERSIST_TURN,
+    MK_TIERS_WRITE_THEME,
+    MK_TIERS_READ_THEME,
+    MK_TIERS_READ_GLOBAL,
+    MK_TIERS_WRITE_GLOBAL,
+    MK_TIERS_LIST_THEMES,
+    MK_TIERS_WRITE_DATA,
+    MK_TIERS_READ_DATA,
+    MK_TIERS_LIST_DATA,
+    MK_TIERS_ARCHIVE_THEMES,
+    MK_TIERS_TEMPLATE,
+    MK_TIERS_UNSET,
+    MK_TIERS_OPTIONS_VERSION,
     MK_UNIT_FRONT_MATTER,
     MK_UNIT_BULLET,
     MK_UNIT_FENCE,

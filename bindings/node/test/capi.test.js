@@ -62,9 +62,36 @@ test('capi: every numeric MK_* constant has the header value', { skip }, () => {
     expected[m[1]] = Number(m[2]);
   for (const m of header.matchAll(/\b(MK_[A-Z0-9_]+)\s*=\s*(-?\d+)/g))
     expected[m[1]] = Number(m[2]);
+  // A limit of <stdint.h> (MK_TIERS_UNSET is INT64_MIN): past 2^53, so a BigInt as koffi gives it.
+  const limits = { INT64_MIN: -(2n ** 63n) };
+  for (const m of header.matchAll(/^#define (MK_[A-Z0-9_]+) (INT64_MIN)\s*$/gm))
+    expected[m[1]] = limits[m[2]];
   // The version is read from the library (mk_version_number), not a constant of this binding.
   for (const key of ['MK_VERSION_MAJOR', 'MK_VERSION_MINOR', 'MK_VERSION_PATCH'])
     delete expected[key];
   assert.ok(Object.keys(expected).length > 40, 'the header has constants');
   assert.deepEqual({ ...capi.constants }, expected);
+});
+
+// The header's struct body as [type, name] pairs, `const char*` as koffi names it (`char *`).
+function headerStruct(name) {
+  const header = fs.readFileSync(HEADER, 'utf8');
+  const m = new RegExp(`typedef struct ${name} \\{([\\s\\S]*?)\\} ${name};`).exec(header);
+  assert.ok(m, `memkit.h defines struct ${name}`);
+  return m[1]
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .split(';')
+    .map((field) => field.trim())
+    .filter((field) => field !== '')
+    .map((field) => {
+      const at = /^(.*?)\s*\b(\w+)$/.exec(field);
+      return [at[1].replace(/^const /, '').replace(/\s*\*$/, ' *'), at[2]];
+    });
+}
+
+test('capi: mk_tiers_options has the header fields, in order, with their types', { skip }, () => {
+  const fields = headerStruct('mk_tiers_options');
+  assert.equal(fields.length, 29);
+  const members = Object.values(capi.koffi.type(capi.types.mk_tiers_options).members);
+  assert.deepEqual(members.map((member) => [member.type.name, member.name]), fields);
 });

@@ -1,5 +1,6 @@
 'use strict';
-// Runs the README's example on a copy of examples/project, so that the README stays true.
+// Runs the README's examples (the custodian one on a copy of examples/project, the tiers one in an
+// empty folder), so that the README stays true.
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
@@ -34,4 +35,28 @@ test('README: the example prints the CLI Plan ID of examples/project', (t) => {
     !inbox(path.join(root, 'examples', 'project')).equals(inbox(EXAMPLE_PROJECT)),
     'applied',
   );
+});
+
+test('README: the tiers example runs and prints what its comments say', (t) => {
+  const readme = fs.readFileSync(path.join(PACKAGE, 'README.md'), 'utf8');
+  const match = /### The tiers layout\n[\s\S]*?```js\n([\s\S]*?)```/.exec(readme);
+  assert.ok(match, 'README.md has a js block under "### The tiers layout"');
+
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'memkit-node-readme-tiers-'));
+  t.after(() => fs.rmSync(root, { recursive: true, force: true }));
+  fs.mkdirSync(path.join(root, 'project'));
+  // The block uses `memkit` and `now` from the example above it.
+  const script =
+    `const memkit = require(${JSON.stringify(PACKAGE)});\n` +
+    "const now = memkit.parseClock('2026-03-07T14:05:09+00:00');\n" +
+    match[1];
+  const run = spawnSync(process.execPath, ['-e', script], { cwd: root, encoding: 'utf8' });
+  assert.equal(run.status, 0, run.stderr);
+  assert.equal(run.stdout, '0 true\n2\nname,note\n\n');
+  const memory = path.join(root, 'project', 'memory');
+  assert.match(
+    fs.readFileSync(path.join(memory, 'global.md'), 'utf8'),
+    /\n\n## Persisted Turn Promotion - 2026-03-07 14:05\n\nUse X\.$/,
+  );
+  assert.ok(fs.existsSync(path.join(memory, 'decision', '2026-03-07_14.md')));
 });

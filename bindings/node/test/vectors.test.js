@@ -26,7 +26,40 @@ const UPDATE_EVENTS = {
 };
 
 // A case's "layout" (absent: custodian) -> the layout option of Workspace.open.
-const LAYOUTS = { custodian: 'custodian', memorybox: 'memorybox' };
+const LAYOUTS = { custodian: 'custodian', memorybox: 'memorybox', tiers: 'tiers' };
+
+// A tiers step's `args` key (an mk_tiers_options field) -> [the option of ws.tiers(), the JSON
+// type its value has: a string for a text field, an integer for an int64 one, true for a flag].
+const TIERS_ARGS = {
+  content: ['content', 'string'],
+  raw_content: ['rawContent', 'string'],
+  extracted_content: ['extractedContent', 'string'],
+  theme: ['theme', 'string'],
+  template_name: ['template', 'string'],
+  title: ['title', 'string'],
+  entry_type: ['entryType', 'string'],
+  session_id: ['sessionId', 'string'],
+  tools_json: ['tools', 'string'],
+  name: ['name', 'string'],
+  csv_content: ['csvContent', 'string'],
+  source_file: ['sourceFile', 'string'],
+  description: ['description', 'string'],
+  source_label: ['sourceLabel', 'string'],
+  columns_json: ['columnsJson', 'string'],
+  confirm_plan_id: ['confirmPlan', 'string'],
+  recent_days: ['recentDays', 'integer'],
+  theme_limit: ['themeLimit', 'integer'],
+  max_tokens: ['maxTokens', 'integer'],
+  days_back: ['daysBack', 'integer'],
+  limit: ['limit', 'integer'],
+  hours_back: ['hoursBack', 'integer'],
+  head: ['head', 'integer'],
+  days: ['days', 'integer'],
+  no_log: ['noLog', 'flag'],
+  promote_global: ['promoteGlobal', 'flag'],
+  append: ['append', 'flag'],
+  replace: ['replace', 'flag'],
+};
 
 function caseLayout(spec) {
   const layout = spec.layout === undefined ? 'custodian' : spec.layout;
@@ -135,6 +168,21 @@ function gate(ws, now, step) {
   return result;
 }
 
+// A tiers step's `args` -> the options of ws.tiers(), each value as the case gives it (the tools
+// and columns JSON as text, as the CLI gets it), confirm_plan_id resolved from "$N".
+function tiersOpts(step, planIds) {
+  const opts = {};
+  for (const [key, value] of Object.entries(step.args ?? {})) {
+    assert.ok(Object.hasOwn(TIERS_ARGS, key), `tiers: unknown argument ${key}`);
+    const [option, type] = TIERS_ARGS[key];
+    if (type === 'string') assert.equal(typeof value, 'string', `tiers: ${key} is a string`);
+    else if (type === 'integer') assert.ok(Number.isInteger(value), `tiers: ${key} is an integer`);
+    else assert.equal(value, true, `tiers: ${key} is a flag, true when given`);
+    opts[option] = key === 'confirm_plan_id' ? resolve(value, planIds) : value;
+  }
+  return opts;
+}
+
 function addOpts(step) {
   const opts = {};
   for (const key of ['type', 'reason', 'name', 'area']) {
@@ -196,6 +244,8 @@ function runCommand(ws, now, step, planIds) {
       return ws.planArchiveEntry(now, step.entry);
     case 'apply_archive_entry':
       return ws.applyArchiveEntry(now, step.entry, confirm());
+    case 'tiers':
+      return ws.tiers(now, step.command, tiersOpts(step, planIds));
     default:
       throw new Error(`unknown op "${step.op}": teach this runner the new operation`);
   }
@@ -302,7 +352,8 @@ for (const name of cases) {
     let ws = null;
     try {
       for (const [index, step] of spec.steps.entries()) {
-        await t.test(`step ${index + 1}: ${step.op}`, () => {
+        const label = step.op === 'tiers' ? `tiers ${step.command}` : step.op;
+        await t.test(`step ${index + 1}: ${label}`, () => {
           const expectedJson = fs.readFileSync(path.join(caseDir, step.expect.json));
           if (step.op === 'units') {
             planIds.push(null);
@@ -310,7 +361,16 @@ for (const name of cases) {
             return;
           }
           if (ws === null) ws = memkit.Workspace.open(root, { layout });
-          const result = runCommand(ws, now, step, planIds);
+          // cli.py runs each step in the case's folder, and a relative path the library resolves
+          // against the working directory (tiers write-data --source-file) must find the same file.
+          const cwd = process.cwd();
+          process.chdir(root);
+          let result;
+          try {
+            result = runCommand(ws, now, step, planIds);
+          } finally {
+            process.chdir(cwd);
+          }
           try {
             planIds.push(result.planId);
             checkResult(result, step.expect, expectedJson, planIds);

@@ -5,8 +5,10 @@ is Workspace.plan_compaction, mk_result_plan_id is Result.plan_id, mk_document_u
 Document.unit. Every handle (Workspace, Result, Document) has an idempotent close() and is a
 context manager; the garbage collector only destroys what was not closed.
 
-Workspace.open(root, layout=...) takes a Layout (or "custodian", the default, or
-"memorybox"): a project's docs/memory, or a MemoryBox agent root (brain/, memory/).
+Workspace.open(root, layout=...) takes a Layout (or "custodian", the default, "memorybox" or
+"tiers"): a project's docs/memory, a MemoryBox agent root (brain/, memory/), or a three-tier
+session memory workspace (memory/ with sessions/, themes, global.md and data/; the tiers_*
+methods).
 
 A non-OK mk_status raises memkit.Error (.code, .name, .message). A command that ran returns a
 Result even when its findings stop it: read Result.exit_code (0, 1 or 2) and the JSON.
@@ -38,8 +40,8 @@ __all__ = [
     "Clock",
     "SYSTEM_CLOCK", "parse_clock", "version", "version_number", "status_name",
     "last_error_message", "Workspace", "Result", "InboxCounts", "BudgetRow", "BudgetState",
-    "ForgetMode", "UpdateEvent", "Gate", "Judge", "Layout", "Profile", "Lifecycle", "Document",
-    "Unit", "UnitKind", "library_path",
+    "ForgetMode", "UpdateEvent", "Gate", "Judge", "Layout", "Profile", "Lifecycle",
+    "TiersCommand", "Document", "Unit", "UnitKind", "library_path",
 ]
 
 #: The library version this binding was written for (memkit.h's MK_VERSION_*).
@@ -635,18 +637,117 @@ class Layout(enum.IntEnum):
     #: decay, hygiene, load, update, gate, the moves (compact, promote, archive_entry) and, on
     #: a Maven root, canon and client lifecycles.
     MEMORYBOX = _capi.MK_LAYOUT_MEMORYBOX
+    #: Three-tier session memory: memory/ under the workspace (spec tiers3.md); the tiers_*
+    #: methods (mk_tiers_run) and recover (`tiers recover`) only.
+    TIERS = _capi.MK_LAYOUT_TIERS
 
 
 def _layout(layout: Union[str, int]) -> int:
-    """A Layout, its name in any case ("custodian", "memorybox"), or an int for the library to
-    judge (an unknown one is its MK_E_ARG, as for ForgetMode)."""
+    """A Layout, its name in any case ("custodian", "memorybox", "tiers"), or an int for the
+    library to judge (an unknown one is its MK_E_ARG, as for ForgetMode)."""
     if isinstance(layout, str):
         try:
             return Layout[layout.upper()]
         except KeyError:
-            raise ArgumentError(
-                f"layout: expected 'custodian' or 'memorybox', got {layout!r}") from None
+            raise ArgumentError(f"layout: expected 'custodian', 'memorybox' or 'tiers', got "
+                                f"{layout!r}") from None
     return _fits_int32(layout, "layout")
+
+
+class TiersCommand(enum.IntEnum):
+    """The values of mk_tiers_command: `memkit tiers <name>`, the name being the member's in
+    lower case with '-' for '_' (TiersCommand.PERSIST_TURN is `persist-turn`)."""
+    INIT = _capi.MK_TIERS_INIT
+    SESSION_INIT = _capi.MK_TIERS_SESSION_INIT
+    LOG_TURN = _capi.MK_TIERS_LOG_TURN
+    READ_LOGS = _capi.MK_TIERS_READ_LOGS
+    PERSIST_TURN = _capi.MK_TIERS_PERSIST_TURN
+    WRITE_THEME = _capi.MK_TIERS_WRITE_THEME
+    READ_THEME = _capi.MK_TIERS_READ_THEME
+    READ_GLOBAL = _capi.MK_TIERS_READ_GLOBAL
+    WRITE_GLOBAL = _capi.MK_TIERS_WRITE_GLOBAL
+    LIST_THEMES = _capi.MK_TIERS_LIST_THEMES
+    WRITE_DATA = _capi.MK_TIERS_WRITE_DATA
+    READ_DATA = _capi.MK_TIERS_READ_DATA
+    LIST_DATA = _capi.MK_TIERS_LIST_DATA
+    #: A dry run; with confirm_plan_id `--apply --confirm-plan ID`.
+    ARCHIVE_THEMES = _capi.MK_TIERS_ARCHIVE_THEMES
+    #: `template NAME`, the NAME in template_name.
+    TEMPLATE = _capi.MK_TIERS_TEMPLATE
+
+    @property
+    def cli_name(self) -> str:
+        """The CLI's name of the command: "persist-turn" for PERSIST_TURN."""
+        return self.name.lower().replace("_", "-")
+
+
+def _tiers_command(command: Union[str, int]) -> int:
+    """A TiersCommand, its CLI name ("persist-turn") or member name in any case
+    ("PERSIST_TURN", "persist_turn"), or an int for the library to judge (an unknown one is its
+    MK_E_ARG, as for ForgetMode)."""
+    if isinstance(command, str):
+        try:
+            return TiersCommand[command.upper().replace("-", "_")]
+        except KeyError:
+            names = ", ".join(c.cli_name for c in TiersCommand)
+            raise ArgumentError(f"command: expected a tiers command ({names}), got "
+                                f"{command!r}") from None
+    return _fits_int32(command, "command")
+
+
+# The fields of mk_tiers_options by kind, as memkit.h declares them (version aside).
+_TIERS_TEXTS = ("content", "raw_content", "extracted_content", "theme", "template_name", "title",
+                "entry_type", "session_id", "tools_json", "name", "csv_content", "description",
+                "source_label", "columns_json", "confirm_plan_id")
+_TIERS_PATHS = ("source_file",)
+_TIERS_NUMBERS = ("recent_days", "theme_limit", "max_tokens", "days_back", "limit", "hours_back",
+                  "head", "days")
+_TIERS_FLAGS = ("no_log", "promote_global", "append", "replace")
+
+
+def _tiers_options(fields: dict[str, Any]) -> _capi.mk_tiers_options:
+    """An mk_tiers_options from field names to values; None (and False for a flag) is "not
+    given". Values go to C as they are: the library, not the binding, judges them, so a
+    request gives the CLI's result for the same arguments."""
+    opts = _capi.mk_tiers_options()
+    _capi.mk_tiers_options_init(ctypes.byref(opts))
+    for field, value in fields.items():
+        if value is None:
+            continue
+        if field in _TIERS_TEXTS:
+            setattr(opts, field, _cstring(value, field))
+        elif field in _TIERS_PATHS:
+            setattr(opts, field, _cpath(value, field))
+        elif field in _TIERS_NUMBERS:
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise TypeError(f"{field}: expected int or None, got {type(value).__name__}")
+            if not _INT64[0] <= value <= _INT64[1]:
+                raise ArgumentError(f"{field}: {value} does not fit an int64_t")
+            if value == _capi.MK_TIERS_UNSET:  # C would read it as "not given"
+                raise ArgumentError(f"{field}: {value} is MK_TIERS_UNSET; pass None to leave "
+                                    "it out")
+            setattr(opts, field, value)
+        elif field in _TIERS_FLAGS:
+            if not isinstance(value, bool):
+                raise TypeError(f"{field}: expected bool, got {type(value).__name__}")
+            setattr(opts, field, int(value))
+        else:
+            raise TypeError(f"unknown mk_tiers_options field {field!r}")
+    return opts
+
+
+def _json_list(items: Any, text: Optional[Text], what: str) -> Optional[Text]:
+    """The JSON text of an option that is a JSON array (--tools, --columns-json): `text` as
+    given, or the list `items` as compact JSON (its items unchecked: C refuses what the CLI
+    refuses). Both at once is ambiguous and refused."""
+    if items is None:
+        return text
+    if text is not None:
+        raise ArgumentError(f"{what}: give {what} or {what}_json, not both")
+    if isinstance(items, (str, bytes, bytearray)) or not isinstance(items, (list, tuple)):
+        raise TypeError(f"{what}: expected a list of str (or pass the JSON text as "
+                        f"{what}_json), got {type(items).__name__}")
+    return _json.dumps(list(items), ensure_ascii=False, separators=(",", ":"))
 
 
 class Workspace(_Handle):
@@ -660,20 +761,24 @@ class Workspace(_Handle):
     the project root's memory directory, or, for Layout.MEMORYBOX, `memkit memorybox init`,
     `status`, `decay`, `hygiene`, `load`, `update`, `gate` (with a Python judge), `compact`,
     `promote`, `update --resolve archive`, and on a Maven root (init with profile="maven")
-    `canon add|verify` and `client set` (--root ROOT) on an agent root. A command of the
-    other layout returns a Result with a fatal MK-ARG-001 finding (exit code 2): a MemoryBox
-    command on a custodian workspace, the custodian commands on a MemoryBox one."""
+    `canon add|verify` and `client set` (--root ROOT) on an agent root. Layout.TIERS runs
+    `memkit tiers ... --workspace ROOT`: the tiers_* methods and recover. A command of
+    another layout returns a Result with a fatal MK-ARG-001 finding (exit code 2): a MemoryBox
+    command on a custodian workspace, the custodian commands on a MemoryBox one, a tiers_*
+    method on either, and every other command on a tiers workspace."""
 
     _destroy = staticmethod(_capi.mk_workspace_destroy)
 
     def __init__(self, root: PathLike, memory_dir: Optional[PathLike] = None,
                  lock_timeout: float = 10.0,
                  layout: Union[str, Layout] = Layout.CUSTODIAN) -> None:
-        """mk_workspace_open. layout is a Layout or its name ("custodian", "memorybox").
+        """mk_workspace_open. layout is a Layout or its name ("custodian", "memorybox",
+        "tiers").
 
         Custodian: checks the project root and that memory_dir (relative to it; None:
         docs/memory) lies strictly inside docs/ without symbolic links. MemoryBox: root is the
-        agent root (brain/, memory/) and memory_dir must stay None (else Error, MK_E_ARG).
+        agent root (brain/, memory/). Tiers: root is the workspace (the CLI's --workspace)
+        holding memory/. For both, memory_dir must stay None (else Error, MK_E_ARG).
         lock_timeout is how long applies wait for the folder's lock, in seconds."""
         root_bytes = _cpath(root, "root")
         opts = _capi.mk_workspace_options()
@@ -748,7 +853,9 @@ class Workspace(_Handle):
                          _cstring(confirm, "confirm"))
 
     def recover(self, now: ClockLike, apply: bool = False, rollback: bool = False) -> Result:
-        """mk_workspace_recover (`custodian recover [--apply [--rollback]]`)."""
+        """mk_workspace_recover (`custodian recover [--apply [--rollback]]`; `tiers recover
+        ...` on a Layout.TIERS workspace): lists the transactions a crash left unfinished; with
+        apply finishes them (with rollback, rolls them back)."""
         flags = ((_capi.MK_RECOVER_APPLY if apply else 0)
                  | (_capi.MK_RECOVER_ROLLBACK if rollback else 0))
         return self._run(_capi.mk_workspace_recover, now, flags)
@@ -1025,6 +1132,175 @@ class Workspace(_Handle):
         --apply --confirm-plan ID`), with the lock and checks of apply_memorybox_compact."""
         return self._run(_capi.mk_workspace_apply_archive_entry, now,
                          _cstring(entry_id, "entry_id"), _cstring(confirm, "confirm"))
+
+    # Three-tier session memory (Layout.TIERS; spec tiers3.md). Every method is mk_tiers_run:
+    # the keyword arguments are mk_tiers_options fields (the CLI's options), passed on as they
+    # are, so a call gives the CLI's JSON byte for byte. Writes check every argument first and
+    # then write all their files or none (a refusal is a Result with findings, not an
+    # exception), in the commit order L1, L2, L3 under the workspace's .memkit/lock.
+
+    def tiers(self, now: ClockLike, command: Union[str, TiersCommand], **options: Any) -> Result:
+        """mk_tiers_run (`memkit tiers <command> ...`) with the options given by their
+        mk_tiers_options field names: str (or bytes) for the text fields (template_name,
+        tools_json, columns_json, confirm_plan_id included), a path for source_file, int for the
+        integer fields, bool for the flags; None leaves a field out. command is a TiersCommand,
+        its CLI name ("persist-turn") or an int for the library to judge.
+
+        The tiers_* methods are this with Python names; this form also sends what they cannot,
+        e.g. an option the command does not take (the CLI's fatal MK-ARG-001 "unknown option").
+        An unknown field name raises TypeError."""
+        number = _tiers_command(command)
+        opts = _tiers_options(options)
+        return self._run(_capi.mk_tiers_run, now, number, ctypes.byref(opts))
+
+    def tiers_init(self, now: ClockLike) -> Result:
+        """`tiers init`: creates memory/, memory/sessions/, memory/data/ with manifest.json
+        (`{}`) and the global.md skeleton; never overwrites (data.created)."""
+        return self.tiers(now, TiersCommand.INIT)
+
+    def tiers_session_init(self, now: ClockLike, *, session_id: Optional[Text] = None,
+                           recent_days: Optional[int] = None, theme_limit: Optional[int] = None,
+                           no_log: bool = False, max_tokens: Optional[int] = None) -> Result:
+        """`tiers session-init`: global.md's excerpt, the recent logs and themes (recent_days,
+        default 7; theme_limit, default 8), l2_archive_due; with max_tokens the context in the
+        read order within that budget (data.context, tokens_used, dropped). Logs a
+        SESSION_INIT entry unless no_log (then Result.applied is False)."""
+        return self.tiers(now, TiersCommand.SESSION_INIT, session_id=session_id,
+                          recent_days=recent_days, theme_limit=theme_limit, no_log=no_log,
+                          max_tokens=max_tokens)
+
+    def tiers_log_turn(self, now: ClockLike, content: Optional[Text], *,
+                       entry_type: Optional[Text] = None, tools: Optional[list] = None,
+                       tools_json: Optional[Text] = None,
+                       session_id: Optional[Text] = None) -> Result:
+        """`tiers log-turn --content C`: appends one L1 entry to memory/sessions/<date>.md
+        (data.path). entry_type defaults to "turn" (written upper-cased). tools is a list of
+        str (sent as JSON) or tools_json the JSON array text as the CLI's --tools takes it."""
+        return self.tiers(now, TiersCommand.LOG_TURN, content=content, entry_type=entry_type,
+                          tools_json=_json_list(tools, tools_json, "tools"),
+                          session_id=session_id)
+
+    def tiers_read_logs(self, now: ClockLike, *, days_back: Optional[int] = None,
+                        limit: Optional[int] = None) -> Result:
+        """`tiers read-logs`: the L1 files of the last days_back days (default 7), newest
+        first, at most limit (default 20), with their bytes (data.logs). Writes nothing."""
+        return self.tiers(now, TiersCommand.READ_LOGS, days_back=days_back, limit=limit)
+
+    def tiers_persist_turn(self, now: ClockLike, raw_content: Optional[Text], *,
+                           extracted_content: Optional[Text] = None,
+                           theme: Optional[Text] = None, template: Optional[Text] = None,
+                           title: Optional[Text] = None, entry_type: Optional[Text] = None,
+                           tools: Optional[list] = None, tools_json: Optional[Text] = None,
+                           session_id: Optional[Text] = None,
+                           promote_global: bool = False) -> Result:
+        """`tiers persist-turn --raw-content R`: the L1 entry; with extracted_content (which
+        needs theme: MK-TIERS-004 otherwise, nothing written) the L2 note
+        memory/<theme>/<date>_<hour>.md, headed by title and template ("decision", "error",
+        "task"); with promote_global too, a block appended to memory/global.md. The theme is
+        always the caller's: memkit never guesses one."""
+        return self.tiers(now, TiersCommand.PERSIST_TURN, raw_content=raw_content,
+                          extracted_content=extracted_content, theme=theme,
+                          template_name=template, title=title, entry_type=entry_type,
+                          tools_json=_json_list(tools, tools_json, "tools"),
+                          session_id=session_id, promote_global=promote_global)
+
+    def tiers_write_theme(self, now: ClockLike, theme: Optional[Text], content: Optional[Text],
+                          *, template: Optional[Text] = None, title: Optional[Text] = None,
+                          promote_global: bool = False, raw_content: Optional[Text] = None,
+                          entry_type: Optional[Text] = None, tools: Optional[list] = None,
+                          tools_json: Optional[Text] = None,
+                          session_id: Optional[Text] = None) -> Result:
+        """`tiers write-theme --theme T --content C`: an L1 entry (raw_content, else content),
+        then the L2 note (data.path), then with promote_global a block in global.md."""
+        return self.tiers(now, TiersCommand.WRITE_THEME, theme=theme, content=content,
+                          template_name=template, title=title, promote_global=promote_global,
+                          raw_content=raw_content, entry_type=entry_type,
+                          tools_json=_json_list(tools, tools_json, "tools"),
+                          session_id=session_id)
+
+    def tiers_read_theme(self, now: ClockLike, theme: Optional[Text], *,
+                         hours_back: Optional[int] = None,
+                         limit: Optional[int] = None) -> Result:
+        """`tiers read-theme --theme T`: the theme's notes of the last hours_back hours
+        (default 24), newest first, at most limit (default 20) (data.memories)."""
+        return self.tiers(now, TiersCommand.READ_THEME, theme=theme, hours_back=hours_back,
+                          limit=limit)
+
+    def tiers_read_global(self, now: ClockLike) -> Result:
+        """`tiers read-global`: global.md (data.content, exists) and its read order
+        (data.read_order: Active Mission, Key Constraints, Research Index, User Preferences)."""
+        return self.tiers(now, TiersCommand.READ_GLOBAL)
+
+    def tiers_write_global(self, now: ClockLike, content: Optional[Text], *,
+                           append: bool = False, replace: bool = False,
+                           raw_content: Optional[Text] = None,
+                           entry_type: Optional[Text] = None, tools: Optional[list] = None,
+                           tools_json: Optional[Text] = None,
+                           session_id: Optional[Text] = None) -> Result:
+        """`tiers write-global --content C [--append | --replace]`: an L1 entry, then global.md
+        appended to (the default) or replaced (the old bytes kept in memory/archive/global/,
+        data.backup_path). append and replace together are MK-ARG-001."""
+        return self.tiers(now, TiersCommand.WRITE_GLOBAL, content=content, append=append,
+                          replace=replace, raw_content=raw_content, entry_type=entry_type,
+                          tools_json=_json_list(tools, tools_json, "tools"),
+                          session_id=session_id)
+
+    def tiers_list_themes(self, now: ClockLike) -> Result:
+        """`tiers list-themes`: the theme folders of memory/, sorted (data.themes)."""
+        return self.tiers(now, TiersCommand.LIST_THEMES)
+
+    def tiers_write_data(self, now: ClockLike, name: Optional[Text], *,
+                         csv_content: Optional[Text] = None,
+                         source_file: Optional[PathLike] = None, replace: bool = False,
+                         description: Optional[Text] = None,
+                         source_label: Optional[Text] = None, columns: Optional[list] = None,
+                         columns_json: Optional[Text] = None,
+                         raw_content: Optional[Text] = None, entry_type: Optional[Text] = None,
+                         tools: Optional[list] = None, tools_json: Optional[Text] = None,
+                         session_id: Optional[Text] = None) -> Result:
+        """`tiers write-data --name N (--csv-content C | --source-file F)`: an L1 entry, the CSV
+        memory/data/<name>.csv stored byte for byte, and its manifest.json entry
+        (data.manifest_entry). Exactly one of csv_content ("" is an empty CSV) and source_file
+        (relative to the current directory), else MK-TIERS-010; an existing file needs
+        replace (MK-TIERS-011). columns is a list of str (sent as JSON) or columns_json the
+        text of --columns-json."""
+        return self.tiers(now, TiersCommand.WRITE_DATA, name=name, csv_content=csv_content,
+                          source_file=source_file, replace=replace, description=description,
+                          source_label=source_label,
+                          columns_json=_json_list(columns, columns_json, "columns"),
+                          raw_content=raw_content, entry_type=entry_type,
+                          tools_json=_json_list(tools, tools_json, "tools"),
+                          session_id=session_id)
+
+    def tiers_read_data(self, now: ClockLike, name: Optional[Text], *,
+                        head: Optional[int] = None) -> Result:
+        """`tiers read-data --name N [--head N]`: the CSV's bytes (with head, through its
+        head-th record, the header being the first; data.data.truncated) and its manifest
+        entry (data.data.metadata). A missing file is MK-ARG-001."""
+        return self.tiers(now, TiersCommand.READ_DATA, name=name, head=head)
+
+    def tiers_list_data(self, now: ClockLike) -> Result:
+        """`tiers list-data`: the CSV files of memory/data/ with their manifest entries."""
+        return self.tiers(now, TiersCommand.LIST_DATA)
+
+    def tiers_archive_themes(self, now: ClockLike, *, days: Optional[int] = None) -> Result:
+        """`tiers archive-themes [--days N]`, a dry run: the L2 notes older than days (default
+        90) and the plan (Result.plan_id) that moves them to memory/archive/<theme>/; apply it
+        with tiers_apply_archive_themes. Writes nothing."""
+        return self.tiers(now, TiersCommand.ARCHIVE_THEMES, days=days)
+
+    def tiers_apply_archive_themes(self, now: ClockLike, confirm: str, *,
+                                   days: Optional[int] = None) -> Result:
+        """`tiers archive-themes [--days N] --apply --confirm-plan ID`: plans again from disk
+        under the lock and moves the notes only when the new plan's ID is `confirm` (else
+        MK-PLAN-001, nothing written)."""
+        return self.tiers(now, TiersCommand.ARCHIVE_THEMES, days=days,
+                          confirm_plan_id=_cstring(confirm, "confirm"))
+
+    def tiers_template(self, now: ClockLike, name: Optional[Text]) -> Result:
+        """`tiers template NAME`: the body skeleton of the template "decision", "error" or
+        "task" (data.text); another name is MK-ARG-001. Writes nothing."""
+        return self.tiers(now, TiersCommand.TEMPLATE, template_name=name)
 
 
 # Section - Document

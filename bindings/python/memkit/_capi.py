@@ -75,6 +75,7 @@ class mk_clock(Structure):
 mk_layout = c_int32
 MK_LAYOUT_CUSTODIAN = 0
 MK_LAYOUT_MEMORYBOX = 1
+MK_LAYOUT_TIERS = 2  # only mk_tiers_run and mk_workspace_recover
 MK_WORKSPACE_OPTIONS_VERSION = 1
 
 
@@ -220,6 +221,63 @@ MK_LIFECYCLE_MAINTENANCE = 1
 MK_LIFECYCLE_ARCHIVED = 2
 
 
+# Section - Three-tier session memory
+
+mk_tiers_command = c_int32
+MK_TIERS_INIT = 0
+MK_TIERS_SESSION_INIT = 1
+MK_TIERS_LOG_TURN = 2
+MK_TIERS_READ_LOGS = 3
+MK_TIERS_PERSIST_TURN = 4
+MK_TIERS_WRITE_THEME = 5
+MK_TIERS_READ_THEME = 6
+MK_TIERS_READ_GLOBAL = 7
+MK_TIERS_WRITE_GLOBAL = 8
+MK_TIERS_LIST_THEMES = 9
+MK_TIERS_WRITE_DATA = 10
+MK_TIERS_READ_DATA = 11
+MK_TIERS_LIST_DATA = 12
+MK_TIERS_ARCHIVE_THEMES = 13
+MK_TIERS_TEMPLATE = 14
+
+MK_TIERS_UNSET = -(1 << 63)  # INT64_MIN: an integer field not given
+MK_TIERS_OPTIONS_VERSION = 1
+
+
+class mk_tiers_options(Structure):
+    # Strings are NUL-terminated UTF-8 or NULL (not given); integers MK_TIERS_UNSET when not
+    # given; flags 0 or 1. Each field is the CLI option of the same name (memkit.h).
+    _fields_ = [("version", c_uint32),
+                ("content", c_char_p),
+                ("raw_content", c_char_p),
+                ("extracted_content", c_char_p),
+                ("theme", c_char_p),
+                ("template_name", c_char_p),  # --template; the NAME of MK_TIERS_TEMPLATE
+                ("title", c_char_p),
+                ("entry_type", c_char_p),
+                ("session_id", c_char_p),
+                ("tools_json", c_char_p),  # --tools: a JSON array of strings
+                ("name", c_char_p),
+                ("csv_content", c_char_p),  # "" is empty CSV, NULL is not given
+                ("source_file", c_char_p),
+                ("description", c_char_p),
+                ("source_label", c_char_p),
+                ("columns_json", c_char_p),
+                ("confirm_plan_id", c_char_p),  # archive-themes: --apply --confirm-plan ID
+                ("recent_days", c_int64),
+                ("theme_limit", c_int64),
+                ("max_tokens", c_int64),
+                ("days_back", c_int64),
+                ("limit", c_int64),
+                ("hours_back", c_int64),
+                ("head", c_int64),
+                ("days", c_int64),
+                ("no_log", c_int32),
+                ("promote_global", c_int32),
+                ("append", c_int32),
+                ("replace", c_int32)]
+
+
 # Section - Document
 
 class mk_document(Structure):
@@ -318,7 +376,7 @@ def _fn(name: str, restype, *argtypes):
     return function
 
 
-# The 55 functions of memkit.h, in header order.
+# The 57 functions of memkit.h, in header order.
 
 # Section - Version
 
@@ -524,7 +582,14 @@ mk_workspace_apply_client_set = _fn("mk_workspace_apply_client_set", mk_status,
                                     POINTER(POINTER(mk_result)), POINTER(mk_workspace),
                                     POINTER(mk_clock), c_char_p, mk_lifecycle, c_char_p)
 
-# Section - Document
+# Section - Three-tier session memory
+
+# void mk_tiers_options_init(mk_tiers_options* opts);
+mk_tiers_options_init = _fn("mk_tiers_options_init", None, POINTER(mk_tiers_options))
+# mk_status mk_tiers_run(mk_result** out, mk_workspace* ws, const mk_clock* now,
+#                        mk_tiers_command command, const mk_tiers_options* opts);
+mk_tiers_run = _fn("mk_tiers_run", mk_status, POINTER(POINTER(mk_result)), POINTER(mk_workspace),
+                   POINTER(mk_clock), mk_tiers_command, POINTER(mk_tiers_options))
 
 # mk_status mk_document_parse(mk_document** out, const char* data, size_t size);
 mk_document_parse = _fn("mk_document_parse", mk_status, POINTER(POINTER(mk_document)), c_char_p,

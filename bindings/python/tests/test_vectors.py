@@ -4,6 +4,7 @@ Every case folder beside tests/vectors/README.md becomes one test; each step is 
 expected JSON bytes were written by the CLI, so passing here means the binding, the C ABI and
 the CLI agree byte for byte.
 """
+import inspect
 import json
 import shutil
 import tempfile
@@ -30,7 +31,8 @@ UNIT_KIND_JSON = {
 
 
 # The case-level "layout" field (absent: custodian) and the layout each name opens.
-LAYOUTS = {"custodian": memkit.Layout.CUSTODIAN, "memorybox": memkit.Layout.MEMORYBOX}
+LAYOUTS = {"custodian": memkit.Layout.CUSTODIAN, "memorybox": memkit.Layout.MEMORYBOX,
+           "tiers": memkit.Layout.TIERS}
 
 
 def case_dirs():
@@ -111,7 +113,47 @@ def run_command(ws, now, step, ref):
         return ws.plan_archive_entry(now, step["entry"])
     if op == "apply_archive_entry":
         return ws.apply_archive_entry(now, step["entry"], ref(step["confirm"]))
+    if op == "tiers":
+        return run_tiers(ws, now, step["command"], step.get("args") or {}, ref)
     raise AssertionError(f"unknown op {op!r}: teach the binding's vector runner about it")
+
+
+def tiers_call(ws, command, args):
+    """The tiers_* method and keyword arguments that send a tiers step's `args` (mk_tiers_options
+    field names) unchanged, or None when no method can: the step gives an option its command
+    does not take, or leaves out one the method requires."""
+    kwargs = dict(args)
+    name = "tiers_" + command.replace("-", "_")
+    renames = {"template_name": "name" if command == "template" else "template"}
+    if command == "archive-themes" and "confirm_plan_id" in kwargs:
+        name = "tiers_apply_archive_themes"
+        renames["confirm_plan_id"] = "confirm"
+    for field, keyword in renames.items():
+        if field in kwargs:
+            if keyword in kwargs:
+                return None
+            kwargs[keyword] = kwargs.pop(field)
+    method = getattr(ws, name, None)
+    if method is None:
+        return None
+    try:
+        inspect.signature(method).bind(None, **kwargs)
+    except TypeError:
+        return None
+    return method, kwargs
+
+
+def run_tiers(ws, now, command, args, ref):
+    """A tiers step through its tiers_* method (the Python names), or through Workspace.tiers
+    (the field names) for a request no method can express; either way C gets the step's args."""
+    args = dict(args)
+    if "confirm_plan_id" in args:
+        args["confirm_plan_id"] = ref(args["confirm_plan_id"])
+    call = tiers_call(ws, command, args)
+    if call is None:
+        return ws.tiers(now, command, **args)
+    method, kwargs = call
+    return method(now, **kwargs)
 
 
 class VectorTests(unittest.TestCase):
@@ -156,7 +198,7 @@ class VectorTests(unittest.TestCase):
                         with run_command(ws, now, step, ref) as result:
                             plan_ids.append(result.plan_id)
                             self.check_result(result, expect, expected_json, ref)
-                            if layout is memkit.Layout.MEMORYBOX:  # line budgets: JSON only
+                            if layout is not memkit.Layout.CUSTODIAN:  # no budget rows
                                 self.assertEqual(result.budget_row_count, 0)
 
     def check_result(self, result, expect, expected_json, ref):
