@@ -247,8 +247,9 @@ mk_status mk_workspace_init(mk_result** out, mk_workspace* ws, const mk_clock* n
                             uint32_t flags) {
   // A tiers workspace has its init among the tiers commands (MK_TIERS_INIT): one way to each.
   if (ws != nullptr && ws->layout == MK_LAYOUT_TIERS) {
-    return memkit::capi::wrong_layout(out, now, "tiers init", "mk_workspace_init",
-                                      "MK_LAYOUT_CUSTODIAN or MK_LAYOUT_MEMORYBOX; use mk_tiers_run");
+    return memkit::capi::wrong_layout(
+        out, now, "tiers init", "mk_workspace_init",
+        "MK_LAYOUT_CUSTODIAN or MK_LAYOUT_MEMORYBOX; use mk_tiers_run");
   }
   return run_built(out, ws, now, "init", [&]() -> memkit::Result<CommandRequest> {
     if (Status known = known_flags(
@@ -282,7 +283,8 @@ void mk_compact_options_init(mk_compact_options* opts) {
 
 mk_status mk_workspace_plan_compaction(mk_result** out, mk_workspace* ws, const mk_clock* now,
                                        const mk_compact_options* opts) {
-  if (ws != nullptr && ws->layout != MK_LAYOUT_CUSTODIAN) {
+  // MemoryBox has a compact of its own; on a tiers workspace "tiers compact" is simply unknown.
+  if (ws != nullptr && ws->layout == MK_LAYOUT_MEMORYBOX) {
     return memkit::capi::wrong_layout(out, now, "memorybox compact", "mk_workspace_plan_compaction",
                                       "MK_LAYOUT_CUSTODIAN");
   }
@@ -292,7 +294,8 @@ mk_status mk_workspace_plan_compaction(mk_result** out, mk_workspace* ws, const 
 mk_status mk_workspace_apply_compaction(mk_result** out, mk_workspace* ws, const mk_clock* now,
                                         const mk_compact_options* opts,
                                         const char* confirm_plan_id) {
-  if (ws != nullptr && ws->layout != MK_LAYOUT_CUSTODIAN) {
+  // MemoryBox has a compact of its own; on a tiers workspace "tiers compact" is simply unknown.
+  if (ws != nullptr && ws->layout == MK_LAYOUT_MEMORYBOX) {
     return memkit::capi::wrong_layout(out, now, "memorybox compact",
                                       "mk_workspace_apply_compaction", "MK_LAYOUT_CUSTODIAN");
   }

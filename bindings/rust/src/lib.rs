@@ -38,6 +38,7 @@ mod document;
 mod error;
 mod gate;
 mod options;
+mod tiers;
 mod version;
 mod workspace;
 
@@ -50,5 +51,6 @@ pub use options::{
     AddOptions, CompactOptions, ForgetMode, ForgetOptions, InitOptions, Layout, Lifecycle, Profile,
     UpdateEvent, WorkspaceOptions,
 };
+pub use tiers::{TiersCommand, TiersOptions};
 pub use version::{check_version, version, version_string};
 pub use workspace::Workspace;

@@ -22,8 +22,9 @@ pub enum Layout {
     /// [`canon_verify`](crate::Workspace::canon_verify), the `plan_`/`apply_memorybox_compact`,
     /// `plan_`/`apply_promote` and `plan_`/`apply_archive_entry` pairs,
     /// [`client_set`](crate::Workspace::client_set) and
-    /// [`apply_client_set`](crate::Workspace::apply_client_set)) runs `memkit custodian ...` (those
-    /// give a result with a fatal MK-ARG-001 finding, exit code 2).
+    /// [`apply_client_set`](crate::Workspace::apply_client_set)) and
+    /// [`tiers_run`](crate::Workspace::tiers_run) runs `memkit custodian ...` (those give a result
+    /// with a fatal MK-ARG-001 finding, exit code 2).
     #[doc(alias = "MK_LAYOUT_CUSTODIAN")]
     Custodian,
     /// MemoryBox: `brain/` and `memory/` under an agent root (spec memorybox.md). Only
@@ -42,11 +43,22 @@ pub enum Layout {
     /// [`client_set`](crate::Workspace::client_set) /
     /// [`apply_client_set`](crate::Workspace::apply_client_set) run (`memkit memorybox
     /// init|status|decay|hygiene|load|update|gate|canon|compact|promote|client --root ROOT`; canon
-    /// and client need a root initialised with [`Profile::Maven`]); the other commands give a
-    /// result with a fatal MK-ARG-001 finding (exit code 2). Takes no
-    /// [`memory_dir`](WorkspaceOptions::memory_dir): the library refuses it with `MK_E_ARG`.
+    /// and client need a root initialised with [`Profile::Maven`]); the other commands
+    /// ([`tiers_run`](crate::Workspace::tiers_run) too) give a result with a fatal MK-ARG-001
+    /// finding (exit code 2). Takes no [`memory_dir`](WorkspaceOptions::memory_dir): the library
+    /// refuses it with `MK_E_ARG`.
     #[doc(alias = "MK_LAYOUT_MEMORYBOX")]
     MemoryBox,
+    /// Three-tier session memory: `memory/` under a workspace (spec tiers3.md). Its commands run
+    /// through [`tiers_run`](crate::Workspace::tiers_run) (`memkit tiers <command> --workspace
+    /// ROOT`), and [`recover`](crate::Workspace::recover) is `tiers recover`; the custodian and
+    /// MemoryBox commands ([`status`](crate::Workspace::status),
+    /// [`plan_compaction`](crate::Workspace::plan_compaction),
+    /// [`decay`](crate::Workspace::decay), ...) give a result with a fatal MK-ARG-001 finding
+    /// (exit code 2). Takes no [`memory_dir`](WorkspaceOptions::memory_dir): the library refuses
+    /// it with `MK_E_ARG`.
+    #[doc(alias = "MK_LAYOUT_TIERS")]
+    Tiers,
 }
 
 impl Layout {
@@ -54,6 +66,7 @@ impl Layout {
         match self {
             Layout::Custodian => sys::MK_LAYOUT_CUSTODIAN,
             Layout::MemoryBox => sys::MK_LAYOUT_MEMORYBOX,
+            Layout::Tiers => sys::MK_LAYOUT_TIERS,
         }
     }
 }
@@ -73,14 +86,16 @@ impl WorkspaceOptions {
         WorkspaceOptions::default()
     }
 
-    /// The memory layout: [`Layout::Custodian`] (the default) or [`Layout::MemoryBox`].
+    /// The memory layout: [`Layout::Custodian`] (the default), [`Layout::MemoryBox`] or
+    /// [`Layout::Tiers`].
     pub fn layout(mut self, layout: Layout) -> WorkspaceOptions {
         self.layout = Some(layout);
         self
     }
 
     /// The memory directory, relative to the project root and strictly inside `docs/`. For the
-    /// custodian layout only: with [`Layout::MemoryBox`], opening fails with `MK_E_ARG`.
+    /// custodian layout only: with [`Layout::MemoryBox`] or [`Layout::Tiers`], opening fails with
+    /// `MK_E_ARG`.
     pub fn memory_dir(mut self, memory_dir: impl AsRef<Path>) -> WorkspaceOptions {
         self.memory_dir = Some(memory_dir.as_ref().to_path_buf());
         self

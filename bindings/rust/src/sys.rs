@@ -102,12 +102,14 @@ extern "C" {
 pub type mk_layout = i32;
 pub const MK_LAYOUT_CUSTODIAN: mk_layout = 0;
 pub const MK_LAYOUT_MEMORYBOX: mk_layout = 1;
+pub const MK_LAYOUT_TIERS: mk_layout = 2;
 
 pub const MK_WORKSPACE_OPTIONS_VERSION: u32 = 1;
 
 /// `typedef struct mk_workspace_options { uint32_t version; mk_layout layout;
 /// const char* memory_dir; double lock_timeout_seconds; } mk_workspace_options;`
-/// (`memory_dir` is for `MK_LAYOUT_CUSTODIAN` only: NULL for `MK_LAYOUT_MEMORYBOX`.)
+/// (`memory_dir` is for `MK_LAYOUT_CUSTODIAN` only: NULL for `MK_LAYOUT_MEMORYBOX` and
+/// `MK_LAYOUT_TIERS`.)
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct mk_workspace_options {
@@ -666,6 +668,90 @@ extern "C" {
     ) -> mk_status;
 }
 
+// Section - Three-tier session memory (spec tiers3.md)
+
+/// `typedef int32_t mk_tiers_command;` (each value is `memkit tiers <name>`)
+pub type mk_tiers_command = i32;
+pub const MK_TIERS_INIT: mk_tiers_command = 0;
+pub const MK_TIERS_SESSION_INIT: mk_tiers_command = 1;
+pub const MK_TIERS_LOG_TURN: mk_tiers_command = 2;
+pub const MK_TIERS_READ_LOGS: mk_tiers_command = 3;
+pub const MK_TIERS_PERSIST_TURN: mk_tiers_command = 4;
+pub const MK_TIERS_WRITE_THEME: mk_tiers_command = 5;
+pub const MK_TIERS_READ_THEME: mk_tiers_command = 6;
+pub const MK_TIERS_READ_GLOBAL: mk_tiers_command = 7;
+pub const MK_TIERS_WRITE_GLOBAL: mk_tiers_command = 8;
+pub const MK_TIERS_LIST_THEMES: mk_tiers_command = 9;
+pub const MK_TIERS_WRITE_DATA: mk_tiers_command = 10;
+pub const MK_TIERS_READ_DATA: mk_tiers_command = 11;
+pub const MK_TIERS_LIST_DATA: mk_tiers_command = 12;
+pub const MK_TIERS_ARCHIVE_THEMES: mk_tiers_command = 13;
+pub const MK_TIERS_TEMPLATE: mk_tiers_command = 14;
+
+/// `#define MK_TIERS_UNSET INT64_MIN`: an integer field of `mk_tiers_options` that is not given.
+pub const MK_TIERS_UNSET: i64 = i64::MIN;
+pub const MK_TIERS_OPTIONS_VERSION: u32 = 1;
+
+/// `typedef struct mk_tiers_options { uint32_t version; const char* content;
+/// const char* raw_content; const char* extracted_content; const char* theme;
+/// const char* template_name; const char* title; const char* entry_type; const char* session_id;
+/// const char* tools_json; const char* name; const char* csv_content; const char* source_file;
+/// const char* description; const char* source_label; const char* columns_json;
+/// const char* confirm_plan_id; int64_t recent_days; int64_t theme_limit; int64_t max_tokens;
+/// int64_t days_back; int64_t limit; int64_t hours_back; int64_t head; int64_t days;
+/// int32_t no_log; int32_t promote_global; int32_t append; int32_t replace; } mk_tiers_options;`
+/// (strings NULL when not given, integers `MK_TIERS_UNSET`, flags 0 or 1; each field is the CLI
+/// option of its name, `tools_json` is `--tools`, `template_name` is `--template` or, for
+/// `MK_TIERS_TEMPLATE`, the template shown, `confirm_plan_id` is `--apply --confirm-plan ID`.)
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct mk_tiers_options {
+    pub version: u32,
+    pub content: *const c_char,
+    pub raw_content: *const c_char,
+    pub extracted_content: *const c_char,
+    pub theme: *const c_char,
+    pub template_name: *const c_char,
+    pub title: *const c_char,
+    pub entry_type: *const c_char,
+    pub session_id: *const c_char,
+    pub tools_json: *const c_char,
+    pub name: *const c_char,
+    pub csv_content: *const c_char,
+    pub source_file: *const c_char,
+    pub description: *const c_char,
+    pub source_label: *const c_char,
+    pub columns_json: *const c_char,
+    pub confirm_plan_id: *const c_char,
+    pub recent_days: i64,
+    pub theme_limit: i64,
+    pub max_tokens: i64,
+    pub days_back: i64,
+    pub limit: i64,
+    pub hours_back: i64,
+    pub head: i64,
+    pub days: i64,
+    pub no_log: i32,
+    pub promote_global: i32,
+    pub append: i32,
+    pub replace: i32,
+}
+
+extern "C" {
+    // void mk_tiers_options_init(mk_tiers_options* opts);
+    pub fn mk_tiers_options_init(opts: *mut mk_tiers_options);
+
+    // mk_status mk_tiers_run(mk_result** out, mk_workspace* ws, const mk_clock* now,
+    //                               mk_tiers_command command, const mk_tiers_options* opts);
+    pub fn mk_tiers_run(
+        out: *mut *mut mk_result,
+        ws: *mut mk_workspace,
+        now: *const mk_clock,
+        command: mk_tiers_command,
+        opts: *const mk_tiers_options,
+    ) -> mk_status;
+}
+
 // Section - Document
 
 /// `typedef struct mk_document mk_document;` (opaque)
@@ -743,6 +829,31 @@ mod layout_tests {
         assert_eq!(size_of::<mk_gate_candidate>(), 56);
         assert_eq!(align_of::<mk_gate_candidate>(), 8);
         assert_eq!(size_of::<mk_unit>(), 32);
+        assert_eq!(size_of::<mk_tiers_options>(), 216);
+        assert_eq!(align_of::<mk_tiers_options>(), 8);
         assert_eq!(size_of::<mk_workspace>(), 0);
+    }
+
+    // The offsets gcc gives mk_tiers_options' first, boundary and last fields on LP64 (pointers
+    // after the 4-byte version and its padding, then the int64s, then the int32 flags).
+    #[test]
+    #[cfg(target_pointer_width = "64")]
+    fn tiers_options_fields_sit_at_the_c_offsets() {
+        let opts = std::mem::MaybeUninit::<mk_tiers_options>::uninit();
+        let p = opts.as_ptr();
+        let at = |field: *const u8| field as usize - p as usize;
+        // SAFETY: addr_of! takes field addresses without reading the uninitialised struct.
+        unsafe {
+            assert_eq!(at(std::ptr::addr_of!((*p).content) as *const u8), 8);
+            assert_eq!(at(std::ptr::addr_of!((*p).columns_json) as *const u8), 120);
+            assert_eq!(
+                at(std::ptr::addr_of!((*p).confirm_plan_id) as *const u8),
+                128
+            );
+            assert_eq!(at(std::ptr::addr_of!((*p).recent_days) as *const u8), 136);
+            assert_eq!(at(std::ptr::addr_of!((*p).days) as *const u8), 192);
+            assert_eq!(at(std::ptr::addr_of!((*p).no_log) as *const u8), 200);
+            assert_eq!(at(std::ptr::addr_of!((*p).replace) as *const u8), 212);
+        }
     }
 }

@@ -1,7 +1,8 @@
 //! Section - Workspace and Section - Commands of memkit.h: a project's memory folder and the
-//! commands of its layout run on it (`memkit custodian ...`, or `memkit memorybox
+//! commands of its layout run on it (`memkit custodian ...`, `memkit memorybox
 //! init|status|decay|hygiene|load|update|gate|canon|compact|promote|client` for
-//! [`Layout::MemoryBox`](crate::Layout::MemoryBox)).
+//! [`Layout::MemoryBox`](crate::Layout::MemoryBox), or `memkit tiers ...` for
+//! [`Layout::Tiers`](crate::Layout::Tiers), with [`TiersOptions`]).
 
 use crate::c_text::{path_cstring, ptr_or_null, text_cstring};
 use crate::clock::Clock;
@@ -13,6 +14,7 @@ use crate::options::{
     WorkspaceOptions,
 };
 use crate::sys;
+use crate::tiers::{TiersCommand, TiersOptions};
 use crate::version::check_version;
 use std::fmt;
 use std::os::raw::{c_char, c_void};
@@ -193,7 +195,9 @@ impl Workspace {
     }
 
     /// `custodian recover [--apply [--rollback]]`: lists transactions a crash left unfinished;
-    /// with `apply` finishes them (or rolls them back with `rollback`).
+    /// with `apply` finishes them (or rolls them back with `rollback`). On a
+    /// [`Layout::Tiers`](crate::Layout::Tiers) workspace it is `tiers recover`: the same for the
+    /// transactions of the tiers writes (spec tiers3.md §9).
     #[doc(alias = "mk_workspace_recover")]
     pub fn recover(&mut self, now: &Clock, apply: bool, rollback: bool) -> Result<CommandResult> {
         let mut flags = 0;
@@ -720,6 +724,70 @@ impl Workspace {
                 confirm.as_ptr(),
             )
         })
+    }
+
+    /// `memkit tiers <command>` ([`Layout::Tiers`](crate::Layout::Tiers), spec tiers3.md §8)
+    /// with the arguments set in `options`, exactly as the CLI runs it: reads never write; a
+    /// write checks every argument first and then writes all its files or none, L1 then L2 then
+    /// L3 (§9), under the workspace's `.memkit/lock`. The JSON is the CLI's envelope, its keys
+    /// in `data`. [`applied`](CommandResult::applied) is true when a writer (`log-turn`,
+    /// `persist-turn`, `write-theme`, `write-global`, `write-data`, `session-init` without
+    /// `no_log`) succeeded, or when `archive-themes` applied its plan; `archive-themes` is the
+    /// only command with a [`plan_id`](CommandResult::plan_id).
+    ///
+    /// A refused argument is a finding in the result, not an `Err`: an argument the command does
+    /// not take is the fatal MK-ARG-001 (exit code 2), as is any tiers command on a workspace of
+    /// another layout; MK-TIERS-00x for an invalid theme, entry type, tools list, empty content
+    /// or `extracted_content` without `theme`. Only a NUL inside a string or an integer of
+    /// `i64::MIN` (C's `MK_TIERS_UNSET`) is `MK_E_ARG`, before the library is called.
+    ///
+    /// ```
+    /// # let tmp = std::env::temp_dir().join(format!("memkit-tiers-doc-{}", std::process::id()));
+    /// # std::fs::create_dir_all(tmp.join("agent")).unwrap();
+    /// # std::env::set_current_dir(&tmp).unwrap(); // each doctest is its own process
+    /// use memkit::{Clock, Layout, TiersCommand, TiersOptions, Workspace, WorkspaceOptions};
+    ///
+    /// let now = Clock::parse("2026-03-07T14:05:09+00:00")?; // or Clock::system()
+    /// let options = WorkspaceOptions::new().layout(Layout::Tiers);
+    /// let mut ws = Workspace::open_with("agent", &options)?; // its memory lives in agent/memory
+    /// let turn = TiersOptions::new()
+    ///     .raw_content("The user asked for the default command") // L1: memory/sessions/<date>.md
+    ///     .extracted_content("Use persist-turn.") // L2: memory/decision/<date>_<hour>.md
+    ///     .theme("decision")
+    ///     .template_name("decision"); // heading `Decision Record - <time>`
+    /// let done = ws.tiers_run(&now, TiersCommand::PersistTurn, &turn)?; // L1 then L2, or nothing
+    /// let theme = TiersOptions::new().theme("decision");
+    /// let notes = ws.tiers_run(&now, TiersCommand::ReadTheme, &theme)?; // reads never write
+    /// let csv = TiersOptions::new().name("people").csv_content("name,note\nSmith,hi\n");
+    /// ws.tiers_run(&now, TiersCommand::WriteData, &csv)?; // memory/data/people.csv, manifest.json
+    /// let first = TiersOptions::new().name("people").head(1); // the header is record 1
+    /// let head = ws.tiers_run(&now, TiersCommand::ReadData, &first)?;
+    /// let days = TiersOptions::new().days(90); // the default
+    /// let plan = ws.tiers_run(&now, TiersCommand::ArchiveThemes, &days)?; // a dry run
+    /// if let Some(id) = plan.plan_id() {
+    ///     let apply = days.confirm_plan_id(id); // the same arguments, confirmed
+    ///     ws.tiers_run(&now, TiersCommand::ArchiveThemes, &apply)?; // to memory/archive/<theme>/
+    /// }
+    /// # assert!(done.applied());
+    /// # assert!(notes.json()?.contains("Use persist-turn."));
+    /// # assert!(head.json()?.contains(r#""content":"name,note\n""#));
+    /// # assert!(std::path::Path::new("agent/memory/decision/2026-03-07_14.md").is_file());
+    /// # drop(ws);
+    /// # std::env::set_current_dir(std::env::temp_dir()).unwrap();
+    /// # std::fs::remove_dir_all(&tmp).unwrap();
+    /// # Ok::<(), memkit::Error>(())
+    /// ```
+    #[doc(alias = "mk_tiers_run")]
+    pub fn tiers_run(
+        &mut self,
+        now: &Clock,
+        command: TiersCommand,
+        options: &TiersOptions,
+    ) -> Result<CommandResult> {
+        let opts = options.to_raw()?;
+        let command = command.as_raw();
+        // SAFETY: the pointers are valid for the call; `opts` keeps the strings they reach.
+        self.run(|out, ws| unsafe { sys::mk_tiers_run(out, ws, &now.raw, command, &opts.raw) })
     }
 }
 

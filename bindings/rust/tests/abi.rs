@@ -101,8 +101,8 @@ fn sys_declares_every_header_function_in_header_order() {
     let header = header_functions();
     assert_eq!(
         header.len(),
-        55,
-        "memkit.h 0.1 declares 55 functions: {:?}",
+        57,
+        "memkit.h 0.1 declares 57 functions: {:?}",
         header
     );
     let sys: Vec<String> = sys_functions().into_iter().map(|(name, _)| name).collect();
@@ -221,7 +221,12 @@ fn sys_copies_every_header_constant_with_its_value() {
                 .any(|(name, _)| name == "MK_INIT_PROFILE_MAVEN")
             && header
                 .iter()
-                .any(|(name, _)| name == "MK_LIFECYCLE_ARCHIVED"),
+                .any(|(name, _)| name == "MK_LIFECYCLE_ARCHIVED")
+            && header.iter().any(|(name, _)| name == "MK_LAYOUT_TIERS")
+            && header.iter().any(|(name, _)| name == "MK_TIERS_TEMPLATE")
+            && header
+                .iter()
+                .any(|(name, _)| name == "MK_TIERS_OPTIONS_VERSION"),
         "the header's constants were not all found: {:?}",
         header
     );
@@ -241,4 +246,19 @@ fn sys_copies_every_header_constant_with_its_value() {
         only_in(&header, &sys),
         only_in(&sys, &header)
     );
+}
+
+/// MK_TIERS_UNSET is `#define MK_TIERS_UNSET INT64_MIN`, a name rather than a number, so the
+/// scan above skips it on both sides: it is checked here by name.
+#[test]
+fn sys_copies_mk_tiers_unset_as_i64_min() {
+    let header = strip_block_comments(&read(&repo_file("capi/memkit.h")));
+    assert!(
+        header
+            .lines()
+            .any(|line| line.split_whitespace().collect::<Vec<_>>()
+                == ["#define", "MK_TIERS_UNSET", "INT64_MIN"]),
+        "memkit.h no longer defines MK_TIERS_UNSET as INT64_MIN"
+    );
+    assert_eq!(memkit::sys::MK_TIERS_UNSET, i64::MIN);
 }

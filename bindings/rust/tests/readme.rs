@@ -48,3 +48,65 @@ fn the_readme_shows_the_tested_example() {
     assert!(readme.len() >= 10, "no example in README.md: {:?}", readme);
     assert_eq!(readme, crate_doc_example());
 }
+
+/// The lines of the ```rust block under the README heading `heading`.
+fn readme_block_under(heading: &str) -> Vec<String> {
+    let readme = crate_file("README.md");
+    readme
+        .lines()
+        .skip_while(|line| *line != heading)
+        .skip_while(|line| *line != "```rust")
+        .skip(1)
+        .take_while(|line| *line != "```")
+        .map(str::to_string)
+        .collect()
+}
+
+/// The visible lines of the example in the doc comment right above `#[doc(alias = "<alias>")]`
+/// in `file`.
+fn doc_example_of(file: &str, alias: &str) -> Vec<String> {
+    let source = crate_file(file);
+    let lines: Vec<&str> = source.lines().collect();
+    let marker = format!("#[doc(alias = \"{}\")]", alias);
+    let at = lines
+        .iter()
+        .position(|line| line.trim() == marker)
+        .unwrap_or_else(|| panic!("no {} in {}", marker, file));
+    let mut doc: Vec<&str> = lines[..at]
+        .iter()
+        .rev()
+        .map(|line| line.trim_start())
+        .take_while(|line| line.starts_with("///"))
+        .map(|line| {
+            let text = line.strip_prefix("///").unwrap();
+            text.strip_prefix(' ').unwrap_or(text)
+        })
+        .collect();
+    doc.reverse();
+    doc.iter()
+        .skip_while(|line| **line != "```")
+        .skip(1)
+        .take_while(|line| **line != "```")
+        .filter(|line| !line.starts_with("# ") && **line != "#")
+        .map(|line| line.to_string())
+        .collect()
+}
+
+#[test]
+fn the_readme_s_tiers_example_is_the_tested_one() {
+    let readme = readme_block_under("### Three-tier session memory");
+    assert!(
+        readme.len() >= 10,
+        "no tiers example in README.md: {:?}",
+        readme
+    );
+    // The doctest adds its imports and clock above the README's lines.
+    let doc = doc_example_of("src/workspace.rs", "mk_tiers_run");
+    assert!(
+        doc.windows(readme.len())
+            .any(|window| window == readme.as_slice()),
+        "README:\n{}\n\ndoc example of tiers_run:\n{}",
+        readme.join("\n"),
+        doc.join("\n")
+    );
+}

@@ -5,8 +5,8 @@ mod common;
 use common::{copy_dir, parse_json, Json, TempDir};
 use memkit::{
     AddOptions, BudgetRow, BudgetState, Clock, CommandResult, CompactOptions, Document, ForgetMode,
-    ForgetOptions, Gate, GateCandidate, InboxCounts, Layout, UnitKind, UpdateEvent, Workspace,
-    WorkspaceOptions,
+    ForgetOptions, Gate, GateCandidate, InboxCounts, Layout, TiersCommand, TiersOptions, UnitKind,
+    UpdateEvent, Workspace, WorkspaceOptions,
 };
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -71,11 +71,12 @@ fn run_case(case_dir: &Path, problems: &mut Vec<String>) -> usize {
         .and_then(Json::as_str)
         .unwrap_or_else(|| panic!("{}/case.json: no clock", name));
     let clock = Clock::parse(clock_text).unwrap_or_else(|e| panic!("{}: clock: {}", name, e));
-    // The README: `layout` is "custodian" (the default when absent) or "memorybox".
+    // The README: `layout` is "custodian" (the default when absent), "memorybox" or "tiers".
     let layout = match opt_str(&case, "layout") {
         Ok(None) => None,
         Ok(Some("custodian")) => Some(Layout::Custodian),
         Ok(Some("memorybox")) => Some(Layout::MemoryBox),
+        Ok(Some("tiers")) => Some(Layout::Tiers),
         Ok(Some(other)) => panic!("{}/case.json: unknown layout {:?}", name, other),
         Err(e) => panic!("{}/case.json: {}", name, e),
     };
@@ -301,6 +302,80 @@ fn gate(ws: &mut Workspace, now: &Clock, step: &Json) -> Result<CommandResult, S
     Ok(result)
 }
 
+/// A `tiers` step's `args` value for a text field of mk_tiers_options.
+fn arg_text<'a>(key: &str, value: &'a Json) -> Result<&'a str, String> {
+    value
+        .as_str()
+        .ok_or_else(|| format!("args.{} is a text field, not {:?}", key, value))
+}
+
+/// A `tiers` step's `args` value for an int64 field.
+fn arg_int(key: &str, value: &Json) -> Result<i64, String> {
+    value
+        .as_i64()
+        .ok_or_else(|| format!("args.{} is an int64 field, not {:?}", key, value))
+}
+
+/// A `tiers` step's `args` value for a flag field: `true` sets it (`false` leaves it unset).
+fn arg_flag(key: &str, value: &Json) -> Result<bool, String> {
+    value
+        .as_bool()
+        .ok_or_else(|| format!("args.{} is a flag field, not {:?}", key, value))
+}
+
+/// The README: a `tiers` step has `command` (the CLI's name) and `args`, whose keys are
+/// mk_tiers_options field names; `confirm_plan_id` may be "$N", resolved by `resolve`. A key
+/// that is not a field, or a value of the wrong type, fails the step rather than being dropped.
+fn tiers_request(
+    step: &Json,
+    resolve: impl Fn(&str) -> Result<String, String>,
+) -> Result<(TiersCommand, TiersOptions), String> {
+    let name = req_str(step, "command")?;
+    let command =
+        TiersCommand::from_name(name).ok_or_else(|| format!("unknown tiers command {:?}", name))?;
+    let args: &[(String, Json)] = match step.get("args") {
+        None | Some(Json::Null) => &[],
+        Some(Json::Object(members)) => members,
+        Some(other) => return Err(format!("`args` is not an object: {:?}", other)),
+    };
+    let mut o = TiersOptions::new();
+    for (key, value) in args {
+        let k = key.as_str();
+        o = match k {
+            "content" => o.content(arg_text(k, value)?),
+            "raw_content" => o.raw_content(arg_text(k, value)?),
+            "extracted_content" => o.extracted_content(arg_text(k, value)?),
+            "theme" => o.theme(arg_text(k, value)?),
+            "template_name" => o.template_name(arg_text(k, value)?),
+            "title" => o.title(arg_text(k, value)?),
+            "entry_type" => o.entry_type(arg_text(k, value)?),
+            "session_id" => o.session_id(arg_text(k, value)?),
+            "tools_json" => o.tools_json(arg_text(k, value)?),
+            "name" => o.name(arg_text(k, value)?),
+            "csv_content" => o.csv_content(arg_text(k, value)?),
+            "source_file" => o.source_file(arg_text(k, value)?),
+            "description" => o.description(arg_text(k, value)?),
+            "source_label" => o.source_label(arg_text(k, value)?),
+            "columns_json" => o.columns_json(arg_text(k, value)?),
+            "confirm_plan_id" => o.confirm_plan_id(resolve(arg_text(k, value)?)?),
+            "recent_days" => o.recent_days(arg_int(k, value)?),
+            "theme_limit" => o.theme_limit(arg_int(k, value)?),
+            "max_tokens" => o.max_tokens(arg_int(k, value)?),
+            "days_back" => o.days_back(arg_int(k, value)?),
+            "limit" => o.limit(arg_int(k, value)?),
+            "hours_back" => o.hours_back(arg_int(k, value)?),
+            "head" => o.head(arg_int(k, value)?),
+            "days" => o.days(arg_int(k, value)?),
+            "no_log" => o.no_log(arg_flag(k, value)?),
+            "promote_global" => o.promote_global(arg_flag(k, value)?),
+            "append" => o.append(arg_flag(k, value)?),
+            "replace" => o.replace(arg_flag(k, value)?),
+            other => return Err(format!("args.{}: not a field of mk_tiers_options", other)),
+        };
+    }
+    Ok((command, o))
+}
+
 fn json_u64(value: &Json, key: &str) -> Result<u64, String> {
     value
         .get(key)
@@ -463,6 +538,11 @@ impl CaseRun {
             Some(value) => Some(self.resolve(value)?),
             None => None,
         };
+        let tiers = if op == "tiers" {
+            Some(tiers_request(step, |value| self.resolve(value))?)
+        } else {
+            None
+        };
         let need =
             |value: Option<String>, key: &str| value.ok_or_else(|| format!("`{}` is missing", key));
         let now = self.clock;
@@ -509,6 +589,10 @@ impl CaseRun {
             "plan_archive_entry" => ws.plan_archive_entry(&now, req_str(step, "entry")?),
             "apply_archive_entry" => {
                 ws.apply_archive_entry(&now, req_str(step, "entry")?, &need(confirm, "confirm")?)
+            }
+            "tiers" => {
+                let (command, options) = tiers.expect("parsed above");
+                ws.tiers_run(&now, command, &options)
             }
             other => return Err(format!("unknown op {:?}", other)),
         };
