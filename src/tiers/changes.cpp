@@ -27,9 +27,10 @@ void add(std::vector<Finding>& to, std::optional<Finding> more) {
 }
 
 // The bytes of a file the command will change: nullopt when it is missing. A link, a folder or an
-// unreadable file refuses the command; so does invalid UTF-8 in a file that is appended to.
+// unreadable file refuses the command; so does invalid UTF-8 (§9 step 1: any file the command would
+// change, replaced ones included, so a replace never hides a broken file's repair from its owner).
 std::optional<std::shared_ptr<const std::string>> base_of(const Snapshot& files,
-                                                          const std::string& path, bool appended,
+                                                          const std::string& path,
                                                           std::vector<Finding>& findings) {
   const FileSnapshot* file = files.find(path);
   if (file == nullptr || file->state == EntryState::missing) return std::nullopt;
@@ -47,14 +48,12 @@ std::optional<std::shared_ptr<const std::string>> base_of(const Snapshot& files,
     default:
       break;
   }
-  if (appended) {
-    if (const std::optional<std::size_t> bad = find_invalid_utf8(file->text())) {
-      const auto line = static_cast<std::uint32_t>(
-          1 + std::count(file->text().begin(), file->text().begin() + *bad, '\n'));
-      findings.push_back(make_finding("MK-UTF8-001", Severity::blocker, path,
-                                      describe_issue({TextProblem::invalid_utf8, line}, path),
-                                      "repair the file's encoding before writing to it"));
-    }
+  if (const std::optional<std::size_t> bad = find_invalid_utf8(file->text())) {
+    const auto line = static_cast<std::uint32_t>(
+        1 + std::count(file->text().begin(), file->text().begin() + *bad, '\n'));
+    findings.push_back(make_finding("MK-UTF8-001", Severity::blocker, path,
+                                    describe_issue({TextProblem::invalid_utf8, line}, path),
+                                    "repair the file's encoding before writing to it"));
   }
   return file->bytes;
 }
@@ -83,7 +82,7 @@ std::optional<std::string_view> view(const std::optional<std::shared_ptr<const s
 void log_entry(const Snapshot& files, const Turn& turn, const ClockReading& now, Change& change,
                Written& written) {
   written.l1_path = session_log_path(now);
-  const auto base = base_of(files, written.l1_path, true, change.findings);
+  const auto base = base_of(files, written.l1_path, change.findings);
   change.operations.push_back(
       write_op(written.l1_path, base, append_session_entry(view(base), turn, now)));
 }
@@ -91,7 +90,7 @@ void log_entry(const Snapshot& files, const Turn& turn, const ClockReading& now,
 // Appends a block to global.md (made from the skeleton when missing).
 void global_block(const Snapshot& files, const std::string& block, Change& change) {
   const std::string path(kGlobalPath);
-  const auto base = base_of(files, path, true, change.findings);
+  const auto base = base_of(files, path, change.findings);
   change.operations.push_back(write_op(path, base, append_global_block(view(base), block)));
 }
 
@@ -144,7 +143,7 @@ Note check_note(const std::optional<std::string>& theme, std::string_view what,
 void note_entry(const Snapshot& files, const Note& note, const ClockReading& now, Change& change,
                 Written& written) {
   const std::string path = theme_note_path(note.theme, now);
-  const auto base = base_of(files, path, true, change.findings);
+  const auto base = base_of(files, path, change.findings);
   change.operations.push_back(write_op(path, base, append_theme_entry(view(base), note, now)));
   written.l2_path = path;
   written.theme = note.theme;
@@ -269,7 +268,7 @@ Change plan_write_global(const Snapshot& files, const WriteGlobal& request, cons
     return finish(std::move(change));
   }
   // --replace: the old text is kept under memory/archive/global/ first (§6).
-  const auto base = base_of(files, path, false, change.findings);
+  const auto base = base_of(files, path, change.findings);
   if (base) {
     written.backup_path = global_backup_path(now, [&](const std::string& candidate) {
       const FileSnapshot* file = files.find(candidate);
@@ -335,7 +334,7 @@ Change plan_write_data(const Snapshot& files, const WriteData& request, const Cl
         "close the quoted field with '\"'; nothing was written"));
     return finish(std::move(change));
   }
-  const auto data_base = base_of(files, data_path, false, change.findings);
+  const auto data_base = base_of(files, data_path, change.findings);
   if (data_base && !request.replace) {
     change.findings.push_back(make_finding("MK-TIERS-011", Severity::error, data_path,
                                            data_path + ": exists already; nothing written",
@@ -352,7 +351,8 @@ Change plan_write_data(const Snapshot& files, const WriteData& request, const Cl
                      "check --columns-json against the CSV header"));
   }
   const std::string manifest_path(kManifestPath);
-  const auto manifest_base = base_of(files, manifest_path, false, change.findings);
+  const auto manifest_base = base_of(files, manifest_path, change.findings);
+  if (change.refused()) return finish(std::move(change));
   Result<std::string> manifest = manifest_with(view(manifest_base), entry);
   if (!manifest) {
     change.findings.push_back(make_finding("MK-PARSE-001", Severity::blocker, manifest_path,

@@ -107,5 +107,55 @@ TEST_CASE("clock: the extreme 64-bit instants convert without overflow") {
   CHECK(reading(kMin, -23 * 60 - 59).local_date() == CivilDate{-292275055, 5, 15});
 }
 
+TEST_CASE("clock: local_date_time is the local wall time to the second") {
+  // 2026-03-07T08:35:09.999Z at +05:30: 14:05:09 local; the milliseconds are cut, not rounded.
+  const ClockReading now = reading(1'772'872'509'999, 330);
+  CHECK(now.local_date_time() == LocalDateTime{CivilDate{2026, 3, 7}, 14, 5, 9});
+  CHECK(now.local_date_time().date == now.local_date());
+  // A negative offset moves the wall time back across midnight, and the date with it.
+  CHECK(reading(1'772'841'600'000, -60).local_date_time() ==
+        LocalDateTime{CivilDate{2026, 3, 6}, 23, 0, 0});
+  // The last millisecond before the epoch, and the epoch itself.
+  CHECK(reading(-1).local_date_time() == LocalDateTime{CivilDate{1969, 12, 31}, 23, 59, 59});
+  CHECK(reading(0).local_date_time() == LocalDateTime{CivilDate{1970, 1, 1}, 0, 0, 0});
+  CHECK_FALSE(reading(0).local_date_time() == reading(1000).local_date_time());
+}
+
+TEST_CASE("clock: naive_millis counts from 1970-01-01 00:00 on a clock without zones") {
+  CHECK(naive_millis(CivilDate{1970, 1, 1}) == 0);
+  CHECK(naive_millis(CivilDate{1970, 1, 1}, 23) == 23 * 3'600'000);
+  CHECK(naive_millis(CivilDate{1970, 1, 2}) == kMillisPerDay);
+  CHECK(naive_millis(CivilDate{1969, 12, 31}, 23) == -3'600'000);
+  CHECK(naive_millis(CivilDate{2026, 3, 7}, 14) == 1'772'892'000'000);
+  // A leap day lies between 2024-02-28 and 2024-03-01.
+  CHECK(naive_millis(CivilDate{2024, 3, 1}) - naive_millis(CivilDate{2024, 2, 28}) ==
+        2 * kMillisPerDay);
+  CHECK(naive_millis(CivilDate{0, 1, 1}) == -62'167'219'200'000);
+}
+
+TEST_CASE("clock: local_naive_millis is the local wall time on naive_millis' clock") {
+  // 14:05:09.250 local at +05:30, -08:00 and UTC all read the same on the naive clock.
+  const std::int64_t wall = naive_millis(CivilDate{2026, 3, 7}, 14) + 5 * 60'000 + 9'250;
+  CHECK(reading(1'772'872'509'250, 330).local_naive_millis() == wall);
+  CHECK(reading(1'772'921'109'250, -480).local_naive_millis() == wall);
+  CHECK(reading(1'772'892'309'250).local_naive_millis() == wall);
+  CHECK(reading(-1).local_naive_millis() == -1);
+  CHECK(reading(0, -1).local_naive_millis() == -60'000);
+  // 00:00 UTC at +01:00 is 01:00 local: the hour naive_millis() gives for that local date.
+  CHECK(reading(1'772'841'600'000, 60).local_naive_millis() ==
+        naive_millis(CivilDate{2026, 3, 7}, 1));
+}
+
+TEST_CASE("clock: local_naive_millis does not wrap at the ends of the 64-bit range") {
+  constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
+  constexpr std::int64_t kMin = std::numeric_limits<std::int64_t>::min();
+  CHECK(reading(kMax).local_naive_millis() == kMax);
+  CHECK(reading(kMin).local_naive_millis() == kMin);
+  CHECK(reading(kMax - 60'000, 1).local_naive_millis() == kMax);
+  CHECK(reading(kMax, 60).local_naive_millis() == kMax);
+  CHECK(reading(kMin, -60).local_naive_millis() == kMin);
+  CHECK(reading(kMax, -60).local_naive_millis() == kMax - 3'600'000);
+}
+
 }  // namespace
 }  // namespace memkit
