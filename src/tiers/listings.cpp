@@ -126,7 +126,8 @@ std::string first_code_points(std::string_view bytes, std::size_t n) {
   for (std::size_t count = 0; count < n && pos < bytes.size(); ++count) {
     const std::size_t start = pos;
     const char32_t cp = decode_utf8(bytes, pos);
-    if (cp == kReplacementCharacter && bytes.substr(start, 3) != "\xEF\xBF\xBD") {
+    // An ill-formed sequence becomes U+FFFD, so the excerpt is always well-formed.
+    if (cp == kReplacementCharacter) {
       append_utf8(cp, out);
     } else {
       out.append(bytes.substr(start, pos - start));
