@@ -70,8 +70,15 @@ import tempfile
 import time
 from pathlib import Path
 
-SKIP = 77
-PEER_FOLDER = "waittim+MemoryCustodian"
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))
+import peer_setup  # noqa: E402  (tests/support, shared with the other *_peer.py scripts)
+
+# faketime is optional here (Sides looks for it): without it the dates are compared loosely.
+PEER = peer_setup.Peer(
+    "waittim+MemoryCustodian", Path("bin") / "memory-custodian", "peers.md §2",
+    "MemoryCustodian peer",
+    "check out waittim/MemoryCustodian at v0.9.1 as MEMKIT_PEERS_DIR/waittim+MemoryCustodian",
+    clock_why=None)
 PEER_NOW = "2026-03-07 14:05:09"
 MEMKIT_NOW = "2026-03-07T14:05:09+00:00"
 TODAY = "2026-03-07"
@@ -1145,34 +1152,27 @@ def main(argv: list[str]) -> int:
             for case in everything:
                 print(f"{case.name}\t{case.family}\t{case.target or 'inbox.md'}")
             return 0
-        pattern = re.compile(selector)
+        try:
+            pattern = re.compile(selector)
+        except re.error as error:
+            print(f"CASES must be a number, `list` or a regular expression, not {selector!r} "
+                  f"({error})", file=sys.stderr)
+            return 2
         cases = [c for c in everything if pattern.search(c.name)]
         if not cases:
             print(f"no case name matches {selector!r} (try `list`)", file=sys.stderr)
             return 2
 
-    peers_dir = os.environ.get("MEMKIT_PEERS_DIR", "")
-    if not peers_dir:
-        print("SKIP: MEMKIT_PEERS_DIR is unset or empty; set it to the folder holding "
-              f"{PEER_FOLDER}/ (spec peers.md §2) to run this differential test")
-        return SKIP
-    peer = Path(peers_dir) / PEER_FOLDER
-    if not (peer / "bin" / "memory-custodian").is_file():
-        print(f"SKIP: no MemoryCustodian peer at MEMKIT_PEERS_DIR/{PEER_FOLDER} ({peer}); "
-              "check it out there at v0.9.1 to run this differential test")
-        return SKIP
-    memkit = argv[1]
-    if not (os.path.isfile(memkit) and os.access(memkit, os.X_OK)):
-        print(f"FAIL: {memkit} is not an executable memkit CLI", file=sys.stderr)
-        return 2
-
-    sides = Sides(os.path.abspath(memkit), peer)
+    ready = peer_setup.start(argv[1], PEER)
+    if isinstance(ready, int):
+        return ready
+    peer = ready.peer_file.parents[1]  # the checkout, which holds bin/memory-custodian
+    sides = Sides(ready.memkit, peer)
     print(f"peer: {peer}; clock: " + (f"faketime '{PEER_NOW}' (TZ=UTC)" if sides.faketime else
                                       "faketime not installed: the peer runs on the real clock, "
                                       "dates compared loosely"))
     template = make_template(sides)
-    keep = bool(os.environ.get("MEMKIT_DIFF_KEEP"))
-    jobs = int(os.environ.get("MEMKIT_DIFF_JOBS", "0") or 0) or (os.cpu_count() or 2)
+    jobs, keep, verbose = peer_setup.run_options()
     started = time.monotonic()
     try:
         with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
@@ -1188,7 +1188,7 @@ def main(argv: list[str]) -> int:
             print(f"FAIL {case.name}: {case.summary}")
             for difference in case.differences:
                 print(f"    - {difference}")
-        elif keep or os.environ.get("MEMKIT_DIFF_VERBOSE"):
+        elif keep or verbose:
             print(f"ok   {case.name}: {case.summary}")
     print("by family: " + ", ".join(f"{name} {ok}/{ok + bad}" for name, (ok, bad) in families.items())
           + f"; {time.monotonic() - started:.1f} s, {jobs} at once")

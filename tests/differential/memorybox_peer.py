@@ -81,9 +81,16 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from pathlib import Path
 
-SKIP = 77
-PEER_FOLDER = "CC90210+CEO-Agent"
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))
+import peer_setup  # noqa: E402  (tests/support, shared with the other *_peer.py scripts)
+
 PEER_SCRIPT = Path("scripts") / "core" / "memory_aging.py"
+PEER = peer_setup.Peer(
+    "CC90210+CEO-Agent", PEER_SCRIPT, "peers.md §2, §2.5", "aging script",
+    "put CC90210/CEO-Agent's file there at 29f955b3c0d40bdc07b4155468a9216372fef67c "
+    "(peers.md §1)",
+    clock_why=("the aging script reads date.today() when it is imported, so its clock must "
+               "be pinned"))
 PEER_NOW = "2026-11-30 12:00:00"
 MEMKIT_NOW = "2026-11-30T12:00:00+00:00"
 TODAY = date(2026, 11, 30)
@@ -545,42 +552,17 @@ def main(argv: list[str]) -> int:
     if len(argv) not in (2, 3):
         print("usage: memorybox_peer.py MEMKIT_BINARY [CASES | @SEED]", file=sys.stderr)
         return 2
-    selector = argv[2] if len(argv) == 3 else str(DEFAULT_CASES)
-    if selector.isdigit() and int(selector) > 0:
-        seeds = [SEED + i for i in range(int(selector))]
-    elif selector.startswith("@") and selector[1:].isdigit():
-        seeds = [int(selector[1:])]
-    else:
-        print(f"CASES must be a positive number or @SEED, not {selector!r}", file=sys.stderr)
+    seeds = peer_setup.seeds(argv[2] if len(argv) == 3 else None, DEFAULT_CASES, SEED)
+    if not seeds:
         return 2
 
-    peers_dir = os.environ.get("MEMKIT_PEERS_DIR", "")
-    if not peers_dir:
-        print("SKIP: MEMKIT_PEERS_DIR is unset or empty; set it to the folder holding "
-              f"{PEER_FOLDER}/{PEER_SCRIPT.as_posix()} (spec peers.md §2, §2.5) to run this "
-              "differential test")
-        return SKIP
-    peer_script = Path(peers_dir) / PEER_FOLDER / PEER_SCRIPT
-    if not peer_script.is_file():
-        print(f"SKIP: no aging script at MEMKIT_PEERS_DIR/{PEER_FOLDER}/{PEER_SCRIPT.as_posix()} "
-              f"({peer_script}); put CC90210/CEO-Agent's file there at "
-              "29f955b3c0d40bdc07b4155468a9216372fef67c (peers.md §1) to run this differential test")
-        return SKIP
-    faketime = shutil.which("faketime")
-    if not faketime:
-        print("SKIP: faketime is not installed; the aging script reads date.today() when it is "
-              "imported, so its clock must be pinned (apt-get install -y faketime)")
-        return SKIP
-    memkit = argv[1]
-    if not (os.path.isfile(memkit) and os.access(memkit, os.X_OK)):
-        print(f"FAIL: {memkit} is not an executable memkit CLI", file=sys.stderr)
-        return 2
-
-    sides = Sides(os.path.abspath(memkit), peer_script, faketime)
-    print(f"peer: {peer_script}; clock: TZ=UTC faketime '{PEER_NOW}', memkit --now {MEMKIT_NOW}")
-    keep = bool(os.environ.get("MEMKIT_DIFF_KEEP"))
-    verbose = bool(os.environ.get("MEMKIT_DIFF_VERBOSE"))
-    jobs = int(os.environ.get("MEMKIT_DIFF_JOBS", "0") or 0) or (os.cpu_count() or 2)
+    ready = peer_setup.start(argv[1], PEER)
+    if isinstance(ready, int):
+        return ready
+    sides = Sides(ready.memkit, ready.peer_file, ready.faketime)
+    print(f"peer: {ready.peer_file}; clock: TZ=UTC faketime '{PEER_NOW}', "
+          f"memkit --now {MEMKIT_NOW}")
+    jobs, keep, verbose = peer_setup.run_options()
     cases = [build_case(seed) for seed in seeds]
     started = time.monotonic()
     with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
