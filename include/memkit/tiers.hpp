@@ -184,15 +184,21 @@ struct Context {
 // ---- §10: CSV ---------------------------------------------------------------------------------
 
 struct CsvRecord {
-  std::vector<std::string> fields;
+  std::vector<std::string> fields;  // none past CsvScan::fields_of
   std::size_t end = 0;  // offset just past the record's line break (or the end of the bytes)
 };
 struct CsvParse {
   std::vector<CsvRecord> records;
   std::optional<std::uint32_t> unterminated_line;  // the line of an unterminated quoted field
 };
-// RFC 4180, lenient, as §10 reads it.
-[[nodiscard]] CsvParse parse_csv(std::string_view bytes);
+// How much of the CSV a caller needs: the manifest needs the header's fields and a count, --head
+// stops after n + 1 records. Every record is still found, so counts and errors stay exact.
+struct CsvScan {
+  std::size_t fields_of = SIZE_MAX;    // records (from the first) whose fields are kept
+  std::size_t max_records = SIZE_MAX;  // stop after this many records
+};
+// RFC 4180, lenient, as §10 reads it. A record past scan.fields_of has no fields.
+[[nodiscard]] CsvParse parse_csv(std::string_view bytes, CsvScan scan = {});
 
 struct DataEntry {
   std::string name;
@@ -205,8 +211,8 @@ struct DataEntry {
   std::uint64_t column_count = 0;
   std::uint64_t size_bytes = 0;
 };
-// The manifest entry for `csv` stored as `name` (§10), with MK-TIERS-013 in `findings` when the
-// declared columns differ from the detected ones.
+// The manifest entry for `csv` stored as `name` (§10): `parsed` needs the first record's fields
+// and every record (CsvScan{1}).
 [[nodiscard]] DataEntry data_entry(std::string name, std::string_view csv, const CsvParse& parsed,
                                    const ClockReading& now);
 // manifest.json with `entry` set: keys sorted, other entries kept as they were. MK-ARG-001 when

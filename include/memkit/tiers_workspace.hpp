@@ -5,6 +5,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,10 +22,19 @@ class TiersWorkspace final {
   // Checks that `workspace` is a directory. Fails with Errc::invalid_argument ("--workspace: ...").
   [[nodiscard]] static Result<TiersWorkspace> open(FileSystem& fs, std::string workspace);
 
+  // Which parts of memory/ a command lists: the theme folders' names always, their notes and
+  // the other folders' files when asked (each file listed costs a stat).
+  struct Listing {
+    bool sessions = true;
+    bool notes = true;  // of every theme folder, or only of `theme`
+    bool data = true;
+    std::optional<std::string> theme;  // with notes: the one folder whose notes are listed
+  };
+
   // The names under memory/ (§2). memory/ or memory/sessions or memory/data as a symbolic link,
   // or not a folder, fails with Errc::unsafe_path or Errc::layout; a theme folder that is a link
   // is left out.
-  [[nodiscard]] Result<tiers::TiersTree> list() const;
+  [[nodiscard]] Result<tiers::TiersTree> list(Listing parts) const;
 
   // The regular files directly in `folder` (relative), sorted; none when it is missing.
   [[nodiscard]] Result<std::vector<std::string>> file_names(const std::string& folder) const;

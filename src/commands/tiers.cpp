@@ -301,8 +301,8 @@ std::optional<Snapshot> read_files(TiersRun& run, const std::vector<std::string>
   return std::move(files).value();
 }
 
-std::optional<tiers::TiersTree> list_tree(TiersRun& run) {
-  Result<tiers::TiersTree> tree = run.ws.list();
+std::optional<tiers::TiersTree> list_tree(TiersRun& run, TiersWorkspace::Listing parts) {
+  Result<tiers::TiersTree> tree = run.ws.list(parts);
   if (failed(run, tree.status())) return std::nullopt;
   return std::move(tree).value();
 }
@@ -323,7 +323,7 @@ void run_read_logs(TiersRun& run) {
   const auto days = count_option(run, "--days-back", 7);
   const auto limit = count_option(run, "--limit", 20);
   if (!days || !limit) return;
-  const auto tree = list_tree(run);
+  const auto tree = list_tree(run, {.sessions = true, .notes = false, .data = false});
   if (!tree) return;
   const std::vector<tiers::LogFile> selected = tiers::select_logs(*tree, run.now, *days, *limit);
   std::vector<std::string> paths;
@@ -350,7 +350,8 @@ void run_read_theme(TiersRun& run) {
     run.reply.findings.push_back(std::move(*checked.refused));
     return;
   }
-  const auto tree = list_tree(run);
+  const auto tree =
+      list_tree(run, {.sessions = false, .notes = true, .data = false, .theme = checked.value});
   if (!tree) return;
   const std::vector<tiers::NoteFile> selected =
       tiers::select_notes(*tree, checked.value, run.now, *hours, *limit);
@@ -396,7 +397,7 @@ void run_read_global(TiersRun& run) {
 }
 
 void run_list_themes(TiersRun& run) {
-  const auto tree = list_tree(run);
+  const auto tree = list_tree(run, {.sessions = false, .notes = false, .data = false});
   if (!tree) return;
   std::vector<std::string> not_themes;
   const std::vector<std::string> themes = tiers::theme_names(*tree, &not_themes);
@@ -454,7 +455,7 @@ void run_read_data(TiersRun& run) {
 }
 
 void run_list_data(TiersRun& run) {
-  const auto tree = list_tree(run);
+  const auto tree = list_tree(run, {.sessions = false, .notes = false, .data = true});
   if (!tree) return;
   std::vector<std::string> paths;
   for (const std::string& name : tree->data_files)
@@ -498,7 +499,7 @@ void run_session_init(TiersRun& run) {
       return;
     }
   }
-  const auto tree = list_tree(run);
+  const auto tree = list_tree(run, {.sessions = true, .notes = true, .data = false});
   if (!tree) return;
   const std::uint64_t hours = std::min<std::uint64_t>(*days, UINT64_MAX / 24) * 24;
   const std::vector<tiers::LogFile> logs = tiers::select_logs(*tree, run.now, *days, 3);
@@ -593,7 +594,7 @@ void run_archive_themes(TiersRun& run) {
   };
   writer.apply = [&run](const Plan& plan) { return run.ws.apply(plan, run.now); };
   run_planned(run.inv, run.reply, writer, [&](bool) -> Result<PlannedRun> {
-    Result<tiers::TiersTree> tree = run.ws.list();
+    Result<tiers::TiersTree> tree = run.ws.list({.sessions = false, .notes = true, .data = false});
     if (!tree) return tree.status();
     std::vector<tiers::NoteFile> candidates = tiers::archive_candidates(*tree, run.now, *days);
     std::vector<std::string> paths;

@@ -74,7 +74,7 @@ Result<std::vector<std::string>> TiersWorkspace::file_names(const std::string& f
   return found;
 }
 
-Result<tiers::TiersTree> TiersWorkspace::list() const {
+Result<tiers::TiersTree> TiersWorkspace::list(Listing parts) const {
   tiers::TiersTree tree;
   const std::string memory(tiers::kMemoryDir);
   const Result<bool> exists = folder(memory);
@@ -88,21 +88,29 @@ Result<tiers::TiersTree> TiersWorkspace::list() const {
     });
     return names;
   };
-  Result<std::vector<std::string>> sessions = file_names(std::string(tiers::kSessionsDir));
-  if (!sessions) return sessions.status();
-  tree.session_files = with_suffix(std::move(*sessions), ".md");
-  Result<std::vector<std::string>> data = file_names(std::string(tiers::kDataDir));
-  if (!data) return data.status();
-  tree.data_files = with_suffix(std::move(*data), ".csv");
+  if (parts.sessions) {
+    Result<std::vector<std::string>> sessions = file_names(std::string(tiers::kSessionsDir));
+    if (!sessions) return sessions.status();
+    tree.session_files = with_suffix(std::move(*sessions), ".md");
+  }
+  if (parts.data) {
+    Result<std::vector<std::string>> data = file_names(std::string(tiers::kDataDir));
+    if (!data) return data.status();
+    tree.data_files = with_suffix(std::move(*data), ".csv");
+  }
   Result<std::vector<std::string>> names = fs_->list_directory(absolute(memory));
   if (!names) return relative(names.status());
   for (const std::string& name : *names) {
     if (tiers::is_reserved_name(name)) continue;
     const Result<NodeType> type = fs_->node_type(absolute(memory + "/" + name));
     if (!type || *type != NodeType::directory) continue;  // files, and links never followed
-    Result<std::vector<std::string>> notes = file_names(memory + "/" + name);
-    if (!notes) return notes.status();
-    tree.theme_folders.emplace(name, with_suffix(std::move(*notes), ".md"));
+    std::vector<std::string> files;
+    if (parts.notes && (!parts.theme || *parts.theme == name)) {
+      Result<std::vector<std::string>> notes = file_names(memory + "/" + name);
+      if (!notes) return notes.status();
+      files = with_suffix(std::move(*notes), ".md");
+    }
+    tree.theme_folders.emplace(name, std::move(files));
   }
   return tree;
 }

@@ -326,7 +326,7 @@ Change plan_write_data(const Snapshot& files, const WriteData& request, const Cl
         describe_issue({TextProblem::invalid_utf8, line}, data_path), "store the data as UTF-8"));
     return finish(std::move(change));
   }
-  const CsvParse parsed = parse_csv(request.csv);
+  const CsvParse parsed = parse_csv(request.csv, CsvScan{1});
   if (parsed.unterminated_line) {
     change.findings.push_back(make_finding(
         "MK-TIERS-012", Severity::error, data_path,

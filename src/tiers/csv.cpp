@@ -1,5 +1,6 @@
 // CSV data memory (tiers3.md §10): lenient RFC 4180 records, the manifest entry and manifest.json
 // (2-space indented, keys sorted, entries for other files kept as they were), and --head prefixes.
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "memkit/tiers.hpp"
@@ -17,16 +18,17 @@ std::size_t line_break(std::string_view bytes, std::size_t pos) noexcept {
 
 }  // namespace
 
-CsvParse parse_csv(std::string_view bytes) {
+CsvParse parse_csv(std::string_view bytes, CsvScan scan) {
   CsvParse parsed;
   std::size_t pos = bytes.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;
   std::uint32_t line = 1;
-  while (pos < bytes.size()) {
+  while (pos < bytes.size() && parsed.records.size() < scan.max_records) {
     if (const std::size_t br = line_break(bytes, pos)) {  // an empty line is no record
       pos += br;
       ++line;
       continue;
     }
+    const bool keep = parsed.records.size() < scan.fields_of;
     CsvRecord record;
     while (true) {
       std::string field;
@@ -40,26 +42,33 @@ CsvParse parse_csv(std::string_view bytes) {
             return parsed;
           }
           const std::string_view inside = bytes.substr(pos, quote - pos);
-          for (char c : inside) line += c == '\n' ? 1 : 0;
-          field.append(inside);
+          line += static_cast<std::uint32_t>(std::count(inside.begin(), inside.end(), '\n'));
+          if (keep) field.append(inside);
           pos = quote + 1;
           if (pos < bytes.size() && bytes[pos] == '"') {
-            field += '"';
+            if (keep) field += '"';
             ++pos;
             continue;
           }
           break;
         }
       }
-      // Unquoted text, or what follows a closing quote: literal up to ',' or a line break.
-      while (pos < bytes.size() && bytes[pos] != ',' && line_break(bytes, pos) == 0) {
-        field += bytes[pos++];
+      // Unquoted text, or what follows a closing quote: literal up to ',' or a line break (a CR
+      // alone is literal).
+      std::size_t stop = std::min(bytes.find_first_of(",\n", pos), bytes.size());
+      // A CRLF ends the field at its CR.
+      if (stop < bytes.size() && bytes[stop] == '\n' && stop > pos && bytes[stop - 1] == '\r') {
+        --stop;
       }
-      record.fields.push_back(std::move(field));
+      if (keep) {
+        field.append(bytes.substr(pos, stop - pos));
+        record.fields.push_back(std::move(field));
+      }
+      pos = stop;
       if (pos < bytes.size() && bytes[pos] == ',') {
         ++pos;
         if (pos < bytes.size()) continue;
-        record.fields.emplace_back();  // "a," at the very end: a last, empty field
+        if (keep) record.fields.emplace_back();  // "a," at the very end: a last, empty field
         break;
       }
       if (const std::size_t br = line_break(bytes, pos)) {
@@ -141,7 +150,9 @@ std::optional<std::string> manifest_entry(std::string_view manifest, std::string
 }
 
 std::string csv_head(std::string_view bytes, std::uint64_t n, bool& truncated) {
-  const CsvParse parsed = parse_csv(bytes);
+  // Records past n + 1 change nothing: whether one more exists is all `truncated` needs.
+  const std::size_t wanted = n >= SIZE_MAX - 1 ? SIZE_MAX : static_cast<std::size_t>(n) + 1;
+  const CsvParse parsed = parse_csv(bytes, CsvScan{0, wanted});
   truncated = parsed.records.size() > n;
   if (n == 0 || parsed.records.empty()) return {};
   const std::size_t last =

@@ -36,15 +36,20 @@ std::optional<std::pair<CivilDate, int>> note_time(std::string_view file) {
   return std::make_pair(*date, hour);
 }
 
+NoteFile note_file(const std::string& theme, const std::string& file,
+                   const std::pair<CivilDate, int>& time) {
+  return NoteFile{theme, std::string(kMemoryDir) + "/" + theme + "/" + file,
+                  file.substr(0, 10) + "T" + file.substr(11, 2) + ":00:00",
+                  naive_millis(time.first, time.second)};
+}
+
 // The notes of one theme folder, newest first.
 std::vector<NoteFile> notes_of(const std::string& theme, const std::vector<std::string>& files) {
   std::vector<NoteFile> notes;
   for (auto it = files.rbegin(); it != files.rend(); ++it) {
     const auto time = note_time(*it);
     if (!time) continue;
-    notes.push_back(NoteFile{theme, std::string(kMemoryDir) + "/" + theme + "/" + *it,
-                             it->substr(0, 10) + "T" + it->substr(11, 2) + ":00:00",
-                             naive_millis(time->first, time->second)});
+    notes.push_back(note_file(theme, *it, *time));
   }
   return notes;
 }
@@ -81,10 +86,19 @@ std::vector<NoteFile> select_notes(const TiersTree& tree, std::string_view theme
 
 std::vector<NoteFile> recent_notes(const TiersTree& tree, const ClockReading& now,
                                    std::uint64_t hours_back, std::uint64_t limit) {
+  const std::int64_t from = cutoff(now, hours_back);
   std::vector<NoteFile> recent;
   for (const std::string& theme : theme_names(tree)) {
-    std::vector<NoteFile> newest = select_notes(tree, theme, now, hours_back, 1);
-    if (!newest.empty()) recent.push_back(std::move(newest.front()));
+    // Names sort by time, so the newest note is the last valid name: no need to build the rest.
+    const std::vector<std::string>& files = tree.theme_folders.at(theme);
+    for (auto it = files.rbegin(); it != files.rend(); ++it) {
+      const auto time = note_time(*it);
+      if (!time) continue;
+      if (naive_millis(time->first, time->second) >= from) {
+        recent.push_back(note_file(theme, *it, *time));
+      }
+      break;
+    }
   }
   // Themes come sorted, so a stable sort by time keeps equal times in theme order.
   std::stable_sort(recent.begin(), recent.end(), [](const NoteFile& a, const NoteFile& b) {
@@ -190,7 +204,12 @@ Context assemble_context(const Snapshot& files, const std::vector<NoteFile>& the
   std::erase_if(items, [](const ContextItem& item) { return item.text.empty(); });
   for (ContextItem& item : items) item.tokens = estimate_tokens(item.text);
 
+  // Items are stripped and joined by W, which the estimate counts as nothing and which ends every
+  // run, so the context's estimate is the sum of its items' (compaction.md §4): dropping is
+  // decided on sums, and the text is made once.
   std::vector<bool> kept(items.size(), true);
+  std::uint64_t total = 0;
+  for (const ContextItem& item : items) total += item.tokens;
   auto render = [&] {
     std::string text;
     for (std::size_t i = 0; i < items.size(); ++i) {
@@ -202,9 +221,7 @@ Context assemble_context(const Snapshot& files, const std::vector<NoteFile>& the
     return text;
   };
   Context context;
-  context.text = render();
-  context.tokens_used = estimate_tokens(context.text);
-  while (context.tokens_used > max_tokens) {
+  while (total > max_tokens) {
     std::optional<std::size_t> last;
     for (std::size_t i = items.size(); i-- > 0;) {
       const bool mission = items[i].kind == "global" && items[i].name == "Active Mission";
@@ -218,9 +235,10 @@ Context assemble_context(const Snapshot& files, const std::vector<NoteFile>& the
       break;
     }
     kept[*last] = false;
-    context.text = render();
-    context.tokens_used = estimate_tokens(context.text);
+    total -= items[*last].tokens;
   }
+  context.text = render();
+  context.tokens_used = estimate_tokens(context.text);
   for (std::size_t i = 0; i < items.size(); ++i) {
     if (!kept[i]) context.dropped.push_back(items[i]);
   }
