@@ -323,7 +323,8 @@ void run_read_logs(TiersRun& run) {
   const auto days = count_option(run, "--days-back", 7);
   const auto limit = count_option(run, "--limit", 20);
   if (!days || !limit) return;
-  const auto tree = list_tree(run, {.sessions = true, .notes = false, .data = false});
+  const auto tree =
+      list_tree(run, {.sessions = true, .notes = false, .data = false, .theme = std::nullopt});
   if (!tree) return;
   const std::vector<tiers::LogFile> selected = tiers::select_logs(*tree, run.now, *days, *limit);
   std::vector<std::string> paths;
@@ -397,7 +398,8 @@ void run_read_global(TiersRun& run) {
 }
 
 void run_list_themes(TiersRun& run) {
-  const auto tree = list_tree(run, {.sessions = false, .notes = false, .data = false});
+  const auto tree =
+      list_tree(run, {.sessions = false, .notes = false, .data = false, .theme = std::nullopt});
   if (!tree) return;
   std::vector<std::string> not_themes;
   const std::vector<std::string> themes = tiers::theme_names(*tree, &not_themes);
@@ -455,7 +457,8 @@ void run_read_data(TiersRun& run) {
 }
 
 void run_list_data(TiersRun& run) {
-  const auto tree = list_tree(run, {.sessions = false, .notes = false, .data = true});
+  const auto tree =
+      list_tree(run, {.sessions = false, .notes = false, .data = true, .theme = std::nullopt});
   if (!tree) return;
   std::vector<std::string> paths;
   for (const std::string& name : tree->data_files)
@@ -499,7 +502,8 @@ void run_session_init(TiersRun& run) {
       return;
     }
   }
-  const auto tree = list_tree(run, {.sessions = true, .notes = true, .data = false});
+  const auto tree =
+      list_tree(run, {.sessions = true, .notes = true, .data = false, .theme = std::nullopt});
   if (!tree) return;
   const std::uint64_t hours = std::min<std::uint64_t>(*days, UINT64_MAX / 24) * 24;
   const std::vector<tiers::LogFile> logs = tiers::select_logs(*tree, run.now, *days, 3);
@@ -594,7 +598,8 @@ void run_archive_themes(TiersRun& run) {
   };
   writer.apply = [&run](const Plan& plan) { return run.ws.apply(plan, run.now); };
   run_planned(run.inv, run.reply, writer, [&](bool) -> Result<PlannedRun> {
-    Result<tiers::TiersTree> tree = run.ws.list({.sessions = false, .notes = true, .data = false});
+    Result<tiers::TiersTree> tree =
+        run.ws.list({.sessions = false, .notes = true, .data = false, .theme = std::nullopt});
     if (!tree) return tree.status();
     std::vector<tiers::NoteFile> candidates = tiers::archive_candidates(*tree, run.now, *days);
     std::vector<std::string> paths;
