@@ -202,7 +202,8 @@ TEST_CASE("tiers read order: headings match case-folded, by prefix") {
 
 TEST_CASE("tiers read order: the first match in file order wins") {
   const std::string global = "## Research Index\nfirst\n## Research Index\nsecond\n";
-  const ReadOrderItem& found = item(read_order(global), "Research Index");
+  const std::vector<ReadOrderItem> order = read_order(global);
+  const ReadOrderItem& found = item(order, "Research Index");
   CHECK(content_of(global, found) == "## Research Index\nfirst\n");
   CHECK(found.begin == 0);
 }
