@@ -257,34 +257,6 @@ void run_undo(const CommandRequest& inv, const ClockReading& now, Workspace& ws,
   });
 }
 
-// §12.5: a listing by default; --apply finishes (or with --rollback undoes) each transaction.
-void run_recover(const CommandRequest& inv, Workspace& ws, CommandReply& reply) {
-  const bool apply = has_flag(inv, "--apply");
-  const bool rollback = has_flag(inv, "--rollback");
-  if (rollback && !apply) {
-    reply.findings.push_back(
-        finding_from(Status(Errc::invalid_argument, "--rollback: only with --apply")));
-    return;
-  }
-  std::unique_ptr<LockHandle> held;
-  if (apply) {
-    Result<std::unique_ptr<LockHandle>> lock = ws.lock();
-    if (!lock) {
-      reply.findings.push_back(finding_from(lock.status()));
-      return;
-    }
-    held = std::move(lock).value();
-  }
-  const Result<Recovery> recovery = ws.recover(apply, rollback);
-  if (!recovery) {
-    reply.findings.push_back(finding_from(recovery.status()));
-    return;
-  }
-  reply.findings = recovery->findings;
-  reply.data = fixed(recovery_json(*recovery));
-  if (inv.format == OutputFormat::text) reply.text = fixed(recovery_text(*recovery));
-}
-
 }  // namespace
 
 void run_custodian(const CommandRequest& inv, const CommandEnvironment& env, CommandReply& reply) {
@@ -324,7 +296,9 @@ void run_custodian(const CommandRequest& inv, const CommandEnvironment& env, Com
     return;
   }
   if (inv.command == "recover") {
-    run_recover(inv, *ws, reply);
+    run_recover(
+        inv, reply, [&] { return ws->lock(); },
+        [&](bool apply, bool rollback) { return ws->recover(apply, rollback); });
     return;
   }
   const Result<CustodianInputs> inputs = ws->read_custodian_inputs();

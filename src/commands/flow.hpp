@@ -70,6 +70,12 @@ void run_planned(const CommandRequest& inv, CommandReply& reply, const PlanWrite
 [[nodiscard]] bool finish_transactions(const std::function<Result<Recovery>(bool apply)>& recover,
                                        std::string_view group, CommandReply& reply);
 
+// `recover [--apply [--rollback]]` of a group with a journal (compaction.md §12.5): a listing, or
+// under the lock the transactions finished (or rolled back).
+void run_recover(const CommandRequest& inv, CommandReply& reply,
+                 const std::function<Result<std::unique_ptr<LockHandle>>()>& lock,
+                 const std::function<Result<Recovery>(bool apply, bool rollback)>& recover);
+
 // One entry point per group.
 void run_custodian(const CommandRequest& inv, const CommandEnvironment& env, CommandReply& reply);
 void run_memorybox(const CommandRequest& inv, const CommandEnvironment& env, CommandReply& reply);

@@ -131,4 +131,33 @@ bool finish_transactions(const std::function<Result<Recovery>(bool apply)>& reco
   return false;
 }
 
+void run_recover(const CommandRequest& inv, CommandReply& reply,
+                 const std::function<Result<std::unique_ptr<LockHandle>>()>& lock,
+                 const std::function<Result<Recovery>(bool apply, bool rollback)>& recover) {
+  const bool apply = has_flag(inv, "--apply");
+  const bool rollback = has_flag(inv, "--rollback");
+  if (rollback && !apply) {
+    reply.findings.push_back(
+        finding_from(Status(Errc::invalid_argument, "--rollback: only with --apply")));
+    return;
+  }
+  std::unique_ptr<LockHandle> held;
+  if (apply) {
+    Result<std::unique_ptr<LockHandle>> locked = lock();
+    if (!locked) {
+      reply.findings.push_back(finding_from(locked.status()));
+      return;
+    }
+    held = std::move(locked).value();
+  }
+  const Result<Recovery> recovery = recover(apply, rollback);
+  if (!recovery) {
+    reply.findings.push_back(finding_from(recovery.status()));
+    return;
+  }
+  reply.findings = recovery->findings;
+  reply.data = fixed(recovery_json(*recovery));
+  if (inv.format == OutputFormat::text) reply.text = fixed(view::recovery_text(*recovery));
+}
+
 }  // namespace memkit::commands_detail

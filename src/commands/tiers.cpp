@@ -627,24 +627,10 @@ void run_archive_themes(TiersRun& run) {
   });
 }
 
-void run_recover(TiersRun& run) {
-  const bool apply = has_flag(run.inv, "--apply");
-  const bool rollback = has_flag(run.inv, "--rollback");
-  if (rollback && !apply) {
-    refuse(run, "MK-ARG-001", "--rollback: only with --apply");
-    return;
-  }
-  std::unique_ptr<LockHandle> held;
-  if (apply) {
-    Result<std::unique_ptr<LockHandle>> lock = run.ws.lock(run.inv.lock_timeout_seconds);
-    if (failed(run, lock.status())) return;
-    held = std::move(lock).value();
-  }
-  const Result<Recovery> recovery = run.ws.recover(apply, rollback);
-  if (failed(run, recovery.status())) return;
-  run.reply.findings = recovery->findings;
-  run.reply.data = fixed(recovery_json(*recovery));
-  if (run.inv.format == OutputFormat::text) run.reply.text = fixed(view::recovery_text(*recovery));
+void run_tiers_recover(TiersRun& run) {
+  run_recover(
+      run.inv, run.reply, [&] { return run.ws.lock(run.inv.lock_timeout_seconds); },
+      [&](bool apply, bool rollback) { return run.ws.recover(apply, rollback); });
 }
 
 }  // namespace
@@ -676,7 +662,7 @@ void run_tiers(const CommandRequest& inv, const CommandEnvironment& env, Command
       {"list-data", run_list_data},
       {"archive-themes", run_archive_themes},
       {"template", run_template},
-      {"recover", run_recover},
+      {"recover", run_tiers_recover},
   };
   kCommands.at(inv.command)(run);
 }
