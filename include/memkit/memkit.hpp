@@ -9,6 +9,7 @@
 #include "memkit/clock.hpp"
 #include "memkit/commands.hpp"
 #include "memkit/compact.hpp"
+#include "memkit/curated.hpp"
 #include "memkit/digest.hpp"
 #include "memkit/edit.hpp"
 #include "memkit/file_system.hpp"
