@@ -10,6 +10,8 @@
 #include "memkit/commands.hpp"
 #include "memkit/compact.hpp"
 #include "memkit/curated.hpp"
+#include "memkit/curated_log.hpp"
+#include "memkit/curated_read.hpp"
 #include "memkit/digest.hpp"
 #include "memkit/edit.hpp"
 #include "memkit/file_system.hpp"

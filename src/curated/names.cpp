@@ -4,6 +4,7 @@
 #include <array>
 #include <utility>
 
+#include "curated/words.hpp"
 #include "memkit/curated.hpp"
 #include "memkit/text.hpp"
 
@@ -12,9 +13,9 @@ namespace {
 
 bool is_lower_or_digit(char c) noexcept { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); }
 
-// The one table per enum: name_of and parse_* read the same words, so they cannot drift apart.
-template <class Enum, std::size_t N>
-using Words = std::array<std::pair<Enum, std::string_view>, N>;
+using wordlist::parse_word;
+using wordlist::word_of;
+using wordlist::Words;
 
 constexpr Words<RowType, 6> kRowTypes{{{RowType::project, "project"},
                                        {RowType::user, "user"},
@@ -47,22 +48,6 @@ constexpr Words<Field, 12> kFieldKeys{{{Field::type, "Type"},
                                        {Field::updated, "Updated"},
                                        {Field::deleted, "Deleted"},
                                        {Field::link, "Link"}}};
-
-template <class Enum, std::size_t N>
-std::string_view word_of(const Words<Enum, N>& words, Enum value) noexcept {
-  for (const auto& [e, word] : words) {
-    if (e == value) return word;
-  }
-  return {};  // unreachable for a value of the enum
-}
-
-template <class Enum, std::size_t N>
-std::optional<Enum> parse_word(const Words<Enum, N>& words, std::string_view text) noexcept {
-  for (const auto& [e, word] : words) {
-    if (word == text) return e;
-  }
-  return std::nullopt;
-}
 
 }  // namespace
 

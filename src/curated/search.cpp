@@ -1,0 +1,158 @@
+// Full-text search over curated rows (curated.md §8 "search"): one tokenizer for the query and the
+// row text alike, whole-token matching (a prefix term matches a token's start), and a rank that
+// is plain arithmetic on matched tokens, so the order is predictable and never reads a counter.
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "memkit/curated.hpp"
+#include "memkit/curated_read.hpp"
+#include "memkit/text.hpp"
+
+namespace memkit::curated {
+namespace {
+
+constexpr std::size_t kSnippetCodePoints = 120;
+
+bool is_ascii_word(char32_t cp) noexcept {
+  return (cp >= 'a' && cp <= 'z') || (cp >= 'A' && cp <= 'Z') || (cp >= '0' && cp <= '9') ||
+         cp == '_';
+}
+
+// ASCII punctuation: the 32 printable ASCII characters that are neither letters, digits nor the
+// space ('_' among them, though a word run claims it first).
+bool is_ascii_punctuation(char32_t cp) noexcept {
+  return (cp >= 0x21 && cp <= 0x2F) || (cp >= 0x3A && cp <= 0x40) || (cp >= 0x5B && cp <= 0x60) ||
+         (cp >= 0x7B && cp <= 0x7E);
+}
+
+// One token and where it ends in the text, so the query can look at the byte after it.
+struct Token {
+  std::string text;  // case-folded
+  std::size_t end = 0;
+};
+
+// The §8 tokenizer. Tokens are cut first and folded after, so a code point whose folding is ASCII
+// (U+212A KELVIN SIGN) stays a token of its own rather than joining a neighbouring word run.
+std::vector<Token> tokenize(std::string_view text) {
+  std::vector<Token> tokens;
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    const std::size_t begin = pos;
+    const char32_t cp = decode_utf8(text, pos);
+    if (is_ascii_word(cp)) {
+      while (pos < text.size() && is_ascii_word(static_cast<unsigned char>(text[pos]))) ++pos;
+    } else if (is_w(cp) || is_ascii_punctuation(cp)) {
+      continue;
+    }
+    tokens.push_back(Token{.text = casefold(text.substr(begin, pos - begin)), .end = pos});
+  }
+  return tokens;
+}
+
+bool matches(const SearchTerm& term, std::string_view token) noexcept {
+  return term.prefix ? token.starts_with(term.token) : token == term.token;
+}
+
+bool any_term_matches(const std::vector<SearchTerm>& terms, std::string_view token) noexcept {
+  return std::ranges::any_of(terms, [&](const SearchTerm& term) { return matches(term, token); });
+}
+
+bool holds_match(const std::vector<SearchTerm>& terms, std::string_view text) {
+  return std::ranges::any_of(search_tokens(text), [&](const std::string& token) {
+    return any_term_matches(terms, token);
+  });
+}
+
+// The first `n` code points of `text` (an ill-formed sequence counts as the one U+FFFD it reads
+// as, and is kept as it stands).
+std::string_view first_code_points(std::string_view text, std::size_t n) noexcept {
+  std::size_t pos = 0;
+  for (std::size_t count = 0; count < n && pos < text.size(); ++count) {
+    (void)decode_utf8(text, pos);
+  }
+  return text.substr(0, pos);
+}
+
+// §8 snippet: the first body line holding a matched token, else the description if it holds
+// one, else the name. A line is stripped with W first: indentation and a CRLF file's CR say
+// nothing about the match, and would spend the 120 code points on blanks.
+std::string snippet_of(const Row& row, const std::vector<SearchTerm>& terms) {
+  std::string_view body = row.body;
+  while (true) {
+    const std::size_t lf = body.find('\n');
+    const std::string_view line = strip_w(body.substr(0, lf));
+    if (holds_match(terms, line)) return std::string(first_code_points(line, kSnippetCodePoints));
+    if (lf == std::string_view::npos) break;
+    body.remove_prefix(lf + 1);
+  }
+  if (row.description && holds_match(terms, *row.description)) {
+    return std::string(first_code_points(strip_w(*row.description), kSnippetCodePoints));
+  }
+  return std::string(first_code_points(row.name, kSnippetCodePoints));
+}
+
+// The rank of a row, or 0 when some term matches none of its tokens. Name, description and body
+// tokens are all "the row's tokens": each counts once toward every term it matches.
+std::uint64_t rank_of(const Row& row, const std::vector<SearchTerm>& terms) {
+  std::vector<std::uint64_t> per_term(terms.size(), 0);
+  auto count = [&](std::string_view text) {
+    for (const std::string& token : search_tokens(text)) {
+      for (std::size_t i = 0; i < terms.size(); ++i) {
+        if (matches(terms[i], token)) ++per_term[i];
+      }
+    }
+  };
+  count(row.name);
+  if (row.description) count(*row.description);
+  count(row.body);
+  std::uint64_t rank = 0;
+  for (const std::uint64_t n : per_term) {
+    if (n == 0) return 0;
+    rank += n;
+  }
+  return rank;
+}
+
+}  // namespace
+
+std::vector<std::string> search_tokens(std::string_view text) {
+  std::vector<std::string> out;
+  for (Token& token : tokenize(text)) out.push_back(std::move(token.text));
+  return out;
+}
+
+std::vector<SearchTerm> parse_query(std::string_view query) {
+  std::vector<SearchTerm> terms;
+  for (Token& token : tokenize(query)) {
+    const bool prefix = token.end < query.size() && query[token.end] == '*';
+    terms.push_back(SearchTerm{.token = std::move(token.text), .prefix = prefix});
+  }
+  return terms;
+}
+
+std::vector<SearchHit> search(const std::vector<Row>& rows, std::string_view query,
+                              std::uint64_t limit) {
+  const std::vector<SearchTerm> terms = parse_query(query);
+  std::vector<SearchHit> hits;
+  if (terms.empty()) return hits;
+  for (const Row& row : rows) {
+    if (row.deleted) continue;
+    const std::uint64_t rank = rank_of(row, terms);
+    if (rank == 0) continue;
+    hits.push_back(SearchHit{.row = &row, .rank = rank, .snippet = snippet_of(row, terms)});
+  }
+  // Updated is RFC 3339 UTC with milliseconds, so string order is time order; a row without one
+  // sorts as the oldest.
+  std::ranges::sort(hits, [](const SearchHit& a, const SearchHit& b) {
+    if (a.rank != b.rank) return a.rank > b.rank;
+    if (a.row->updated != b.row->updated) return a.row->updated > b.row->updated;
+    return a.row->name < b.row->name;
+  });
+  if (hits.size() > limit) hits.resize(limit);
+  return hits;
+}
+
+}  // namespace memkit::curated
