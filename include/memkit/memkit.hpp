@@ -12,6 +12,7 @@
 #include "memkit/curated.hpp"
 #include "memkit/curated_log.hpp"
 #include "memkit/curated_read.hpp"
+#include "memkit/curated_write.hpp"
 #include "memkit/digest.hpp"
 #include "memkit/edit.hpp"
 #include "memkit/file_system.hpp"

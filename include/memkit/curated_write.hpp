@@ -1,0 +1,119 @@
+// Curated memory's writes (spec curated.md §4-§7): each command planned as a pure function from
+// the workspace's row files and history to the bytes to write, in commit order (the row files, then
+// history.jsonl), or refusals and nothing to write. The shell applies a plan as one transaction
+// (§6 "Transactions").
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "memkit/curated.hpp"
+#include "memkit/curated_log.hpp"
+#include "memkit/findings.hpp"
+#include "memkit/plan.hpp"
+#include "memkit/snapshot.hpp"
+
+namespace memkit::curated {
+
+// The store-relative paths of a workspace (§2).
+[[nodiscard]] std::string rows_path(std::string_view workspace,
+                                    RowType type);                    // rows/<ws>/<type>.md
+[[nodiscard]] std::string history_path(std::string_view workspace);   // log/<ws>/history.jsonl
+[[nodiscard]] std::string access_path(std::string_view workspace);    // log/<ws>/access.jsonl
+[[nodiscard]] std::string snapshot_path(std::string_view workspace);  // .../access-snapshot.json
+
+// What a write reads: every rows/<ws>/<type>.md (missing ones as missing entries), history.jsonl,
+// and for a hard delete access.jsonl and access-snapshot.json. The paths a Snapshot for
+// `workspace` must hold.
+[[nodiscard]] std::vector<std::string> write_inputs(std::string_view workspace);
+
+// The rows of a workspace as read from its files: every valid entry of every type file, with where
+// it lives. A name found twice (in two files, or twice in one) is MK-CUR-004 at the second place.
+struct StoredRow {
+  Row row;
+  std::string path;  // its row file
+};
+struct Workspace {
+  std::vector<StoredRow> rows;    // by name
+  std::vector<Finding> findings;  // the row files' MK-CUR-004 and MK-CUR-030, and MK-IO-001 for an
+                                  // unreadable file
+  [[nodiscard]] const StoredRow* find(std::string_view name) const noexcept;
+};
+[[nodiscard]] Workspace read_workspace(const Snapshot& files, std::string_view workspace);
+
+// Who writes, and when.
+struct WriteContext {
+  std::string workspace;
+  std::string now;                   // RFC 3339 UTC with milliseconds
+  std::optional<std::string> actor;  // null: the human owner
+};
+
+// The outcome of one planned write.
+struct Write {
+  std::vector<PlanOperation> operations;       // row files (path order), then the log files
+  std::vector<Finding> findings;               // refusals (no operation then) and warnings
+  bool changed = false;                        // false: "unchanged", nothing to write
+  std::optional<Row> row;                      // the row after the write (add, append, edit,
+                                               // reclassify, delete soft, restore)
+  std::string action;                          // add: "inserted", "updated" or "unchanged"
+  std::optional<std::string> link_created_at;  // link/unlink: the link's creation time
+  std::map<std::string, std::string> entries;  // name -> the exact entry text after the write
+  [[nodiscard]] bool refused() const noexcept;
+  // The paths written, sorted bytewise (history.jsonl included); none when unchanged or refused.
+  [[nodiscard]] std::vector<std::string> files() const;
+};
+
+// §6 add: an upsert by name. Strings as given; nullopt: not given. `status` "null" clears it.
+struct AddRequest {
+  std::string name;
+  std::string type;
+  std::string body;
+  std::optional<std::string> description;
+  std::optional<std::string> row_class;
+  std::optional<std::string> status;
+  std::optional<std::string> initiative;
+  std::optional<std::string> project_ref;
+  std::optional<std::string> audience;
+  std::optional<std::string> origin_session;
+};
+[[nodiscard]] Write plan_add(const Snapshot& files, const WriteContext& context,
+                             const AddRequest& request);
+
+// §6 append: body := body + LF LF + text.
+[[nodiscard]] Write plan_append(const Snapshot& files, const WriteContext& context,
+                                std::string_view name, std::string_view text);
+
+// §6 edit: overwrite the description or the body, optionally with audience, initiative and
+// project_ref.
+struct EditRequest {
+  std::string name;
+  std::string field;  // "description" or "body"
+  std::string content;
+  std::optional<std::string> audience;
+  std::optional<std::string> initiative;
+  std::optional<std::string> project_ref;
+};
+[[nodiscard]] Write plan_edit(const Snapshot& files, const WriteContext& context,
+                              const EditRequest& request);
+
+// §5 reclassify: at least one of class and status ("null" clears the status).
+[[nodiscard]] Write plan_reclassify(const Snapshot& files, const WriteContext& context,
+                                    std::string_view name,
+                                    const std::optional<std::string>& row_class,
+                                    const std::optional<std::string>& status);
+
+// §7 link (remove: unlink).
+[[nodiscard]] Write plan_link(const Snapshot& files, const WriteContext& context,
+                              std::string_view src, std::string_view dst, std::string_view kind,
+                              bool remove);
+
+// §6 delete (soft, or hard: the purge of the row's entry, the links pointing to it, its history
+// records, its access records and snapshot entry, then one purge record) and restore.
+[[nodiscard]] Write plan_delete(const Snapshot& files, const WriteContext& context,
+                                std::string_view name, bool hard);
+[[nodiscard]] Write plan_restore(const Snapshot& files, const WriteContext& context,
+                                 std::string_view name);
+
+}  // namespace memkit::curated
