@@ -116,4 +116,29 @@ struct EditRequest {
 [[nodiscard]] Write plan_restore(const Snapshot& files, const WriteContext& context,
                                  std::string_view name);
 
+// §10 checkpoint: the session record (class anchor), its pending threads (class thread, status
+// carry_forward, the record's type) and their derived_from links to the record, all or nothing.
+struct CheckpointOperation {
+  std::string op;                          // "upsert" or "link"
+  std::string name;                        // the row; for a link, the thread
+  std::string result;                      // "applied", "unchanged", "failed" or "not_attempted"
+  std::optional<std::string> action;       // an applied upsert: "inserted" or "updated"
+  std::optional<RowClass> row_class;       // an upsert that ran
+  std::optional<RowStatus> memory_status;  // an upsert that ran, for a thread
+  std::optional<std::string> error;        // the failed operation's finding code
+  std::optional<std::string> dst;          // a link: the record
+};
+struct Checkpoint {
+  bool rejected = false;  // a shape error, or an operation failed validation: nothing written
+  std::vector<CheckpointOperation> operations;  // the record's upsert, each pending upsert, then
+                                                // each pending link, in payload order
+  Write write;  // the one transaction; its findings hold MK-CUR-020 when rejected
+};
+// `payload` is the JSON text of --file (§10 shape; the Spanish key aliases accepted). A shape
+// error is MK-CUR-020 BLOCKER (fatal) with no operation; a failing operation is MK-CUR-020 ERROR.
+[[nodiscard]] Checkpoint plan_checkpoint(const Snapshot& files, const WriteContext& context,
+                                         std::string_view payload,
+                                         const std::optional<std::string>& initiative,
+                                         const std::optional<std::string>& project_ref);
+
 }  // namespace memkit::curated

@@ -12,6 +12,7 @@
 #include "memkit/curated.hpp"
 #include "memkit/curated_log.hpp"
 #include "memkit/curated_read.hpp"
+#include "memkit/curated_story.hpp"
 #include "memkit/curated_write.hpp"
 #include "memkit/digest.hpp"
 #include "memkit/edit.hpp"

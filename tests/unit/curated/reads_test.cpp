@@ -9,16 +9,16 @@
 #include <string_view>
 #include <vector>
 
+#include "curated_support.hpp"
 #include "memkit/curated_read.hpp"
 
 using namespace memkit::curated;
+using curated_test::kT1;
+using curated_test::kT2;
+using curated_test::kT3;
+using curated_test::kT4;
 
 namespace {
-
-constexpr const char* kT1 = "2026-11-30T09:00:00.000Z";
-constexpr const char* kT2 = "2026-11-30T10:00:00.000Z";
-constexpr const char* kT3 = "2026-11-30T11:00:00.000Z";
-constexpr const char* kT4 = "2026-11-30T12:00:00.000Z";
 
 // A live thread: open, with `initiative` (or none), Updated `updated`, `description` (or none).
 Row thread(std::string name, std::optional<std::string> initiative, std::string updated,

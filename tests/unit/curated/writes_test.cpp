@@ -6,14 +6,13 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
-#include <map>
-#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "curated_support.hpp"
 #include "memkit/curated.hpp"
 #include "memkit/curated_log.hpp"
 #include "memkit/curated_read.hpp"
@@ -21,101 +20,20 @@
 #include "memkit/snapshot.hpp"
 
 using memkit::EntryState;
-using memkit::FileSnapshot;
 using memkit::Finding;
 using memkit::OperationKind;
 using memkit::Severity;
 using memkit::Snapshot;
 using namespace memkit::curated;
+using namespace curated_test;
 
 namespace {
-
-constexpr const char* kT1 = "2026-11-30T09:00:00.000Z";
-constexpr const char* kT2 = "2026-11-30T10:00:00.000Z";
-constexpr const char* kT3 = "2026-11-30T11:00:00.000Z";
-constexpr const char* kT4 = "2026-11-30T12:00:00.000Z";
-constexpr const char* kProject = "rows/ws1/project.md";
-constexpr const char* kUser = "rows/ws1/user.md";
-constexpr const char* kFeedback = "rows/ws1/feedback.md";
-constexpr const char* kHistory = "log/ws1/history.jsonl";
-constexpr const char* kAccess = "log/ws1/access.jsonl";
-constexpr const char* kAccessSnapshot = "log/ws1/access-snapshot.json";
-
-WriteContext at(std::string now) {
-  return WriteContext{.workspace = "ws1", .now = std::move(now), .actor = std::nullopt};
-}
-
-// A store in memory: the files of workspace ws1, read as the shell would snapshot them.
-struct Store {
-  std::map<std::string, std::string> files;
-  std::map<std::string, EntryState> odd;  // paths that are links, folders, ...
-
-  [[nodiscard]] Snapshot snapshot() const {
-    std::vector<FileSnapshot> out;
-    for (const std::string& path : write_inputs("ws1")) {
-      FileSnapshot file;
-      file.path = path;
-      if (const auto it = files.find(path); it != files.end()) {
-        file.state = EntryState::file;
-        file.bytes = std::make_shared<const std::string>(it->second);
-      } else if (const auto o = odd.find(path); o != odd.end()) {
-        file.state = o->second;
-        file.error = "permission denied";
-      }
-      out.push_back(std::move(file));
-    }
-    return Snapshot(std::move(out));
-  }
-
-  // Applies a write that was not refused.
-  void apply(const Write& write) {
-    REQUIRE_FALSE(write.refused());
-    for (const memkit::PlanOperation& op : write.operations) {
-      if (op.kind == OperationKind::remove) {
-        files.erase(op.path);
-      } else {
-        files[op.path] = op.output.render();
-      }
-    }
-  }
-
-  [[nodiscard]] std::string at(const std::string& path) const {
-    const auto it = files.find(path);
-    return it == files.end() ? std::string() : it->second;
-  }
-  [[nodiscard]] std::vector<HistoryRecord> history() const {
-    return parse_history(at(kHistory), kHistory).records;
-  }
-  [[nodiscard]] Row row(std::string_view name) const {
-    const Workspace ws = read_workspace(snapshot(), "ws1");
-    const StoredRow* stored = ws.find(name);
-    REQUIRE(stored != nullptr);
-    return stored->row;
-  }
-};
-
-AddRequest add(std::string name, std::string type, std::string body) {
-  AddRequest request;
-  request.name = std::move(name);
-  request.type = std::move(type);
-  request.body = std::move(body);
-  return request;
-}
 
 AddRequest thread(std::string name, std::string type, std::string status = "open") {
   AddRequest request = add(std::move(name), std::move(type), "body");
   request.row_class = "thread";
   request.status = std::move(status);
   return request;
-}
-
-// Runs a write that must apply and returns it.
-Write applied(Store& store, Write write) {
-  CHECK(write.findings.empty());
-  REQUIRE_FALSE(write.refused());
-  CHECK(write.changed);
-  store.apply(write);
-  return write;
 }
 
 bool has(const std::vector<Finding>& findings, std::string_view code, Severity severity) {
