@@ -555,10 +555,23 @@ Write plan_add(const Snapshot& files, const WriteContext& context, const AddRequ
   if (audience) row.audience = *audience;
   if (initiative) {
     row.initiative = initiative;
-  } else if (!at && row.project_ref) {
-    row.initiative = initiative_of_project_ref(*row.project_ref);  // §3, on insert only
+  } else if (project_ref && *project_ref) {
+    // §3: a --project-ref given without --initiative names the initiative, on insert and update
+    // alike (checkpoint does the same); a ref that derives nothing keeps the old one (§6).
+    if (std::optional<std::string> derived = initiative_of_project_ref(**project_ref)) {
+      row.initiative = std::move(derived);
+    }
   }
   row.deleted.reset();  // an upsert resurrects a soft-deleted row
+  if (!at && request.status && !request.row_class) {
+    // §6: an insert is a log unless --class says otherwise, so any --status (`null` too) without
+    // --class names a status for a log.
+    write.findings.push_back(make_fatal("MK-CUR-007", "",
+                                        "--status without --class on insert: " + request.name +
+                                            " would be a log, and status applies only to threads",
+                                        "add --class thread"));
+    return planner.finish();
+  }
   settle_class(row_class, status, row, write.findings);
   if (planner.refused()) return planner.finish();
   warn_statusless(row, write.findings);
@@ -635,8 +648,14 @@ Write plan_edit(const Snapshot& files, const WriteContext& context, const EditRe
   if (is_body) row.body = lf_only(std::move(body.body));
   if (description) row.description = *description;
   if (audience) row.audience = *audience;
-  if (initiative) row.initiative = initiative;
   if (project_ref) row.project_ref = *project_ref;
+  if (initiative) {
+    row.initiative = initiative;
+  } else if (project_ref && *project_ref) {
+    if (std::optional<std::string> derived = initiative_of_project_ref(**project_ref)) {
+      row.initiative = std::move(derived);  // §3, as add does
+    }
+  }
   return commit_change(planner, *at, std::move(row), HistoryOp::edit);
 }
 

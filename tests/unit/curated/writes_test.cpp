@@ -169,6 +169,31 @@ TEST_CASE("curated writes: on insert the initiative comes from --project-ref whe
   CHECK(store.row("project_a").initiative == "gaia_system");
 }
 
+TEST_CASE("curated writes: a --project-ref without --initiative names it on update too") {
+  // §3's rule for a given ref, as checkpoint applies it; §6 keeps the old initiative only when
+  // neither option is given, or when the ref derives nothing.
+  Store store;
+  AddRequest first = add("project_a", "project", "a");
+  first.initiative = "old";
+  applied(store, plan_add(store.snapshot(), at(kT1), first));
+  AddRequest again = add("project_a", "project", "a");
+  again.project_ref = "/srv/repos/gaia/.git";
+  applied(store, plan_add(store.snapshot(), at(kT2), again));
+  CHECK(store.row("project_a").initiative == "gaia");
+  AddRequest nothing = add("project_a", "project", "a");
+  nothing.project_ref = "/.git";  // derives no initiative
+  applied(store, plan_add(store.snapshot(), at(kT3), nothing));
+  CHECK(store.row("project_a").initiative == "gaia");
+  EditRequest edit{.name = "project_a",
+                   .field = "body",
+                   .content = "b",
+                   .audience = std::nullopt,
+                   .initiative = std::nullopt,
+                   .project_ref = "/srv/repos/Diagram Builder"};
+  applied(store, plan_edit(store.snapshot(), at(kT4), edit));
+  CHECK(store.row("project_a").initiative == "diagram_builder");
+}
+
 TEST_CASE("curated writes: an --initiative that normalises to nothing is MK-ARG-001") {
   Store store;
   for (const char* raw : {"  ", "--"}) {
@@ -685,4 +710,17 @@ TEST_CASE("curated writes: the actor is recorded") {
   context.actor = "orchestrator";
   applied(store, plan_add(store.snapshot(), context, add("project_a", "project", "a")));
   CHECK(store.history().back().actor == "orchestrator");
+}
+
+TEST_CASE("curated writes: any --status without --class on insert is MK-CUR-007, null too") {
+  Store store;
+  for (const char* status : {"open", "null"}) {
+    CAPTURE(status);
+    AddRequest request = add("project_a", "project", "a");
+    request.status = status;
+    const Write write = plan_add(store.snapshot(), at(kT1), request);
+    CHECK(write.refused());
+    CHECK(write.operations.empty());
+    CHECK(has(write.findings, "MK-CUR-007", Severity::blocker));
+  }
 }
