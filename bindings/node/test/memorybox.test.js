@@ -12,6 +12,7 @@ const os = require('node:os');
 const path = require('node:path');
 
 const memkit = require('..');
+const { tree } = require('./support.js');
 
 const { MemkitError, Workspace, Layout, UpdateEvent } = memkit;
 
@@ -30,24 +31,6 @@ function openBox(t, root) {
   return ws;
 }
 
-// Every file and folder under root, relative and sorted (folders end in '/').
-function tree(root) {
-  const out = [];
-  const walk = (dir) => {
-    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-      const full = path.join(dir, entry.name);
-      const rel = path.relative(root, full).split(path.sep).join('/');
-      if (entry.isDirectory()) {
-        out.push(`${rel}/`);
-        walk(full);
-      } else {
-        out.push(rel);
-      }
-    }
-  };
-  walk(root);
-  return out.sort();
-}
 
 test('Layout: the mk_layout values', () => {
   assert.equal(Layout.CUSTODIAN, 0);

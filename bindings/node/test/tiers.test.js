@@ -11,6 +11,7 @@ const os = require('node:os');
 const path = require('node:path');
 
 const memkit = require('..');
+const { tree } = require('./support.js');
 const capi = require('../lib/capi.js');
 
 const { MemkitError, Workspace, Layout, TiersCommand } = memkit;
@@ -38,24 +39,6 @@ function run(t, fn) {
   return { result, envelope: JSON.parse(result.json) };
 }
 
-// Every file and folder under root, relative and sorted (folders end in '/').
-function tree(root) {
-  const out = [];
-  const walk = (dir) => {
-    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-      const full = path.join(dir, entry.name);
-      const rel = path.relative(root, full).split(path.sep).join('/');
-      if (entry.isDirectory()) {
-        out.push(`${rel}/`);
-        walk(full);
-      } else {
-        out.push(rel);
-      }
-    }
-  };
-  walk(root);
-  return out.sort();
-}
 
 // Every file under root with its bytes, to show that a refused command changed nothing.
 function snapshot(root) {
