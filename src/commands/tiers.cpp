@@ -162,18 +162,21 @@ void finish_write(TiersRun& run, const std::optional<std::vector<std::string>>& 
   if (run.inv.format == OutputFormat::text) run.reply.text = fixed(written_text(*done));
 }
 
+// A write command's whole run: the change written (§9), then its data and view.
+void write_and_reply(TiersRun& run, const std::vector<std::string>& paths, const Planner& plan,
+                     bool replace = false) {
+  Written written;
+  const auto done = write_change(run, paths, plan, written);
+  finish_write(run, done, written, replace);
+}
+
 void run_log_turn(TiersRun& run) {
   const std::optional<std::string> content = required(run, "--content");
   if (!content) return;
   const tiers::LogTurn request{turn_arguments(run.inv), *content};
-  Written written;
-  const auto done = write_change(
-      run, turn_paths(run, std::nullopt),
-      [&](const Snapshot& files, Written& w) {
-        return tiers::plan_log_turn(files, request, run.now, w);
-      },
-      written);
-  finish_write(run, done, written);
+  write_and_reply(run, turn_paths(run, std::nullopt), [&](const Snapshot& files, Written& w) {
+    return tiers::plan_log_turn(files, request, run.now, w);
+  });
 }
 
 void run_persist_turn(TiersRun& run) {
@@ -187,14 +190,9 @@ void run_persist_turn(TiersRun& run) {
   request.templ = option(run.inv, "--template");
   request.title = option(run.inv, "--title");
   request.promote_global = has_flag(run.inv, "--promote-global");
-  Written written;
-  const auto done = write_change(
-      run, turn_paths(run, request.theme),
-      [&](const Snapshot& files, Written& w) {
-        return tiers::plan_persist_turn(files, request, run.now, w);
-      },
-      written);
-  finish_write(run, done, written);
+  write_and_reply(run, turn_paths(run, request.theme), [&](const Snapshot& files, Written& w) {
+    return tiers::plan_persist_turn(files, request, run.now, w);
+  });
 }
 
 void run_write_theme(TiersRun& run) {
@@ -209,14 +207,9 @@ void run_write_theme(TiersRun& run) {
   request.title = option(run.inv, "--title");
   request.raw_content = option(run.inv, "--raw-content");
   request.promote_global = has_flag(run.inv, "--promote-global");
-  Written written;
-  const auto done = write_change(
-      run, turn_paths(run, request.theme),
-      [&](const Snapshot& files, Written& w) {
-        return tiers::plan_write_theme(files, request, run.now, w);
-      },
-      written);
-  finish_write(run, done, written);
+  write_and_reply(run, turn_paths(run, request.theme), [&](const Snapshot& files, Written& w) {
+    return tiers::plan_write_theme(files, request, run.now, w);
+  });
 }
 
 void run_write_global(TiersRun& run) {
@@ -239,14 +232,12 @@ void run_write_global(TiersRun& run) {
     if (failed(run, names.status())) return;
     for (const std::string& name : *names) paths.push_back(backups + "/" + name);
   }
-  Written written;
-  const auto done = write_change(
+  write_and_reply(
       run, paths,
       [&](const Snapshot& files, Written& w) {
         return tiers::plan_write_global(files, request, run.now, w);
       },
-      written);
-  finish_write(run, done, written, replace);
+      replace);
 }
 
 void run_write_data(TiersRun& run) {
@@ -284,14 +275,9 @@ void run_write_data(TiersRun& run) {
   const tiers::Checked data_name = tiers::check_data_name(*name);
   if (!data_name.refused) paths.push_back(std::string(tiers::kDataDir) + "/" + data_name.value);
   paths.emplace_back(tiers::kManifestPath);
-  Written written;
-  const auto done = write_change(
-      run, paths,
-      [&](const Snapshot& files, Written& w) {
-        return tiers::plan_write_data(files, request, run.now, w);
-      },
-      written);
-  finish_write(run, done, written);
+  write_and_reply(run, paths, [&](const Snapshot& files, Written& w) {
+    return tiers::plan_write_data(files, request, run.now, w);
+  });
 }
 
 // Reads the selected files; their bytes by path.
