@@ -9,13 +9,8 @@
 #include "check.h"
 
 int main(void) {
-  const char* tmp = getenv("TMPDIR");
   char root[512];
-  snprintf(root, sizeof root, "%s/memkit-canon-XXXXXX", tmp != NULL && *tmp ? tmp : "/tmp");
-  if (mkdtemp(root) == NULL) {
-    perror("mkdtemp");
-    return 1;
-  }
+  if (make_test_root(root, sizeof root, "canon") != 0) return 1;
   mk_clock now;
   EXPECT(mk_clock_parse(&now, "2026-11-30T10:00:00+01:00") == MK_OK);
   mk_workspace_options box;
@@ -40,8 +35,9 @@ int main(void) {
   EXPECT(mk_workspace_canon_add(&result, ws, &now, "brain/MARKETING_CANON.md", rule,
                                 strlen(rule)) == MK_OK);
   EXPECT(mk_result_exit_code(result) == 0);
-  EXPECT(json_contains(result, "\"written\":[\"brain/MARKETING_CANON.md\","
-                               "\".memkit/canon-ledger.jsonl\"]"));
+  EXPECT(json_contains(result,
+                       "\"written\":[\"brain/MARKETING_CANON.md\","
+                       "\".memkit/canon-ledger.jsonl\"]"));
   mk_result_destroy(result);
   EXPECT(mk_workspace_canon_verify(&result, ws, &now) == MK_OK);
   EXPECT(mk_result_exit_code(result) == 0);

@@ -22,6 +22,18 @@ static inline void expect_true(int condition, const char* what, const char* file
 #define EXPECT(condition) expect_true((condition) ? 1 : 0, #condition, __FILE__, __LINE__)
 
 /* root/path, or path alone when root is NULL. */
+/* Makes the test's own fresh folder, TMPDIR (else /tmp) + "/memkit-<name>-XXXXXX", into root;
+ * returns 0, or prints why and returns 1. REQUIRES: _POSIX_C_SOURCE 200809L (mkdtemp). */
+static inline int make_test_root(char* root, size_t size, const char* name) {
+  const char* tmp = getenv("TMPDIR");
+  snprintf(root, size, "%s/memkit-%s-XXXXXX", tmp != NULL && *tmp ? tmp : "/tmp", name);
+  if (mkdtemp(root) == NULL) {
+    perror("mkdtemp");
+    return 1;
+  }
+  return 0;
+}
+
 static inline void join_path(char* full, size_t size, const char* root, const char* path) {
   if (root == NULL) {
     snprintf(full, size, "%s", path);
@@ -72,7 +84,8 @@ static inline int json_contains(const mk_result* result, const char* needle) {
   if (mk_result_json(&json, result) != MK_OK) return 0;
   int found = 0;
   const size_t n = strlen(needle);
-  for (size_t i = 0; !found && i + n <= json.size; ++i) found = memcmp(json.ptr + i, needle, n) == 0;
+  for (size_t i = 0; !found && i + n <= json.size; ++i)
+    found = memcmp(json.ptr + i, needle, n) == 0;
   mk_buf_dispose(&json);
   return found;
 }

@@ -43,13 +43,8 @@ static mk_status collect(const char* data, size_t size, void* payload) {
 }
 
 int main(void) {
-  const char* tmp = getenv("TMPDIR");
   char root[512];
-  snprintf(root, sizeof root, "%s/memkit-capi-XXXXXX", tmp != NULL && *tmp ? tmp : "/tmp");
-  if (mkdtemp(root) == NULL) {
-    perror("mkdtemp");
-    return 1;
-  }
+  if (make_test_root(root, sizeof root, "capi") != 0) return 1;
 
   mk_clock now;
   EXPECT(mk_clock_parse(&now, "2026-03-07T10:00:00+01:00") == MK_OK);

@@ -40,13 +40,8 @@ static int32_t judge(mk_gate gate, const char* question, size_t size, mk_write_f
 }
 
 int main(void) {
-  const char* tmp = getenv("TMPDIR");
   char root[512];
-  snprintf(root, sizeof root, "%s/memkit-gate-XXXXXX", tmp != NULL && *tmp ? tmp : "/tmp");
-  if (mkdtemp(root) == NULL) {
-    perror("mkdtemp");
-    return 1;
-  }
+  if (make_test_root(root, sizeof root, "gate") != 0) return 1;
   mk_clock now;
   EXPECT(mk_clock_parse(&now, "2026-11-30T10:00:00+01:00") == MK_OK);
   mk_workspace_options box;
@@ -89,7 +84,8 @@ int main(void) {
   mk_result_destroy(result);
 
   /* The host abstains from FRESHNESS. */
-  struct host partial = {{"yes", "existing Team", "none", NULL, "2 memory/LONG_TERM.md"}, 0, {0}, 0};
+  struct host partial = {
+      {"yes", "existing Team", "none", NULL, "2 memory/LONG_TERM.md"}, 0, {0}, 0};
   EXPECT(mk_workspace_gate(&result, ws, &now, &candidate, judge, &partial, 0) == MK_OK);
   EXPECT(json_contains(result, "\"stopped_at\":\"FRESHNESS\""));
   EXPECT(partial.asked[MK_GATE_PLACEMENT] == 0);
@@ -125,8 +121,9 @@ int main(void) {
   mk_result_destroy(result);
   char* after = read_file_at(NULL, long_term);
   EXPECT(after != NULL &&
-         strstr(after, "- Alice owns deploys\n- Bob reviews every schema change\n"
-                       "  Confidence: 0.85\n  Verified: 2026-11-30\n  Stable: yes\n") != NULL);
+         strstr(after,
+                "- Alice owns deploys\n- Bob reviews every schema change\n"
+                "  Confidence: 0.85\n  Verified: 2026-11-30\n  Stable: yes\n") != NULL);
   free(after);
 
   /* The same text again is an exact match: UPDATE_EXISTING, and REDUNDANCY is not asked. */

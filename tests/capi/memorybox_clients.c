@@ -22,13 +22,8 @@ static const char* const kProfile = "# Acme\r\nLifecycle: maintenance\r\nBrand: 
 static const char* const kNotes = "# Notes\n- launch\n";
 
 int main(void) {
-  const char* tmp = getenv("TMPDIR");
   char root[512];
-  snprintf(root, sizeof root, "%s/memkit-clients-XXXXXX", tmp != NULL && *tmp ? tmp : "/tmp");
-  if (mkdtemp(root) == NULL) {
-    perror("mkdtemp");
-    return 1;
-  }
+  if (make_test_root(root, sizeof root, "clients") != 0) return 1;
   mk_clock now;
   EXPECT(mk_clock_parse(&now, "2026-11-30T10:00:00+01:00") == MK_OK);
   mk_workspace_options options;

@@ -28,13 +28,8 @@ static void entry_id_in(const mk_result* result, const char* prefix, char* out) 
 }
 
 int main(void) {
-  const char* tmp = getenv("TMPDIR");
   char root[512];
-  snprintf(root, sizeof root, "%s/memkit-moves-XXXXXX", tmp != NULL && *tmp ? tmp : "/tmp");
-  if (mkdtemp(root) == NULL) {
-    perror("mkdtemp");
-    return 1;
-  }
+  if (make_test_root(root, sizeof root, "moves") != 0) return 1;
   mk_clock now;
   EXPECT(mk_clock_parse(&now, "2026-03-07T10:00:00+01:00") == MK_OK);
   mk_workspace_options options;
@@ -46,10 +41,10 @@ int main(void) {
   EXPECT(mk_workspace_init(&result, ws, &now, 0) == MK_OK);
   mk_result_destroy(result);
   EXPECT(write_file_at(root, "memory/ACTIVE_TASKS.md",
-                    "# ACTIVE_TASKS\n- [ ] open\n- [x] shipped 2026-01-10\n"));
-  EXPECT(
-      write_file_at(root, "memory/PATTERNS.md",
-                 "# PATTERNS\n\n## Retry\nConfidence: 0.90\nVerified: 2026-03-01\n\n## Old\nx\n"));
+                       "# ACTIVE_TASKS\n- [ ] open\n- [x] shipped 2026-01-10\n"));
+  EXPECT(write_file_at(
+      root, "memory/PATTERNS.md",
+      "# PATTERNS\n\n## Retry\nConfidence: 0.90\nVerified: 2026-03-01\n\n## Old\nx\n"));
   EXPECT(write_file_at(root, "memory/SOP_LIBRARY.md", "# SOP_LIBRARY\n\n## Release\nTag.\n"));
   EXPECT(write_file_at(root, "memory/LONG_TERM.md", "# LONG_TERM\n- stale fact\n- kept fact\n"));
   char plan[17];

@@ -38,13 +38,8 @@ static int options_are_unset(const mk_tiers_options* o) {
 }
 
 int main(void) {
-  const char* tmp = getenv("TMPDIR");
   char root[512];
-  snprintf(root, sizeof root, "%s/memkit-tiers-XXXXXX", tmp != NULL && *tmp ? tmp : "/tmp");
-  if (mkdtemp(root) == NULL) {
-    perror("mkdtemp");
-    return 1;
-  }
+  if (make_test_root(root, sizeof root, "tiers") != 0) return 1;
   mk_clock now;
   EXPECT(mk_clock_parse(&now, "2026-03-07T14:05:09+00:00") == MK_OK);
   mk_clock later;
