@@ -49,6 +49,14 @@ struct CommandEnvironment {
   bool no_colour = false;                      // NO_COLOR is set
   std::function<ClockReading()> system_clock;  // the system clock and local zone
   std::string current_directory;               // absolute; for `markdown units` paths
+  // `curated`: MEMKIT_STORE, MEMKIT_WORKSPACE and MEMKIT_ACTOR (curated.md §2, §11), each used
+  // when its option is not given.
+  std::optional<std::string> memkit_store;
+  std::optional<std::string> memkit_workspace;
+  std::optional<std::string> memkit_actor;
+  // Standard input, for `--body-file -` and `--file -`; none where there is no such stream (the
+  // C ABI), which refuses "-".
+  std::function<Result<std::string>()> read_stdin;
 };
 
 // Writes a result's human view to a sink.

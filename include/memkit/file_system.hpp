@@ -46,6 +46,10 @@ class FileSystem {
   // fsyncs it, and returns its path. On failure it removes the file itself.
   [[nodiscard]] virtual Result<std::string> write_temporary(
       const std::string& directory, std::span<const std::string_view> pieces) = 0;
+  // Appends `bytes` to a regular file (created, mode 0644, when missing) with one write in append
+  // mode, then fsyncs it: concurrent appenders never interleave inside a line. Refuses to follow a
+  // final symbolic link.
+  [[nodiscard]] virtual Status append_file(const std::string& path, std::string_view bytes) = 0;
   [[nodiscard]] virtual Status set_mode(const std::string& path, std::uint32_t mode) = 0;
   // Atomically renames `from` over `to`.
   [[nodiscard]] virtual Status rename_replace(const std::string& from, const std::string& to) = 0;

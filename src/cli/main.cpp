@@ -4,6 +4,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <iterator>
+#include <utility>
 
 #include "cli/app.hpp"
 #include "memkit/system_clock.hpp"
@@ -14,6 +16,18 @@ int main(int argc, char** argv) {
   if (const char* now = std::getenv("MEMKIT_NOW"); now != nullptr && *now != '\0') {
     env.memkit_now = now;
   }
+  for (const auto& [name, field] :
+       {std::pair{"MEMKIT_STORE", &memkit::cli::Environment::memkit_store},
+        std::pair{"MEMKIT_WORKSPACE", &memkit::cli::Environment::memkit_workspace},
+        std::pair{"MEMKIT_ACTOR", &memkit::cli::Environment::memkit_actor}}) {
+    if (const char* value = std::getenv(name); value != nullptr && *value != '\0')
+      env.*field = value;
+  }
+  env.read_stdin = []() -> memkit::Result<std::string> {
+    std::string text((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
+    if (std::cin.bad()) return memkit::Status(memkit::Errc::io, "standard input: cannot be read");
+    return text;
+  };
   env.stdout_is_terminal = isatty(STDOUT_FILENO) == 1;
   env.no_colour = std::getenv("NO_COLOR") != nullptr;
   env.system_clock = memkit::read_system_clock;

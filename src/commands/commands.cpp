@@ -82,6 +82,50 @@ const std::map<std::string, CommandOptions>& command_options() {
       {"tiers archive-themes", {{"--workspace", "--days", "--confirm-plan"}, {"--apply"}}},
       {"tiers template", {{"--workspace"}, {}}},
       {"tiers recover", {{"--workspace"}, {"--apply", "--rollback"}}},
+      // curated.md: every command takes --store and --workspace; writes --actor and --dry-run.
+      {"curated add",
+       {{"--store", "--workspace", "--actor", "--name", "--type", "--body", "--body-file",
+         "--description", "--class", "--status", "--initiative", "--project-ref", "--audience",
+         "--origin-session"},
+        {"--dry-run"}}},
+      {"curated append",
+       {{"--store", "--workspace", "--actor", "--body", "--body-file"}, {"--dry-run"}}},
+      {"curated edit",
+       {{"--store", "--workspace", "--actor", "--name", "--field", "--content", "--body-file",
+         "--audience", "--initiative", "--project-ref"},
+        {"--dry-run"}}},
+      {"curated reclassify",
+       {{"--store", "--workspace", "--actor", "--class", "--status"}, {"--dry-run"}}},
+      {"curated link",
+       {{"--store", "--workspace", "--actor", "--kind"}, {"--delete", "--dry-run"}}},
+      {"curated unlink", {{"--store", "--workspace", "--actor", "--kind"}, {"--dry-run"}}},
+      {"curated delete", {{"--store", "--workspace", "--actor"}, {"--yes", "--hard"}}},
+      {"curated restore", {{"--store", "--workspace", "--actor"}, {"--dry-run"}}},
+      {"curated recover", {{"--store", "--workspace"}, {"--apply", "--rollback"}}},
+      {"curated checkpoint",
+       {{"--store", "--workspace", "--actor", "--file", "--initiative", "--project-ref"},
+        {"--dry-run"}}},
+      {"curated batch", {{"--store", "--workspace", "--actor", "--file"}, {}}},
+      {"curated get-relevant", {{"--store", "--workspace", "--initiative", "--max-chars"}, {}}},
+      {"curated kernel", {{"--store", "--workspace", "--max-chars"}, {}}},
+      {"curated show", {{"--store", "--workspace"}, {"--links", "--history", "--include-deleted"}}},
+      {"curated list",
+       {{"--store", "--workspace", "--type", "--class", "--status", "--audience", "--initiative",
+         "--sort", "--order", "--limit"},
+        {"--include-deleted"}}},
+      {"curated search", {{"--store", "--workspace", "--scope", "--limit"}, {}}},
+      {"curated stats", {{"--store", "--workspace"}, {}}},
+      {"curated conflicts", {{"--store", "--workspace", "--threshold"}, {}}},
+      {"curated lineage", {{"--store", "--workspace", "--max-depth"}, {"--include-deleted"}}},
+      {"curated story", {{"--store", "--workspace", "--max-depth"}, {"--include-deleted"}}},
+      {"curated event",
+       {{"--store", "--workspace", "--actor", "--type", "--source", "--agent", "--result",
+         "--severity", "--payload"},
+        {}}},
+      {"curated episode", {{"--store", "--workspace", "--actor", "--file"}, {}}},
+      {"curated floors", {{"--store", "--workspace", "--actor", "--confirm-plan"}, {"--apply"}}},
+      {"curated telemetry",
+       {{"--store", "--workspace", "--actor", "--before", "--confirm-plan"}, {"--apply"}}},
   };
   return known;
 }
@@ -150,6 +194,7 @@ std::optional<ClockReading> start_command(const CommandRequest& inv, const Comma
 
 namespace {
 
+using commands_detail::run_curated;
 using commands_detail::run_custodian;
 using commands_detail::run_memorybox;
 using commands_detail::run_tiers;
@@ -238,6 +283,8 @@ CommandReply execute(const CommandRequest& request, const CommandEnvironment& en
     run_memorybox(request, env, reply);
   } else if (request.group == "tiers") {
     run_tiers(request, env, reply);
+  } else if (request.group == "curated") {
+    run_curated(request, env, reply);
   } else {
     run_markdown_units(request, env, reply);
   }

@@ -156,6 +156,29 @@ class PosixFileSystem final : public FileSystem {
     return Status(Errc::io, directory + ": cannot create a temporary file");
   }
 
+  Status append_file(const std::string& path, std::string_view bytes) override {
+    FdCloser fd(::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644));
+    if (fd.get() < 0) return io_error(path, errno);
+    struct stat st {};
+    if (::fstat(fd.get(), &st) != 0) return io_error(path, errno);
+    if (!S_ISREG(st.st_mode)) return Status(Errc::io, path + ": not a regular file");
+    // One write(2) per call: with O_APPEND the kernel places it whole at the end, so two
+    // processes appending lines never cut into each other's. A short write is finished, but
+    // then another appender may land in between; lines are far below the sizes where that
+    // happens on a local file system.
+    std::size_t done = 0;
+    while (done < bytes.size()) {
+      const ssize_t n = ::write(fd.get(), bytes.data() + done, bytes.size() - done);
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        return io_error(path, errno);
+      }
+      done += static_cast<std::size_t>(n);
+    }
+    if (::fsync(fd.get()) != 0) return io_error(path, errno);
+    return Status();
+  }
+
   Status set_mode(const std::string& path, std::uint32_t mode) override {
     if (::chmod(path.c_str(), static_cast<mode_t>(mode)) != 0) return io_error(path, errno);
     return Status();

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "memkit/workspace.hpp"
+#include "store/commit_order.hpp"
 #include "store/read_entry.hpp"
 #include "store/state_lock.hpp"
 
@@ -176,21 +177,11 @@ Result<Recovery> TiersWorkspace::recover(bool apply, bool rollback) {
 Result<std::vector<std::string>> TiersWorkspace::write(const std::string& command,
                                                        std::vector<PlanOperation> operations,
                                                        const ClockReading& now) {
-  std::vector<std::string> commit_order;
   for (const PlanOperation& op : operations) {
     if (Status way = folders_to(op.path); !way.ok()) return way;
-    commit_order.push_back(op.path);
   }
-  const Plan plan = Plan::create(command, {}, std::move(operations), {});
-  std::vector<std::size_t> order;
-  for (const std::string& path : commit_order) {
-    const auto& ops = plan.operations();
-    const auto at = std::find_if(ops.begin(), ops.end(),
-                                 [&](const PlanOperation& op) { return op.path == path; });
-    order.push_back(static_cast<std::size_t>(at - ops.begin()));
-  }
-  Result<std::vector<std::string>> written = apply_plan_in_order(
-      *fs_, ApplyPaths{root_, absolute(".memkit")}, plan, order, now, new_transaction_id());
+  Result<std::vector<std::string>> written = detail::write_in_commit_order(
+      *fs_, ApplyPaths{root_, absolute(".memkit")}, command, std::move(operations), now);
   if (!written) return relative(written.status());
   return written;
 }

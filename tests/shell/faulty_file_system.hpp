@@ -25,8 +25,9 @@ enum class Op : std::uint8_t {
   remove_file,
   read_file,
   file_sha256,
+  append_file,
 };
-inline constexpr std::size_t kOpCount = 9;
+inline constexpr std::size_t kOpCount = 10;
 
 inline std::string_view op_name(Op op) noexcept {
   switch (op) {
@@ -48,6 +49,8 @@ inline std::string_view op_name(Op op) noexcept {
       return "read_file";
     case Op::file_sha256:
       return "file_sha256";
+    case Op::append_file:
+      return "append_file";
   }
   return "?";
 }
@@ -123,6 +126,9 @@ class FaultyFileSystem final : public FileSystem {
     return made;
   }
 
+  Status append_file(const std::string& path, std::string_view bytes) override {
+    return run(Op::append_file, path, {}, [&] { return inner_->append_file(path, bytes); });
+  }
   Status set_mode(const std::string& path, std::uint32_t mode) override {
     return run(Op::set_mode, path, {}, [&] { return inner_->set_mode(path, mode); });
   }

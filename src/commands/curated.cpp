@@ -1,0 +1,339 @@
+// `memkit curated ...` (curated.md): the store opened, the workspace and configuration checked,
+// and what every curated command shares: reads of the rows and logs, the recording of counted
+// reads (§9) and the one write flow (§6 "Transactions"). The commands themselves live in
+// curated_writes.cpp, curated_reads.cpp and curated_floors.cpp.
+#include <charconv>
+#include <map>
+
+#include "commands/curated_flow.hpp"
+#include "memkit/json.hpp"
+
+namespace memkit::commands_detail {
+
+void curated_refuse(CuratedRun& run, std::string code, std::string message) {
+  run.reply.findings.push_back(make_fatal(std::move(code), "", std::move(message)));
+}
+
+bool curated_failed(CuratedRun& run, const Status& status) {
+  if (status.ok()) return false;
+  if (status.code() == Errc::unsafe_path) {
+    run.reply.findings.push_back(
+        make_finding("MK-IO-002", Severity::blocker, "", status.message(),
+                     "replace the link with the folder or file it points to"));
+  } else {
+    run.reply.findings.push_back(finding_from(status));
+  }
+  return true;
+}
+
+bool positionals(CuratedRun& run, std::size_t count, std::string_view usage) {
+  if (run.inv.positionals.size() == count) return true;
+  curated_refuse(run, "MK-ARG-001",
+                 "curated " + std::string(usage) + ": expected " + std::to_string(count) +
+                     " argument" + (count == 1 ? "" : "s") + ", got " +
+                     std::to_string(run.inv.positionals.size()));
+  return false;
+}
+
+std::optional<std::string> curated_required(CuratedRun& run, std::string_view name) {
+  std::optional<std::string> value = option(run.inv, name);
+  if (!value) {
+    curated_refuse(run, "MK-ARG-001",
+                   "curated " + run.inv.command + ": " + std::string(name) + " is required");
+  }
+  return value;
+}
+
+std::optional<std::uint64_t> curated_count(CuratedRun& run, std::string_view name,
+                                           std::uint64_t fallback) {
+  const std::optional<std::string> text = option(run.inv, name);
+  if (!text) return fallback;
+  std::uint64_t value = 0;
+  const char* end = text->data() + text->size();
+  const auto [at, ec] = std::from_chars(text->data(), end, value);
+  if (text->empty() || ec != std::errc() || at != end) {
+    curated_refuse(run, "MK-ARG-001",
+                   std::string(name) + ": expected a non-negative integer, got '" + *text + "'");
+    return std::nullopt;
+  }
+  return value;
+}
+
+std::optional<std::string> text_argument(CuratedRun& run, std::string_view inline_option,
+                                         std::string_view file_option, bool required) {
+  std::optional<std::string> text = option(run.inv, inline_option);
+  const std::optional<std::string> file = option(run.inv, file_option);
+  if (text && file) {
+    curated_refuse(run, "MK-ARG-001",
+                   std::string(inline_option) + ", " + std::string(file_option) + ": give one");
+    return std::nullopt;
+  }
+  if (!text && !file) {
+    if (required) {
+      curated_refuse(run, "MK-ARG-001",
+                     "curated " + run.inv.command + ": " + std::string(inline_option) + " or " +
+                         std::string(file_option) + " is required");
+    }
+    return std::nullopt;
+  }
+  if (text) return text;
+  Result<std::string> bytes = Status(Errc::io, "");
+  if (*file == "-") {
+    if (!run.env.read_stdin) {
+      curated_refuse(run, "MK-ARG-001",
+                     std::string(file_option) + ": '-' (standard input) is not available here");
+      return std::nullopt;
+    }
+    bytes = run.env.read_stdin();
+  } else {
+    // Resolved against the current directory, not the store; it is only read.
+    const std::string path =
+        !file->empty() && file->front() == '/' ? *file : run.env.current_directory + "/" + *file;
+    bytes = posix_file_system().read_file(path);
+  }
+  if (!bytes) {
+    curated_refuse(run, "MK-ARG-001", std::string(file_option) + ": " + *file + ": cannot be read");
+    return std::nullopt;
+  }
+  return std::move(bytes).value();
+}
+
+bool is_dry_run(const CuratedRun& run) { return has_flag(run.inv, "--dry-run"); }
+
+// ---- reads --------------------------------------------------------------------------------------
+
+const curated::Row* CuratedRows::find(std::string_view name) const noexcept {
+  const auto at =
+      std::lower_bound(rows.begin(), rows.end(), name,
+                       [](const curated::Row& row, std::string_view n) { return row.name < n; });
+  return at != rows.end() && at->name == name ? &*at : nullptr;
+}
+
+namespace {
+
+// One file's bytes for a read: "" when missing; a link or unreadable file is a finding.
+std::optional<std::string> log_bytes(CuratedRun& run, const FileSnapshot& file) {
+  switch (file.state) {
+    case EntryState::file:
+      return std::string(file.text());
+    case EntryState::missing:
+      return std::string();
+    case EntryState::symlink:
+      run.reply.findings.push_back(
+          make_finding("MK-IO-002", Severity::blocker, file.path,
+                       file.path + ": a symbolic link; memkit never reads or writes through one",
+                       "replace the link with the file it points to"));
+      return std::nullopt;
+    case EntryState::not_a_file:
+      run.reply.findings.push_back(
+          make_fatal("MK-IO-001", file.path, file.path + ": not a regular file"));
+      return std::nullopt;
+    case EntryState::unreadable:
+      run.reply.findings.push_back(
+          make_fatal("MK-IO-001", file.path, file.path + ": " + file.error));
+      return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<CuratedRows> read_rows(CuratedRun& run) {
+  std::vector<std::string> paths;
+  for (const curated::RowType type :
+       {curated::RowType::project, curated::RowType::user, curated::RowType::feedback,
+        curated::RowType::atom, curated::RowType::decision, curated::RowType::negative}) {
+    paths.push_back(curated::rows_path(run.workspace, type));
+  }
+  Result<Snapshot> files = run.store.read(paths);
+  if (curated_failed(run, files.status())) return std::nullopt;
+  CuratedRows out;
+  out.stored = curated::read_workspace(*files, run.workspace);
+  for (const Finding& f : out.stored.findings) run.reply.findings.push_back(f);
+  out.rows.reserve(out.stored.rows.size());
+  for (const curated::StoredRow& stored : out.stored.rows) out.rows.push_back(stored.row);
+  return out;
+}
+
+std::optional<std::vector<curated::HistoryRecord>> read_history(CuratedRun& run) {
+  const std::string path = curated::history_path(run.workspace);
+  Result<Snapshot> files = run.store.read({path});
+  if (curated_failed(run, files.status())) return std::nullopt;
+  const std::optional<std::string> bytes = log_bytes(run, *files->find(path));
+  if (!bytes) return std::nullopt;
+  curated::HistoryLog log = curated::parse_history(*bytes, path);
+  for (Finding& f : log.findings) run.reply.findings.push_back(std::move(f));
+  return std::move(log.records);
+}
+
+std::optional<curated::Telemetry> read_telemetry(CuratedRun& run) {
+  const std::string access = curated::access_path(run.workspace);
+  const std::string snapshot = curated::snapshot_path(run.workspace);
+  Result<Snapshot> files = run.store.read({snapshot, access});
+  if (curated_failed(run, files.status())) return std::nullopt;
+  const std::optional<std::string> folded = log_bytes(run, *files->find(snapshot));
+  const std::optional<std::string> lines = log_bytes(run, *files->find(access));
+  if (!folded || !lines) return std::nullopt;
+  curated::Telemetry telemetry = curated::fold_telemetry(*folded, *lines, snapshot, access);
+  for (const Finding& f : telemetry.findings) run.reply.findings.push_back(f);
+  telemetry.findings.clear();
+  return telemetry;
+}
+
+void record_reads(CuratedRun& run, curated::ReadKind kind, const std::vector<std::string>& names) {
+  if (names.empty()) return;
+  std::string lines;
+  for (const std::string& name : names) {
+    lines += curated::access_line(curated::AccessRecord{
+        .ts = run.ts, .name = name, .kind = kind, .surface = run.inv.command});
+  }
+  const std::string path = curated::access_path(run.workspace);
+  if (const Status appended = run.store.append(path, lines); !appended.ok()) {
+    run.reply.findings.push_back(make_finding(
+        "MK-CUR-031", Severity::warning, path,
+        "telemetry could not be recorded: " + appended.message(),
+        "the read succeeded; check that " + path + " is a writable regular file, not a link"));
+  }
+}
+
+// ---- writes -------------------------------------------------------------------------------------
+
+std::vector<std::string> write_paths(const CuratedRun& run) {
+  return curated::write_inputs(run.workspace);
+}
+
+std::optional<curated::Write> run_write(CuratedRun& run, bool dry_run, const CuratedPlanner& plan) {
+  auto planned = [&]() -> std::optional<curated::Write> {
+    Result<Snapshot> files = run.store.read(write_paths(run));
+    if (curated_failed(run, files.status())) return std::nullopt;
+    return plan(*files, run.context());
+  };
+  auto finish = [&](curated::Write write) {
+    for (const Finding& f : write.findings) run.reply.findings.push_back(f);
+    return write;
+  };
+  if (dry_run) {
+    std::optional<curated::Write> write = planned();
+    if (!write) return std::nullopt;
+    return finish(std::move(*write));
+  }
+  if (!curated::may_write(run.config, run.actor)) {
+    run.reply.findings.push_back(
+        make_finding("MK-CUR-002", Severity::error, "",
+                     "writer_forbidden: actor '" + *run.actor + "' is not in config.json's writers",
+                     "propose the change with --dry-run and let a writer apply it"));
+    return std::nullopt;
+  }
+  {
+    std::optional<curated::Write> first = planned();
+    if (!first) return std::nullopt;
+    if (first->refused()) return finish(std::move(*first));
+  }
+  Result<std::unique_ptr<LockHandle>> lock = run.store.lock(run.inv.lock_timeout_seconds);
+  if (curated_failed(run, lock.status())) return std::nullopt;
+  const Result<Recovery> pending = run.store.recover(false, false);
+  if (curated_failed(run, pending.status())) return std::nullopt;
+  if (!pending->clean()) {
+    run.reply.findings.push_back(make_finding("MK-TXN-001", Severity::blocker, "",
+                                              "an unfinished transaction is in .memkit/txn",
+                                              "run `memkit curated recover`"));
+    return std::nullopt;
+  }
+  std::optional<curated::Write> write = planned();
+  if (!write) return std::nullopt;
+  if (write->refused() || !write->changed) return finish(std::move(*write));
+  std::vector<PlanOperation> operations = write->operations;
+  Result<std::vector<std::string>> done =
+      run.store.write("curated " + run.inv.command, std::move(operations), run.now);
+  if (curated_failed(run, done.status())) return std::nullopt;
+  run.reply.applied = true;
+  return finish(std::move(*write));
+}
+
+// ---- dispatch -----------------------------------------------------------------------------------
+
+namespace {
+
+void run_curated_recover(CuratedRun& run) {
+  if (!positionals(run, 0, "recover")) return;
+  run_recover(
+      run.inv, run.reply, [&] { return run.store.lock(run.inv.lock_timeout_seconds); },
+      [&](bool apply, bool rollback) { return run.store.recover(apply, rollback); });
+}
+
+}  // namespace
+
+void run_curated(const CommandRequest& inv, const CommandEnvironment& env, CommandReply& reply) {
+  const std::optional<ClockReading> now =
+      start_command(inv, env, reply, /*takes_positionals=*/true);
+  if (!now) return;
+  // §2: the workspace is always explicit, and checked before the store is touched.
+  const std::optional<std::string> workspace =
+      option(inv, "--workspace") ? option(inv, "--workspace") : env.memkit_workspace;
+  if (!workspace) {
+    reply.findings.push_back(
+        make_finding("MK-CUR-001", Severity::blocker, "", "missing_scope: no workspace given",
+                     "pass --workspace NAME or set MEMKIT_WORKSPACE; memkit never infers it"));
+    reply.findings.back().fatal = true;
+    return;
+  }
+  if (!curated::is_workspace_name(*workspace)) {
+    reply.findings.push_back(finding_from(Status(
+        Errc::invalid_argument,
+        "--workspace: '" + *workspace + "' is not a workspace name (^[a-z0-9][a-z0-9_-]{0,63}$)")));
+    return;
+  }
+  const std::string root = option(inv, "--store")
+                               ? *option(inv, "--store")
+                               : env.memkit_store.value_or(env.current_directory + "/curated");
+  Result<CuratedStore> store = CuratedStore::open(posix_file_system(), root);
+  if (!store) {
+    reply.findings.push_back(finding_from(store.status()));
+    return;
+  }
+  Result<Snapshot> config_file = store->read({"config.json"});
+  if (!config_file) {
+    reply.findings.push_back(finding_from(config_file.status()));
+    return;
+  }
+  const FileSnapshot* config_entry = config_file->find("config.json");
+  if (config_entry->state != EntryState::file && config_entry->state != EntryState::missing) {
+    reply.findings.push_back(
+        make_fatal("MK-IO-001", "config.json", "config.json: not a readable regular file"));
+    return;
+  }
+  curated::ConfigRead config = curated::parse_config(
+      config_entry->exists() ? std::optional<std::string>(std::string(config_entry->text())) : std::nullopt);
+  if (config.refused) {
+    reply.findings.push_back(std::move(*config.refused));
+    return;
+  }
+  std::optional<std::string> actor = option(inv, "--actor");
+  if (!actor) actor = env.memkit_actor;
+  CuratedRun run{.inv = inv,
+                 .env = env,
+                 .now = *now,
+                 .ts = now->utc_rfc3339_millis(),
+                 .store = *store,
+                 .workspace = *workspace,
+                 .config = std::move(config.config),
+                 .actor = std::move(actor),
+                 .reply = reply};
+  static const std::map<std::string, void (*)(CuratedRun&)> kCommands = {
+      {"add", run_curated_add},         {"append", run_curated_append},
+      {"edit", run_curated_edit},       {"reclassify", run_curated_reclassify},
+      {"link", run_curated_link},       {"unlink", run_curated_link},
+      {"delete", run_curated_delete},   {"restore", run_curated_restore},
+      {"recover", run_curated_recover}, {"checkpoint", run_curated_checkpoint},
+      {"batch", run_curated_batch},     {"get-relevant", run_curated_get_relevant},
+      {"kernel", run_curated_kernel},   {"show", run_curated_show},
+      {"list", run_curated_list},       {"search", run_curated_search},
+      {"stats", run_curated_stats},     {"conflicts", run_curated_conflicts},
+      {"lineage", run_curated_lineage}, {"story", run_curated_story},
+      {"event", run_curated_event},     {"episode", run_curated_episode},
+      {"floors", run_curated_floors},   {"telemetry", run_curated_telemetry},
+  };
+  kCommands.at(inv.command)(run);
+}
+
+}  // namespace memkit::commands_detail

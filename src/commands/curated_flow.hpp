@@ -1,0 +1,131 @@
+// What the `curated` commands share (curated.md §2, §6, §9, §11): the run (store, workspace,
+// configuration, actor, clock), the reads of rows, history and telemetry, the recording of
+// counted reads, and the one write flow. Internal to src/commands: curated.cpp dispatches,
+// curated_writes.cpp, curated_reads.cpp and curated_floors.cpp hold the commands.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "commands/flow.hpp"
+#include "memkit/curated.hpp"
+#include "memkit/curated_config.hpp"
+#include "memkit/curated_log.hpp"
+#include "memkit/curated_store.hpp"
+#include "memkit/curated_write.hpp"
+
+namespace memkit::commands_detail {
+
+struct CuratedRun {
+  const CommandRequest& inv;
+  const CommandEnvironment& env;
+  ClockReading now;
+  std::string ts;  // now as RFC 3339 UTC with milliseconds, every timestamp the command writes
+  CuratedStore& store;
+  std::string workspace;             // checked: a workspace name (§2)
+  curated::Config config;            // config.json, or the defaults
+  std::optional<std::string> actor;  // --actor, else MEMKIT_ACTOR; none: the human owner
+  CommandReply& reply;
+
+  [[nodiscard]] curated::WriteContext context() const {
+    return curated::WriteContext{.workspace = workspace, .now = ts, .actor = actor};
+  }
+};
+
+// A fatal finding without a place (MK-ARG-001 and the like).
+void curated_refuse(CuratedRun& run, std::string code, std::string message);
+
+// A failed Status as a finding (a link below the store is MK-IO-002 BLOCKER); true when failed.
+bool curated_failed(CuratedRun& run, const Status& status);
+
+// The positional arguments: exactly `count`, else MK-ARG-001 naming `usage` ("show <name>").
+[[nodiscard]] bool positionals(CuratedRun& run, std::size_t count, std::string_view usage);
+
+// The value of a required option, or MK-ARG-001.
+[[nodiscard]] std::optional<std::string> curated_required(CuratedRun& run, std::string_view name);
+
+// A non-negative integer option, or `fallback` when absent; MK-ARG-001 when it is not one.
+[[nodiscard]] std::optional<std::uint64_t> curated_count(CuratedRun& run, std::string_view name,
+                                                         std::uint64_t fallback);
+
+// Text given inline (`inline_option`) or by file (`file_option`, "-" for standard input; a path
+// relative to the current directory; it is only read). Exactly one of them when `required`,
+// at most one otherwise; nullopt with a finding when that fails, or when neither is given.
+[[nodiscard]] std::optional<std::string> text_argument(CuratedRun& run,
+                                                       std::string_view inline_option,
+                                                       std::string_view file_option, bool required);
+
+// ---- reads --------------------------------------------------------------------------------------
+
+// The workspace's rows (soft-deleted ones included), from its row files; the files' findings
+// (MK-CUR-004 ERROR, MK-CUR-030 WARNING, MK-IO-*) go into the reply.
+struct CuratedRows {
+  curated::Workspace stored;
+  std::vector<curated::Row> rows;  // by name
+  [[nodiscard]] const curated::Row* find(std::string_view name) const noexcept;
+};
+[[nodiscard]] std::optional<CuratedRows> read_rows(CuratedRun& run);
+
+// History records in file order (unparseable lines: MK-PARSE-001 WARNING in the reply).
+[[nodiscard]] std::optional<std::vector<curated::HistoryRecord>> read_history(CuratedRun& run);
+
+// The read counters per row, from access-snapshot.json and access.jsonl.
+[[nodiscard]] std::optional<curated::Telemetry> read_telemetry(CuratedRun& run);
+
+// §9: appends one access record per name (kind, surface = the bare command) with one write.
+// Best effort: a failure, or a link in the way, is MK-CUR-031 WARNING and the read goes on.
+void record_reads(CuratedRun& run, curated::ReadKind kind, const std::vector<std::string>& names);
+
+// ---- writes -------------------------------------------------------------------------------------
+
+// One planned write of §6: `plan` is pure and may be called twice (unlocked, then under the lock);
+// its last call made the Write returned.
+using CuratedPlanner = std::function<curated::Write(const Snapshot&, const curated::WriteContext&)>;
+
+// The write flow. A dry run plans once from the files as they are and writes nothing (no writer
+// check: a proposer may ask). Otherwise: the writer boundary (MK-CUR-002), a plan without the lock
+// (a refusal writes nothing, not even .memkit/), .memkit/lock, MK-TXN-001 when a transaction is
+// unfinished, a plan from the files read under the lock, and the write as one transaction. The
+// Write's findings are copied into the reply. nullopt: refused before planning or failed (findings
+// in the reply); otherwise the Write (check refused()).
+[[nodiscard]] std::optional<curated::Write> run_write(CuratedRun& run, bool dry_run,
+                                                      const CuratedPlanner& plan);
+
+// The paths every write reads (curated::write_inputs of the workspace).
+[[nodiscard]] std::vector<std::string> write_paths(const CuratedRun& run);
+
+// --dry-run was given.
+[[nodiscard]] bool is_dry_run(const CuratedRun& run);
+
+// ---- commands (one file per family) -------------------------------------------------------------
+
+void run_curated_add(CuratedRun& run);
+void run_curated_append(CuratedRun& run);
+void run_curated_edit(CuratedRun& run);
+void run_curated_reclassify(CuratedRun& run);
+void run_curated_link(CuratedRun& run);  // link and unlink
+void run_curated_delete(CuratedRun& run);
+void run_curated_restore(CuratedRun& run);
+void run_curated_checkpoint(CuratedRun& run);
+void run_curated_batch(CuratedRun& run);
+
+void run_curated_get_relevant(CuratedRun& run);
+void run_curated_kernel(CuratedRun& run);
+void run_curated_show(CuratedRun& run);
+void run_curated_list(CuratedRun& run);
+void run_curated_search(CuratedRun& run);
+void run_curated_stats(CuratedRun& run);
+void run_curated_conflicts(CuratedRun& run);
+void run_curated_lineage(CuratedRun& run);
+void run_curated_story(CuratedRun& run);
+
+void run_curated_event(CuratedRun& run);      // event add
+void run_curated_episode(CuratedRun& run);    // episode add | show <id>
+void run_curated_floors(CuratedRun& run);     // floors prune
+void run_curated_telemetry(CuratedRun& run);  // telemetry compact
+
+}  // namespace memkit::commands_detail

@@ -1,0 +1,181 @@
+// The curated memory store: reads, listings, transactions and appends (spec curated.md §2, §6).
+#include "memkit/curated_store.hpp"
+
+#include "store/commit_order.hpp"
+#include "store/read_entry.hpp"
+#include "store/state_lock.hpp"
+
+namespace memkit {
+
+Result<CuratedStore> CuratedStore::open(FileSystem& fs, std::string root) {
+  if (root.empty()) return Status(Errc::invalid_argument, "--store: empty path");
+  while (root.size() > 1 && root.back() == '/') root.pop_back();
+  // The root itself may be a link (§2): "/." follows it.
+  const Result<NodeType> type = fs.node_type(root + "/.");
+  if (!type) return type.status();
+  if (*type != NodeType::directory) {
+    const Result<NodeType> plain = fs.node_type(root);
+    if (!plain) return plain.status();
+    if (*plain != NodeType::none) {
+      return Status(Errc::invalid_argument, "--store: " + root + ": not a directory");
+    }
+  }
+  return CuratedStore(fs, std::move(root));
+}
+
+std::string CuratedStore::absolute(const std::string& relative_path) const {
+  return root_ + "/" + relative_path;
+}
+
+Status CuratedStore::relative(const Status& status) const {
+  const std::string prefix = root_ + "/";
+  if (status.ok() || status.message().compare(0, prefix.size(), prefix) != 0) return status;
+  return Status(status.code(), status.message().substr(prefix.size()));
+}
+
+Status CuratedStore::folders_to(const std::string& path, bool* exists) const {
+  *exists = true;
+  for (std::size_t slash = path.find('/'); slash != std::string::npos;
+       slash = path.find('/', slash + 1)) {
+    const std::string folder = path.substr(0, slash);
+    const Result<NodeType> type = fs_->node_type(absolute(folder));
+    if (!type) return relative(type.status());
+    if (*type == NodeType::symlink) {
+      return Status(Errc::unsafe_path,
+                    folder + ": a symbolic link; memkit never writes or reads through one");
+    }
+    if (*type == NodeType::none) {
+      *exists = false;
+      return Status();  // nothing below a missing folder exists either
+    }
+    if (*type != NodeType::directory) return Status(Errc::layout, folder + ": not a directory");
+  }
+  return Status();
+}
+
+Result<Snapshot> CuratedStore::read(const std::vector<std::string>& paths) const {
+  std::vector<FileSnapshot> files;
+  files.reserve(paths.size());
+  for (const std::string& path : paths) {
+    bool exists = true;
+    const Status way = folders_to(path, &exists);
+    if (way.code() == Errc::unsafe_path) {
+      FileSnapshot linked;  // refused by whoever would write it, like a linked file
+      linked.path = path;
+      linked.state = EntryState::symlink;
+      files.push_back(std::move(linked));
+      continue;
+    }
+    if (!way.ok()) return way;
+    if (!exists) {
+      FileSnapshot missing;
+      missing.path = path;
+      missing.state = EntryState::missing;
+      files.push_back(std::move(missing));
+      continue;
+    }
+    files.push_back(detail::read_entry(*fs_, absolute(path), path));
+  }
+  return Snapshot(std::move(files));
+}
+
+Result<std::vector<std::string>> CuratedStore::file_names(const std::string& folder) const {
+  std::vector<std::string> found;
+  bool exists = true;
+  if (Status way = folders_to(folder + "/", &exists); !way.ok()) return way;
+  if (!exists) return found;
+  Result<std::vector<std::string>> names = fs_->list_directory(absolute(folder));
+  if (!names) return relative(names.status());
+  for (const std::string& name : *names) {  // sorted bytewise
+    const Result<NodeType> type = fs_->node_type(absolute(folder + "/" + name));
+    if (type && *type == NodeType::file) found.push_back(name);
+  }
+  return found;
+}
+
+Status CuratedStore::make_root() {
+  const Result<NodeType> type = fs_->node_type(root_ + "/.");
+  if (!type) return type.status();
+  if (*type == NodeType::directory) return Status();
+  if (Status made = fs_->create_directory(root_); !made.ok()) {
+    return Status(made.code(), "--store: " + made.message());
+  }
+  return Status();
+}
+
+Status CuratedStore::make_folders_to(const std::string& path) {
+  if (Status root = make_root(); !root.ok()) return root;
+  for (std::size_t slash = path.find('/'); slash != std::string::npos;
+       slash = path.find('/', slash + 1)) {
+    if (Status made = fs_->create_directory(absolute(path.substr(0, slash))); !made.ok()) {
+      return relative(made);
+    }
+  }
+  return Status();
+}
+
+Result<std::unique_ptr<LockHandle>> CuratedStore::lock(double timeout_seconds) {
+  if (Status made = make_folders_to(".memkit/lock"); !made.ok()) return made;
+  bool exists = true;
+  if (Status way = folders_to(".memkit/lock", &exists); !way.ok()) return way;
+  Result<std::unique_ptr<LockHandle>> held =
+      detail::lock_state_directory(*fs_, absolute(".memkit"), timeout_seconds);
+  if (!held) return relative(held.status());
+  return held;
+}
+
+Result<Recovery> CuratedStore::recover(bool apply, bool rollback) {
+  Result<Recovery> recovery =
+      recover_transactions(*fs_, ApplyPaths{root_, absolute(".memkit")}, apply, rollback);
+  if (!recovery) return relative(recovery.status());
+  return recovery;
+}
+
+Result<std::vector<std::string>> CuratedStore::write(const std::string& command,
+                                                     std::vector<PlanOperation> operations,
+                                                     const ClockReading& now) {
+  for (const PlanOperation& op : operations) {
+    bool exists = true;
+    if (Status way = folders_to(op.path, &exists); !way.ok()) return way;
+  }
+  Result<std::vector<std::string>> written = detail::write_in_commit_order(
+      *fs_, ApplyPaths{root_, absolute(".memkit")}, command, std::move(operations), now);
+  if (!written) return relative(written.status());
+  return written;
+}
+
+Result<std::vector<std::string>> CuratedStore::apply(const Plan& plan, const ClockReading& now) {
+  for (const PlanOperation& op : plan.operations()) {
+    bool exists = true;
+    if (Status way = folders_to(op.path, &exists); !way.ok()) return way;
+  }
+  Result<std::vector<std::string>> written = apply_plan(
+      *fs_, ApplyPaths{root_, absolute(".memkit")}, plan, now, new_transaction_id(), false);
+  if (!written) return relative(written.status());
+  return written;
+}
+
+Status CuratedStore::append(const std::string& path, std::string_view bytes) {
+  bool exists = true;
+  if (Status way = folders_to(path, &exists); !way.ok()) return way;
+  if (!exists) {
+    if (Status made = make_folders_to(path); !made.ok()) return made;
+    if (Status way = folders_to(path, &exists); !way.ok()) return way;  // made by someone else?
+  }
+  const Result<NodeType> type = fs_->node_type(absolute(path));
+  if (!type) return relative(type.status());
+  if (*type == NodeType::symlink) {
+    return Status(Errc::unsafe_path,
+                  path + ": a symbolic link; memkit never writes or appends through one");
+  }
+  return relative(fs_->append_file(absolute(path), bytes));
+}
+
+Status CuratedStore::remove(const std::string& path) {
+  bool exists = true;
+  if (Status way = folders_to(path, &exists); !way.ok()) return way;
+  if (!exists) return Status();
+  return relative(fs_->remove_file(absolute(path)));
+}
+
+}  // namespace memkit
