@@ -27,6 +27,7 @@ constexpr const char* kUsage =
     "  custodian   the memory-custodian layout under docs/memory\n"
     "  memorybox   the MemoryBox tiers under an agent root (brain/, memory/)\n"
     "  tiers       three-tier session memory under a workspace (memory/sessions, themes, global.md)\n"
+    "  curated     curated memory: rows with roles, lifecycle and lineage, read telemetry, floors\n"
     "  markdown    text-model tools\n"
     "\n"
     "Run `memkit <group> --help` for its commands.\n";
@@ -97,6 +98,47 @@ constexpr const char* kTiersUsage =
     "                      lists transactions a crash left unfinished; --apply finishes them\n"
     "\n"
     "--workspace defaults to the current directory. Reads never write.\n";
+
+constexpr const char* kCuratedUsage =
+    "usage: memkit curated <command> --workspace W [--store DIR] [--actor NAME]\n"
+    "\n"
+    "writes (all their files or none, under .memkit/lock; --dry-run shows the exact entry):\n"
+    "  add --name N --type T (--body B | --body-file F|-) [--description D] [--class C]\n"
+    "      [--status S|null] [--initiative I] [--project-ref R] [--audience A]\n"
+    "      [--origin-session S]      upsert a row (class log by default)\n"
+    "  append <name> (--body B | --body-file F)\n"
+    "  edit --name N --field description|body (--content C | --body-file F)\n"
+    "  reclassify <name> [--class anchor|thread|log] [--status open|carry_forward|graduated|\n"
+    "             closed|null]\n"
+    "  link <src> <dst> --kind relates_to|supersedes|derived_from|graduated_to [--delete]\n"
+    "  unlink <src> <dst> --kind K\n"
+    "  delete <name> [--hard] [--yes]  soft delete (a tombstone), or purge; a dry run without --yes\n"
+    "  restore <name>\n"
+    "  checkpoint --file F|- [--initiative I] [--project-ref R]\n"
+    "                      the session record, its pending threads and their links, all or nothing\n"
+    "  batch --file F      independent operations, each in its own transaction\n"
+    "  recover [--apply [--rollback]]\n"
+    "\n"
+    "reads (deliberate, kernel and injection reads are counted apart; counters never select):\n"
+    "  get-relevant [--initiative K] [--max-chars 800]\n"
+    "                      the live-pending digest, or every live-pending row of one initiative\n"
+    "  kernel [--max-chars N]\n"
+    "  show <name> [--links] [--history] [--include-deleted]\n"
+    "  list [--type] [--class] [--status] [--audience] [--initiative] [--sort name|injection|\n"
+    "       deliberate|kernel] [--order asc|desc] [--limit N] [--include-deleted]\n"
+    "  search <query> [--scope memory|episodes|both] [--limit 10]\n"
+    "  stats | conflicts [--threshold 0.3]\n"
+    "  lineage <name> [--max-depth 5] [--include-deleted]\n"
+    "  story <name> [--max-depth 5] [--include-deleted]\n"
+    "\n"
+    "floors (append-only JSON Lines by UTC day) and telemetry:\n"
+    "  event add --type T [--source] [--agent] [--result] [--severity] [--payload JSON]\n"
+    "  episode add --file F|- | episode show <id>\n"
+    "  floors prune [--apply --confirm-plan ID]\n"
+    "  telemetry compact --before TS [--apply --confirm-plan ID]\n"
+    "\n"
+    "--store defaults to MEMKIT_STORE, else ./curated; --workspace (or MEMKIT_WORKSPACE) is\n"
+    "required; --actor defaults to MEMKIT_ACTOR (none: the human owner).\n";
 
 constexpr const char* kMemoryBoxUsage =
     "usage: memkit memorybox <command> [--root DIR]\n"
@@ -213,6 +255,8 @@ int run(const std::vector<std::string>& args, const Environment& env, std::ostre
       out << kMemoryBoxUsage;
     } else if (inv.group == "tiers") {
       out << kTiersUsage;
+    } else if (inv.group == "curated") {
+      out << kCuratedUsage;
     } else {
       out << kUsage;
     }
