@@ -19,7 +19,8 @@ namespace memkit::curated {
 inline constexpr std::string_view kEventsDir = "floors/events";
 inline constexpr std::string_view kEpisodesDir = "floors/episodes";
 
-// floors/<floor>/YYYY-MM-DD.jsonl for the UTC date of `ts` (RFC 3339 UTC with milliseconds).
+// floors/<floor>/YYYY-MM-DD.jsonl for the UTC date of `ts` (RFC 3339; any offset is converted to
+// UTC; text that does not parse gives its first ten characters).
 [[nodiscard]] std::string floor_day_path(std::string_view floor_dir, std::string_view ts);
 
 // `event add`: {"ts","workspace","type","source","agent","result","severity","payload"}; absent
@@ -53,12 +54,16 @@ struct Episode {
 
 // `episode add --file`: the file's JSON object checked (§10 keys; unknown keys, wrong types and
 // floats refused with MK-ARG-001) and completed (`ts` := now and `workspace` := the workspace when
-// absent; an `episode_id` is required), as the line to append.
+// absent; an `episode_id` is required), as the line to append. A given `ts` must be RFC 3339 UTC
+// with milliseconds, and a given `workspace` the command's. Absent string and integer keys (and
+// anomaly keys) become null, absent or null `tags` and `anomalies` [].
 [[nodiscard]] FloorLine episode_line(std::string_view file_text, std::string_view workspace,
                                      std::string_view ts);
 
-// A day file of the episodes floor: the episodes of `workspace`, in file order. Lines that are
-// not episodes are skipped with MK-PARSE-001 WARNING at path:line.
+// A day file of the episodes floor: the episodes of `workspace`, in file order. A line is an
+// episode when episode_line() could have written it (with `ts` and `workspace` present); other
+// lines are skipped with MK-PARSE-001 WARNING at path:line. Other workspaces' episodes are
+// skipped silently.
 struct EpisodeFile {
   std::vector<Episode> episodes;
   std::vector<Finding> findings;
@@ -76,8 +81,10 @@ struct EpisodeHit {
                                                       std::string_view query,
                                                       std::uint64_t limit = 10);
 
-// `floors prune`: the day files (names "YYYY-MM-DD.jsonl" of `floor_dir`, sorted) whose date is
-// more than `retention_days` days before now's UTC date. Other names are never chosen.
+// `floors prune`: of `names` (the files directly in `floor_dir`), the day files "YYYY-MM-DD.jsonl"
+// whose date is more than `retention_days` days before now's UTC date, as store-relative paths
+// "<floor_dir>/<name>", sorted. A file exactly `retention_days` old is kept; other names are never
+// chosen.
 [[nodiscard]] std::vector<std::string> prunable_days(const std::vector<std::string>& names,
                                                      std::string_view floor_dir,
                                                      const ClockReading& now,

@@ -2,6 +2,7 @@
 // and what every curated command shares: reads of the rows and logs, the recording of counted
 // reads (§9) and the one write flow (§6 "Transactions"). The commands themselves live in
 // curated_writes.cpp, curated_reads.cpp and curated_floors.cpp.
+#include <algorithm>
 #include <charconv>
 #include <map>
 
@@ -171,8 +172,24 @@ std::optional<curated::Telemetry> read_telemetry(CuratedRun& run) {
   const std::string snapshot = curated::snapshot_path(run.workspace);
   Result<Snapshot> files = run.store.read({snapshot, access});
   if (curated_failed(run, files.status())) return std::nullopt;
-  const std::optional<std::string> folded = log_bytes(run, *files->find(snapshot));
-  const std::optional<std::string> lines = log_bytes(run, *files->find(access));
+  // §2: telemetry meeting a link is skipped with a warning and the read goes on, so a linked
+  // access log (or snapshot) counts as empty rather than failing the read.
+  auto telemetry_bytes = [&](const std::string& path) -> std::optional<std::string> {
+    const FileSnapshot& file = *files->find(path);
+    if (file.state != EntryState::symlink) return log_bytes(run, file);
+    const bool warned =
+        std::any_of(run.reply.findings.begin(), run.reply.findings.end(),
+                    [&](const Finding& f) { return f.code == "MK-CUR-031" && f.path == path; });
+    if (!warned) {
+      run.reply.findings.push_back(make_finding(
+          "MK-CUR-031", Severity::warning, path,
+          path + ": a symbolic link; memkit neither reads nor writes telemetry through one",
+          "replace the link with the file it points to; the counters shown leave it out"));
+    }
+    return std::string();
+  };
+  const std::optional<std::string> folded = telemetry_bytes(snapshot);
+  const std::optional<std::string> lines = telemetry_bytes(access);
   if (!folded || !lines) return std::nullopt;
   curated::Telemetry telemetry = curated::fold_telemetry(*folded, *lines, snapshot, access);
   for (const Finding& f : telemetry.findings) run.reply.findings.push_back(f);
@@ -303,7 +320,8 @@ void run_curated(const CommandRequest& inv, const CommandEnvironment& env, Comma
     return;
   }
   curated::ConfigRead config = curated::parse_config(
-      config_entry->exists() ? std::optional<std::string>(std::string(config_entry->text())) : std::nullopt);
+      config_entry->exists() ? std::optional<std::string>(std::string(config_entry->text()))
+                             : std::nullopt);
   if (config.refused) {
     reply.findings.push_back(std::move(*config.refused));
     return;

@@ -460,8 +460,8 @@ void settle_class(const std::optional<RowClass>& row_class,
   }
   if (row.status && row.row_class != RowClass::thread) {
     findings.push_back(make_fatal("MK-CUR-007", "",
-                                  "status " + std::string(name_of(*row.status)) + " given for a " +
-                                      std::string(name_of(row.row_class)) +
+                                  "status " + std::string(name_of(*row.status)) +
+                                      " given for class " + std::string(name_of(row.row_class)) +
                                       "; status applies only to class thread",
                                   "add --class thread, or omit --status"));
   }
