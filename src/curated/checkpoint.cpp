@@ -16,13 +16,13 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
-#include <set>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
 #include "curated/write_plan.hpp"
+#include "json/strict_json.hpp"
 #include "memkit/curated.hpp"
 #include "memkit/curated_write.hpp"
 #include "memkit/plan.hpp"
@@ -59,38 +59,6 @@ struct Shaped {
 
 Shaped shape_error(std::string problem) {
   return Shaped{.payload = std::nullopt, .problem = std::move(problem)};
-}
-
-// The JSON value of `text`, refusing what nlohmann would accept silently: a key given twice in
-// one object (the later value would win unseen). nullopt with `problem` set otherwise.
-std::optional<json> parse_payload(std::string_view text, std::string& problem) {
-  if (find_invalid_utf8(text)) {
-    problem = "not UTF-8";
-    return std::nullopt;
-  }
-  std::vector<std::set<std::string>> keys;  // one set per object being read
-  std::string twice;
-  const json::parser_callback_t watch = [&](int, json::parse_event_t event, json& parsed) {
-    if (event == json::parse_event_t::object_start) {
-      keys.emplace_back();
-    } else if (event == json::parse_event_t::object_end && !keys.empty()) {
-      keys.pop_back();
-    } else if (event == json::parse_event_t::key && !keys.empty() && parsed.is_string()) {
-      const std::string& key = parsed.get_ref<const std::string&>();
-      if (!keys.back().insert(key).second && twice.empty()) twice = key;
-    }
-    return true;
-  };
-  json value = json::parse(text, watch, /*allow_exceptions=*/false);
-  if (value.is_discarded()) {
-    problem = "not valid JSON";
-    return std::nullopt;
-  }
-  if (!twice.empty()) {
-    problem = "key '" + twice + "' given twice in one object";
-    return std::nullopt;
-  }
-  return value;
 }
 
 // One object of the payload (`where` names it): only the keys shown in §10, every value a string,
@@ -136,7 +104,7 @@ std::optional<Item> read_item(const json& value, const std::string& where, bool 
 // §10 step 1: {record, pending?}, or the reference's {resumen, pendientes?}, never a mix.
 Shaped read_payload(std::string_view text) {
   std::string problem;
-  const std::optional<json> value = parse_payload(text, problem);
+  const std::optional<json> value = detail::parse_strict_json(text, problem);
   if (!value) return shape_error(problem);
   if (!value->is_object()) {
     return shape_error("expected an object, got " + std::string(value->type_name()));

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "json/strict_json.hpp"
 #include "memkit/curated_config.hpp"
 
 namespace memkit::curated {
@@ -28,12 +29,10 @@ bool retention(const json& value, std::uint32_t& out) {
 ConfigRead parse_config(const std::optional<std::string>& bytes, std::string_view path) {
   ConfigRead read;
   if (!bytes) return read;
-  json doc;
-  try {
-    doc = json::parse(*bytes);
-  } catch (const json::exception&) {
-    return refuse(path, "not valid JSON");
-  }
+  std::string problem;
+  const std::optional<json> parsed = detail::parse_strict_json(*bytes, problem);
+  if (!parsed) return refuse(path, problem);
+  const json& doc = *parsed;
   if (!doc.is_object()) return refuse(path, "not a JSON object");
   Config& config = read.config;
   for (const auto& [key, value] : doc.items()) {

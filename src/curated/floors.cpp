@@ -6,13 +6,13 @@
 #include <array>
 #include <cstdint>
 #include <optional>
-#include <set>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
 #include "json/canonical.hpp"
+#include "json/strict_json.hpp"
 #include "memkit/clock.hpp"
 #include "memkit/curated_floors.hpp"
 #include "memkit/curated_read.hpp"
@@ -45,39 +45,6 @@ FloorLine refused(std::string message, std::string_view remediation = kFixRecord
       .path = {},
       .line = {},
       .refused = make_fatal("MK-ARG-001", "", std::move(message), std::string(remediation))};
-}
-
-// The JSON value of `text`, refusing what nlohmann would accept silently: a key given twice in one
-// object (the later value would win unseen) and ill-formed UTF-8. nullopt with `problem` set
-// otherwise.
-std::optional<json> parse_strict(std::string_view text, std::string& problem) {
-  if (const std::optional<std::size_t> at = find_invalid_utf8(text)) {
-    problem = "invalid UTF-8 at byte " + std::to_string(*at);
-    return std::nullopt;
-  }
-  std::vector<std::set<std::string>> keys;  // one set per object being read
-  std::string twice;
-  const json::parser_callback_t watch = [&](int, json::parse_event_t event, json& parsed) {
-    if (event == json::parse_event_t::object_start) {
-      keys.emplace_back();
-    } else if (event == json::parse_event_t::object_end && !keys.empty()) {
-      keys.pop_back();
-    } else if (event == json::parse_event_t::key && !keys.empty() && parsed.is_string()) {
-      const std::string& key = parsed.get_ref<const std::string&>();
-      if (!keys.back().insert(key).second && twice.empty()) twice = key;
-    }
-    return true;
-  };
-  json value = json::parse(text, watch, /*allow_exceptions=*/false);
-  if (value.is_discarded()) {
-    problem = "not valid JSON";
-    return std::nullopt;
-  }
-  if (!twice.empty()) {
-    problem = "key \"" + twice + "\" given twice in one object";
-    return std::nullopt;
-  }
-  return value;
 }
 
 // §2: canonical JSON has no floats. nlohmann reads 1.0, 1e3 and an integer beyond 64 bits as a
@@ -259,7 +226,7 @@ FloorLine event_line(const EventRequest& request, std::string_view workspace, st
   record["payload"] = nullptr;
   if (request.payload) {
     std::string problem;
-    std::optional<json> payload = parse_strict(*request.payload, problem);
+    std::optional<json> payload = detail::parse_strict_json(*request.payload, problem);
     if (!payload) return refused("event: --payload: " + problem, kFixPayload);
     if (std::optional<std::string> found = float_problem(*payload, "")) {
       return refused("event: --payload: " + *found, kNoFloats);
@@ -277,7 +244,7 @@ FloorLine event_line(const EventRequest& request, std::string_view workspace, st
 FloorLine episode_line(std::string_view file_text, std::string_view workspace,
                        std::string_view ts) {
   std::string problem;
-  std::optional<json> object = parse_strict(file_text, problem);
+  std::optional<json> object = detail::parse_strict_json(file_text, problem);
   if (object) problem = check_episode(*object);
   if (!problem.empty()) {
     return refused("episode: " + problem, problem.ends_with(kFloatTail) ? kNoFloats : kFixRecord);
@@ -308,7 +275,7 @@ EpisodeFile parse_episodes(std::string_view bytes, std::string_view path,
     const std::string_view line = bytes.substr(0, lf);
     bytes.remove_prefix(lf == std::string_view::npos ? bytes.size() : lf + 1);
     std::string problem;
-    std::optional<json> object = parse_strict(line, problem);
+    std::optional<json> object = detail::parse_strict_json(line, problem);
     if (object) problem = check_episode(*object);
     if (problem.empty() && !object->contains("ts")) problem = "no \"ts\"";
     if (problem.empty() && !object->contains("workspace")) problem = "no \"workspace\"";

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "json/curated_parts.hpp"
+#include "json/strict_json.hpp"
 #include "memkit/curated_json.hpp"
 #include "memkit/text.hpp"
 
@@ -85,37 +86,6 @@ const std::vector<OpKeys>& op_keys() {
 
 bool has(const std::vector<std::string_view>& list, std::string_view key) {
   return std::find(list.begin(), list.end(), key) != list.end();
-}
-
-// The parsed file, refusing what nlohmann would accept silently: a key given twice in one object.
-std::optional<json> parse_strict(std::string_view text, std::string& problem) {
-  if (find_invalid_utf8(text)) {
-    problem = "not UTF-8";
-    return std::nullopt;
-  }
-  std::vector<std::set<std::string>> keys;
-  std::string twice;
-  const json::parser_callback_t watch = [&](int, json::parse_event_t event, json& parsed) {
-    if (event == json::parse_event_t::object_start) {
-      keys.emplace_back();
-    } else if (event == json::parse_event_t::object_end && !keys.empty()) {
-      keys.pop_back();
-    } else if (event == json::parse_event_t::key && !keys.empty() && parsed.is_string()) {
-      const std::string& key = parsed.get_ref<const std::string&>();
-      if (!keys.back().insert(key).second && twice.empty()) twice = key;
-    }
-    return true;
-  };
-  json value = json::parse(text, watch, /*allow_exceptions=*/false);
-  if (value.is_discarded()) {
-    problem = "not valid JSON";
-    return std::nullopt;
-  }
-  if (!twice.empty()) {
-    problem = "key '" + to_valid_utf8(twice) + "' given twice in one object";
-    return std::nullopt;
-  }
-  return value;
 }
 
 // One operation object, or `problem` set.
@@ -248,7 +218,7 @@ std::string curated_checkpoint_json(std::string_view workspace, bool dry_run,
 
 CuratedBatch parse_curated_batch(std::string_view text) {
   CuratedBatch out;
-  const std::optional<json> value = parse_strict(text, out.problem);
+  const std::optional<json> value = detail::parse_strict_json(text, out.problem);
   if (!value) return out;
   if (!value->is_array()) {
     out.problem = "expected an array of operations, got " + std::string(value->type_name());
