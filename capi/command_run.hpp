@@ -60,7 +60,22 @@ inline mk_status run(mk_result** out, const mk_workspace* ws, const mk_clock* no
     request.command = command;
     request.format = memkit::OutputFormat::json;
     request.lock_timeout_seconds = ws->lock_timeout_seconds;
-    if (ws->layout == MK_LAYOUT_MEMORYBOX) {
+    if (ws->layout == MK_LAYOUT_CURATED) {
+      // Only mk_curated_run names the curated group. Any other function's command (add,
+      // recover, ...) would otherwise reach the curated command of the same name with arguments
+      // meant for another layout.
+      if (request.group != "curated") {
+        CommandReply reply;
+        reply.command = "curated " + std::string(command);
+        reply.findings.push_back(make_fatal(
+            "MK-ARG-001", "",
+            "a workspace opened with MK_LAYOUT_CURATED takes only mk_curated_run (recover: "
+            "MK_CURATED_RECOVER)"));
+        *out = result_of(std::move(reply)).release();
+        return Status();
+      }
+      request.options["--store"] = ws->project_root;
+    } else if (ws->layout == MK_LAYOUT_MEMORYBOX) {
       request.group = "memorybox";
       request.options["--root"] = ws->project_root;
     } else if (ws->layout == MK_LAYOUT_TIERS) {

@@ -11,7 +11,7 @@
 // A project's memory folder: what mk_workspace_open checked, passed to every command.
 struct mk_workspace {
   mk_layout layout = MK_LAYOUT_CUSTODIAN;
-  std::string project_root;  // absolute; the agent root for MemoryBox
+  std::string project_root;  // absolute; the agent root for MemoryBox, the store for curated
   std::string memory_dir;    // "" for the layout's default
   double lock_timeout_seconds = 10.0;
 };

@@ -186,8 +186,10 @@ enum {
   MK_LAYOUT_CUSTODIAN = 0, /**< memory-custodian: docs/memory (spec compaction.md) */
   MK_LAYOUT_MEMORYBOX = 1, /**< MemoryBox: brain/ and memory/ under the root (spec memorybox.md);
                                 @since 0.1 */
-  MK_LAYOUT_TIERS = 2      /**< three-tier session memory: memory/ under the workspace (spec
+  MK_LAYOUT_TIERS = 2,     /**< three-tier session memory: memory/ under the workspace (spec
                                 tiers3.md); only mk_tiers_run and mk_workspace_recover; @since 0.1 */
+  MK_LAYOUT_CURATED = 3    /**< curated memory: the store folder (the CLI's --store, spec
+                                curated.md); only mk_curated_run; @since 0.1 */
 };
 
 /** The current mk_workspace_options layout. @since 0.1 */
@@ -197,9 +199,11 @@ enum {
  *  the defaults. @since 0.1 */
 typedef struct mk_workspace_options {
   uint32_t version;            /**< MK_WORKSPACE_OPTIONS_VERSION */
-  mk_layout layout;            /**< MK_LAYOUT_CUSTODIAN or MK_LAYOUT_MEMORYBOX */
+  mk_layout layout;            /**< MK_LAYOUT_CUSTODIAN (default), MK_LAYOUT_MEMORYBOX,
+                                    MK_LAYOUT_TIERS or MK_LAYOUT_CURATED */
   const char* memory_dir;      /**< custodian only, relative to the project root; NULL:
-                                    "docs/memory" (not ""); must be NULL for MemoryBox */
+                                    "docs/memory" (not ""); must be NULL for the other
+                                    layouts */
   double lock_timeout_seconds; /**< how long applies wait for the lock: 0 to 86400; default 10 */
 } mk_workspace_options;
 
@@ -218,9 +222,12 @@ typedef struct mk_workspace mk_workspace;
 /**
  * Opens the memory folder of a project: checks the project root and, for MK_LAYOUT_CUSTODIAN,
  * that the memory directory lies strictly inside docs/ without symbolic links (for
- * MK_LAYOUT_MEMORYBOX, the agent root; its brain/ and memory/ are checked by each command). The memory directory need not exist yet
- * (mk_workspace_init creates it). Reads no memory file. A relative root is made absolute against
- * the working directory now, so a later chdir does not move the workspace.
+ * MK_LAYOUT_MEMORYBOX, the agent root; its brain/ and memory/ are checked by each command). The
+ * memory directory need not exist yet (mk_workspace_init creates it). For MK_LAYOUT_CURATED,
+ * project_root is the store folder (the CLI's --store): a missing one is an empty store, made by
+ * the first write, as the CLI allows; an existing path that is not a directory is MK_E_ARG.
+ * Reads no memory file. A relative root is made absolute against the working directory now, so
+ * a later chdir does not move the workspace.
  *
  * @param[out] out Destroy with mk_workspace_destroy().
  * @param project_root NUL-terminated path; never NULL.
@@ -374,11 +381,13 @@ MK_API mk_status mk_result_budget_row(mk_budget_row* out, const mk_result* resul
  * mk_result_destroy()): `memkit custodian ...` for MK_LAYOUT_CUSTODIAN; for MK_LAYOUT_MEMORYBOX,
  * mk_workspace_init, mk_workspace_status, mk_workspace_decay, mk_workspace_hygiene,
  * mk_workspace_load and mk_workspace_update run `memkit memorybox
- * init|status|decay|hygiene|load|update --root ROOT`. A command the layout does not have (yet) gives a result with a
- * fatal MK-ARG-001 finding. `now` is never NULL: every command reads the clock, as the
- * CLI does. Text arguments are UTF-8 (data, size; data may be NULL when size is 0) without NUL
- * bytes: other text gives a result with a fatal MK-ARG-001 finding and writes nothing. Paths and
- * Plan IDs are NUL-terminated. Flag bits this version does not define give MK_E_ARG. */
+ * init|status|decay|hygiene|load|update --root ROOT`. A command the layout does not have (yet)
+ * gives a result with a fatal MK-ARG-001 finding; so does every function of this section on an
+ * MK_LAYOUT_CURATED workspace, whose commands all run through mk_curated_run. `now` is never
+ * NULL: every command reads the clock, as the CLI does. Text arguments are UTF-8 (data, size;
+ * data may be NULL when size is 0) without NUL bytes: other text gives a result with a fatal
+ * MK-ARG-001 finding and writes nothing. Paths and Plan IDs are NUL-terminated. Flag bits this
+ * version does not define give MK_E_ARG. */
 
 /** Flags of mk_workspace_init. @since 0.1 */
 #define MK_INIT_EXTENDED 1u        /**< custodian: --extended */
@@ -469,7 +478,8 @@ MK_API mk_status mk_workspace_apply_compaction(mk_result** out, mk_workspace* ws
 /**
  * `custodian recover [--apply [--rollback]]` (`tiers recover` on an MK_LAYOUT_TIERS workspace):
  * lists transactions a crash left unfinished; with MK_RECOVER_APPLY finishes them (or rolls them
- * back).
+ * back). An MK_LAYOUT_CURATED workspace gives a result with a fatal MK-ARG-001 finding: `curated
+ * recover` needs the workspace name, so it is mk_curated_run with MK_CURATED_RECOVER.
  *
  * @param[out] out Destroy with mk_result_destroy().
  * @return MK_OK or MK_E_ARG.
@@ -1021,6 +1031,140 @@ MK_API void mk_tiers_options_init(mk_tiers_options* opts);
  */
 MK_API mk_status mk_tiers_run(mk_result** out, mk_workspace* ws, const mk_clock* now,
                               mk_tiers_command command, const mk_tiers_options* opts);
+
+/* Section - Curated memory (spec curated.md)
+ *
+ * Every `memkit curated` command through one function on a workspace opened with
+ * MK_LAYOUT_CURATED, whose path is the store folder (the CLI's --store): the command is a number
+ * and its arguments are an mk_curated_options whose fields are the CLI's options and positional
+ * arguments. A field the command does not take must stay unset (NULL, MK_CURATED_UNSET or 0): a
+ * set option gives the CLI's fatal MK-ARG-001 "unknown option", a set positional field the CLI's
+ * refusal of an extra argument. The result's JSON is the CLI's, byte for byte. The library reads
+ * no environment variable: MEMKIT_STORE, MEMKIT_WORKSPACE and MEMKIT_ACTOR are the CLI's alone,
+ * so the workspace and actor are always fields (a NULL workspace is the CLI's missing_scope,
+ * MK-CUR-001). A file field (body_file, file) is read relative to the process's working
+ * directory; "-" (standard input) is the CLI's alone and gives a fatal MK-ARG-001. */
+
+/** The commands of mk_curated_run. @since 0.1 */
+typedef int32_t mk_curated_command;
+/** The values of mk_curated_command, each `memkit curated <words>`. A command of two words
+ *  passes its second word as the first positional argument (`curated event add`). @since 0.1 */
+enum {
+  MK_CURATED_ADD = 0,                /**< add (--name from name) */
+  MK_CURATED_APPEND = 1,             /**< append NAME */
+  MK_CURATED_EDIT = 2,               /**< edit (--name from name) */
+  MK_CURATED_RECLASSIFY = 3,         /**< reclassify NAME */
+  MK_CURATED_LINK = 4,               /**< link SRC DST (SRC in name) */
+  MK_CURATED_UNLINK = 5,             /**< unlink SRC DST (SRC in name) */
+  MK_CURATED_DELETE = 6,             /**< delete NAME (a dry run without yes) */
+  MK_CURATED_RESTORE = 7,            /**< restore NAME */
+  MK_CURATED_CHECKPOINT = 8,         /**< checkpoint */
+  MK_CURATED_BATCH = 9,              /**< batch */
+  MK_CURATED_GET_RELEVANT = 10,      /**< get-relevant */
+  MK_CURATED_KERNEL = 11,            /**< kernel */
+  MK_CURATED_SHOW = 12,              /**< show NAME */
+  MK_CURATED_LIST = 13,              /**< list */
+  MK_CURATED_SEARCH = 14,            /**< search QUERY (in query) */
+  MK_CURATED_STATS = 15,             /**< stats */
+  MK_CURATED_CONFLICTS = 16,         /**< conflicts */
+  MK_CURATED_LINEAGE = 17,           /**< lineage NAME */
+  MK_CURATED_STORY = 18,             /**< story NAME */
+  MK_CURATED_EVENT_ADD = 19,         /**< event add */
+  MK_CURATED_EPISODE_ADD = 20,       /**< episode add */
+  MK_CURATED_EPISODE_SHOW = 21,      /**< episode show ID (in id) */
+  MK_CURATED_FLOORS_PRUNE = 22,      /**< floors prune (a dry run without confirm_plan_id) */
+  MK_CURATED_TELEMETRY_COMPACT = 23, /**< telemetry compact (a dry run without
+                                          confirm_plan_id) */
+  MK_CURATED_RECOVER = 24            /**< recover (apply, rollback) */
+};
+
+/** The value of an integer field of mk_curated_options that is not given. @since 0.1 */
+#define MK_CURATED_UNSET INT64_MIN
+
+/** The current mk_curated_options layout. @since 0.1 */
+#define MK_CURATED_OPTIONS_VERSION 1u
+
+/** The arguments of a curated command. Call mk_curated_options_init first. Strings are
+ *  NUL-terminated UTF-8, NULL when not given; integers are MK_CURATED_UNSET when not given (any
+ *  other value is passed on as the CLI's decimal text, so a negative one is refused the same
+ *  way); flags are 0 or 1. The positional fields (name, dst, query, id) become the command's
+ *  arguments in that order, after a two-word command's second word; name is --name for
+ *  MK_CURATED_ADD and MK_CURATED_EDIT instead. @since 0.1 */
+typedef struct mk_curated_options {
+  uint32_t version;            /**< MK_CURATED_OPTIONS_VERSION */
+  const char* workspace;       /**< --workspace: every command needs it (NULL: MK-CUR-001) */
+  const char* actor;           /**< --actor of a write (NULL: the human owner, spec §11) */
+  const char* name;            /**< --name of add and edit; the NAME of append, reclassify,
+                                    delete, restore, show, lineage and story; the SRC of link
+                                    and unlink */
+  const char* dst;             /**< the DST of link and unlink */
+  const char* query;           /**< the QUERY of search */
+  const char* id;              /**< the ID of episode show */
+  const char* type;            /**< --type (add, list; event add: the event's type) */
+  const char* body;            /**< --body (add, append) */
+  const char* body_file;       /**< --body-file (add, append, edit) */
+  const char* description;     /**< --description (add) */
+  const char* row_class;       /**< --class: anchor, thread or log (add, reclassify, list) */
+  const char* status;          /**< --status: a thread status, or "null" (add, reclassify,
+                                    list) */
+  const char* initiative;      /**< --initiative (add, edit, checkpoint, get-relevant, list) */
+  const char* project_ref;     /**< --project-ref (add, edit, checkpoint) */
+  const char* audience;        /**< --audience (add, edit, list) */
+  const char* origin_session;  /**< --origin-session (add) */
+  const char* field;           /**< --field: description or body (edit) */
+  const char* content;         /**< --content (edit) */
+  const char* kind;            /**< --kind: the link kind (link, unlink) */
+  const char* file;            /**< --file (checkpoint, batch, episode add) */
+  const char* sort;            /**< --sort (list) */
+  const char* order;           /**< --order (list) */
+  const char* scope;           /**< --scope: memory, episodes or both (search) */
+  const char* threshold;       /**< --threshold as text, e.g. "0.3" (conflicts) */
+  const char* before;          /**< --before: an RFC 3339 time (telemetry compact) */
+  const char* source;          /**< --source (event add) */
+  const char* agent;           /**< --agent (event add) */
+  const char* result;          /**< --result (event add) */
+  const char* severity;        /**< --severity (event add) */
+  const char* payload;         /**< --payload: a JSON value (event add) */
+  const char* confirm_plan_id; /**< --apply --confirm-plan ID (floors prune, telemetry
+                                    compact) */
+  int64_t max_chars;           /**< --max-chars (get-relevant, kernel) */
+  int64_t limit;               /**< --limit (list, search) */
+  int64_t max_depth;           /**< --max-depth (lineage, story) */
+  int32_t dry_run;             /**< --dry-run (the writes but delete and batch) */
+  int32_t links;               /**< --links (show) */
+  int32_t history;             /**< --history (show) */
+  int32_t include_deleted;     /**< --include-deleted (show, list, lineage, story) */
+  int32_t yes;                 /**< --yes (delete: without it a dry run) */
+  int32_t hard;                /**< --hard (delete) */
+  int32_t delete_link;         /**< --delete (link: remove the link, as unlink) */
+  int32_t apply;               /**< --apply (recover) */
+  int32_t rollback;            /**< --rollback (recover, with apply) */
+} mk_curated_options;
+
+/**
+ * Fills options with "nothing given": NULL strings, MK_CURATED_UNSET integers, 0 flags.
+ *
+ * @param opts Never NULL.
+ * @since 0.1
+ */
+MK_API void mk_curated_options_init(mk_curated_options* opts);
+
+/**
+ * Runs `memkit curated <command> --store STORE` with the arguments in opts, exactly as the CLI
+ * runs it (spec curated.md): reads never write a row (counted reads append their access records,
+ * §9); a write checks every argument and the writer boundary first and then writes its row files
+ * and history lines as one transaction, or nothing, under the store's .memkit/lock (waiting up
+ * to the workspace's lock timeout). mk_result_applied() is 1 when a write reached the disk.
+ *
+ * @param[out] out Destroy with mk_result_destroy().
+ * @param ws A workspace opened with MK_LAYOUT_CURATED (another layout gives a fatal MK-ARG-001).
+ * @param command One of MK_CURATED_*.
+ * @param opts NULL means nothing given (then every command stops at MK-CUR-001).
+ * @return MK_OK or MK_E_ARG (NULL out, ws or now, an unknown command or options version).
+ * @since 0.1
+ */
+MK_API mk_status mk_curated_run(mk_result** out, mk_workspace* ws, const mk_clock* now,
+                                mk_curated_command command, const mk_curated_options* opts);
 
 /* Section - Document */
 

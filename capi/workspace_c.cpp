@@ -10,6 +10,7 @@
 #include "guard.hpp"
 #include "memkit/agent_root.hpp"
 #include "memkit/commands.hpp"
+#include "memkit/curated_store.hpp"
 #include "memkit/file_system.hpp"
 #include "memkit/layouts.hpp"
 #include "memkit/tiers_workspace.hpp"
@@ -95,7 +96,7 @@ mk_status mk_workspace_open(mk_workspace** out, const char* project_root,
       return unknown_version("opts", opts->version);
     }
     if (opts->layout != MK_LAYOUT_CUSTODIAN && opts->layout != MK_LAYOUT_MEMORYBOX &&
-        opts->layout != MK_LAYOUT_TIERS) {
+        opts->layout != MK_LAYOUT_TIERS && opts->layout != MK_LAYOUT_CURATED) {
       return Status(Errc::invalid_argument,
                     "opts.layout: unknown layout " + std::to_string(opts->layout));
     }
@@ -114,6 +115,19 @@ mk_status mk_workspace_open(mk_workspace** out, const char* project_root,
     if (error) {
       return Status(Errc::io,
                     std::string("project_root: ") + project_root + ": " + error.message());
+    }
+    if (opts->layout == MK_LAYOUT_CURATED) {
+      if (opts->memory_dir != nullptr) {
+        return Status(Errc::invalid_argument, "opts.memory_dir: only for MK_LAYOUT_CUSTODIAN");
+      }
+      // The CLI's own check of --store: a missing folder is an empty store that the first write
+      // makes; a path that is not a directory is refused.
+      const std::string store = absolute.lexically_normal().string();
+      const memkit::Result<memkit::CuratedStore> opened =
+          memkit::CuratedStore::open(memkit::posix_file_system(), store);
+      if (!opened) return opened.status();
+      *out = new mk_workspace{MK_LAYOUT_CURATED, store, "", opts->lock_timeout_seconds};
+      return Status();
     }
     if (opts->layout == MK_LAYOUT_TIERS) {
       if (opts->memory_dir != nullptr) {

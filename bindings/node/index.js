@@ -300,6 +300,7 @@ const LAYOUTS = {
   custodian: C.MK_LAYOUT_CUSTODIAN,
   memorybox: C.MK_LAYOUT_MEMORYBOX,
   tiers: C.MK_LAYOUT_TIERS,
+  curated: C.MK_LAYOUT_CURATED,
 };
 const INIT_PROFILES = { default: C.MK_INIT_PROFILE_DEFAULT, maven: C.MK_INIT_PROFILE_MAVEN };
 const LIFECYCLES = {
@@ -314,11 +315,13 @@ const UPDATE_EVENTS = {
   resolve_keep: C.MK_UPDATE_RESOLVE_KEEP,
 };
 
-// 'custodian', 'memorybox', 'tiers' or an MK_LAYOUT_* number -> the mk_layout value.
+// 'custodian', 'memorybox', 'tiers', 'curated' or an MK_LAYOUT_* number -> the mk_layout value.
 function layoutArg(layout) {
   if (typeof layout === 'string' && Object.hasOwn(LAYOUTS, layout)) return LAYOUTS[layout];
   if (Number.isInteger(layout)) return layout; // the library judges numbers it does not know
-  throw new TypeError('layout must be "custodian", "memorybox", "tiers" or an MK_LAYOUT_* number');
+  throw new TypeError(
+    'layout must be "custodian", "memorybox", "tiers", "curated" or an MK_LAYOUT_* number',
+  );
 }
 
 // 'active', 'maintenance', 'archived' or an MK_LIFECYCLE_* number -> the mk_lifecycle value.
@@ -484,6 +487,117 @@ function tiersOptions(opts) {
   return c;
 }
 
+// `memkit curated <words>` -> its mk_curated_command.
+const CURATED_COMMANDS = {
+  add: C.MK_CURATED_ADD,
+  append: C.MK_CURATED_APPEND,
+  edit: C.MK_CURATED_EDIT,
+  reclassify: C.MK_CURATED_RECLASSIFY,
+  link: C.MK_CURATED_LINK,
+  unlink: C.MK_CURATED_UNLINK,
+  delete: C.MK_CURATED_DELETE,
+  restore: C.MK_CURATED_RESTORE,
+  checkpoint: C.MK_CURATED_CHECKPOINT,
+  batch: C.MK_CURATED_BATCH,
+  'get-relevant': C.MK_CURATED_GET_RELEVANT,
+  kernel: C.MK_CURATED_KERNEL,
+  show: C.MK_CURATED_SHOW,
+  list: C.MK_CURATED_LIST,
+  search: C.MK_CURATED_SEARCH,
+  stats: C.MK_CURATED_STATS,
+  conflicts: C.MK_CURATED_CONFLICTS,
+  lineage: C.MK_CURATED_LINEAGE,
+  story: C.MK_CURATED_STORY,
+  'event add': C.MK_CURATED_EVENT_ADD,
+  'episode add': C.MK_CURATED_EPISODE_ADD,
+  'episode show': C.MK_CURATED_EPISODE_SHOW,
+  'floors prune': C.MK_CURATED_FLOORS_PRUNE,
+  'telemetry compact': C.MK_CURATED_TELEMETRY_COMPACT,
+  recover: C.MK_CURATED_RECOVER,
+};
+
+// The options of ws.curated(): the CLI's option names in camelCase (--class is class, --delete
+// is delete, --confirm-plan is confirmPlan) and the positionals name, dst, query and id ->
+// [mk_curated_options field, kind]. As for tiers, which options a command takes is the library's
+// to judge; only a name no command has is refused here.
+const CURATED_OPTIONS = {
+  workspace: ['workspace', 'text'],
+  actor: ['actor', 'text'],
+  name: ['name', 'text'],
+  dst: ['dst', 'text'],
+  query: ['query', 'text'],
+  id: ['id', 'text'],
+  type: ['type', 'text'],
+  body: ['body', 'text'],
+  bodyFile: ['body_file', 'text'],
+  description: ['description', 'text'],
+  class: ['row_class', 'text'],
+  status: ['status', 'text'],
+  initiative: ['initiative', 'text'],
+  projectRef: ['project_ref', 'text'],
+  audience: ['audience', 'text'],
+  originSession: ['origin_session', 'text'],
+  field: ['field', 'text'],
+  content: ['content', 'text'],
+  kind: ['kind', 'text'],
+  file: ['file', 'text'],
+  sort: ['sort', 'text'],
+  order: ['order', 'text'],
+  scope: ['scope', 'text'],
+  threshold: ['threshold', 'decimal'],
+  before: ['before', 'text'],
+  source: ['source', 'text'],
+  agent: ['agent', 'text'],
+  result: ['result', 'text'],
+  severity: ['severity', 'text'],
+  payload: ['payload', 'json-value'],
+  confirmPlan: ['confirm_plan_id', 'text'],
+  maxChars: ['max_chars', 'integer'],
+  limit: ['limit', 'integer'],
+  maxDepth: ['max_depth', 'integer'],
+  dryRun: ['dry_run', 'flag'],
+  links: ['links', 'flag'],
+  history: ['history', 'flag'],
+  includeDeleted: ['include_deleted', 'flag'],
+  yes: ['yes', 'flag'],
+  hard: ['hard', 'flag'],
+  delete: ['delete_link', 'flag'],
+  apply: ['apply', 'flag'],
+  rollback: ['rollback', 'flag'],
+};
+
+// 'get-relevant', 'event add' (the CLI's words) or an MK_CURATED_* number -> the command value.
+function curatedCommandArg(command) {
+  if (typeof command === 'string' && Object.hasOwn(CURATED_COMMANDS, command))
+    return CURATED_COMMANDS[command];
+  if (Number.isInteger(command) && command >= -(2 ** 31) && command < 2 ** 31) return command;
+  throw new TypeError(
+    `curated command must be one of ${Object.keys(CURATED_COMMANDS).join(', ')} or an ` +
+      `MK_CURATED_* number (got ${JSON.stringify(command)})`,
+  );
+}
+
+// {workspace, name, class, ...} -> an mk_curated_options; absent or null leaves a field unset.
+// threshold may be a Number (sent as its decimal text); payload a string (the JSON text itself)
+// or any other value (sent as JSON).
+function curatedOptions(opts) {
+  const o = options(opts, Object.keys(CURATED_OPTIONS), 'curated options');
+  const c = {};
+  capi.mk_curated_options_init(c);
+  for (const [key, value] of Object.entries(o)) {
+    if (value === undefined || value === null) continue;
+    const [field, kind] = CURATED_OPTIONS[key];
+    if (kind === 'text') c[field] = cString(value, key);
+    else if (kind === 'decimal')
+      c[field] = cString(typeof value === 'number' ? String(value) : value, key);
+    else if (kind === 'json-value')
+      c[field] = cString(typeof value === 'string' ? value : JSON.stringify(value), key);
+    else if (kind === 'integer') c[field] = int64Arg(value, key);
+    else c[field] = value ? 1 : 0;
+  }
+  return c;
+}
+
 const GATE_NAMES = ['VALUE', 'ALIGNMENT', 'REDUNDANCY', 'FRESHNESS', 'PLACEMENT']; // by mk_gate
 
 // text, confidence and {title, source, client} -> an mk_gate_candidate. Its strings and the text
@@ -538,7 +652,9 @@ function registerJudge(host) {
  * commands return a Result with a fatal MK-ARG-001 finding, exitCode 2); a MemoryBox one runs
  * `memorybox init|status|decay|hygiene|load|update|gate|canon|compact|promote|client set`
  * (decay() to applyClientSet()), and every other command returns such a Result; a tiers one runs
- * `tiers <command>` (tiers() and the tiers*() methods) and `tiers recover` (recover()) only.
+ * `tiers <command>` (tiers() and the tiers*() methods) and `tiers recover` (recover()) only; a
+ * curated one (the root is the store folder) runs `curated <command>` (curated()) only, `curated
+ * recover` included.
  */
 class Workspace {
   #ptr;
@@ -553,12 +669,13 @@ class Workspace {
   /**
    * Opens the memory folder of a project (mk_workspace_open). `layout` is 'custodian' (the
    * default: docs/memory under a project root), 'memorybox' (an agent root holding brain/ and
-   * memory/) or 'tiers' (the three-tier session memory: memory/ under the workspace, spec
-   * tiers3.md), or a Layout number. memoryDir is for the custodian layout only: the library
-   * refuses it with another one (MK_E_ARG).
+   * memory/), 'tiers' (the three-tier session memory: memory/ under the workspace, spec
+   * tiers3.md) or 'curated' (a curated memory store, spec curated.md; it need not exist yet), or
+   * a Layout number. memoryDir is for the custodian layout only: the library refuses it with
+   * another one (MK_E_ARG).
    * @param {string} root the project root (the agent root for 'memorybox', the workspace for
-   *        'tiers': the CLI's --workspace)
-   * @param {{layout?: 'custodian'|'memorybox'|'tiers'|number, memoryDir?: string,
+   *        'tiers': the CLI's --workspace, the store for 'curated': the CLI's --store)
+   * @param {{layout?: 'custodian'|'memorybox'|'tiers'|'curated'|number, memoryDir?: string,
    *          lockTimeoutSeconds?: number}} [opts]
    */
   static open(root, opts) {
@@ -665,7 +782,8 @@ class Workspace {
     );
   }
 
-  /** `custodian recover [--apply [--rollback]]`; `tiers recover ...` on a tiers workspace. */
+  /** `custodian recover [--apply [--rollback]]`; `tiers recover ...` on a tiers workspace; on a
+   *  curated one a Result with a fatal MK-ARG-001 (use curated(now, 'recover', {workspace})). */
   recover(now, opts) {
     const o = options(opts, ['apply', 'rollback'], 'recover options');
     const flags = (o.apply ? C.MK_RECOVER_APPLY : 0) | (o.rollback ? C.MK_RECOVER_ROLLBACK : 0);
@@ -1115,6 +1233,36 @@ class Workspace {
   tiersTemplate(now, name) {
     return this.tiers(now, 'template', { template: name });
   }
+
+  /**
+   * `memkit curated <command> --store ROOT [options]` on a workspace opened with layout
+   * 'curated', its root being the store folder (mk_curated_run), exactly as the CLI runs it (spec
+   * curated.md): reads never write a row (counted reads append access records); a write checks
+   * every argument and the writer boundary first, then writes its rows and history as one
+   * transaction or nothing, and result.applied is true when it wrote. On another layout the
+   * Result has a fatal MK-ARG-001.
+   * - command: the CLI's words ('add', 'get-relevant', 'event add', 'recover', ...) or a
+   *   CuratedCommand number (an unknown number is MK_E_ARG); another string is a TypeError.
+   * - opts: workspace (every command needs it: the library reads no MEMKIT_WORKSPACE, so
+   *   without it the Result holds MK-CUR-001), actor, the positionals name (--name of add and
+   *   edit; NAME or SRC elsewhere), dst, query and id, and the CLI's options in camelCase: type,
+   *   body, bodyFile, description, class, status, initiative, projectRef, audience,
+   *   originSession, field, content, kind, file, sort, order, scope, threshold (a string or a
+   *   Number), before, source, agent, result, severity, payload (the JSON text, or a value sent
+   *   as JSON), confirmPlan (`--apply --confirm-plan ID` of floors prune and telemetry compact)
+   *   as strings; maxChars, limit, maxDepth as integers; dryRun, links, history,
+   *   includeDeleted, yes, hard, delete (link's --delete), apply, rollback as booleans. Absent
+   *   or null is not given. bodyFile and file are read relative to the current directory ('-',
+   *   standard input, is refused with MK-ARG-001). An option the command does not take gives
+   *   the CLI's finding in the Result, never a throw; only a name no command has is a
+   *   TypeError.
+   * @param {string|number} command
+   * @param {object} [opts]
+   */
+  curated(now, command, opts) {
+    const cmd = curatedCommandArg(command);
+    return this.#command(capi.mk_curated_run, 'mk_curated_run', now, cmd, curatedOptions(opts));
+  }
 }
 
 /* Document */
@@ -1239,6 +1387,35 @@ const Layout = Object.freeze({
   CUSTODIAN: C.MK_LAYOUT_CUSTODIAN,
   MEMORYBOX: C.MK_LAYOUT_MEMORYBOX,
   TIERS: C.MK_LAYOUT_TIERS,
+  CURATED: C.MK_LAYOUT_CURATED,
+});
+
+const CuratedCommand = Object.freeze({
+  ADD: C.MK_CURATED_ADD,
+  APPEND: C.MK_CURATED_APPEND,
+  EDIT: C.MK_CURATED_EDIT,
+  RECLASSIFY: C.MK_CURATED_RECLASSIFY,
+  LINK: C.MK_CURATED_LINK,
+  UNLINK: C.MK_CURATED_UNLINK,
+  DELETE: C.MK_CURATED_DELETE,
+  RESTORE: C.MK_CURATED_RESTORE,
+  CHECKPOINT: C.MK_CURATED_CHECKPOINT,
+  BATCH: C.MK_CURATED_BATCH,
+  GET_RELEVANT: C.MK_CURATED_GET_RELEVANT,
+  KERNEL: C.MK_CURATED_KERNEL,
+  SHOW: C.MK_CURATED_SHOW,
+  LIST: C.MK_CURATED_LIST,
+  SEARCH: C.MK_CURATED_SEARCH,
+  STATS: C.MK_CURATED_STATS,
+  CONFLICTS: C.MK_CURATED_CONFLICTS,
+  LINEAGE: C.MK_CURATED_LINEAGE,
+  STORY: C.MK_CURATED_STORY,
+  EVENT_ADD: C.MK_CURATED_EVENT_ADD,
+  EPISODE_ADD: C.MK_CURATED_EPISODE_ADD,
+  EPISODE_SHOW: C.MK_CURATED_EPISODE_SHOW,
+  FLOORS_PRUNE: C.MK_CURATED_FLOORS_PRUNE,
+  TELEMETRY_COMPACT: C.MK_CURATED_TELEMETRY_COMPACT,
+  RECOVER: C.MK_CURATED_RECOVER,
 });
 
 const TiersCommand = Object.freeze({
@@ -1304,6 +1481,7 @@ module.exports = {
   Gate,
   Lifecycle,
   TiersCommand,
+  CuratedCommand,
   constants: C,
   libraryPath: capi.libraryPath,
 };

@@ -169,6 +169,104 @@ mk_status run_tiers(mk_result** result, mk_workspace* ws, const mk_clock& now, c
   return mk_tiers_run(result, ws, &now, number, &opts);
 }
 
+// The CLI words of each mk_curated_command, in the order of its values.
+constexpr const char* kCuratedCommands[] = {
+    "add",    "append",    "edit",        "reclassify",   "link",         "unlink",
+    "delete", "restore",   "checkpoint",  "batch",        "get-relevant", "kernel",
+    "show",   "list",      "search",      "stats",        "conflicts",    "lineage",
+    "story",  "event add", "episode add", "episode show", "floors prune", "telemetry compact",
+    "recover"};
+static_assert(sizeof kCuratedCommands / sizeof kCuratedCommands[0] == MK_CURATED_RECOVER + 1);
+
+// A curated step: its `args` keys are mk_curated_options field names, as for tiers.
+mk_status run_curated(mk_result** result, mk_workspace* ws, const mk_clock& now, const json& step,
+                      const std::string& confirm_plan_id, const std::string& where) {
+  const std::string command = step.at("command").get<std::string>();
+  mk_curated_command number = -1;
+  for (std::size_t i = 0; i < sizeof kCuratedCommands / sizeof kCuratedCommands[0]; ++i) {
+    if (command == kCuratedCommands[i]) number = static_cast<mk_curated_command>(i);
+  }
+  if (number < 0) {
+    fail(where, "unknown curated command " + command);
+    return MK_E_ARG;
+  }
+  mk_curated_options opts;
+  mk_curated_options_init(&opts);
+  const std::pair<const char*, const char**> texts[] = {{"workspace", &opts.workspace},
+                                                        {"actor", &opts.actor},
+                                                        {"name", &opts.name},
+                                                        {"dst", &opts.dst},
+                                                        {"query", &opts.query},
+                                                        {"id", &opts.id},
+                                                        {"type", &opts.type},
+                                                        {"body", &opts.body},
+                                                        {"body_file", &opts.body_file},
+                                                        {"description", &opts.description},
+                                                        {"row_class", &opts.row_class},
+                                                        {"status", &opts.status},
+                                                        {"initiative", &opts.initiative},
+                                                        {"project_ref", &opts.project_ref},
+                                                        {"audience", &opts.audience},
+                                                        {"origin_session", &opts.origin_session},
+                                                        {"field", &opts.field},
+                                                        {"content", &opts.content},
+                                                        {"kind", &opts.kind},
+                                                        {"file", &opts.file},
+                                                        {"sort", &opts.sort},
+                                                        {"order", &opts.order},
+                                                        {"scope", &opts.scope},
+                                                        {"threshold", &opts.threshold},
+                                                        {"before", &opts.before},
+                                                        {"source", &opts.source},
+                                                        {"agent", &opts.agent},
+                                                        {"result", &opts.result},
+                                                        {"severity", &opts.severity},
+                                                        {"payload", &opts.payload}};
+  const std::pair<const char*, std::int64_t*> numbers[] = {
+      {"max_chars", &opts.max_chars}, {"limit", &opts.limit}, {"max_depth", &opts.max_depth}};
+  const std::pair<const char*, std::int32_t*> flags[] = {{"dry_run", &opts.dry_run},
+                                                         {"links", &opts.links},
+                                                         {"history", &opts.history},
+                                                         {"include_deleted", &opts.include_deleted},
+                                                         {"yes", &opts.yes},
+                                                         {"hard", &opts.hard},
+                                                         {"delete_link", &opts.delete_link},
+                                                         {"apply", &opts.apply},
+                                                         {"rollback", &opts.rollback}};
+  if (step.contains("args")) {
+    for (const auto& [key, value] : step.at("args").items()) {
+      bool known = false;
+      if (key == "confirm_plan_id" && value.is_string()) {
+        opts.confirm_plan_id = confirm_plan_id.c_str();
+        known = true;
+      }
+      for (const auto& [name, field] : texts) {
+        if (key == name && value.is_string()) {
+          *field = value.get_ref<const std::string&>().c_str();
+          known = true;
+        }
+      }
+      for (const auto& [name, field] : numbers) {
+        if (key == name && value.is_number_integer()) {
+          *field = value.get<std::int64_t>();
+          known = true;
+        }
+      }
+      for (const auto& [name, field] : flags) {
+        if (key == name && value.is_boolean() && value.get<bool>()) {
+          *field = 1;
+          known = true;
+        }
+      }
+      if (!known) {
+        fail(where, "curated argument " + key + " = " + value.dump());
+        return MK_E_ARG;
+      }
+    }
+  }
+  return mk_curated_run(result, ws, &now, number, &opts);
+}
+
 // Runs one command step; returns the result (nullptr after reporting a failure).
 mk_result* run_step(mk_workspace* ws, const mk_clock& now, const json& step,
                     const std::vector<std::string>& plan_ids, const std::string& where) {
@@ -282,6 +380,11 @@ mk_result* run_step(mk_workspace* ws, const mk_clock& now, const json& step,
     const std::string confirm =
         args.contains("confirm_plan_id") ? ref_of(args, "confirm_plan_id") : std::string();
     status = run_tiers(&result, ws, now, step, confirm, where);
+  } else if (op == "curated") {
+    const json args = step.value("args", json::object());
+    const std::string confirm =
+        args.contains("confirm_plan_id") ? ref_of(args, "confirm_plan_id") : std::string();
+    status = run_curated(&result, ws, now, step, confirm, where);
   } else if (op == "recover") {
     std::uint32_t flags = flag(step, "apply") ? MK_RECOVER_APPLY : 0;
     if (flag(step, "rollback")) flags |= MK_RECOVER_ROLLBACK;
@@ -356,6 +459,7 @@ void run_case(const fs::path& case_dir, const fs::path& scratch) {
   const std::string layout = c.value("layout", "custodian");
   if (layout == "memorybox") options.layout = MK_LAYOUT_MEMORYBOX;
   if (layout == "tiers") options.layout = MK_LAYOUT_TIERS;
+  if (layout == "curated") options.layout = MK_LAYOUT_CURATED;
   if (mk_workspace_open(&ws, root.c_str(), &options) != MK_OK) {
     fail(case_dir.filename().string(), "mk_workspace_open");
     return;
@@ -379,7 +483,12 @@ void run_case(const fs::path& case_dir, const fs::path& scratch) {
       plan_ids.emplace_back();
       continue;
     }
+    // cli.py runs each step in the case's folder: a relative path the library resolves against
+    // the working directory (curated --file, --body-file) must find the same file here.
+    const fs::path cwd = fs::current_path();
+    fs::current_path(root);
     mk_result* result = run_step(ws, now, step, plan_ids, where);
+    fs::current_path(cwd);
     if (result == nullptr) {
       plan_ids.emplace_back();
       continue;

@@ -1,15 +1,18 @@
 #!/usr/bin/env python3
 """The shared test vectors (tests/vectors/README.md) run through the `memkit` CLI.
 
-Usage: cli.py MEMKIT [--update]
+Usage: cli.py MEMKIT [--update] [CASE...]
 
 Without --update, checks that the CLI still gives every committed expectation (exit 1 with a
 diff otherwise). With --update, rewrites the expectations from the CLI's output: review the diff
-before committing it. Typed expectations (plan_id, applied, inbox_counts, budget_rows) are read
-from the envelope, so they agree with the JSON by construction; a tiers writer's `applied` (which
-its envelope does not hold) is its exit code being 0, the rule of mk_result_applied.
+before committing it. CASE names limit the run to those case folders. Typed expectations
+(plan_id, applied, inbox_counts, budget_rows) are read from the envelope, so they agree with the
+JSON by construction; a tiers writer's `applied` (which its envelope does not hold) is its exit
+code being 0, the rule of mk_result_applied, and a curated step's is read from what its data says
+it wrote (curated_typed).
 """
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -26,6 +29,10 @@ def argv_of(step, plan_ids, layout="custodian"):
     op = step["op"]
     if op == "units":
         return ["markdown", "units", step["file"]]
+    if layout == "curated":
+        if op != "curated":
+            raise SystemExit(f"op {op!r} has no curated command")
+        return curated_args(step, ref)
     if layout == "tiers":
         if op == "recover":
             args = ["tiers", "recover"] + (["--apply"] if step.get("apply") else [])
@@ -124,6 +131,40 @@ def tiers_args(step, ref):
     return args
 
 
+# mk_curated_options' positional fields, in the order they follow the command's words.
+CURATED_POSITIONALS = ("name", "dst", "query", "id")
+# The keys whose CLI spelling is not `--` + the key with `-` for `_`.
+CURATED_SPELLINGS = {"row_class": "--class", "delete_link": "--delete"}
+
+
+def curated_args(step, ref):
+    """A curated step as `curated WORDS [POSITIONALS] OPTIONS`: `command` is the CLI's words
+    ("add", "event add"); each key of `args` (an mk_curated_options field) is `--` + the key with
+    `-` for `_`, but for name, dst, query and id, which are positionals in that order (name is
+    --name for add and edit), and the keys of CURATED_SPELLINGS and confirm_plan_id."""
+    command = step["command"]
+    args = ["curated"] + command.split(" ")
+    given = step.get("args", {})
+    for key in CURATED_POSITIONALS:
+        if key in given and not (key == "name" and command in ("add", "edit")):
+            args.append(given[key])
+    for key, value in given.items():
+        if key in CURATED_POSITIONALS and not (key == "name" and command in ("add", "edit")):
+            continue
+        if key == "confirm_plan_id":
+            args += ["--apply", "--confirm-plan", ref(value)]
+            continue
+        name = CURATED_SPELLINGS.get(key, "--" + key.replace("_", "-"))
+        if value is True:
+            args.append(name)
+        elif isinstance(value, (str, int)) and not isinstance(value, bool):
+            args += [name, str(value)]
+        else:
+            raise SystemExit(f"curated: argument {key!r} has value {value!r}: a string, an "
+                             f"integer or true")
+    return args
+
+
 def gate_flags(step):
     """A gate step as flags: the candidate's, then each answer of `answers` (mk_gate's forms) as
     its gate's flags. A gate missing from `answers` gets no flag: the host abstains there."""
@@ -161,6 +202,8 @@ def typed(step, envelope, exit_code):
               "applied": bool(data.get("applied")) if isinstance(data, dict) else False}
     if op in ("add", "update"):  # direct writes: applied when they wrote
         expect["applied"] = bool(data.get("written")) if isinstance(data, dict) else False
+    if op == "curated":  # mk_result_applied: the reply's own flag, which the envelope lacks
+        return curated_typed(step, envelope, exit_code)
     if op == "tiers" and step["command"] != "archive-themes":  # the others apply directly
         writes = step["command"] in TIERS_WRITERS or (
             step["command"] == "session-init" and not step.get("args", {}).get("no_log"))
@@ -177,6 +220,26 @@ def typed(step, envelope, exit_code):
     return expect
 
 
+def curated_typed(step, envelope, exit_code):
+    """The typed expectations of a curated step. The envelope holds no `applied`
+    (mk_result_applied), so it is read from what the command says it wrote: a row write's
+    non-empty `files` outside a dry run, a batch operation's `result` "applied", the `applied` of
+    floors prune and telemetry compact, and for a floor append (event add, episode add) its
+    success. Reads write no row: false."""
+    data = envelope["data"] if isinstance(envelope["data"], dict) else {}
+    plan = data.get("plan")
+    command = step["command"]
+    if command in ("event add", "episode add"):
+        applied = exit_code == 0
+    elif command == "batch":
+        applied = any(r.get("result") == "applied" for r in data.get("results") or [])
+    elif command in ("floors prune", "telemetry compact"):
+        applied = bool(data.get("applied"))
+    else:
+        applied = bool(data.get("files")) and not data.get("dry_run")
+    return {"plan_id": plan["plan_id"] if isinstance(plan, dict) else None, "applied": applied}
+
+
 def run_case(memkit, case_dir, update):
     case = json.loads((case_dir / "case.json").read_text())
     problems = []
@@ -188,11 +251,15 @@ def run_case(memkit, case_dir, update):
             layout = case.get("layout", "custodian")
             argv = [memkit] + argv_of(step, plan_ids, layout) + ["--format", "json", "--now",
                                                                  case["clock"]]
-            root_flag = {"memorybox": "--root", "tiers": "--workspace"}.get(layout,
-                                                                           "--project-root")
+            root_flag = {"memorybox": "--root", "tiers": "--workspace",
+                         "curated": "--store"}.get(layout, "--project-root")
             if step["op"] != "units":
                 argv += [root_flag, str(root)]
-            done = subprocess.run(argv, cwd=root, capture_output=True)
+            # The library reads no MEMKIT_STORE, MEMKIT_WORKSPACE or MEMKIT_ACTOR: neither may
+            # the CLI here.
+            env = {k: v for k, v in os.environ.items()
+                   if k not in ("MEMKIT_STORE", "MEMKIT_WORKSPACE", "MEMKIT_ACTOR")}
+            done = subprocess.run(argv, cwd=root, capture_output=True, env=env)
             text = done.stdout.decode("utf-8")
             assert text.endswith("\n"), f"{case_dir.name} step {n}: no JSON output: {done.stderr!r}"
             envelope = json.loads(text)
@@ -225,8 +292,10 @@ def main():
     if len(sys.argv) < 2:
         raise SystemExit(__doc__)
     memkit, update = sys.argv[1], "--update" in sys.argv[2:]
+    names = [a for a in sys.argv[2:] if a != "--update"]
     problems = []
-    cases = sorted(p for p in HERE.iterdir() if (p / "case.json").is_file())
+    cases = sorted(p for p in HERE.iterdir() if (p / "case.json").is_file()
+                   and (not names or p.name in names))
     for case_dir in cases:
         problems += run_case(memkit, case_dir, update)
     for p in problems:

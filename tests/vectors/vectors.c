@@ -4,7 +4,7 @@
  * memorybox_compact (steps 2-4: `memorybox compact --force`); then steps 1-5 of memorybox_gate
  * (the five-gate filter with a C judge; the candidates and answers below are those of its
  * case.json). The full case list runs in capi_vectors.cpp; this one shows a plain C host gets the
- * same bytes.
+ * same bytes. Last, steps 1-13 of curated_lifecycle through mk_curated_run.
  * Usage: vectors CASE_DIR SCRATCH_DIR */
 #define _POSIX_C_SOURCE 200809L
 #include <memkit.h>
@@ -202,6 +202,106 @@ static void gate_steps(const char* inbox_case, const char* scratch) {
   if (system(command) != 0) ++failures;
 }
 
+/* curated_lifecycle steps 1-13 (the arguments of its case.json): the adds with their classes and
+ * statuses, a dry run, the two MK-CUR-007 refusals, the reclassify, the supersedes link, both
+ * modes of get-relevant and the counters show derives from them. */
+static void curated_steps(const char* inbox_case, const char* scratch) {
+  char case_dir[1024], root[1024], command[5120];
+  snprintf(case_dir, sizeof case_dir, "%s/../curated_lifecycle", inbox_case);
+  snprintf(root, sizeof root, "%s/curated_lifecycle-c", scratch);
+  snprintf(command, sizeof command, "rm -rf '%s' && mkdir -p '%s' && cp -R '%s/files/.' '%s'", root,
+           scratch, case_dir, root);
+  if (system(command) != 0) {
+    ++failures;
+    return;
+  }
+  struct {
+    mk_curated_command command;
+    const char *name, *dst, *type, *row_class, *status, *initiative, *project_ref, *description;
+    const char *body, *audience, *origin_session, *kind, *actor;
+    int32_t dry_run, links, history;
+    int exit_code, applied;
+  } steps[13] = {
+      {MK_CURATED_ADD, "feedback_a", NULL, "feedback", "thread", "open", "Demo", NULL,
+       "Fix the flaky build on CI runners that time out after ten minutes",
+       "CI runners time out.\n\n\n", NULL, NULL, NULL, NULL, 0, 0, 0, 0, 1},
+      {MK_CURATED_ADD, "feedback_b", NULL, "feedback", "thread", "open", "demo", NULL, NULL,
+       "Retry the upload", NULL, NULL, NULL, NULL, 0, 0, 0, 0, 1},
+      {MK_CURATED_ADD, "feedback_c", NULL, "feedback", "thread", "carry_forward", NULL,
+       "/srv/repos/demo/.git", "Replace the upload retry", "A resumable upload", NULL, NULL, NULL,
+       "orchestrator", 0, 0, 0, 0, 1},
+      {MK_CURATED_ADD, "project_x", NULL, "project", "thread", "open", NULL, NULL, "x",
+       "The project without an initiative", "executor", "s-9", NULL, NULL, 0, 0, 0, 0, 1},
+      {MK_CURATED_ADD, "decision_rows", NULL, "decision", "anchor", NULL, NULL, NULL, NULL,
+       "Rows live in Markdown.", NULL, NULL, NULL, NULL, 0, 0, 0, 0, 1},
+      {MK_CURATED_ADD, "project_note", NULL, "project", NULL, NULL, NULL, NULL, NULL, "A log entry",
+       NULL, NULL, NULL, NULL, 1, 0, 0, 0, 0},
+      {MK_CURATED_ADD, "project_note", NULL, "project", NULL, "open", NULL, NULL, NULL,
+       "A log entry", NULL, NULL, NULL, NULL, 0, 0, 0, 2, 0},
+      {MK_CURATED_RECLASSIFY, "project_x", NULL, NULL, "anchor", NULL, NULL, NULL, NULL, NULL, NULL,
+       NULL, NULL, NULL, 0, 0, 0, 0, 1},
+      {MK_CURATED_RECLASSIFY, "project_x", NULL, NULL, NULL, "open", NULL, NULL, NULL, NULL, NULL,
+       NULL, NULL, NULL, 0, 0, 0, 2, 0},
+      {MK_CURATED_LINK, "feedback_c", "feedback_b", NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+       NULL, "supersedes", NULL, 0, 0, 0, 0, 1},
+      {MK_CURATED_GET_RELEVANT, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+       NULL, NULL, 0, 0, 0, 0, 0},
+      {MK_CURATED_GET_RELEVANT, NULL, NULL, NULL, NULL, NULL, "Demo", NULL, NULL, NULL, NULL, NULL,
+       NULL, NULL, 0, 0, 0, 0, 0},
+      {MK_CURATED_SHOW, "feedback_a", NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+       NULL, NULL, 0, 1, 0, 0, 0}};
+  mk_clock now;
+  mk_workspace_options options;
+  mk_workspace_options_init(&options);
+  options.layout = MK_LAYOUT_CURATED;
+  mk_workspace* ws = NULL;
+  if (mk_clock_parse(&now, "2026-11-30T10:00:00+01:00") != MK_OK ||
+      mk_workspace_open(&ws, root, &options) != MK_OK) {
+    fprintf(stderr, "vectors.c: %s\n", mk_last_error_message());
+    ++failures;
+    return;
+  }
+  for (size_t i = 0; i < sizeof steps / sizeof steps[0]; ++i) {
+    mk_curated_options opts;
+    mk_curated_options_init(&opts);
+    opts.workspace = "ws1";
+    opts.name = steps[i].name;
+    opts.dst = steps[i].dst;
+    opts.type = steps[i].type;
+    opts.row_class = steps[i].row_class;
+    opts.status = steps[i].status;
+    opts.initiative = steps[i].initiative;
+    opts.project_ref = steps[i].project_ref;
+    opts.description = steps[i].description;
+    opts.body = steps[i].body;
+    opts.audience = steps[i].audience;
+    opts.origin_session = steps[i].origin_session;
+    opts.kind = steps[i].kind;
+    opts.actor = steps[i].actor;
+    opts.dry_run = steps[i].dry_run;
+    opts.links = steps[i].links;
+    opts.history = steps[i].history;
+    mk_result* result = NULL;
+    if (mk_curated_run(&result, ws, &now, steps[i].command, &opts) != MK_OK) {
+      fprintf(stderr, "vectors.c: curated step %zu: %s\n", i + 1, mk_last_error_message());
+      ++failures;
+      continue;
+    }
+    char json[16];
+    snprintf(json, sizeof json, "%zu.json", i + 1);
+    expect_json(result, case_dir, json);
+    if (mk_result_applied(result) != steps[i].applied || mk_result_plan_id(result) != NULL ||
+        mk_result_exit_code(result) != steps[i].exit_code) {
+      fprintf(stderr, "vectors.c: curated step %zu: applied, plan ID or exit code\n", i + 1);
+      ++failures;
+    }
+    mk_result_destroy(result);
+  }
+  mk_workspace_destroy(ws);
+  snprintf(command, sizeof command, "rm -rf '%s'", root);
+  if (system(command) != 0) ++failures;
+}
+
 int main(int argc, char** argv) {
   if (argc != 3) return 2;
   const char* case_dir = argv[1];
@@ -256,7 +356,10 @@ int main(int argc, char** argv) {
   if (system(command) != 0) ++failures;
   memorybox_steps(case_dir, argv[2]);
   gate_steps(case_dir, argv[2]);
-  printf("inbox_dedupe 1-3, memorybox_compact 2-4 and memorybox_gate 1-5 from C: %d failure(s)\n",
-         failures);
+  curated_steps(case_dir, argv[2]);
+  printf(
+      "inbox_dedupe 1-3, memorybox_compact 2-4, memorybox_gate 1-5 and curated_lifecycle 1-13 "
+      "from C: %d failure(s)\n",
+      failures);
   return failures == 0 ? 0 : 1;
 }

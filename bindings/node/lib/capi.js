@@ -144,6 +144,7 @@ koffi.alias('mk_layout', 'int32_t');
 const MK_LAYOUT_CUSTODIAN = 0;
 const MK_LAYOUT_MEMORYBOX = 1;
 const MK_LAYOUT_TIERS = 2;
+const MK_LAYOUT_CURATED = 3;
 const MK_WORKSPACE_OPTIONS_VERSION = 1;
 
 // typedef struct mk_workspace_options { uint32_t version; mk_layout layout;
@@ -652,6 +653,111 @@ const mk_tiers_run = lib.func(
     'mk_tiers_command command, const mk_tiers_options *opts)',
 );
 
+/* Section - Curated memory (spec curated.md) */
+
+// typedef int32_t mk_curated_command;
+koffi.alias('mk_curated_command', 'int32_t');
+const MK_CURATED_ADD = 0;
+const MK_CURATED_APPEND = 1;
+const MK_CURATED_EDIT = 2;
+const MK_CURATED_RECLASSIFY = 3;
+const MK_CURATED_LINK = 4;
+const MK_CURATED_UNLINK = 5;
+const MK_CURATED_DELETE = 6;
+const MK_CURATED_RESTORE = 7;
+const MK_CURATED_CHECKPOINT = 8;
+const MK_CURATED_BATCH = 9;
+const MK_CURATED_GET_RELEVANT = 10;
+const MK_CURATED_KERNEL = 11;
+const MK_CURATED_SHOW = 12;
+const MK_CURATED_LIST = 13;
+const MK_CURATED_SEARCH = 14;
+const MK_CURATED_STATS = 15;
+const MK_CURATED_CONFLICTS = 16;
+const MK_CURATED_LINEAGE = 17;
+const MK_CURATED_STORY = 18;
+const MK_CURATED_EVENT_ADD = 19;
+const MK_CURATED_EPISODE_ADD = 20;
+const MK_CURATED_EPISODE_SHOW = 21;
+const MK_CURATED_FLOORS_PRUNE = 22;
+const MK_CURATED_TELEMETRY_COMPACT = 23;
+const MK_CURATED_RECOVER = 24;
+
+// #define MK_CURATED_UNSET INT64_MIN
+// A BigInt, as MK_TIERS_UNSET.
+const MK_CURATED_UNSET = -(2n ** 63n);
+const MK_CURATED_OPTIONS_VERSION = 1;
+
+// typedef struct mk_curated_options { uint32_t version; const char* workspace;
+//   const char* actor; const char* name; const char* dst; const char* query; const char* id;
+//   const char* type; const char* body; const char* body_file; const char* description;
+//   const char* row_class; const char* status; const char* initiative; const char* project_ref;
+//   const char* audience; const char* origin_session; const char* field; const char* content;
+//   const char* kind; const char* file; const char* sort; const char* order; const char* scope;
+//   const char* threshold; const char* before; const char* source; const char* agent;
+//   const char* result; const char* severity; const char* payload; const char* confirm_plan_id;
+//   int64_t max_chars; int64_t limit; int64_t max_depth; int32_t dry_run; int32_t links;
+//   int32_t history; int32_t include_deleted; int32_t yes; int32_t hard; int32_t delete_link;
+//   int32_t apply; int32_t rollback; } mk_curated_options;
+const mk_curated_options = koffi.struct('mk_curated_options', {
+  version: 'uint32_t',
+  workspace: 'const char *',
+  actor: 'const char *',
+  name: 'const char *',
+  dst: 'const char *',
+  query: 'const char *',
+  id: 'const char *',
+  type: 'const char *',
+  body: 'const char *',
+  body_file: 'const char *',
+  description: 'const char *',
+  row_class: 'const char *',
+  status: 'const char *',
+  initiative: 'const char *',
+  project_ref: 'const char *',
+  audience: 'const char *',
+  origin_session: 'const char *',
+  field: 'const char *',
+  content: 'const char *',
+  kind: 'const char *',
+  file: 'const char *',
+  sort: 'const char *',
+  order: 'const char *',
+  scope: 'const char *',
+  threshold: 'const char *',
+  before: 'const char *',
+  source: 'const char *',
+  agent: 'const char *',
+  result: 'const char *',
+  severity: 'const char *',
+  payload: 'const char *',
+  confirm_plan_id: 'const char *',
+  max_chars: 'int64_t',
+  limit: 'int64_t',
+  max_depth: 'int64_t',
+  dry_run: 'int32_t',
+  links: 'int32_t',
+  history: 'int32_t',
+  include_deleted: 'int32_t',
+  yes: 'int32_t',
+  hard: 'int32_t',
+  delete_link: 'int32_t',
+  apply: 'int32_t',
+  rollback: 'int32_t',
+});
+
+// MK_API void mk_curated_options_init(mk_curated_options* opts);
+const mk_curated_options_init = lib.func(
+  'void mk_curated_options_init(_Out_ mk_curated_options *opts)',
+);
+
+// MK_API mk_status mk_curated_run(mk_result** out, mk_workspace* ws, const mk_clock* now,
+//                                 mk_curated_command command, const mk_curated_options* opts);
+const mk_curated_run = lib.func(
+  'mk_status mk_curated_run(_Out_ mk_result **out, mk_workspace *ws, const mk_clock *now, ' +
+    'mk_curated_command command, const mk_curated_options *opts)',
+);
+
 /* Section - Document */
 
 // typedef struct mk_document mk_document;
@@ -756,6 +862,8 @@ module.exports = {
   mk_workspace_apply_client_set,
   mk_tiers_options_init,
   mk_tiers_run,
+  mk_curated_options_init,
+  mk_curated_run,
   mk_document_parse,
   mk_document_destroy,
   mk_document_unit_count,
@@ -776,6 +884,7 @@ module.exports = {
     mk_judge_fn,
     mk_gate_candidate,
     mk_tiers_options,
+    mk_curated_options,
     mk_unit,
   },
   // constants, with the header's names
@@ -797,6 +906,7 @@ module.exports = {
     MK_LAYOUT_CUSTODIAN,
     MK_LAYOUT_MEMORYBOX,
     MK_LAYOUT_TIERS,
+    MK_LAYOUT_CURATED,
     MK_WORKSPACE_OPTIONS_VERSION,
     MK_BUDGET_OK,
     MK_BUDGET_NEAR_LIMIT,
@@ -853,6 +963,33 @@ module.exports = {
     MK_TIERS_TEMPLATE,
     MK_TIERS_UNSET,
     MK_TIERS_OPTIONS_VERSION,
+    MK_CURATED_ADD,
+    MK_CURATED_APPEND,
+    MK_CURATED_EDIT,
+    MK_CURATED_RECLASSIFY,
+    MK_CURATED_LINK,
+    MK_CURATED_UNLINK,
+    MK_CURATED_DELETE,
+    MK_CURATED_RESTORE,
+    MK_CURATED_CHECKPOINT,
+    MK_CURATED_BATCH,
+    MK_CURATED_GET_RELEVANT,
+    MK_CURATED_KERNEL,
+    MK_CURATED_SHOW,
+    MK_CURATED_LIST,
+    MK_CURATED_SEARCH,
+    MK_CURATED_STATS,
+    MK_CURATED_CONFLICTS,
+    MK_CURATED_LINEAGE,
+    MK_CURATED_STORY,
+    MK_CURATED_EVENT_ADD,
+    MK_CURATED_EPISODE_ADD,
+    MK_CURATED_EPISODE_SHOW,
+    MK_CURATED_FLOORS_PRUNE,
+    MK_CURATED_TELEMETRY_COMPACT,
+    MK_CURATED_RECOVER,
+    MK_CURATED_UNSET,
+    MK_CURATED_OPTIONS_VERSION,
     MK_UNIT_FRONT_MATTER,
     MK_UNIT_BULLET,
     MK_UNIT_FENCE,

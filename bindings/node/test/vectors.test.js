@@ -26,7 +26,12 @@ const UPDATE_EVENTS = {
 };
 
 // A case's "layout" (absent: custodian) -> the layout option of Workspace.open.
-const LAYOUTS = { custodian: 'custodian', memorybox: 'memorybox', tiers: 'tiers' };
+const LAYOUTS = {
+  custodian: 'custodian',
+  memorybox: 'memorybox',
+  tiers: 'tiers',
+  curated: 'curated',
+};
 
 // A tiers step's `args` key (an mk_tiers_options field) -> [the option of ws.tiers(), the JSON
 // type its value has: a string for a text field, an integer for an int64 one, true for a flag].
@@ -59,6 +64,54 @@ const TIERS_ARGS = {
   promote_global: ['promoteGlobal', 'flag'],
   append: ['append', 'flag'],
   replace: ['replace', 'flag'],
+};
+
+// A curated step's `args` key (an mk_curated_options field) -> [the option of ws.curated(), the
+// JSON type its value has].
+const CURATED_ARGS = {
+  workspace: ['workspace', 'string'],
+  actor: ['actor', 'string'],
+  name: ['name', 'string'],
+  dst: ['dst', 'string'],
+  query: ['query', 'string'],
+  id: ['id', 'string'],
+  type: ['type', 'string'],
+  body: ['body', 'string'],
+  body_file: ['bodyFile', 'string'],
+  description: ['description', 'string'],
+  row_class: ['class', 'string'],
+  status: ['status', 'string'],
+  initiative: ['initiative', 'string'],
+  project_ref: ['projectRef', 'string'],
+  audience: ['audience', 'string'],
+  origin_session: ['originSession', 'string'],
+  field: ['field', 'string'],
+  content: ['content', 'string'],
+  kind: ['kind', 'string'],
+  file: ['file', 'string'],
+  sort: ['sort', 'string'],
+  order: ['order', 'string'],
+  scope: ['scope', 'string'],
+  threshold: ['threshold', 'string'],
+  before: ['before', 'string'],
+  source: ['source', 'string'],
+  agent: ['agent', 'string'],
+  result: ['result', 'string'],
+  severity: ['severity', 'string'],
+  payload: ['payload', 'string'],
+  confirm_plan_id: ['confirmPlan', 'string'],
+  max_chars: ['maxChars', 'integer'],
+  limit: ['limit', 'integer'],
+  max_depth: ['maxDepth', 'integer'],
+  dry_run: ['dryRun', 'flag'],
+  links: ['links', 'flag'],
+  history: ['history', 'flag'],
+  include_deleted: ['includeDeleted', 'flag'],
+  yes: ['yes', 'flag'],
+  hard: ['hard', 'flag'],
+  delete_link: ['delete', 'flag'],
+  apply: ['apply', 'flag'],
+  rollback: ['rollback', 'flag'],
 };
 
 function caseLayout(spec) {
@@ -183,6 +236,22 @@ function tiersOpts(step, planIds) {
   return opts;
 }
 
+// A curated step's `args` -> the options of ws.curated(), each value as the case gives it (the
+// payload as JSON text, as the CLI gets it), confirm_plan_id resolved from "$N".
+function curatedOpts(step, planIds) {
+  const opts = {};
+  for (const [key, value] of Object.entries(step.args ?? {})) {
+    assert.ok(Object.hasOwn(CURATED_ARGS, key), `curated: unknown argument ${key}`);
+    const [option, type] = CURATED_ARGS[key];
+    if (type === 'string') assert.equal(typeof value, 'string', `curated: ${key} is a string`);
+    else if (type === 'integer')
+      assert.ok(Number.isInteger(value), `curated: ${key} is an integer`);
+    else assert.equal(value, true, `curated: ${key} is a flag, true when given`);
+    opts[option] = key === 'confirm_plan_id' ? resolve(value, planIds) : value;
+  }
+  return opts;
+}
+
 function addOpts(step) {
   const opts = {};
   for (const key of ['type', 'reason', 'name', 'area']) {
@@ -246,6 +315,8 @@ function runCommand(ws, now, step, planIds) {
       return ws.applyArchiveEntry(now, step.entry, confirm());
     case 'tiers':
       return ws.tiers(now, step.command, tiersOpts(step, planIds));
+    case 'curated':
+      return ws.curated(now, step.command, curatedOpts(step, planIds));
     default:
       throw new Error(`unknown op "${step.op}": teach this runner the new operation`);
   }
@@ -352,7 +423,8 @@ for (const name of cases) {
     let ws = null;
     try {
       for (const [index, step] of spec.steps.entries()) {
-        const label = step.op === 'tiers' ? `tiers ${step.command}` : step.op;
+        const label =
+          step.op === 'tiers' || step.op === 'curated' ? `${step.op} ${step.command}` : step.op;
         await t.test(`step ${index + 1}: ${label}`, () => {
           const expectedJson = fs.readFileSync(path.join(caseDir, step.expect.json));
           if (step.op === 'units') {

@@ -5,10 +5,10 @@ is Workspace.plan_compaction, mk_result_plan_id is Result.plan_id, mk_document_u
 Document.unit. Every handle (Workspace, Result, Document) has an idempotent close() and is a
 context manager; the garbage collector only destroys what was not closed.
 
-Workspace.open(root, layout=...) takes a Layout (or "custodian", the default, "memorybox" or
-"tiers"): a project's docs/memory, a MemoryBox agent root (brain/, memory/), or a three-tier
-session memory workspace (memory/ with sessions/, themes, global.md and data/; the tiers_*
-methods).
+Workspace.open(root, layout=...) takes a Layout (or "custodian", the default, "memorybox",
+"tiers" or "curated"): a project's docs/memory, a MemoryBox agent root (brain/, memory/), a
+three-tier session memory workspace (memory/ with sessions/, themes, global.md and data/; the
+tiers_* methods), or a curated memory store (rows/, log/, floors/; Workspace.curated).
 
 A non-OK mk_status raises memkit.Error (.code, .name, .message). A command that ran returns a
 Result even when its findings stop it: read Result.exit_code (0, 1 or 2) and the JSON.
@@ -41,7 +41,7 @@ __all__ = [
     "SYSTEM_CLOCK", "parse_clock", "version", "version_number", "status_name",
     "last_error_message", "Workspace", "Result", "InboxCounts", "BudgetRow", "BudgetState",
     "ForgetMode", "UpdateEvent", "Gate", "Judge", "Layout", "Profile", "Lifecycle",
-    "TiersCommand", "Document", "Unit", "UnitKind", "library_path",
+    "TiersCommand", "CuratedCommand", "Document", "Unit", "UnitKind", "library_path",
 ]
 
 #: The library version this binding was written for (memkit.h's MK_VERSION_*).
@@ -640,17 +640,20 @@ class Layout(enum.IntEnum):
     #: Three-tier session memory: memory/ under the workspace (spec tiers3.md); the tiers_*
     #: methods (mk_tiers_run) and recover (`tiers recover`) only.
     TIERS = _capi.MK_LAYOUT_TIERS
+    #: Curated memory: the root is the store folder, the CLI's --store (spec curated.md); it
+    #: need not exist yet. Workspace.curated (mk_curated_run) only, `curated recover` included.
+    CURATED = _capi.MK_LAYOUT_CURATED
 
 
 def _layout(layout: Union[str, int]) -> int:
-    """A Layout, its name in any case ("custodian", "memorybox", "tiers"), or an int for the
-    library to judge (an unknown one is its MK_E_ARG, as for ForgetMode)."""
+    """A Layout, its name in any case ("custodian", "memorybox", "tiers", "curated"), or an int
+    for the library to judge (an unknown one is its MK_E_ARG, as for ForgetMode)."""
     if isinstance(layout, str):
         try:
             return Layout[layout.upper()]
         except KeyError:
-            raise ArgumentError(f"layout: expected 'custodian', 'memorybox' or 'tiers', got "
-                                f"{layout!r}") from None
+            raise ArgumentError(f"layout: expected 'custodian', 'memorybox', 'tiers' or "
+                                f"'curated', got {layout!r}") from None
     return _fits_int32(layout, "layout")
 
 
@@ -736,6 +739,117 @@ def _tiers_options(fields: dict[str, Any]) -> _capi.mk_tiers_options:
     return opts
 
 
+class CuratedCommand(enum.IntEnum):
+    """The values of mk_curated_command: `memkit curated <words>`, the words being cli_name
+    ("get-relevant" for GET_RELEVANT, "event add" for EVENT_ADD)."""
+    ADD = _capi.MK_CURATED_ADD
+    APPEND = _capi.MK_CURATED_APPEND
+    EDIT = _capi.MK_CURATED_EDIT
+    RECLASSIFY = _capi.MK_CURATED_RECLASSIFY
+    LINK = _capi.MK_CURATED_LINK
+    UNLINK = _capi.MK_CURATED_UNLINK
+    #: A dry run without yes=True.
+    DELETE = _capi.MK_CURATED_DELETE
+    RESTORE = _capi.MK_CURATED_RESTORE
+    CHECKPOINT = _capi.MK_CURATED_CHECKPOINT
+    BATCH = _capi.MK_CURATED_BATCH
+    GET_RELEVANT = _capi.MK_CURATED_GET_RELEVANT
+    KERNEL = _capi.MK_CURATED_KERNEL
+    SHOW = _capi.MK_CURATED_SHOW
+    LIST = _capi.MK_CURATED_LIST
+    SEARCH = _capi.MK_CURATED_SEARCH
+    STATS = _capi.MK_CURATED_STATS
+    CONFLICTS = _capi.MK_CURATED_CONFLICTS
+    LINEAGE = _capi.MK_CURATED_LINEAGE
+    STORY = _capi.MK_CURATED_STORY
+    EVENT_ADD = _capi.MK_CURATED_EVENT_ADD
+    EPISODE_ADD = _capi.MK_CURATED_EPISODE_ADD
+    EPISODE_SHOW = _capi.MK_CURATED_EPISODE_SHOW
+    #: A dry run; with confirm_plan_id `--apply --confirm-plan ID`.
+    FLOORS_PRUNE = _capi.MK_CURATED_FLOORS_PRUNE
+    #: A dry run; with confirm_plan_id `--apply --confirm-plan ID`.
+    TELEMETRY_COMPACT = _capi.MK_CURATED_TELEMETRY_COMPACT
+    #: `curated recover [--apply [--rollback]]` (apply=True, rollback=True).
+    RECOVER = _capi.MK_CURATED_RECOVER
+
+    @property
+    def cli_name(self) -> str:
+        """The CLI's words of the command: "get-relevant", "event add", "floors prune"."""
+        words = self.name.lower().split("_")
+        if self.name in _CURATED_TWO_WORDS:
+            return " ".join(words)
+        return "-".join(words)
+
+
+# The commands of two words: `curated event add`, the second word being the sub-command.
+_CURATED_TWO_WORDS = ("EVENT_ADD", "EPISODE_ADD", "EPISODE_SHOW", "FLOORS_PRUNE",
+                      "TELEMETRY_COMPACT")
+
+
+def _curated_command(command: Union[str, int]) -> int:
+    """A CuratedCommand, its CLI words ("get-relevant", "event add") or member name in any case
+    ("GET_RELEVANT", "event_add"), or an int for the library to judge (an unknown one is its
+    MK_E_ARG, as for ForgetMode)."""
+    if isinstance(command, str):
+        try:
+            return CuratedCommand[command.upper().replace("-", "_").replace(" ", "_")]
+        except KeyError:
+            names = ", ".join(c.cli_name for c in CuratedCommand)
+            raise ArgumentError(f"command: expected a curated command ({names}), got "
+                                f"{command!r}") from None
+    return _fits_int32(command, "command")
+
+
+# The fields of mk_curated_options by kind, as memkit.h declares them (version aside).
+_CURATED_TEXTS = ("workspace", "actor", "name", "dst", "query", "id", "type", "body",
+                  "description", "row_class", "status", "initiative", "project_ref", "audience",
+                  "origin_session", "field", "content", "kind", "sort", "order", "scope",
+                  "threshold", "before", "source", "agent", "result", "severity", "payload",
+                  "confirm_plan_id")
+_CURATED_PATHS = ("body_file", "file")
+_CURATED_NUMBERS = ("max_chars", "limit", "max_depth")
+_CURATED_FLAGS = ("dry_run", "links", "history", "include_deleted", "yes", "hard", "delete_link",
+                  "apply", "rollback")
+
+
+def _curated_options(fields: dict[str, Any]) -> _capi.mk_curated_options:
+    """An mk_curated_options from field names to values; None (and False for a flag) is "not
+    given". Values go to C as they are: the library, not the binding, judges them, so a
+    request gives the CLI's result for the same arguments. threshold may be a str ("0.3") or an
+    int/float, sent as its decimal text; payload may be a str (the JSON text) or any other
+    value, sent as compact JSON."""
+    opts = _capi.mk_curated_options()
+    _capi.mk_curated_options_init(ctypes.byref(opts))
+    for field, value in fields.items():
+        if value is None:
+            continue
+        if field == "threshold" and isinstance(value, (int, float)) and not isinstance(value,
+                                                                                       bool):
+            value = repr(value)
+        elif field == "payload" and not isinstance(value, (str, bytes)):
+            value = _json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+        if field in _CURATED_TEXTS:
+            setattr(opts, field, _cstring(value, field))
+        elif field in _CURATED_PATHS:
+            setattr(opts, field, _cpath(value, field))
+        elif field in _CURATED_NUMBERS:
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise TypeError(f"{field}: expected int or None, got {type(value).__name__}")
+            if not _INT64[0] <= value <= _INT64[1]:
+                raise ArgumentError(f"{field}: {value} does not fit an int64_t")
+            if value == _capi.MK_CURATED_UNSET:  # C would read it as "not given"
+                raise ArgumentError(f"{field}: {value} is MK_CURATED_UNSET; pass None to leave "
+                                    "it out")
+            setattr(opts, field, value)
+        elif field in _CURATED_FLAGS:
+            if not isinstance(value, bool):
+                raise TypeError(f"{field}: expected bool, got {type(value).__name__}")
+            setattr(opts, field, int(value))
+        else:
+            raise TypeError(f"unknown mk_curated_options field {field!r}")
+    return opts
+
+
 def _json_list(items: Any, text: Optional[Text], what: str) -> Optional[Text]:
     """The JSON text of an option that is a JSON array (--tools, --columns-json): `text` as
     given, or the list `items` as compact JSON (its items unchecked: C refuses what the CLI
@@ -762,10 +876,12 @@ class Workspace(_Handle):
     `status`, `decay`, `hygiene`, `load`, `update`, `gate` (with a Python judge), `compact`,
     `promote`, `update --resolve archive`, and on a Maven root (init with profile="maven")
     `canon add|verify` and `client set` (--root ROOT) on an agent root. Layout.TIERS runs
-    `memkit tiers ... --workspace ROOT`: the tiers_* methods and recover. A command of
-    another layout returns a Result with a fatal MK-ARG-001 finding (exit code 2): a MemoryBox
-    command on a custodian workspace, the custodian commands on a MemoryBox one, a tiers_*
-    method on either, and every other command on a tiers workspace."""
+    `memkit tiers ... --workspace ROOT`: the tiers_* methods and recover. Layout.CURATED runs
+    `memkit curated ... --store ROOT` through curated() alone. A command of another layout
+    returns a Result with a fatal MK-ARG-001 finding (exit code 2): a MemoryBox command on a
+    custodian workspace, the custodian commands on a MemoryBox one, a tiers_* method on either,
+    every other command on a tiers workspace, and every method but curated() on a curated
+    one."""
 
     _destroy = staticmethod(_capi.mk_workspace_destroy)
 
@@ -778,7 +894,8 @@ class Workspace(_Handle):
         Custodian: checks the project root and that memory_dir (relative to it; None:
         docs/memory) lies strictly inside docs/ without symbolic links. MemoryBox: root is the
         agent root (brain/, memory/). Tiers: root is the workspace (the CLI's --workspace)
-        holding memory/. For both, memory_dir must stay None (else Error, MK_E_ARG).
+        holding memory/. Curated: root is the store folder (the CLI's --store), which need not
+        exist yet. For these three, memory_dir must stay None (else Error, MK_E_ARG).
         lock_timeout is how long applies wait for the folder's lock, in seconds."""
         root_bytes = _cpath(root, "root")
         opts = _capi.mk_workspace_options()
@@ -1301,6 +1418,38 @@ class Workspace(_Handle):
         """`tiers template NAME`: the body skeleton of the template "decision", "error" or
         "task" (data.text); another name is MK-ARG-001. Writes nothing."""
         return self.tiers(now, TiersCommand.TEMPLATE, template_name=name)
+
+
+    # Curated memory (Layout.CURATED; spec curated.md). Every call is mk_curated_run.
+
+    def curated(self, now: ClockLike, command: Union[str, CuratedCommand],
+                **options: Any) -> Result:
+        """mk_curated_run (`memkit curated <command> --store ROOT ...`) with the options given by
+        their mk_curated_options field names, passed on as they are, so a call gives the CLI's
+        JSON byte for byte: str (or bytes) for the text fields, a path for body_file and file,
+        int for max_chars, limit and max_depth, bool for the flags; None leaves a field out.
+        command is a CuratedCommand, its CLI words ("add", "get-relevant", "event add") or an
+        int for the library to judge.
+
+        workspace is needed by every command (None is the CLI's MK-CUR-001); the library reads
+        no MEMKIT_* environment variable. row_class is --class, delete_link is link's --delete,
+        confirm_plan_id is --apply --confirm-plan ID (floors prune, telemetry compact); name is
+        --name for add and edit and the row's positional NAME (link's SRC) elsewhere; dst,
+        query and id are link's DST, search's QUERY and episode show's ID. A write checks every
+        argument and the writer boundary first, then writes its rows and history as one
+        transaction or nothing (a refusal is a Result with findings, not an exception).
+        An option the command does not take is the CLI's fatal MK-ARG-001 "unknown option"; an
+        unknown field name raises TypeError.
+
+            with memkit.Workspace.open("curated", layout="curated") as store:
+                store.curated(now, "add", workspace="ws1", name="project_a", type="project",
+                              body="Fix the flaky build", row_class="thread", status="open")
+                with store.curated(now, "show", workspace="ws1", name="project_a") as shown:
+                    print(shown.json)
+        """
+        number = _curated_command(command)
+        opts = _curated_options(options)
+        return self._run(_capi.mk_curated_run, now, number, ctypes.byref(opts))
 
 
 # Section - Document

@@ -76,6 +76,7 @@ mk_layout = c_int32
 MK_LAYOUT_CUSTODIAN = 0
 MK_LAYOUT_MEMORYBOX = 1
 MK_LAYOUT_TIERS = 2  # only mk_tiers_run and mk_workspace_recover
+MK_LAYOUT_CURATED = 3  # the store folder (--store); only mk_curated_run
 MK_WORKSPACE_OPTIONS_VERSION = 1
 
 
@@ -278,6 +279,90 @@ class mk_tiers_options(Structure):
                 ("replace", c_int32)]
 
 
+# Section - Curated memory
+
+mk_curated_command = c_int32
+MK_CURATED_ADD = 0
+MK_CURATED_APPEND = 1
+MK_CURATED_EDIT = 2
+MK_CURATED_RECLASSIFY = 3
+MK_CURATED_LINK = 4
+MK_CURATED_UNLINK = 5
+MK_CURATED_DELETE = 6
+MK_CURATED_RESTORE = 7
+MK_CURATED_CHECKPOINT = 8
+MK_CURATED_BATCH = 9
+MK_CURATED_GET_RELEVANT = 10
+MK_CURATED_KERNEL = 11
+MK_CURATED_SHOW = 12
+MK_CURATED_LIST = 13
+MK_CURATED_SEARCH = 14
+MK_CURATED_STATS = 15
+MK_CURATED_CONFLICTS = 16
+MK_CURATED_LINEAGE = 17
+MK_CURATED_STORY = 18
+MK_CURATED_EVENT_ADD = 19
+MK_CURATED_EPISODE_ADD = 20
+MK_CURATED_EPISODE_SHOW = 21
+MK_CURATED_FLOORS_PRUNE = 22
+MK_CURATED_TELEMETRY_COMPACT = 23
+MK_CURATED_RECOVER = 24
+
+MK_CURATED_UNSET = -(1 << 63)  # INT64_MIN: an integer field not given
+MK_CURATED_OPTIONS_VERSION = 1
+
+
+class mk_curated_options(Structure):
+    # Strings are NUL-terminated UTF-8 or NULL (not given); integers MK_CURATED_UNSET when not
+    # given; flags 0 or 1. Each field is the CLI option or positional argument of its name
+    # (memkit.h): row_class is --class, delete_link --delete, confirm_plan_id --apply
+    # --confirm-plan; name, dst, query and id are positionals (name is --name for add and edit).
+    _fields_ = [("version", c_uint32),
+                ("workspace", c_char_p),
+                ("actor", c_char_p),
+                ("name", c_char_p),
+                ("dst", c_char_p),
+                ("query", c_char_p),
+                ("id", c_char_p),
+                ("type", c_char_p),
+                ("body", c_char_p),
+                ("body_file", c_char_p),
+                ("description", c_char_p),
+                ("row_class", c_char_p),
+                ("status", c_char_p),
+                ("initiative", c_char_p),
+                ("project_ref", c_char_p),
+                ("audience", c_char_p),
+                ("origin_session", c_char_p),
+                ("field", c_char_p),
+                ("content", c_char_p),
+                ("kind", c_char_p),
+                ("file", c_char_p),
+                ("sort", c_char_p),
+                ("order", c_char_p),
+                ("scope", c_char_p),
+                ("threshold", c_char_p),
+                ("before", c_char_p),
+                ("source", c_char_p),
+                ("agent", c_char_p),
+                ("result", c_char_p),
+                ("severity", c_char_p),
+                ("payload", c_char_p),
+                ("confirm_plan_id", c_char_p),
+                ("max_chars", c_int64),
+                ("limit", c_int64),
+                ("max_depth", c_int64),
+                ("dry_run", c_int32),
+                ("links", c_int32),
+                ("history", c_int32),
+                ("include_deleted", c_int32),
+                ("yes", c_int32),
+                ("hard", c_int32),
+                ("delete_link", c_int32),
+                ("apply", c_int32),
+                ("rollback", c_int32)]
+
+
 # Section - Document
 
 class mk_document(Structure):
@@ -376,7 +461,7 @@ def _fn(name: str, restype, *argtypes):
     return function
 
 
-# The 57 functions of memkit.h, in header order.
+# The 59 functions of memkit.h, in header order.
 
 # Section - Version
 
@@ -590,6 +675,16 @@ mk_tiers_options_init = _fn("mk_tiers_options_init", None, POINTER(mk_tiers_opti
 #                        mk_tiers_command command, const mk_tiers_options* opts);
 mk_tiers_run = _fn("mk_tiers_run", mk_status, POINTER(POINTER(mk_result)), POINTER(mk_workspace),
                    POINTER(mk_clock), mk_tiers_command, POINTER(mk_tiers_options))
+
+# Section - Curated memory
+
+# void mk_curated_options_init(mk_curated_options* opts);
+mk_curated_options_init = _fn("mk_curated_options_init", None, POINTER(mk_curated_options))
+# mk_status mk_curated_run(mk_result** out, mk_workspace* ws, const mk_clock* now,
+#                          mk_curated_command command, const mk_curated_options* opts);
+mk_curated_run = _fn("mk_curated_run", mk_status, POINTER(POINTER(mk_result)),
+                     POINTER(mk_workspace), POINTER(mk_clock), mk_curated_command,
+                     POINTER(mk_curated_options))
 
 # mk_status mk_document_parse(mk_document** out, const char* data, size_t size);
 mk_document_parse = _fn("mk_document_parse", mk_status, POINTER(POINTER(mk_document)), c_char_p,

@@ -6,6 +6,7 @@ the CLI agree byte for byte.
 """
 import inspect
 import json
+import os
 import shutil
 import tempfile
 import unittest
@@ -32,7 +33,7 @@ UNIT_KIND_JSON = {
 
 # The case-level "layout" field (absent: custodian) and the layout each name opens.
 LAYOUTS = {"custodian": memkit.Layout.CUSTODIAN, "memorybox": memkit.Layout.MEMORYBOX,
-           "tiers": memkit.Layout.TIERS}
+           "tiers": memkit.Layout.TIERS, "curated": memkit.Layout.CURATED}
 
 
 def case_dirs():
@@ -115,6 +116,11 @@ def run_command(ws, now, step, ref):
         return ws.apply_archive_entry(now, step["entry"], ref(step["confirm"]))
     if op == "tiers":
         return run_tiers(ws, now, step["command"], step.get("args") or {}, ref)
+    if op == "curated":  # args are mk_curated_options field names, which curated() takes as is
+        args = dict(step.get("args") or {})
+        if "confirm_plan_id" in args:
+            args["confirm_plan_id"] = ref(args["confirm_plan_id"])
+        return ws.curated(now, step["command"], **args)
     raise AssertionError(f"unknown op {op!r}: teach the binding's vector runner about it")
 
 
@@ -195,7 +201,16 @@ class VectorTests(unittest.TestCase):
                                 self.assertEqual(doc.json_bytes, expected_json)
                                 self.check_units_agree(doc)
                             continue
-                        with run_command(ws, now, step, ref) as result:
+                        # cli.py runs each step in the case's folder: a relative path the
+                        # library resolves against the working directory (curated --file)
+                        # must find the same file.
+                        cwd = os.getcwd()
+                        os.chdir(root)
+                        try:
+                            result = run_command(ws, now, step, ref)
+                        finally:
+                            os.chdir(cwd)
+                        with result:
                             plan_ids.append(result.plan_id)
                             self.check_result(result, expect, expected_json, ref)
                             if layout is not memkit.Layout.CUSTODIAN:  # no budget rows

@@ -34,6 +34,7 @@ mod buffer;
 mod c_text;
 mod clock;
 mod command_result;
+mod curated;
 mod document;
 mod error;
 mod gate;
@@ -44,6 +45,7 @@ mod workspace;
 
 pub use clock::Clock;
 pub use command_result::{BudgetRow, BudgetState, CommandResult, InboxCounts};
+pub use curated::{CuratedCommand, CuratedOptions};
 pub use document::{Document, Unit, UnitKind};
 pub use error::{last_error_message, status_name, Error, Result};
 pub use gate::{Gate, GateCandidate, Judge};

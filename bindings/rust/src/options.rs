@@ -59,6 +59,14 @@ pub enum Layout {
     /// it with `MK_E_ARG`.
     #[doc(alias = "MK_LAYOUT_TIERS")]
     Tiers,
+    /// Curated memory: the root is the store folder, the CLI's `--store` (spec curated.md),
+    /// which need not exist yet (the first write makes it). Its commands run through
+    /// [`curated_run`](crate::Workspace::curated_run) (`memkit curated <command> --store ROOT`),
+    /// `curated recover` included; every other command gives a result with a fatal MK-ARG-001
+    /// finding (exit code 2). Takes no [`memory_dir`](WorkspaceOptions::memory_dir): the library
+    /// refuses it with `MK_E_ARG`.
+    #[doc(alias = "MK_LAYOUT_CURATED")]
+    Curated,
 }
 
 impl Layout {
@@ -67,6 +75,7 @@ impl Layout {
             Layout::Custodian => sys::MK_LAYOUT_CUSTODIAN,
             Layout::MemoryBox => sys::MK_LAYOUT_MEMORYBOX,
             Layout::Tiers => sys::MK_LAYOUT_TIERS,
+            Layout::Curated => sys::MK_LAYOUT_CURATED,
         }
     }
 }
@@ -86,16 +95,15 @@ impl WorkspaceOptions {
         WorkspaceOptions::default()
     }
 
-    /// The memory layout: [`Layout::Custodian`] (the default), [`Layout::MemoryBox`] or
-    /// [`Layout::Tiers`].
+    /// The memory layout: [`Layout::Custodian`] (the default), [`Layout::MemoryBox`],
+    /// [`Layout::Tiers`] or [`Layout::Curated`].
     pub fn layout(mut self, layout: Layout) -> WorkspaceOptions {
         self.layout = Some(layout);
         self
     }
 
     /// The memory directory, relative to the project root and strictly inside `docs/`. For the
-    /// custodian layout only: with [`Layout::MemoryBox`] or [`Layout::Tiers`], opening fails with
-    /// `MK_E_ARG`.
+    /// custodian layout only: with another layout, opening fails with `MK_E_ARG`.
     pub fn memory_dir(mut self, memory_dir: impl AsRef<Path>) -> WorkspaceOptions {
         self.memory_dir = Some(memory_dir.as_ref().to_path_buf());
         self

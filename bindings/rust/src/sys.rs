@@ -103,13 +103,14 @@ pub type mk_layout = i32;
 pub const MK_LAYOUT_CUSTODIAN: mk_layout = 0;
 pub const MK_LAYOUT_MEMORYBOX: mk_layout = 1;
 pub const MK_LAYOUT_TIERS: mk_layout = 2;
+pub const MK_LAYOUT_CURATED: mk_layout = 3;
 
 pub const MK_WORKSPACE_OPTIONS_VERSION: u32 = 1;
 
 /// `typedef struct mk_workspace_options { uint32_t version; mk_layout layout;
 /// const char* memory_dir; double lock_timeout_seconds; } mk_workspace_options;`
-/// (`memory_dir` is for `MK_LAYOUT_CUSTODIAN` only: NULL for `MK_LAYOUT_MEMORYBOX` and
-/// `MK_LAYOUT_TIERS`.)
+/// (`memory_dir` is for `MK_LAYOUT_CUSTODIAN` only: NULL for `MK_LAYOUT_MEMORYBOX`,
+/// `MK_LAYOUT_TIERS` and `MK_LAYOUT_CURATED`.)
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct mk_workspace_options {
@@ -752,6 +753,120 @@ extern "C" {
     ) -> mk_status;
 }
 
+// Section - Curated memory (spec curated.md)
+
+/// `typedef int32_t mk_curated_command;` (each value is `memkit curated <words>`)
+pub type mk_curated_command = i32;
+pub const MK_CURATED_ADD: mk_curated_command = 0;
+pub const MK_CURATED_APPEND: mk_curated_command = 1;
+pub const MK_CURATED_EDIT: mk_curated_command = 2;
+pub const MK_CURATED_RECLASSIFY: mk_curated_command = 3;
+pub const MK_CURATED_LINK: mk_curated_command = 4;
+pub const MK_CURATED_UNLINK: mk_curated_command = 5;
+pub const MK_CURATED_DELETE: mk_curated_command = 6;
+pub const MK_CURATED_RESTORE: mk_curated_command = 7;
+pub const MK_CURATED_CHECKPOINT: mk_curated_command = 8;
+pub const MK_CURATED_BATCH: mk_curated_command = 9;
+pub const MK_CURATED_GET_RELEVANT: mk_curated_command = 10;
+pub const MK_CURATED_KERNEL: mk_curated_command = 11;
+pub const MK_CURATED_SHOW: mk_curated_command = 12;
+pub const MK_CURATED_LIST: mk_curated_command = 13;
+pub const MK_CURATED_SEARCH: mk_curated_command = 14;
+pub const MK_CURATED_STATS: mk_curated_command = 15;
+pub const MK_CURATED_CONFLICTS: mk_curated_command = 16;
+pub const MK_CURATED_LINEAGE: mk_curated_command = 17;
+pub const MK_CURATED_STORY: mk_curated_command = 18;
+pub const MK_CURATED_EVENT_ADD: mk_curated_command = 19;
+pub const MK_CURATED_EPISODE_ADD: mk_curated_command = 20;
+pub const MK_CURATED_EPISODE_SHOW: mk_curated_command = 21;
+pub const MK_CURATED_FLOORS_PRUNE: mk_curated_command = 22;
+pub const MK_CURATED_TELEMETRY_COMPACT: mk_curated_command = 23;
+pub const MK_CURATED_RECOVER: mk_curated_command = 24;
+
+/// `#define MK_CURATED_UNSET INT64_MIN`: an integer field of `mk_curated_options` that is not
+/// given.
+pub const MK_CURATED_UNSET: i64 = i64::MIN;
+pub const MK_CURATED_OPTIONS_VERSION: u32 = 1;
+
+/// `typedef struct mk_curated_options { uint32_t version; const char* workspace;
+/// const char* actor; const char* name; const char* dst; const char* query; const char* id;
+/// const char* type; const char* body; const char* body_file; const char* description;
+/// const char* row_class; const char* status; const char* initiative; const char* project_ref;
+/// const char* audience; const char* origin_session; const char* field; const char* content;
+/// const char* kind; const char* file; const char* sort; const char* order; const char* scope;
+/// const char* threshold; const char* before; const char* source; const char* agent;
+/// const char* result; const char* severity; const char* payload; const char* confirm_plan_id;
+/// int64_t max_chars; int64_t limit; int64_t max_depth; int32_t dry_run; int32_t links;
+/// int32_t history; int32_t include_deleted; int32_t yes; int32_t hard; int32_t delete_link;
+/// int32_t apply; int32_t rollback; } mk_curated_options;`
+/// (strings NULL when not given, integers `MK_CURATED_UNSET`, flags 0 or 1; each field is the CLI
+/// option of its name, `row_class` is `--class`, `delete_link` is `--delete`, `confirm_plan_id`
+/// is `--apply --confirm-plan ID`; `name`, `dst`, `query` and `id` are positional arguments, but
+/// `name` is `--name` for `MK_CURATED_ADD` and `MK_CURATED_EDIT`. C's `type` is `type_` here.)
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct mk_curated_options {
+    pub version: u32,
+    pub workspace: *const c_char,
+    pub actor: *const c_char,
+    pub name: *const c_char,
+    pub dst: *const c_char,
+    pub query: *const c_char,
+    pub id: *const c_char,
+    pub type_: *const c_char,
+    pub body: *const c_char,
+    pub body_file: *const c_char,
+    pub description: *const c_char,
+    pub row_class: *const c_char,
+    pub status: *const c_char,
+    pub initiative: *const c_char,
+    pub project_ref: *const c_char,
+    pub audience: *const c_char,
+    pub origin_session: *const c_char,
+    pub field: *const c_char,
+    pub content: *const c_char,
+    pub kind: *const c_char,
+    pub file: *const c_char,
+    pub sort: *const c_char,
+    pub order: *const c_char,
+    pub scope: *const c_char,
+    pub threshold: *const c_char,
+    pub before: *const c_char,
+    pub source: *const c_char,
+    pub agent: *const c_char,
+    pub result: *const c_char,
+    pub severity: *const c_char,
+    pub payload: *const c_char,
+    pub confirm_plan_id: *const c_char,
+    pub max_chars: i64,
+    pub limit: i64,
+    pub max_depth: i64,
+    pub dry_run: i32,
+    pub links: i32,
+    pub history: i32,
+    pub include_deleted: i32,
+    pub yes: i32,
+    pub hard: i32,
+    pub delete_link: i32,
+    pub apply: i32,
+    pub rollback: i32,
+}
+
+extern "C" {
+    // void mk_curated_options_init(mk_curated_options* opts);
+    pub fn mk_curated_options_init(opts: *mut mk_curated_options);
+
+    // mk_status mk_curated_run(mk_result** out, mk_workspace* ws, const mk_clock* now,
+    //                          mk_curated_command command, const mk_curated_options* opts);
+    pub fn mk_curated_run(
+        out: *mut *mut mk_result,
+        ws: *mut mk_workspace,
+        now: *const mk_clock,
+        command: mk_curated_command,
+        opts: *const mk_curated_options,
+    ) -> mk_status;
+}
+
 // Section - Document
 
 /// `typedef struct mk_document mk_document;` (opaque)
@@ -831,6 +946,8 @@ mod layout_tests {
         assert_eq!(size_of::<mk_unit>(), 32);
         assert_eq!(size_of::<mk_tiers_options>(), 216);
         assert_eq!(align_of::<mk_tiers_options>(), 8);
+        assert_eq!(size_of::<mk_curated_options>(), 320);
+        assert_eq!(align_of::<mk_curated_options>(), 8);
         assert_eq!(size_of::<mk_workspace>(), 0);
     }
 
@@ -854,6 +971,29 @@ mod layout_tests {
             assert_eq!(at(std::ptr::addr_of!((*p).days) as *const u8), 192);
             assert_eq!(at(std::ptr::addr_of!((*p).no_log) as *const u8), 200);
             assert_eq!(at(std::ptr::addr_of!((*p).replace) as *const u8), 212);
+        }
+    }
+
+    // The same for mk_curated_options: 31 pointers after the version, three int64s, nine int32
+    // flags and 4 bytes of tail padding.
+    #[test]
+    #[cfg(target_pointer_width = "64")]
+    fn curated_options_fields_sit_at_the_c_offsets() {
+        let opts = std::mem::MaybeUninit::<mk_curated_options>::uninit();
+        let p = opts.as_ptr();
+        let at = |field: *const u8| field as usize - p as usize;
+        // SAFETY: addr_of! takes field addresses without reading the uninitialised struct.
+        unsafe {
+            assert_eq!(at(std::ptr::addr_of!((*p).workspace) as *const u8), 8);
+            assert_eq!(at(std::ptr::addr_of!((*p).type_) as *const u8), 56);
+            assert_eq!(
+                at(std::ptr::addr_of!((*p).confirm_plan_id) as *const u8),
+                248
+            );
+            assert_eq!(at(std::ptr::addr_of!((*p).max_chars) as *const u8), 256);
+            assert_eq!(at(std::ptr::addr_of!((*p).max_depth) as *const u8), 272);
+            assert_eq!(at(std::ptr::addr_of!((*p).dry_run) as *const u8), 280);
+            assert_eq!(at(std::ptr::addr_of!((*p).rollback) as *const u8), 312);
         }
     }
 }

@@ -1,12 +1,14 @@
 //! Section - Workspace and Section - Commands of memkit.h: a project's memory folder and the
 //! commands of its layout run on it (`memkit custodian ...`, `memkit memorybox
 //! init|status|decay|hygiene|load|update|gate|canon|compact|promote|client` for
-//! [`Layout::MemoryBox`](crate::Layout::MemoryBox), or `memkit tiers ...` for
-//! [`Layout::Tiers`](crate::Layout::Tiers), with [`TiersOptions`]).
+//! [`Layout::MemoryBox`](crate::Layout::MemoryBox), `memkit tiers ...` for
+//! [`Layout::Tiers`](crate::Layout::Tiers), with [`TiersOptions`], or `memkit curated ...` for
+//! [`Layout::Curated`](crate::Layout::Curated), with [`CuratedOptions`]).
 
 use crate::c_text::{path_cstring, ptr_or_null, text_cstring};
 use crate::clock::Clock;
 use crate::command_result::CommandResult;
+use crate::curated::{CuratedCommand, CuratedOptions};
 use crate::error::{check, Error, Result};
 use crate::gate::{judge_trampoline, GateCandidate, Judge, JudgeCall};
 use crate::options::{
@@ -197,7 +199,10 @@ impl Workspace {
     /// `custodian recover [--apply [--rollback]]`: lists transactions a crash left unfinished;
     /// with `apply` finishes them (or rolls them back with `rollback`). On a
     /// [`Layout::Tiers`](crate::Layout::Tiers) workspace it is `tiers recover`: the same for the
-    /// transactions of the tiers writes (spec tiers3.md §9).
+    /// transactions of the tiers writes (spec tiers3.md §9). A
+    /// [`Layout::Curated`](crate::Layout::Curated) store gives a result with a fatal MK-ARG-001
+    /// finding: `curated recover` needs the workspace name, so it is
+    /// [`curated_run`](Workspace::curated_run) with [`CuratedCommand::Recover`].
     #[doc(alias = "mk_workspace_recover")]
     pub fn recover(&mut self, now: &Clock, apply: bool, rollback: bool) -> Result<CommandResult> {
         let mut flags = 0;
@@ -788,6 +793,62 @@ impl Workspace {
         let command = command.as_raw();
         // SAFETY: the pointers are valid for the call; `opts` keeps the strings they reach.
         self.run(|out, ws| unsafe { sys::mk_tiers_run(out, ws, &now.raw, command, &opts.raw) })
+    }
+
+    /// `memkit curated <command> --store ROOT` ([`Layout::Curated`](crate::Layout::Curated),
+    /// spec curated.md) with the arguments set in `options`, exactly as the CLI runs it: reads
+    /// never write a row (counted reads append their access records, §9); a write checks every
+    /// argument and the writer boundary first, then writes its row files and history lines as
+    /// one transaction, or nothing, under the store's `.memkit/lock`. The JSON is the CLI's
+    /// envelope. [`applied`](CommandResult::applied) is true when a write reached the disk.
+    ///
+    /// A refused argument is a finding in the result, not an `Err`: no
+    /// [`workspace`](CuratedOptions::workspace) is MK-CUR-001, an option the command does not
+    /// take the fatal MK-ARG-001 (exit code 2), as is any curated command on a workspace of
+    /// another layout. Only a NUL inside a string or an integer of `i64::MIN` (C's
+    /// `MK_CURATED_UNSET`) is `MK_E_ARG`, before the library is called.
+    ///
+    /// ```
+    /// # let tmp = std::env::temp_dir().join(format!("memkit-curated-doc-{}", std::process::id()));
+    /// # std::fs::create_dir_all(&tmp).unwrap();
+    /// # std::env::set_current_dir(&tmp).unwrap(); // each doctest is its own process
+    /// use memkit::{Clock, CuratedCommand, CuratedOptions, Layout, Workspace, WorkspaceOptions};
+    ///
+    /// let now = Clock::parse("2026-11-30T09:00:00Z")?; // or Clock::system()
+    /// let options = WorkspaceOptions::new().layout(Layout::Curated);
+    /// let mut store = Workspace::open_with("curated", &options)?; // made by the first write
+    /// let row = CuratedOptions::new()
+    ///     .workspace("ws1") // every command needs it
+    ///     .name("project_a")
+    ///     .type_("project")
+    ///     .body("Fix the flaky build")
+    ///     .row_class("thread")
+    ///     .status("open");
+    /// let added = store.curated_run(&now, CuratedCommand::Add, &row)?; // rows/ws1/project.md
+    /// let named = CuratedOptions::new().workspace("ws1").name("project_a");
+    /// let shown = store.curated_run(&now, CuratedCommand::Show, &named)?; // counts a read
+    /// let digest = CuratedOptions::new().workspace("ws1");
+    /// let pending = store.curated_run(&now, CuratedCommand::GetRelevant, &digest)?;
+    /// # assert!(added.applied());
+    /// # assert!(shown.json()?.contains(r#""body":"Fix the flaky build""#));
+    /// # assert!(pending.json()?.contains("project_a"));
+    /// # assert!(std::path::Path::new("curated/rows/ws1/project.md").is_file());
+    /// # drop(store);
+    /// # std::env::set_current_dir(std::env::temp_dir()).unwrap();
+    /// # std::fs::remove_dir_all(&tmp).unwrap();
+    /// # Ok::<(), memkit::Error>(())
+    /// ```
+    #[doc(alias = "mk_curated_run")]
+    pub fn curated_run(
+        &mut self,
+        now: &Clock,
+        command: CuratedCommand,
+        options: &CuratedOptions,
+    ) -> Result<CommandResult> {
+        let opts = options.to_raw()?;
+        let command = command.as_raw();
+        // SAFETY: the pointers are valid for the call; `opts` keeps the strings they reach.
+        self.run(|out, ws| unsafe { sys::mk_curated_run(out, ws, &now.raw, command, &opts.raw) })
     }
 }
 

@@ -101,8 +101,8 @@ fn sys_declares_every_header_function_in_header_order() {
     let header = header_functions();
     assert_eq!(
         header.len(),
-        57,
-        "memkit.h 0.1 declares 57 functions: {:?}",
+        59,
+        "memkit.h 0.1 declares 59 functions: {:?}",
         header
     );
     let sys: Vec<String> = sys_functions().into_iter().map(|(name, _)| name).collect();
@@ -226,7 +226,12 @@ fn sys_copies_every_header_constant_with_its_value() {
             && header.iter().any(|(name, _)| name == "MK_TIERS_TEMPLATE")
             && header
                 .iter()
-                .any(|(name, _)| name == "MK_TIERS_OPTIONS_VERSION"),
+                .any(|(name, _)| name == "MK_TIERS_OPTIONS_VERSION")
+            && header.iter().any(|(name, _)| name == "MK_LAYOUT_CURATED")
+            && header.iter().any(|(name, _)| name == "MK_CURATED_RECOVER")
+            && header
+                .iter()
+                .any(|(name, _)| name == "MK_CURATED_OPTIONS_VERSION"),
         "the header's constants were not all found: {:?}",
         header
     );
@@ -261,4 +266,18 @@ fn sys_copies_mk_tiers_unset_as_i64_min() {
         "memkit.h no longer defines MK_TIERS_UNSET as INT64_MIN"
     );
     assert_eq!(memkit::sys::MK_TIERS_UNSET, i64::MIN);
+}
+
+/// MK_CURATED_UNSET is `#define MK_CURATED_UNSET INT64_MIN`, checked by name as MK_TIERS_UNSET is.
+#[test]
+fn sys_copies_mk_curated_unset_as_i64_min() {
+    let header = strip_block_comments(&read(&repo_file("capi/memkit.h")));
+    assert!(
+        header
+            .lines()
+            .any(|line| line.split_whitespace().collect::<Vec<_>>()
+                == ["#define", "MK_CURATED_UNSET", "INT64_MIN"]),
+        "memkit.h no longer defines MK_CURATED_UNSET as INT64_MIN"
+    );
+    assert_eq!(memkit::sys::MK_CURATED_UNSET, i64::MIN);
 }

@@ -4,9 +4,9 @@ mod common;
 
 use common::{copy_dir, parse_json, Json, TempDir};
 use memkit::{
-    AddOptions, BudgetRow, BudgetState, Clock, CommandResult, CompactOptions, Document, ForgetMode,
-    ForgetOptions, Gate, GateCandidate, InboxCounts, Layout, TiersCommand, TiersOptions, UnitKind,
-    UpdateEvent, Workspace, WorkspaceOptions,
+    AddOptions, BudgetRow, BudgetState, Clock, CommandResult, CompactOptions, CuratedCommand,
+    CuratedOptions, Document, ForgetMode, ForgetOptions, Gate, GateCandidate, InboxCounts, Layout,
+    TiersCommand, TiersOptions, UnitKind, UpdateEvent, Workspace, WorkspaceOptions,
 };
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -71,12 +71,14 @@ fn run_case(case_dir: &Path, problems: &mut Vec<String>) -> usize {
         .and_then(Json::as_str)
         .unwrap_or_else(|| panic!("{}/case.json: no clock", name));
     let clock = Clock::parse(clock_text).unwrap_or_else(|e| panic!("{}: clock: {}", name, e));
-    // The README: `layout` is "custodian" (the default when absent), "memorybox" or "tiers".
+    // The README: `layout` is "custodian" (the default when absent), "memorybox", "tiers" or
+    // "curated".
     let layout = match opt_str(&case, "layout") {
         Ok(None) => None,
         Ok(Some("custodian")) => Some(Layout::Custodian),
         Ok(Some("memorybox")) => Some(Layout::MemoryBox),
         Ok(Some("tiers")) => Some(Layout::Tiers),
+        Ok(Some("curated")) => Some(Layout::Curated),
         Ok(Some(other)) => panic!("{}/case.json: unknown layout {:?}", name, other),
         Err(e) => panic!("{}/case.json: {}", name, e),
     };
@@ -376,6 +378,74 @@ fn tiers_request(
     Ok((command, o))
 }
 
+/// The README: a `curated` step has `command` (the CLI's words) and `args`, whose keys are
+/// mk_curated_options field names (`type` is the builder's `type_`); `confirm_plan_id` may be
+/// "$N". A key that is not a field, or a value of the wrong type, fails the step.
+fn curated_request(
+    step: &Json,
+    resolve: impl Fn(&str) -> Result<String, String>,
+) -> Result<(CuratedCommand, CuratedOptions), String> {
+    let name = req_str(step, "command")?;
+    let command = CuratedCommand::from_name(name)
+        .ok_or_else(|| format!("unknown curated command {:?}", name))?;
+    let args: &[(String, Json)] = match step.get("args") {
+        None | Some(Json::Null) => &[],
+        Some(Json::Object(members)) => members,
+        Some(other) => return Err(format!("`args` is not an object: {:?}", other)),
+    };
+    let mut o = CuratedOptions::new();
+    for (key, value) in args {
+        let k = key.as_str();
+        o = match k {
+            "workspace" => o.workspace(arg_text(k, value)?),
+            "actor" => o.actor(arg_text(k, value)?),
+            "name" => o.name(arg_text(k, value)?),
+            "dst" => o.dst(arg_text(k, value)?),
+            "query" => o.query(arg_text(k, value)?),
+            "id" => o.id(arg_text(k, value)?),
+            "type" => o.type_(arg_text(k, value)?),
+            "body" => o.body(arg_text(k, value)?),
+            "body_file" => o.body_file(arg_text(k, value)?),
+            "description" => o.description(arg_text(k, value)?),
+            "row_class" => o.row_class(arg_text(k, value)?),
+            "status" => o.status(arg_text(k, value)?),
+            "initiative" => o.initiative(arg_text(k, value)?),
+            "project_ref" => o.project_ref(arg_text(k, value)?),
+            "audience" => o.audience(arg_text(k, value)?),
+            "origin_session" => o.origin_session(arg_text(k, value)?),
+            "field" => o.field(arg_text(k, value)?),
+            "content" => o.content(arg_text(k, value)?),
+            "kind" => o.kind(arg_text(k, value)?),
+            "file" => o.file(arg_text(k, value)?),
+            "sort" => o.sort(arg_text(k, value)?),
+            "order" => o.order(arg_text(k, value)?),
+            "scope" => o.scope(arg_text(k, value)?),
+            "threshold" => o.threshold(arg_text(k, value)?),
+            "before" => o.before(arg_text(k, value)?),
+            "source" => o.source(arg_text(k, value)?),
+            "agent" => o.agent(arg_text(k, value)?),
+            "result" => o.result(arg_text(k, value)?),
+            "severity" => o.severity(arg_text(k, value)?),
+            "payload" => o.payload(arg_text(k, value)?),
+            "confirm_plan_id" => o.confirm_plan_id(resolve(arg_text(k, value)?)?),
+            "max_chars" => o.max_chars(arg_int(k, value)?),
+            "limit" => o.limit(arg_int(k, value)?),
+            "max_depth" => o.max_depth(arg_int(k, value)?),
+            "dry_run" => o.dry_run(arg_flag(k, value)?),
+            "links" => o.links(arg_flag(k, value)?),
+            "history" => o.history(arg_flag(k, value)?),
+            "include_deleted" => o.include_deleted(arg_flag(k, value)?),
+            "yes" => o.yes(arg_flag(k, value)?),
+            "hard" => o.hard(arg_flag(k, value)?),
+            "delete_link" => o.delete_link(arg_flag(k, value)?),
+            "apply" => o.apply(arg_flag(k, value)?),
+            "rollback" => o.rollback(arg_flag(k, value)?),
+            other => return Err(format!("args.{}: not a field of mk_curated_options", other)),
+        };
+    }
+    Ok((command, o))
+}
+
 fn json_u64(value: &Json, key: &str) -> Result<u64, String> {
     value
         .get(key)
@@ -543,6 +613,11 @@ impl CaseRun {
         } else {
             None
         };
+        let curated = if op == "curated" {
+            Some(curated_request(step, |value| self.resolve(value))?)
+        } else {
+            None
+        };
         let need =
             |value: Option<String>, key: &str| value.ok_or_else(|| format!("`{}` is missing", key));
         let now = self.clock;
@@ -593,6 +668,17 @@ impl CaseRun {
             "tiers" => {
                 let (command, options) = tiers.expect("parsed above");
                 ws.tiers_run(&now, command, &options)
+            }
+            "curated" => {
+                let (command, options) = curated.expect("parsed above");
+                // cli.py runs each step in the case's folder: a relative path the library
+                // resolves against the working directory (--file, --body-file) must find the same
+                // file. This test binary's other test touches no relative path.
+                let cwd = std::env::current_dir().map_err(|e| format!("current_dir: {}", e))?;
+                std::env::set_current_dir(&self.root).map_err(|e| format!("chdir: {}", e))?;
+                let result = ws.curated_run(&now, command, &options);
+                std::env::set_current_dir(cwd).map_err(|e| format!("chdir back: {}", e))?;
+                result
             }
             other => return Err(format!("unknown op {:?}", other)),
         };
