@@ -78,22 +78,27 @@ std::optional<std::string> text_argument(CuratedRun& run, std::string_view inlin
     return std::nullopt;
   }
   if (text) return text;
+  return file_text(run, file_option, *file);
+}
+
+std::optional<std::string> file_text(CuratedRun& run, std::string_view option_name,
+                                     const std::string& file) {
   Result<std::string> bytes = Status(Errc::io, "");
-  if (*file == "-") {
+  if (file == "-") {
     if (!run.env.read_stdin) {
       curated_refuse(run, "MK-ARG-001",
-                     std::string(file_option) + ": '-' (standard input) is not available here");
+                     std::string(option_name) + ": '-' (standard input) is not available here");
       return std::nullopt;
     }
     bytes = run.env.read_stdin();
   } else {
     // Resolved against the current directory, not the store; it is only read.
     const std::string path =
-        !file->empty() && file->front() == '/' ? *file : run.env.current_directory + "/" + *file;
+        !file.empty() && file.front() == '/' ? file : run.env.current_directory + "/" + file;
     bytes = posix_file_system().read_file(path);
   }
   if (!bytes) {
-    curated_refuse(run, "MK-ARG-001", std::string(file_option) + ": " + *file + ": cannot be read");
+    curated_refuse(run, "MK-ARG-001", std::string(option_name) + ": " + file + ": cannot be read");
     return std::nullopt;
   }
   return std::move(bytes).value();

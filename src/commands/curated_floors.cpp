@@ -74,9 +74,9 @@ void event_add(CuratedRun& run) {
 }
 
 void episode_add(CuratedRun& run) {
-  if (!curated_required(run, "--file")) return;
-  // `episode add` has no inline form: with --file given, text_argument only reads it.
-  const std::optional<std::string> text = text_argument(run, "--episode", "--file", true);
+  const std::optional<std::string> file = curated_required(run, "--file");
+  if (!file) return;
+  const std::optional<std::string> text = file_text(run, "--file", *file);
   if (!text) return;
   if (!may_write(run, std::string(kAskWriter))) return;
   append_line(run, curated::episode_line(*text, run.workspace, run.ts), "the episode");

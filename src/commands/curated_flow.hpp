@@ -59,6 +59,11 @@ bool curated_failed(CuratedRun& run, const Status& status);
                                                        std::string_view inline_option,
                                                        std::string_view file_option, bool required);
 
+// The bytes of a file named by `option_name` ("-": standard input; a path relative to the current
+// directory, only read), or MK-ARG-001.
+[[nodiscard]] std::optional<std::string> file_text(CuratedRun& run, std::string_view option_name,
+                                                   const std::string& file);
+
 // ---- reads --------------------------------------------------------------------------------------
 
 // The workspace's rows (soft-deleted ones included), from its row files; the files' findings

@@ -53,28 +53,11 @@ const std::string* entry_of(const curated::Write& write, const std::string& name
   return it == write.entries.end() ? nullptr : &it->second;
 }
 
-// The text of a required --file (checkpoint, batch): "-" is standard input; a path is relative to
-// the current directory and only read.
+// The text of a required --file (checkpoint, batch).
 std::optional<std::string> file_argument(CuratedRun& run) {
   const std::optional<std::string> file = curated_required(run, "--file");
   if (!file) return std::nullopt;
-  Result<std::string> bytes = Status(Errc::io, "");
-  if (*file == "-") {
-    if (!run.env.read_stdin) {
-      curated_refuse(run, "MK-ARG-001", "--file: '-' (standard input) is not available here");
-      return std::nullopt;
-    }
-    bytes = run.env.read_stdin();
-  } else {
-    const std::string path =
-        !file->empty() && file->front() == '/' ? *file : run.env.current_directory + "/" + *file;
-    bytes = posix_file_system().read_file(path);
-  }
-  if (!bytes) {
-    curated_refuse(run, "MK-ARG-001", "--file: " + *file + ": cannot be read");
-    return std::nullopt;
-  }
-  return std::move(bytes).value();
+  return file_text(run, "--file", *file);
 }
 
 // ---- the commands -------------------------------------------------------------------------------
