@@ -15,16 +15,27 @@ void curated_refuse(CuratedRun& run, std::string code, std::string message) {
   run.reply.findings.push_back(make_fatal(std::move(code), "", std::move(message)));
 }
 
+Finding curated_finding(const Status& status) {
+  if (status.code() == Errc::unsafe_path) {
+    return make_finding("MK-IO-002", Severity::blocker, "", status.message(),
+                        "replace the link with the folder or file it points to");
+  }
+  return finding_from(status);
+}
+
 bool curated_failed(CuratedRun& run, const Status& status) {
   if (status.ok()) return false;
-  if (status.code() == Errc::unsafe_path) {
-    run.reply.findings.push_back(
-        make_finding("MK-IO-002", Severity::blocker, "", status.message(),
-                     "replace the link with the folder or file it points to"));
-  } else {
-    run.reply.findings.push_back(finding_from(status));
-  }
+  run.reply.findings.push_back(curated_finding(status));
   return true;
+}
+
+bool writer_allowed(CuratedRun& run, std::string_view remediation) {
+  if (curated::may_write(run.config, run.actor)) return true;
+  run.reply.findings.push_back(
+      make_finding("MK-CUR-002", Severity::error, "",
+                   "writer_forbidden: actor '" + *run.actor + "' is not in config.json's writers",
+                   std::string(remediation)));
+  return false;
 }
 
 bool positionals(CuratedRun& run, std::size_t count, std::string_view usage) {
@@ -239,13 +250,8 @@ std::optional<curated::Write> run_write(CuratedRun& run, bool dry_run, const Cur
     if (!write) return std::nullopt;
     return finish(std::move(*write));
   }
-  if (!curated::may_write(run.config, run.actor)) {
-    run.reply.findings.push_back(
-        make_finding("MK-CUR-002", Severity::error, "",
-                     "writer_forbidden: actor '" + *run.actor + "' is not in config.json's writers",
-                     "propose the change with --dry-run and let a writer apply it"));
+  if (!writer_allowed(run, "propose the change with --dry-run and let a writer apply it"))
     return std::nullopt;
-  }
   {
     std::optional<curated::Write> first = planned();
     if (!first) return std::nullopt;

@@ -24,29 +24,9 @@ bool sub_command(CuratedRun& run, std::string_view word, std::size_t count,
   return false;
 }
 
-// §11 the writer boundary, for the writes that do not go through run_write(); `remediation` says
-// how a proposer gets the write made.
-bool may_write(CuratedRun& run, std::string remediation) {
-  if (curated::may_write(run.config, run.actor)) return true;
-  run.reply.findings.push_back(
-      make_finding("MK-CUR-002", Severity::error, "",
-                   "writer_forbidden: actor '" + *run.actor + "' is not in config.json's writers",
-                   std::move(remediation)));
-  return false;
-}
 constexpr std::string_view kAskWriter = "ask a writer to record it";
 constexpr std::string_view kWriterApplies =
     "review the dry run (without --apply) and let a writer apply its plan";
-
-// A failed Status as the finding a planner returns (run_planned turns a failed Result into
-// MK-LAYOUT-001, but a link below the store is MK-IO-002 in this group, §2).
-Finding store_finding(const Status& status) {
-  if (status.code() == Errc::unsafe_path) {
-    return make_finding("MK-IO-002", Severity::blocker, "", status.message(),
-                        "replace the link with the folder or file it points to");
-  }
-  return finding_from(status);
-}
 
 // Appends a checked floor line and replies with it.
 void append_line(CuratedRun& run, const curated::FloorLine& line, std::string_view what) {
@@ -63,7 +43,7 @@ void append_line(CuratedRun& run, const curated::FloorLine& line, std::string_vi
 void event_add(CuratedRun& run) {
   const std::optional<std::string> type = curated_required(run, "--type");
   if (!type) return;
-  if (!may_write(run, std::string(kAskWriter))) return;
+  if (!writer_allowed(run, kAskWriter)) return;
   const curated::EventRequest request{.type = *type,
                                       .source = option(run.inv, "--source"),
                                       .agent = option(run.inv, "--agent"),
@@ -78,7 +58,7 @@ void episode_add(CuratedRun& run) {
   if (!file) return;
   const std::optional<std::string> text = file_text(run, "--file", *file);
   if (!text) return;
-  if (!may_write(run, std::string(kAskWriter))) return;
+  if (!writer_allowed(run, kAskWriter)) return;
   append_line(run, curated::episode_line(*text, run.workspace, run.ts), "the episode");
 }
 
@@ -134,7 +114,7 @@ PlanWriter plan_writer(CuratedRun& run) {
   writer.ready = [&run](CommandReply& reply) {
     const Result<Recovery> pending = run.store.recover(false, false);
     if (!pending) {
-      reply.findings.push_back(store_finding(pending.status()));
+      reply.findings.push_back(curated_finding(pending.status()));
       return false;
     }
     if (pending->clean()) return true;
@@ -179,7 +159,7 @@ Result<PlannedRun> plan_prune(CuratedRun& run) {
                                     std::pair{curated::kEpisodesDir, run.config.episodes_days}}) {
     Result<std::vector<std::string>> names = run.store.file_names(std::string(floor));
     if (!names) {
-      made.findings.push_back(store_finding(names.status()));
+      made.findings.push_back(curated_finding(names.status()));
       continue;
     }
     for (std::string& path : curated::prunable_days(*names, floor, run.now, days)) {
@@ -335,7 +315,7 @@ void run_curated_episode(CuratedRun& run) {
 
 void run_curated_floors(CuratedRun& run) {
   if (!sub_command(run, "prune", 1, "floors prune [--apply --confirm-plan ID]")) return;
-  if (has_flag(run.inv, "--apply") && !may_write(run, std::string(kWriterApplies))) return;
+  if (has_flag(run.inv, "--apply") && !writer_allowed(run, kWriterApplies)) return;
   run_planned(run.inv, run.reply, plan_writer(run), [&](bool) { return plan_prune(run); });
 }
 
@@ -352,7 +332,7 @@ void run_curated_telemetry(CuratedRun& run) {
   // Records are compared as text (§2: string order is time order), so `before` is spelled as
   // they are: UTC with milliseconds, whatever offset it was given with.
   const std::string utc = before->utc_rfc3339_millis();
-  if (has_flag(run.inv, "--apply") && !may_write(run, std::string(kWriterApplies))) return;
+  if (has_flag(run.inv, "--apply") && !writer_allowed(run, kWriterApplies)) return;
   run_planned(run.inv, run.reply, plan_writer(run), [&](bool) { return plan_compact(run, utc); });
 }
 

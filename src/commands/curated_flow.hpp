@@ -39,8 +39,16 @@ struct CuratedRun {
 // A fatal finding without a place (MK-ARG-001 and the like).
 void curated_refuse(CuratedRun& run, std::string code, std::string message);
 
-// A failed Status as a finding (a link below the store is MK-IO-002 BLOCKER); true when failed.
+// A failed Status as a finding: a link below the store is MK-IO-002 BLOCKER (§2), the rest as
+// finding_from() makes them.
+[[nodiscard]] Finding curated_finding(const Status& status);
+
+// Adds curated_finding(status) to the reply when it failed; true when failed.
 bool curated_failed(CuratedRun& run, const Status& status);
+
+// §11 the writer boundary: true when the actor may write; otherwise MK-CUR-002 ERROR, whose
+// remediation says how a proposer gets the write made.
+[[nodiscard]] bool writer_allowed(CuratedRun& run, std::string_view remediation);
 
 // The positional arguments: exactly `count`, else MK-ARG-001 naming `usage` ("show <name>").
 [[nodiscard]] bool positionals(CuratedRun& run, std::size_t count, std::string_view usage);

@@ -300,13 +300,9 @@ void run_curated_batch(CuratedRun& run) {
     return;
   }
   // The writer boundary once for the whole batch (§11), rather than once per operation.
-  if (!curated::may_write(run.config, run.actor)) {
-    run.reply.findings.push_back(make_finding(
-        "MK-CUR-002", Severity::error, "",
-        "writer_forbidden: actor '" + *run.actor + "' is not in config.json's writers",
-        "propose the operations one by one with --dry-run and let a writer apply them"));
+  if (!writer_allowed(
+          run, "propose the operations one by one with --dry-run and let a writer apply them"))
     return;
-  }
   static const std::map<std::string, Outcome (*)(CuratedRun&)> kOps = {
       {"add", add_write},      {"append", append_write},
       {"edit", edit_write},    {"reclassify", reclassify_write},
