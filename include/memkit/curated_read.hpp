@@ -73,6 +73,12 @@ struct SearchTerm {
 // The query's terms, in order (a query without a token has none).
 [[nodiscard]] std::vector<SearchTerm> parse_query(std::string_view query);
 
+// §8 rank: for each term, the tokens of `texts` it matches (the whole token, or its start for a
+// prefix term), summed over the terms; 0 when some term matches no token. Shared by the row search
+// (name, description, body) and the episodes scope (title, prompt, tags).
+[[nodiscard]] std::uint64_t search_rank(const std::vector<SearchTerm>& terms,
+                                        const std::vector<std::string_view>& texts);
+
 struct SearchHit {
   const Row* row = nullptr;
   std::uint64_t rank = 0;  // for each term, the row's tokens it matches, summed

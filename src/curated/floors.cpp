@@ -160,34 +160,6 @@ Episode episode_of(const json& object) {
   return out;
 }
 
-// ---- search -------------------------------------------------------------------------------------
-
-bool matches(const SearchTerm& term, std::string_view token) noexcept {
-  return term.prefix ? token.starts_with(term.token) : token == term.token;
-}
-
-// As the row search ranks a row: for each term, the episode's tokens it matches (title, prompt and
-// every tag), summed; 0 when some term matches none.
-std::uint64_t rank_of(const Episode& episode, const std::vector<SearchTerm>& terms) {
-  std::vector<std::uint64_t> per_term(terms.size(), 0);
-  auto count = [&](std::string_view text) {
-    for (const std::string& token : search_tokens(text)) {
-      for (std::size_t i = 0; i < terms.size(); ++i) {
-        if (matches(terms[i], token)) ++per_term[i];
-      }
-    }
-  };
-  count(episode.title);
-  count(episode.prompt);
-  for (const std::string& tag : episode.tags) count(tag);
-  std::uint64_t rank = 0;
-  for (const std::uint64_t n : per_term) {
-    if (n == 0) return 0;
-    rank += n;
-  }
-  return rank;
-}
-
 }  // namespace
 
 std::string floor_day_path(std::string_view floor_dir, std::string_view ts) {
@@ -298,7 +270,10 @@ std::vector<EpisodeHit> search_episodes(const std::vector<Episode>& episodes,
   std::vector<EpisodeHit> hits;
   if (terms.empty()) return hits;
   for (const Episode& episode : episodes) {
-    const std::uint64_t rank = rank_of(episode, terms);
+    // As the row search ranks a row, over the title, the prompt and every tag.
+    std::vector<std::string_view> texts{episode.title, episode.prompt};
+    texts.insert(texts.end(), episode.tags.begin(), episode.tags.end());
+    const std::uint64_t rank = search_rank(terms, texts);
     if (rank > 0) hits.push_back(EpisodeHit{.episode = &episode, .rank = rank});
   }
   std::ranges::stable_sort(hits, [](const EpisodeHit& a, const EpisodeHit& b) {

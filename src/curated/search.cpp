@@ -94,20 +94,18 @@ std::string snippet_of(const Row& row, const std::vector<SearchTerm>& terms) {
   return std::string(first_code_points(row.name, kSnippetCodePoints));
 }
 
-// The rank of a row, or 0 when some term matches none of its tokens. Name, description and body
-// tokens are all "the row's tokens": each counts once toward every term it matches.
-std::uint64_t rank_of(const Row& row, const std::vector<SearchTerm>& terms) {
+}  // namespace
+
+std::uint64_t search_rank(const std::vector<SearchTerm>& terms,
+                          const std::vector<std::string_view>& texts) {
   std::vector<std::uint64_t> per_term(terms.size(), 0);
-  auto count = [&](std::string_view text) {
+  for (const std::string_view text : texts) {
     for (const std::string& token : search_tokens(text)) {
       for (std::size_t i = 0; i < terms.size(); ++i) {
         if (matches(terms[i], token)) ++per_term[i];
       }
     }
-  };
-  count(row.name);
-  if (row.description) count(*row.description);
-  count(row.body);
+  }
   std::uint64_t rank = 0;
   for (const std::uint64_t n : per_term) {
     if (n == 0) return 0;
@@ -115,8 +113,6 @@ std::uint64_t rank_of(const Row& row, const std::vector<SearchTerm>& terms) {
   }
   return rank;
 }
-
-}  // namespace
 
 std::vector<std::string> search_tokens(std::string_view text) {
   std::vector<std::string> out;
@@ -140,7 +136,10 @@ std::vector<SearchHit> search(const std::vector<Row>& rows, std::string_view que
   if (terms.empty()) return hits;
   for (const Row& row : rows) {
     if (row.deleted) continue;
-    const std::uint64_t rank = rank_of(row, terms);
+    // Name, description and body tokens are all "the row's tokens": each counts once toward every
+    // term it matches.
+    const std::uint64_t rank = search_rank(
+        terms, {row.name, row.description ? std::string_view(*row.description) : "", row.body});
     if (rank == 0) continue;
     hits.push_back(SearchHit{.row = &row, .rank = rank, .snippet = snippet_of(row, terms)});
   }
