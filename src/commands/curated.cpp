@@ -167,8 +167,11 @@ std::optional<CuratedRows> read_rows(CuratedRun& run) {
   CuratedRows out;
   out.stored = curated::read_workspace(*files, run.workspace);
   for (const Finding& f : out.stored.findings) run.reply.findings.push_back(f);
+  // The rows are moved, not copied (a workspace may hold 100,000 of them): `stored` keeps the
+  // findings only.
   out.rows.reserve(out.stored.rows.size());
-  for (const curated::StoredRow& stored : out.stored.rows) out.rows.push_back(stored.row);
+  for (curated::StoredRow& stored : out.stored.rows) out.rows.push_back(std::move(stored.row));
+  out.stored.rows.clear();
   return out;
 }
 
@@ -235,28 +238,40 @@ std::vector<std::string> write_paths(const CuratedRun& run) {
   return curated::write_inputs(run.workspace);
 }
 
+namespace {
+
+// Whether two reads of the same paths found the same files, byte for byte.
+bool same_files(const Snapshot& a, const Snapshot& b) {
+  return std::equal(a.files().begin(), a.files().end(), b.files().begin(), b.files().end(),
+                    [](const FileSnapshot& x, const FileSnapshot& y) {
+                      return x.path == y.path && x.state == y.state && x.error == y.error &&
+                             x.text() == y.text();
+                    });
+}
+
+}  // namespace
+
 std::optional<curated::Write> run_write(CuratedRun& run, bool dry_run, const CuratedPlanner& plan) {
-  auto planned = [&]() -> std::optional<curated::Write> {
+  auto read = [&]() -> std::optional<Snapshot> {
     Result<Snapshot> files = run.store.read(write_paths(run));
     if (curated_failed(run, files.status())) return std::nullopt;
-    return plan(*files, run.context());
+    return std::move(files).value();
   };
   auto finish = [&](curated::Write write) {
     for (const Finding& f : write.findings) run.reply.findings.push_back(f);
     return write;
   };
   if (dry_run) {
-    std::optional<curated::Write> write = planned();
-    if (!write) return std::nullopt;
-    return finish(std::move(*write));
+    const std::optional<Snapshot> files = read();
+    if (!files) return std::nullopt;
+    return finish(plan(*files, run.context()));
   }
   if (!writer_allowed(run, "propose the change with --dry-run and let a writer apply it"))
     return std::nullopt;
-  {
-    std::optional<curated::Write> first = planned();
-    if (!first) return std::nullopt;
-    if (first->refused()) return finish(std::move(*first));
-  }
+  const std::optional<Snapshot> unlocked = read();
+  if (!unlocked) return std::nullopt;
+  std::optional<curated::Write> first = plan(*unlocked, run.context());
+  if (first->refused()) return finish(std::move(*first));
   Result<std::unique_ptr<LockHandle>> lock = run.store.lock(run.inv.lock_timeout_seconds);
   if (curated_failed(run, lock.status())) return std::nullopt;
   const Result<Recovery> pending = run.store.recover(false, false);
@@ -267,8 +282,14 @@ std::optional<curated::Write> run_write(CuratedRun& run, bool dry_run, const Cur
                                               "run `memkit curated recover`"));
     return std::nullopt;
   }
-  std::optional<curated::Write> write = planned();
-  if (!write) return std::nullopt;
+  const std::optional<Snapshot> locked = read();
+  if (!locked) return std::nullopt;
+  // The plan is a pure function of the files (and of the run, the same both times): when the
+  // files read under the lock are the ones read before it, byte for byte, the first plan is the
+  // plan of the locked files. Only a change in between costs a second plan; comparing the bytes
+  // costs far less than parsing and hashing them again.
+  std::optional<curated::Write> write = std::move(first);
+  if (!same_files(*unlocked, *locked)) write = plan(*locked, run.context());
   if (write->refused() || !write->changed) return finish(std::move(*write));
   std::vector<PlanOperation> operations = write->operations;
   Result<std::vector<std::string>> done =

@@ -77,7 +77,7 @@ bool curated_failed(CuratedRun& run, const Status& status);
 // The workspace's rows (soft-deleted ones included), from its row files; the files' findings
 // (MK-CUR-004 ERROR, MK-CUR-030 WARNING, MK-IO-*) go into the reply.
 struct CuratedRows {
-  curated::Workspace stored;
+  curated::Workspace stored;       // the findings only: its rows are moved into `rows`
   std::vector<curated::Row> rows;  // by name
   [[nodiscard]] const curated::Row* find(std::string_view name) const noexcept;
 };

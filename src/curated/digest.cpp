@@ -5,10 +5,10 @@
 // code points, which counts no final LF.
 #include <algorithm>
 #include <cstdint>
-#include <iterator>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -119,16 +119,14 @@ std::string digest_block(const std::vector<Bucket>& buckets, const std::vector<s
 
 Digest digest(const std::vector<Row>& rows, std::uint64_t max_chars,
               const std::optional<std::string>& footer) {
-  std::vector<Bucket> buckets;
+  std::vector<Bucket> buckets;  // in order of first appearance, until the sort below
+  // Each key's bucket by hash: with many initiatives a scan of the buckets per row is quadratic.
+  std::unordered_map<std::string, std::size_t> bucket_of;
   for (const Row* row : live_pending(rows)) {
     std::string key = bucket_key(*row);
-    auto it = std::find_if(buckets.begin(), buckets.end(),
-                           [&](const Bucket& bucket) { return bucket.key == key; });
-    if (it == buckets.end()) {
-      buckets.push_back({.key = std::move(key), .rows = {}});
-      it = std::prev(buckets.end());
-    }
-    it->rows.push_back(row);
+    const auto [it, fresh] = bucket_of.try_emplace(key, buckets.size());
+    if (fresh) buckets.push_back({.key = std::move(key), .rows = {}});
+    buckets[it->second].rows.push_back(row);
   }
   if (buckets.empty()) return {};
   // Freshest row's Updated descending (a bucket without one is the oldest), then key ascending.
@@ -189,12 +187,17 @@ Kernel kernel(const std::vector<Row>& rows, const KernelFilter& filter,
   });
   std::vector<std::string> lines{std::string(kKernelHeading), std::string()};
   for (const Row* row : out.rows) lines.push_back(row_line(*row, collapsed_description(*row)));
+  // The block's code points, kept as rows are dropped rather than counted again over the whole
+  // block each time: each line's own, plus the LFs that join them (an LF never joins an
+  // ill-formed sequence, so the lines count apart as they count together).
+  std::uint64_t total = lines.size() - 1;
+  for (const std::string& line : lines) total += code_points(line);
   while (!out.rows.empty()) {
-    std::string block = join_lines(lines);
-    if (!max_chars || code_points(block) <= *max_chars) {
-      out.block = std::move(block);
+    if (!max_chars || total <= *max_chars) {
+      out.block = join_lines(lines);
       break;
     }
+    total -= code_points(lines.back()) + 1;
     out.rows.pop_back();
     lines.pop_back();
   }

@@ -13,6 +13,7 @@
 #include "memkit/curated.hpp"
 #include "memkit/curated_log.hpp"
 #include "memkit/findings.hpp"
+#include "memkit/text.hpp"
 
 namespace memkit::curated {
 namespace {
@@ -156,6 +157,182 @@ struct Reader {
   }
 };
 
+// ---- reading a line as history_line() writes it
+// --------------------------------------------------
+
+// A cursor over one line in the canonical form history_line() writes: keys in order, no
+// whitespace. Each step matches exactly or fails. A line it fails on goes through the JSON parser
+// and Reader instead, so what it accepts reads exactly as there, and only faster: history.jsonl
+// holds every body ever written, and story and show --history read all of it.
+class Canonical final {
+ public:
+  explicit Canonical(std::string_view line) noexcept : rest_(line) {}
+
+  [[nodiscard]] bool done() const noexcept { return rest_.empty(); }
+
+  bool literal(std::string_view text) noexcept {
+    if (!rest_.starts_with(text)) return false;
+    rest_.remove_prefix(text.size());
+    return true;
+  }
+
+  // A JSON string with the escapes \" \\ \/ \b \f \n \r \t and \u below U+0080 (the ones
+  // canonical JSON writes); false for any other escape and for a raw control character, which
+  // the JSON parser refuses. REQUIRES: the line is well-formed UTF-8 (the parser checks that too).
+  bool string(std::string& out) {
+    if (!literal("\"")) return false;
+    out.clear();
+    std::size_t i = 0;
+    while (true) {
+      const std::size_t run = i;
+      while (i < rest_.size()) {
+        const auto c = static_cast<unsigned char>(rest_[i]);
+        if (c == '"' || c == '\\' || c < 0x20) break;
+        ++i;
+      }
+      out.append(rest_.substr(run, i - run));
+      if (i == rest_.size()) return false;
+      if (rest_[i] == '"') {
+        rest_.remove_prefix(i + 1);
+        return true;
+      }
+      if (rest_[i] != '\\' || i + 1 == rest_.size()) return false;  // a raw control character
+      const char escape = rest_[i + 1];
+      i += 2;
+      switch (escape) {
+        case '"':
+        case '\\':
+        case '/':
+          out += escape;
+          break;
+        case 'b':
+          out += '\b';
+          break;
+        case 'f':
+          out += '\f';
+          break;
+        case 'n':
+          out += '\n';
+          break;
+        case 'r':
+          out += '\r';
+          break;
+        case 't':
+          out += '\t';
+          break;
+        case 'u': {
+          if (i + 4 > rest_.size()) return false;
+          unsigned cp = 0;
+          for (std::size_t k = 0; k < 4; ++k) {
+            const char h = rest_[i + k];
+            const int digit = h >= '0' && h <= '9'   ? h - '0'
+                              : h >= 'a' && h <= 'f' ? h - 'a' + 10
+                              : h >= 'A' && h <= 'F' ? h - 'A' + 10
+                                                     : -1;
+            if (digit < 0) return false;
+            cp = cp * 16 + static_cast<unsigned>(digit);
+          }
+          if (cp >= 0x80) return false;
+          out += static_cast<char>(cp);
+          i += 4;
+          break;
+        }
+        default:
+          return false;
+      }
+    }
+  }
+
+  bool optional_string(std::optional<std::string>& out) {
+    if (literal("null")) {
+      out.reset();
+      return true;
+    }
+    out.emplace();
+    return string(*out);
+  }
+
+  // An enum word through `parse`.
+  template <class Enum, class Parse>
+  bool word(Parse parse, Enum& out) {
+    if (!string(scratch_)) return false;
+    const std::optional<Enum> value = parse(scratch_);
+    if (!value) return false;
+    out = *value;
+    return true;
+  }
+
+  bool boolean(bool& out) noexcept {
+    if (literal("true")) {
+      out = true;
+      return true;
+    }
+    out = false;
+    return literal("false");
+  }
+
+ private:
+  std::string_view rest_;
+  std::string scratch_;
+};
+
+// {"audience","body","class","deleted","deleted_at","description","initiative","project_ref",
+// "status","type"}, with "deleted" true exactly when "deleted_at" is set.
+bool canonical_state(Canonical& in, RowState& out) {
+  bool deleted = false;
+  if (!(in.literal("{\"audience\":") && in.word(parse_audience, out.audience) &&
+        in.literal(",\"body\":") && in.string(out.body) && in.literal(",\"class\":") &&
+        in.word(parse_row_class, out.row_class) && in.literal(",\"deleted\":") &&
+        in.boolean(deleted) && in.literal(",\"deleted_at\":") &&
+        in.optional_string(out.deleted_at) && in.literal(",\"description\":") &&
+        in.optional_string(out.description) && in.literal(",\"initiative\":") &&
+        in.optional_string(out.initiative) && in.literal(",\"project_ref\":") &&
+        in.optional_string(out.project_ref) && in.literal(",\"status\":"))) {
+    return false;
+  }
+  if (!in.literal("null")) {
+    RowStatus status = RowStatus::open;
+    if (!in.word(parse_status, status)) return false;
+    out.status = status;
+  }
+  return in.literal(",\"type\":") && in.word(parse_row_type, out.type) && in.literal("}") &&
+         deleted == out.deleted_at.has_value();
+}
+
+bool canonical_state_or_null(Canonical& in, std::optional<RowState>& out) {
+  if (in.literal("null")) return true;
+  out.emplace();
+  return canonical_state(in, *out);
+}
+
+// A record exactly as history_line() writes it, or nullopt.
+std::optional<HistoryRecord> canonical_record(std::string_view line) {
+  if (find_invalid_utf8(line)) return std::nullopt;
+  Canonical in(line);
+  HistoryRecord out;
+  if (!in.literal("{\"actor\":") || !in.optional_string(out.actor)) return std::nullopt;
+  const bool link = in.literal(",\"link\":{\"dst\":");
+  if (link) {
+    LinkKind kind = LinkKind::relates_to;
+    if (!(in.string(out.link_dst) && in.literal(",\"kind\":") && in.word(parse_link_kind, kind) &&
+          in.literal("}"))) {
+      return std::nullopt;
+    }
+    out.link_kind = kind;
+  } else if (!(in.literal(",\"after\":") && canonical_state_or_null(in, out.after) &&
+               in.literal(",\"before\":") && canonical_state_or_null(in, out.before))) {
+    return std::nullopt;
+  }
+  if (!(in.literal(",\"name\":") && in.string(out.name) && in.literal(",\"op\":") &&
+        in.word(parse_history_op, out.op) && in.literal(",\"ts\":") && in.string(out.ts) &&
+        in.literal("}") && in.done())) {
+    return std::nullopt;
+  }
+  // Reader takes the link of a link record and the states of any other, whatever else is there.
+  if (link != is_link_op(out.op)) return std::nullopt;
+  return out;
+}
+
 Finding skipped(std::string_view path, std::size_t line, std::string_view problem) {
   return make_finding("MK-PARSE-001", Severity::warning, std::string(path),
                       std::string(path) + ":" + std::to_string(line) + ": not a history record (" +
@@ -212,6 +389,10 @@ HistoryLog parse_history(std::string_view bytes, std::string_view path) {
     const std::size_t lf = bytes.find('\n');
     const std::string_view line = bytes.substr(0, lf);
     bytes.remove_prefix(lf == std::string_view::npos ? bytes.size() : lf + 1);
+    if (std::optional<HistoryRecord> record = canonical_record(line)) {
+      log.records.push_back(std::move(*record));
+      continue;
+    }
     const json value = json::parse(line, nullptr, /*allow_exceptions=*/false);
     if (value.is_discarded() || !value.is_object()) {
       log.findings.push_back(

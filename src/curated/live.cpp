@@ -1,9 +1,9 @@
 // The live pending set (spec curated.md §8): the threads that must reappear in a later session.
 // Selection reads the rows only, never a read counter (§9 "Counters never drive selection").
 #include <algorithm>
-#include <functional>
-#include <set>
 #include <string>
+#include <string_view>
+#include <unordered_set>
 #include <vector>
 
 #include "memkit/curated_read.hpp"
@@ -13,7 +13,8 @@ namespace memkit::curated {
 std::vector<const Row*> live_pending(const std::vector<Row>& rows) {
   // A `supersedes` link retires its dst wherever it stands, on a soft-deleted src too: §8 says
   // "anywhere in the workspace", and a soft delete keeps the row's lines in place.
-  std::set<std::string, std::less<>> superseded;
+  // Views into the rows' links: no copy of a name.
+  std::unordered_set<std::string_view> superseded;
   for (const Row& row : rows) {
     for (const Link& link : row.links) {
       if (link.kind == LinkKind::supersedes) superseded.insert(link.dst);

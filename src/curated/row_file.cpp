@@ -18,46 +18,8 @@ namespace {
 constexpr std::string_view kBom = "\xEF\xBB\xBF";
 constexpr std::string_view kTypePrefix = "Type: ";
 
-struct FileLine {
-  Line line;
-  bool opaque;  // compaction.md §2.3: inside front matter, a fence or a comment (not its opener)
-};
-
 std::size_t line_end(const Line& line) noexcept {
   return line.begin + line.content.size() + line.terminator.size();
-}
-
-// Every line of the file with its opacity: a `## x` inside a fence or a comment is text, never an
-// entry heading.
-std::vector<FileLine> read_lines(std::string_view bytes, std::size_t content_begin) {
-  std::vector<FileLine> lines;
-  LineCursor cursor(bytes, content_begin, bytes.size(), 1);
-  Line line{};
-  while (cursor.next(line)) lines.push_back(FileLine{.line = line, .opaque = false});
-  std::size_t first_open = 0;  // the first line the fence and comment scan sees
-  if (!lines.empty() && detail::equals_trimmed(lines[0].line.content, "---")) {
-    for (std::size_t i = 1; i < lines.size(); ++i) {
-      const std::string_view c = lines[i].line.content;
-      if (detail::equals_trimmed(c, "---") || detail::equals_trimmed(c, "...")) {
-        for (std::size_t j = 0; j <= i; ++j) lines[j].opaque = true;
-        first_open = i + 1;
-        break;
-      }
-    }
-  }
-  detail::RegionTracker regions;
-  for (std::size_t i = first_open; i < lines.size(); ++i) {
-    lines[i].opaque = regions.is_opaque(lines[i].line.content);
-  }
-  return lines;
-}
-
-// §4 "Entry boundary": a non-opaque column-0 `## <slug>` line directly followed by `Type: `.
-bool starts_entry(const std::vector<FileLine>& lines, std::size_t i) noexcept {
-  // The heading alone decides (shared with the body rules), so a body may hold `## Symptom`
-  // followed by `Type: `.
-  return !lines[i].opaque && is_entry_heading(lines[i].line.content) && i + 1 < lines.size() &&
-         lines[i + 1].line.content.starts_with(kTypePrefix);
 }
 
 // A field key: an ASCII letter, then letters, digits, '-' and '_' ("Project-Ref", "X-Owner").
@@ -89,10 +51,29 @@ constexpr std::array kFields = {Field::type,        Field::row_class,      Field
                                 Field::updated,     Field::deleted,        Field::link};
 
 std::optional<Field> field_of_key(std::string_view key) noexcept {
-  for (Field field : kFields) {
-    if (key_of(field) == key) return field;
+  // Asked once per field line: key_of's words are gathered once, not looked up per comparison.
+  static const std::array<std::string_view, kFields.size()> kKeys = [] {
+    std::array<std::string_view, kFields.size()> keys{};
+    for (std::size_t i = 0; i < kFields.size(); ++i) keys[i] = key_of(kFields[i]);
+    return keys;
+  }();
+  for (std::size_t i = 0; i < kFields.size(); ++i) {
+    if (kKeys[i] == key) return kFields[i];
   }
   return std::nullopt;
+}
+
+// The lines of `text` (whole lines of the file, the last one without its terminator) joined with
+// LF: a CR before an LF is part of a CRLF terminator, never content (compaction.md §2.1).
+std::string lf_joined(std::string_view text) {
+  if (text.find('\r') == std::string_view::npos) return std::string(text);
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\r' && i + 1 < text.size() && text[i + 1] == '\n') continue;
+    out += text[i];
+  }
+  return out;
 }
 
 // `<kind> <dst> <ts>`, separated by spaces or tabs; dst is a slug.
@@ -119,41 +100,71 @@ bool link_less(const Link& a, const Link& b) noexcept {
          std::pair(name_of(b.kind), std::string_view(b.dst));
 }
 
-// Reads one entry, lines [first, last) of the file, into `file`.
+// Reads the entries of a file into `file`, fed one line at a time: start() at each entry's heading,
+// line() for every later line up to the next heading, finish() after the last one. Nothing is
+// kept per line: the body is one byte range of the file, cut out when the entry ends.
 class EntryReader final {
  public:
-  EntryReader(std::string_view path, RowFile& file) : path_(path), file_(file) {}
+  EntryReader(std::string_view bytes, std::string_view path, RowFile& file)
+      : bytes_(bytes), path_(path), file_(file) {}
 
-  void read(const std::vector<FileLine>& lines, std::size_t first, std::size_t last) {
-    const Line& heading = lines[first].line;
+  [[nodiscard]] bool active() const noexcept { return active_; }
+
+  void start(const Line& heading) {
     entry_ = Entry{};
+    // A generated entry has about a dozen field lines: one allocation instead of five.
+    entry_.fields.reserve(kFields.size() + 4);
     entry_.line = heading.number;
     entry_.begin = heading.begin;
     entry_.row.name = std::string(heading_text(heading.content));
     // Trailing blank lines belong to the gap; the heading is never blank.
-    std::size_t last_filled = last - 1;
-    while (detail::is_blank(lines[last_filled].line.content)) --last_filled;
-    entry_.end = line_end(lines[last_filled].line);
+    entry_.end = line_end(heading);
+    in_fields_ = true;
+    blank_end_ = 0;
+    body_first_ = std::nullopt;
+    body_last_ = std::nullopt;
+    seen_ = {};
+    status_line_ = 0;
+    active_ = true;
+  }
 
-    std::size_t i = first + 1;
-    for (; i < last && !detail::is_blank(lines[i].line.content); ++i) read_field(lines[i].line);
+  // The field block is the lines up to the first blank one; the body every line after that
+  // blank line, up to the entry's last non-blank line.
+  void line(const Line& line) {
+    const bool blank = detail::is_blank(line.content);
+    if (in_fields_) {
+      if (blank) {
+        in_fields_ = false;
+        blank_end_ = line_end(line);
+      } else {
+        read_field(line);
+        entry_.end = line_end(line);
+      }
+      return;
+    }
+    if (!body_first_) body_first_ = line.begin;
+    if (!blank) {
+      body_last_ = line.begin + line.content.size();
+      entry_.end = line_end(line);
+    }
+  }
+
+  void finish() {
+    if (!active_) return;
+    active_ = false;
     std::sort(entry_.row.links.begin(), entry_.row.links.end(), link_less);
     if (entry_.row.status && entry_.row.row_class != RowClass::thread) {
       invalid(status_line_,
               fmt::format("Status {} on a non-thread (class {})", name_of(*entry_.row.status),
                           name_of(entry_.row.row_class)));
     }
-
     // The body: every line after the blank line that ends the field block, LF-joined.
     entry_.body_begin = entry_.end;
-    if (i < last && i < last_filled) {
-      entry_.body_begin = line_end(lines[i].line);
-      for (std::size_t j = i + 1; j <= last_filled; ++j) {
-        if (j > i + 1) entry_.row.body += '\n';
-        entry_.row.body += lines[j].line.content;
-      }
+    if (body_last_) {
+      entry_.body_begin = blank_end_;
+      entry_.row.body = lf_joined(bytes_.substr(*body_first_, *body_last_ - *body_first_));
     }
-    if (strip_w(entry_.row.body).empty()) invalid(heading.number, "empty body");
+    if (strip_w(entry_.row.body).empty()) invalid(entry_.line, "empty body");
     file_.entries.push_back(std::move(entry_));
   }
 
@@ -269,9 +280,15 @@ class EntryReader final {
         "fix the entry by hand; memkit refuses to write this file until then"));
   }
 
+  std::string_view bytes_;
   std::string_view path_;
   RowFile& file_;
   Entry entry_;
+  bool active_ = false;
+  bool in_fields_ = true;
+  std::size_t blank_end_ = 0;              // just past the blank line ending the field block
+  std::optional<std::size_t> body_first_;  // the offset of the line after that blank line
+  std::optional<std::size_t> body_last_;   // the end of the body's last non-blank content
   std::array<bool, kFields.size()> seen_{};
   std::uint32_t status_line_ = 0;
 };
@@ -285,15 +302,50 @@ RowFile parse_row_file(std::string_view bytes, std::string_view path) {
   const std::size_t lf = bytes.find('\n', content_begin);
   file.crlf = lf != std::string_view::npos && lf > content_begin && bytes[lf - 1] == '\r';
 
-  const std::vector<FileLine> lines = read_lines(bytes, content_begin);
-  std::vector<std::size_t> starts;
-  for (std::size_t i = 0; i < lines.size(); ++i) {
-    if (starts_entry(lines, i)) starts.push_back(i);
+  // compaction.md §2.3: front matter (a first line "---" up to its closing "---" or "...") is
+  // opaque, and so is the inside of a fence or a comment after it: a `## x` there is text, never
+  // an entry heading.
+  std::uint32_t front_matter_last = 0;  // the closing line's number; 0: no front matter
+  Line line{};
+  {
+    LineCursor probe(bytes, content_begin, bytes.size(), 1);
+    if (probe.next(line) && detail::equals_trimmed(line.content, "---")) {
+      while (probe.next(line)) {
+        if (detail::equals_trimmed(line.content, "---") ||
+            detail::equals_trimmed(line.content, "...")) {
+          front_matter_last = line.number;
+          break;
+        }
+      }
+    }
   }
-  for (std::size_t k = 0; k < starts.size(); ++k) {
-    const std::size_t last = k + 1 < starts.size() ? starts[k + 1] : lines.size();
-    EntryReader(path, file).read(lines, starts[k], last);
+  // §4 "Entry boundary": a non-opaque column-0 `## <slug>` line directly followed by a line
+  // beginning "Type: ". Each line is held back until the next one is read, which decides
+  // whether it starts an entry or belongs to the entry before it.
+  EntryReader reader(bytes, path, file);
+  detail::RegionTracker regions;
+  LineCursor cursor(bytes, content_begin, bytes.size(), 1);
+  Line held{};
+  bool holding = false;
+  bool held_opaque = false;
+  while (cursor.next(line)) {
+    const bool opaque = line.number <= front_matter_last || regions.is_opaque(line.content);
+    if (holding) {
+      // The heading alone decides (shared with the body rules), so a body may hold
+      // `## Symptom` followed by `Type: `.
+      if (!held_opaque && line.content.starts_with(kTypePrefix) && is_entry_heading(held.content)) {
+        reader.finish();
+        reader.start(held);
+      } else if (reader.active()) {
+        reader.line(held);
+      }
+    }
+    held = line;
+    held_opaque = opaque;
+    holding = true;
   }
+  if (holding && reader.active()) reader.line(held);
+  reader.finish();
   return file;
 }
 

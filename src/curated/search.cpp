@@ -60,10 +60,48 @@ bool any_term_matches(const std::vector<SearchTerm>& terms, std::string_view tok
   return std::ranges::any_of(terms, [&](const SearchTerm& term) { return matches(term, token); });
 }
 
+// Calls `visit(token)` for each §8 token of `text`, case-folded, in order, until it returns false;
+// returns false iff it stopped. Exactly the tokens of tokenize(), without allocating per token: a
+// token is a view into `text` when folding changes nothing (an ASCII run without capitals), else
+// into `scratch`, and lives until the next token.
+template <class Visit>
+bool for_each_token(std::string_view text, std::string& scratch, Visit visit) {
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    const std::size_t begin = pos;
+    const char32_t cp = decode_utf8(text, pos);
+    std::string_view token;
+    if (is_ascii_word(cp)) {
+      bool capitals = cp >= 'A' && cp <= 'Z';
+      while (pos < text.size() && is_ascii_word(static_cast<unsigned char>(text[pos]))) {
+        capitals = capitals || (text[pos] >= 'A' && text[pos] <= 'Z');
+        ++pos;
+      }
+      token = text.substr(begin, pos - begin);
+      if (capitals) {
+        // casefold() of ASCII lower-cases A-Z and keeps every other byte.
+        scratch.assign(token);
+        for (char& c : scratch) {
+          if (c >= 'A' && c <= 'Z') c = static_cast<char>(c | 0x20);
+        }
+        token = scratch;
+      }
+    } else if (is_w(cp) || is_ascii_punctuation(cp)) {
+      continue;
+    } else {
+      scratch.clear();
+      casefold_append(text.substr(begin, pos - begin), scratch);
+      token = scratch;
+    }
+    if (!visit(token)) return false;
+  }
+  return true;
+}
+
 bool holds_match(const std::vector<SearchTerm>& terms, std::string_view text) {
-  return std::ranges::any_of(search_tokens(text), [&](const std::string& token) {
-    return any_term_matches(terms, token);
-  });
+  std::string scratch;
+  return !for_each_token(text, scratch,
+                         [&](std::string_view token) { return !any_term_matches(terms, token); });
 }
 
 // The first `n` code points of `text` (an ill-formed sequence counts as the one U+FFFD it reads
@@ -99,12 +137,14 @@ std::string snippet_of(const Row& row, const std::vector<SearchTerm>& terms) {
 std::uint64_t search_rank(const std::vector<SearchTerm>& terms,
                           const std::vector<std::string_view>& texts) {
   std::vector<std::uint64_t> per_term(terms.size(), 0);
+  std::string scratch;
   for (const std::string_view text : texts) {
-    for (const std::string& token : search_tokens(text)) {
+    for_each_token(text, scratch, [&](std::string_view token) {
       for (std::size_t i = 0; i < terms.size(); ++i) {
         if (matches(terms[i], token)) ++per_term[i];
       }
-    }
+      return true;
+    });
   }
   std::uint64_t rank = 0;
   for (const std::uint64_t n : per_term) {
@@ -116,7 +156,11 @@ std::uint64_t search_rank(const std::vector<SearchTerm>& terms,
 
 std::vector<std::string> search_tokens(std::string_view text) {
   std::vector<std::string> out;
-  for (Token& token : tokenize(text)) out.push_back(std::move(token.text));
+  std::string scratch;
+  for_each_token(text, scratch, [&](std::string_view token) {
+    out.emplace_back(token);
+    return true;
+  });
   return out;
 }
 

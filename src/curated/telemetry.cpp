@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -113,6 +114,42 @@ ReadLine read_access_line(std::string_view line) {
   return {.record = std::move(record), .problem = {}};
 }
 
+// A line exactly as access_line() writes it, {"kind":"K","name":"N","surface":"S","ts":"T"},
+// every string printable ASCII without '"' or '\\' and K a known kind. Such a line reads the same
+// through the JSON parser, which every other line goes through; this reads it without building a
+// JSON value (access.jsonl grows by a line per counted read, and show, list and stats read it all).
+struct CanonicalAccess {
+  std::string_view ts;
+  std::string_view name;
+  ReadKind kind = ReadKind::deliberate;
+};
+
+std::optional<CanonicalAccess> canonical_access(std::string_view line) noexcept {
+  // The string after `prefix`, up to its closing quote; nullopt unless plain printable ASCII.
+  auto field = [&line](std::string_view prefix) -> std::optional<std::string_view> {
+    if (!line.starts_with(prefix)) return std::nullopt;
+    line.remove_prefix(prefix.size());
+    for (std::size_t i = 0; i < line.size(); ++i) {
+      const auto c = static_cast<unsigned char>(line[i]);
+      if (c == '"') {
+        const std::string_view value = line.substr(0, i);
+        line.remove_prefix(i + 1);
+        return value;
+      }
+      if (c < 0x20 || c > 0x7E || c == '\\') return std::nullopt;
+    }
+    return std::nullopt;
+  };
+  const std::optional<std::string_view> kind = field("{\"kind\":\"");
+  if (!kind) return std::nullopt;
+  const std::optional<std::string_view> name = field(",\"name\":\"");
+  if (!name || !field(",\"surface\":\"")) return std::nullopt;
+  const std::optional<std::string_view> ts = field(",\"ts\":\"");
+  const std::optional<ReadKind> parsed = parse_read_kind(*kind);
+  if (!ts || line != "}" || !parsed) return std::nullopt;
+  return CanonicalAccess{.ts = *ts, .name = *name, .kind = *parsed};
+}
+
 // Calls `visit(line, number, bytes_with_terminator)` for each line of a JSON Lines file.
 template <class Visit>
 void for_each_line(std::string_view bytes, Visit visit) {
@@ -185,7 +222,22 @@ Telemetry fold_telemetry(std::string_view snapshot, std::string_view access,
                          std::string_view snapshot_path, std::string_view access_path) {
   Telemetry out;
   fold_snapshot(snapshot, snapshot_path, out.rows, out.findings);
+  // Each name's counters by a view of the map's own key (nodes never move): a line's lookup
+  // builds no string and walks no tree.
+  std::unordered_map<std::string_view, ReadCounters*> known;
+  auto counters_of = [&](std::string_view name) -> ReadCounters& {
+    if (const auto it = known.find(name); it != known.end()) return *it->second;
+    const auto at = out.rows.try_emplace(std::string(name)).first;
+    known.emplace(at->first, &at->second);
+    return at->second;
+  };
   for_each_line(access, [&](std::string_view line, std::size_t number, std::string_view) {
+    if (const std::optional<CanonicalAccess> read = canonical_access(line)) {
+      Axis& axis = counters_of(read->name).axis(read->kind);
+      ++axis.count;
+      if (!axis.last_at || *axis.last_at < read->ts) axis.last_at = std::string(read->ts);
+      return;
+    }
     const ReadLine read = read_access_line(line);
     if (!read.record) {
       out.findings.push_back(
@@ -193,7 +245,7 @@ Telemetry fold_telemetry(std::string_view snapshot, std::string_view access,
                                    ": not an access record (" + read.problem + "); it is skipped"));
       return;
     }
-    add(out.rows[read.record->name].axis(read.record->kind), 1, read.record->ts);
+    add(counters_of(read.record->name).axis(read.record->kind), 1, read.record->ts);
   });
   return out;
 }

@@ -4,9 +4,11 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
-#include <map>
+#include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "curated/write_plan.hpp"
 #include "memkit/curated_write.hpp"
@@ -66,10 +68,15 @@ const StoredRow* Workspace::find(std::string_view name) const noexcept {
   return it != rows.end() && it->row.name == name ? &*it : nullptr;
 }
 
-namespace write_detail {
+namespace {
 
-LoadedWorkspace load_workspace(const Snapshot& files, std::string_view workspace) {
-  LoadedWorkspace out;
+// The row files of a workspace read and parsed, and its rows: every valid entry, each name once,
+// sorted by name. `move_rows`: the rows are moved out of the parsed entries, which are then only
+// good for their offsets (read_workspace drops them).
+write_detail::LoadedWorkspace load(const Snapshot& files, std::string_view workspace,
+                                   bool move_rows) {
+  using write_detail::LoadedFile;
+  write_detail::LoadedWorkspace out;
   for (RowType type : kTypes) {
     LoadedFile file;
     file.type = type;
@@ -80,54 +87,100 @@ LoadedWorkspace load_workspace(const Snapshot& files, std::string_view workspace
   std::sort(out.files.begin(), out.files.end(),
             [](const LoadedFile& a, const LoadedFile& b) { return a.path < b.path; });
 
-  struct Seen {
-    std::string path;
-    std::uint32_t line;
-  };
-  std::map<std::string, Seen, std::less<>> seen;
   for (LoadedFile& file : out.files) {
     file.file = files.find(file.path);
     file.exists = file.file != nullptr && file.file->exists();
     file.bytes = file.exists ? file.file->bytes : std::make_shared<const std::string>();
-    if (const std::string why = unreadable_because(file.file); !why.empty()) {
+    if (!unreadable_because(file.file).empty()) {
       file.readable = false;
-      out.workspace.findings.push_back(make_finding("MK-IO-001", Severity::error, file.path,
-                                                    file.path + ": " + why,
-                                                    "make the row file a readable regular file"));
       continue;
     }
     file.parsed = parse_row_file(*file.bytes, file.path);
+  }
+
+  // Every valid entry by name. The sort is stable, so of the entries sharing a name the first one
+  // read (files in path order, entries in file order) comes first and is the row; the others are
+  // found again (one sort instead of a tree of names: a workspace may hold 100,000 rows).
+  struct Named {
+    std::string_view name;
+    std::uint32_t file;
+    std::uint32_t entry;
+  };
+  std::vector<Named> named;
+  // Per file, per entry: null, or for an entry whose name was read before, that first entry.
+  std::vector<std::vector<const Named*>> first_of(out.files.size());
+  for (std::size_t i = 0; i < out.files.size(); ++i) {
+    const std::vector<Entry>& entries = out.files[i].parsed.entries;
+    first_of[i].assign(entries.size(), nullptr);
+    for (std::size_t j = 0; j < entries.size(); ++j) {
+      if (!entries[j].valid) continue;
+      named.push_back(Named{.name = entries[j].row.name,
+                            .file = static_cast<std::uint32_t>(i),
+                            .entry = static_cast<std::uint32_t>(j)});
+    }
+  }
+  std::stable_sort(named.begin(), named.end(),
+                   [](const Named& a, const Named& b) { return a.name < b.name; });
+  for (std::size_t k = 1; k < named.size(); ++k) {
+    if (named[k].name != named[k - 1].name) continue;
+    const Named* previous = &named[k - 1];
+    const Named* first = first_of[previous->file][previous->entry];
+    first_of[named[k].file][named[k].entry] = first != nullptr ? first : previous;
+  }
+
+  // The findings in file order: each file's own, then the names it repeats.
+  for (std::size_t i = 0; i < out.files.size(); ++i) {
+    LoadedFile& file = out.files[i];
+    if (!file.readable) {
+      out.workspace.findings.push_back(make_finding(
+          "MK-IO-001", Severity::error, file.path, file.path + ": " + unreadable_because(file.file),
+          "make the row file a readable regular file"));
+      continue;
+    }
     for (const Finding& finding : file.parsed.findings) {
       out.workspace.findings.push_back(finding);
       if (finding.code == "MK-CUR-004") file.invalid.push_back(finding);
     }
-    for (const Entry& entry : file.parsed.entries) {
-      if (!entry.valid) continue;
-      const auto [it, first] =
-          seen.try_emplace(entry.row.name, Seen{.path = file.path, .line = entry.line});
-      if (!first) {
-        Finding twice =
-            make_finding("MK-CUR-004", Severity::error, file.path,
-                         file.path + ":" + std::to_string(entry.line) + ": invalid entry " +
-                             entry.row.name + ": the name is already used at " + it->second.path +
-                             ":" + std::to_string(it->second.line),
-                         "keep one entry of each name: merge or rename the other by hand");
-        out.workspace.findings.push_back(twice);
-        file.invalid.push_back(std::move(twice));
-        continue;
-      }
-      out.workspace.rows.push_back(StoredRow{.row = entry.row, .path = file.path});
+    for (std::size_t j = 0; j < file.parsed.entries.size(); ++j) {
+      const Named* first = first_of[i][j];
+      if (first == nullptr) continue;
+      const Entry& entry = file.parsed.entries[j];
+      const LoadedFile& first_file = out.files[first->file];
+      Finding twice =
+          make_finding("MK-CUR-004", Severity::error, file.path,
+                       file.path + ":" + std::to_string(entry.line) + ": invalid entry " +
+                           entry.row.name + ": the name is already used at " + first_file.path +
+                           ":" + std::to_string(first_file.parsed.entries[first->entry].line),
+                       "keep one entry of each name: merge or rename the other by hand");
+      out.workspace.findings.push_back(twice);
+      file.invalid.push_back(std::move(twice));
     }
   }
-  std::sort(out.workspace.rows.begin(), out.workspace.rows.end(),
-            [](const StoredRow& a, const StoredRow& b) { return a.row.name < b.row.name; });
+
+  // The rows, already in name order.
+  out.workspace.rows.reserve(named.size());
+  for (const Named& n : named) {
+    if (first_of[n.file][n.entry] != nullptr) continue;
+    LoadedFile& file = out.files[n.file];
+    Entry& entry = file.parsed.entries[n.entry];
+    out.workspace.rows.push_back(
+        StoredRow{.row = move_rows ? std::move(entry.row) : entry.row, .path = file.path});
+  }
   return out;
+}
+
+}  // namespace
+
+namespace write_detail {
+
+LoadedWorkspace load_workspace(const Snapshot& files, std::string_view workspace) {
+  return load(files, workspace, /*move_rows=*/false);
 }
 
 }  // namespace write_detail
 
 Workspace read_workspace(const Snapshot& files, std::string_view workspace) {
-  return write_detail::load_workspace(files, workspace).workspace;
+  return std::move(load(files, workspace, /*move_rows=*/true).workspace);
 }
 
 }  // namespace memkit::curated

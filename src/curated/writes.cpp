@@ -352,7 +352,10 @@ Write Planner::finish() {
   const std::string history = history_path(context_.workspace);
   const FileSnapshot* history_file = files_.find(history);
   const bool history_exists = history_file != nullptr && history_file->exists();
-  std::string kept = history_exists ? std::string(history_file->text()) : std::string();
+  // What stays of the history: the file as it is (not copied: it grows with every write), or for
+  // a purge the file without the purged row's records.
+  std::string_view kept = history_exists ? history_file->text() : std::string_view();
+  std::string purged_history;
   if (purge_) {
     for (const std::string& path :
          {snapshot_path(context_.workspace), access_path(context_.workspace)}) {
@@ -365,7 +368,8 @@ Write Planner::finish() {
         out.operations.push_back(replace_whole(path, *file, std::move(*bytes)));
       }
     }
-    kept = without_records(kept, purged_);
+    purged_history = without_records(kept, purged_);
+    kept = purged_history;
   }
   // A history whose last line has no LF gets one first, so the new record stays a line of its
   // own and the old last line keeps reading as it did.
@@ -373,7 +377,7 @@ Write Planner::finish() {
   if (!kept.empty() && kept.back() != '\n') lines += '\n';
   for (const HistoryRecord& record : records_) lines += history_line(record);
   if (purge_ && history_exists) {
-    out.operations.push_back(replace_whole(history, *history_file, kept + lines));
+    out.operations.push_back(replace_whole(history, *history_file, std::string(kept) + lines));
   } else {
     const std::size_t end = kept.size();
     out.operations.push_back(
