@@ -10,8 +10,10 @@
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <span>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -91,9 +93,49 @@ constexpr const char* kTiersCommands[] = {
     "write-data",  "read-data",    "list-data",   "archive-themes", "template"};
 static_assert(sizeof kTiersCommands / sizeof kTiersCommands[0] == MK_TIERS_TEMPLATE + 1);
 
-// A tiers step: its `args` keys are mk_tiers_options field names (a string for a text field, an
-// integer for an int64 one, true for a flag); confirm_plan_id is the resolved Plan ID. A key that
-// is no field, or a value of the wrong kind, is the case's mistake: reported, and MK_E_ARG.
+// Sets an options struct's fields from a step's `args`: a string for a text field, an integer for
+// an int64 one, true for a flag, and confirm_plan_id (the resolved Plan ID) for that key. A key
+// that is no field, or a value of the wrong kind, is the case's mistake: reported, and false.
+bool fill_arguments(const json& step, const std::string& where, std::string_view group,
+                    std::span<const std::pair<const char*, const char**>> texts,
+                    std::span<const std::pair<const char*, std::int64_t*>> numbers,
+                    std::span<const std::pair<const char*, std::int32_t*>> flags,
+                    const char** confirm_field, const std::string& confirm_plan_id) {
+  if (!step.contains("args")) return true;
+  for (const auto& [key, value] : step.at("args").items()) {
+    bool known = false;
+    if (key == "confirm_plan_id" && value.is_string()) {
+      *confirm_field = confirm_plan_id.c_str();
+      known = true;
+    }
+    for (const auto& [name, field] : texts) {
+      if (key == name && value.is_string()) {
+        *field = value.get_ref<const std::string&>().c_str();
+        known = true;
+      }
+    }
+    for (const auto& [name, field] : numbers) {
+      if (key == name && value.is_number_integer()) {
+        *field = value.get<std::int64_t>();
+        known = true;
+      }
+    }
+    for (const auto& [name, field] : flags) {
+      if (key == name && value.is_boolean() && value.get<bool>()) {
+        *field = 1;
+        known = true;
+      }
+    }
+    if (!known) {
+      fail(where, std::string(group) + " argument " + key + " = " + value.dump());
+      return false;
+    }
+  }
+  return true;
+}
+
+// A tiers step: its `args` keys are mk_tiers_options field names (fill_arguments); a mistake in
+// them is MK_E_ARG.
 mk_status run_tiers(mk_result** result, mk_workspace* ws, const mk_clock& now, const json& step,
                     const std::string& confirm_plan_id, const std::string& where) {
   const std::string command = step.at("command").get<std::string>();
@@ -135,36 +177,9 @@ mk_status run_tiers(mk_result** result, mk_workspace* ws, const mk_clock& now, c
                                                          {"promote_global", &opts.promote_global},
                                                          {"append", &opts.append},
                                                          {"replace", &opts.replace}};
-  if (step.contains("args")) {
-    for (const auto& [key, value] : step.at("args").items()) {
-      bool known = false;
-      if (key == "confirm_plan_id" && value.is_string()) {
-        opts.confirm_plan_id = confirm_plan_id.c_str();
-        known = true;
-      }
-      for (const auto& [name, field] : texts) {
-        if (key == name && value.is_string()) {
-          *field = value.get_ref<const std::string&>().c_str();
-          known = true;
-        }
-      }
-      for (const auto& [name, field] : numbers) {
-        if (key == name && value.is_number_integer()) {
-          *field = value.get<std::int64_t>();
-          known = true;
-        }
-      }
-      for (const auto& [name, field] : flags) {
-        if (key == name && value.is_boolean() && value.get<bool>()) {
-          *field = 1;
-          known = true;
-        }
-      }
-      if (!known) {
-        fail(where, "tiers argument " + key + " = " + value.dump());
-        return MK_E_ARG;
-      }
-    }
+  if (!fill_arguments(step, where, "tiers", texts, numbers, flags, &opts.confirm_plan_id,
+                      confirm_plan_id)) {
+    return MK_E_ARG;
   }
   return mk_tiers_run(result, ws, &now, number, &opts);
 }
@@ -233,36 +248,9 @@ mk_status run_curated(mk_result** result, mk_workspace* ws, const mk_clock& now,
                                                          {"delete_link", &opts.delete_link},
                                                          {"apply", &opts.apply},
                                                          {"rollback", &opts.rollback}};
-  if (step.contains("args")) {
-    for (const auto& [key, value] : step.at("args").items()) {
-      bool known = false;
-      if (key == "confirm_plan_id" && value.is_string()) {
-        opts.confirm_plan_id = confirm_plan_id.c_str();
-        known = true;
-      }
-      for (const auto& [name, field] : texts) {
-        if (key == name && value.is_string()) {
-          *field = value.get_ref<const std::string&>().c_str();
-          known = true;
-        }
-      }
-      for (const auto& [name, field] : numbers) {
-        if (key == name && value.is_number_integer()) {
-          *field = value.get<std::int64_t>();
-          known = true;
-        }
-      }
-      for (const auto& [name, field] : flags) {
-        if (key == name && value.is_boolean() && value.get<bool>()) {
-          *field = 1;
-          known = true;
-        }
-      }
-      if (!known) {
-        fail(where, "curated argument " + key + " = " + value.dump());
-        return MK_E_ARG;
-      }
-    }
+  if (!fill_arguments(step, where, "curated", texts, numbers, flags, &opts.confirm_plan_id,
+                      confirm_plan_id)) {
+    return MK_E_ARG;
   }
   return mk_curated_run(result, ws, &now, number, &opts);
 }
