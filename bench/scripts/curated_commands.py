@@ -27,9 +27,7 @@ the end (--keep DIR copies each store there once its commands ran). Standard lib
 import argparse
 import datetime
 import json
-import math
 import os
-import platform
 import random
 import shutil
 import statistics
@@ -38,6 +36,9 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from command_timing import machine_lines, quantile, timed_run  # noqa: E402
 
 NOW = "2026-11-30T09:00:00Z"
 WORKSPACE = "ws1"
@@ -80,35 +81,6 @@ def ts(moment):
 def canonical(value):
     """compaction.md §12.1 canonical JSON, as memkit writes it."""
     return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-
-
-def machine_lines(memkit):
-    cpu = "unknown CPU"
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as info:
-            for line in info:
-                if line.startswith("model name"):
-                    cpu = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    build_type = "unknown build type"
-    cache = Path(memkit).resolve().parent.parent.parent / "CMakeCache.txt"
-    if cache.is_file():
-        for line in cache.read_text(encoding="utf-8", errors="replace").splitlines():
-            if line.startswith("CMAKE_BUILD_TYPE:"):
-                build_type = line.split("=", 1)[1] or "no CMAKE_BUILD_TYPE"
-    u = platform.uname()
-    affinity = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else "?"
-    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
-    return [
-        f"machine: {cpu}, {os.cpu_count()} cores ({affinity} usable), "
-        f"{u.system} {u.release} {u.machine}, load average {load}",
-        f"uname:   {' '.join(u)}",
-        f"memkit:  {memkit} ({build_type})",
-        f"timing:  wall time, python3 time.perf_counter around subprocess.run (no shell), "
-        f"stdout to /dev/null, --now {NOW}, --format json",
-    ]
 
 
 # ---- the store ----------------------------------------------------------------------------------
@@ -268,27 +240,14 @@ def store_bytes(store):
 # ---- timing -------------------------------------------------------------------------------------
 
 def run(memkit, store, args, capture=False, curated=True):
-    """Runs `memkit curated ARGS` on `store`; returns (seconds, stdout or None). Exits on a
-    failure."""
+    """Runs `memkit curated ARGS` on `store` (or `memkit ARGS` when not `curated`); returns
+    (seconds, stdout or None). Exits on a failure."""
     if curated:
         command = [memkit, "curated", *args, "--store", str(store), "--workspace", WORKSPACE,
                    "--now", NOW, "--format", "json"]
     else:
         command = [memkit, *args]
-    start = time.perf_counter()
-    done = subprocess.run(command, stdout=subprocess.PIPE if capture else subprocess.DEVNULL,
-                          stderr=subprocess.PIPE)
-    seconds = time.perf_counter() - start
-    if done.returncode != 0:
-        sys.exit(f"curated_commands.py: exit {done.returncode}: {' '.join(command)}\n"
-                 f"{(done.stdout or b'').decode(errors='replace')[-2000:]}"
-                 f"{done.stderr.decode(errors='replace')[-2000:]}")
-    return seconds, done.stdout if capture else None
-
-
-def quantile(sorted_values, q):
-    """Nearest rank: the smallest value with at least q of the values at or below it."""
-    return sorted_values[max(0, math.ceil(q * len(sorted_values)) - 1)]
+    return timed_run(command, "curated_commands.py", capture)
 
 
 def ms(seconds):
@@ -406,7 +365,7 @@ def main(argv):
         print("curated_commands.py: --runs must be at least 1 and every size at least 10",
               file=sys.stderr)
         return 2
-    for line in machine_lines(memkit):
+    for line in machine_lines(memkit, NOW):
         print(line)
     print()
     with tempfile.TemporaryDirectory(prefix="memkit-curated-commands.") as scratch:

@@ -28,7 +28,6 @@ import argparse
 import datetime
 import json
 import os
-import platform
 import random
 import shutil
 import statistics
@@ -37,6 +36,9 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from command_timing import machine_lines, quantile, timed_run  # noqa: E402
 
 NOW = "2026-03-07T14:05:09+00:00"
 TODAY = (2026, 3, 7)
@@ -52,52 +54,10 @@ def words(rng, n):
     return " ".join(rng.choice(WORDS) for _ in range(n))
 
 
-def machine_lines(memkit):
-    cpu = "unknown CPU"
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as info:
-            for line in info:
-                if line.startswith("model name"):
-                    cpu = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    build_type = "unknown build type"
-    cache = Path(memkit).resolve().parent.parent.parent / "CMakeCache.txt"
-    if cache.is_file():
-        for line in cache.read_text(encoding="utf-8", errors="replace").splitlines():
-            if line.startswith("CMAKE_BUILD_TYPE:"):
-                build_type = line.split("=", 1)[1] or "no CMAKE_BUILD_TYPE"
-    u = platform.uname()
-    affinity = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else "?"
-    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
-    return [
-        f"machine: {cpu}, {os.cpu_count()} cores ({affinity} usable), "
-        f"{u.system} {u.release} {u.machine}, load average {load}",
-        f"uname:   {' '.join(u)}",
-        f"memkit:  {memkit} ({build_type})",
-        f"timing:  wall time, python3 time.perf_counter around subprocess.run (no shell), "
-        f"stdout to /dev/null, --now {NOW}, --format json",
-    ]
-
-
 def run(memkit, workspace, args, capture=False):
     """Runs `memkit tiers ARGS`; returns (seconds, stdout or None). Exits on a failure."""
-    command = [memkit, "tiers", *args, "--workspace", str(workspace), "--now", NOW,
-               "--format", "json"]
-    start = time.perf_counter()
-    done = subprocess.run(command, stdout=subprocess.PIPE if capture else subprocess.DEVNULL,
-                          stderr=subprocess.PIPE)
-    seconds = time.perf_counter() - start
-    if done.returncode != 0:
-        sys.exit(f"tiers_commands.py: exit {done.returncode}: {' '.join(command)}\n"
-                 f"{(done.stdout or b'').decode(errors='replace')[-2000:]}"
-                 f"{done.stderr.decode(errors='replace')[-2000:]}")
-    return seconds, done.stdout if capture else None
-
-
-def quantile(sorted_values, q):
-    return sorted_values[min(len(sorted_values) - 1, int(q * len(sorted_values)))]
+    return timed_run([memkit, "tiers", *args, "--workspace", str(workspace), "--now", NOW,
+                      "--format", "json"], "tiers_commands.py", capture)
 
 
 def ms(seconds):
@@ -296,7 +256,7 @@ def main(argv):
         print("tiers_commands.py: --turns must be at least 100 and --runs at least 1",
               file=sys.stderr)
         return 2
-    for line in machine_lines(memkit):
+    for line in machine_lines(memkit, NOW):
         print(line)
     print()
     with tempfile.TemporaryDirectory(prefix="memkit-tiers-commands.") as scratch:
