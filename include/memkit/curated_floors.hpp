@@ -81,6 +81,10 @@ struct EpisodeHit {
                                                       std::string_view query,
                                                       std::uint64_t limit = 10);
 
+// The date a floor's day file is named for: "YYYY-MM-DD.jsonl" naming a calendar date; nullopt for
+// any other name (such files are never read, counted or pruned).
+[[nodiscard]] std::optional<CivilDate> day_of_file(std::string_view name) noexcept;
+
 // `floors prune`: of `names` (the files directly in `floor_dir`), the day files "YYYY-MM-DD.jsonl"
 // whose date is more than `retention_days` days before now's UTC date, as store-relative paths
 // "<floor_dir>/<name>", sorted. A file exactly `retention_days` old is kept; other names are never

@@ -7,6 +7,7 @@
 #include <map>
 
 #include "commands/curated_flow.hpp"
+#include "memkit/curated_floors.hpp"
 #include "memkit/json.hpp"
 
 namespace memkit::commands_detail {
@@ -214,6 +215,16 @@ std::optional<curated::Telemetry> read_telemetry(CuratedRun& run) {
   for (const Finding& f : telemetry.findings) run.reply.findings.push_back(f);
   telemetry.findings.clear();
   return telemetry;
+}
+
+std::optional<std::vector<std::string>> day_files(CuratedRun& run, std::string_view floor_dir) {
+  Result<std::vector<std::string>> names = run.store.file_names(std::string(floor_dir));
+  if (curated_failed(run, names.status())) return std::nullopt;
+  std::vector<std::string> paths;
+  for (const std::string& name : *names) {  // sorted bytewise, so by date
+    if (curated::day_of_file(name)) paths.push_back(std::string(floor_dir) + "/" + name);
+  }
+  return paths;
 }
 
 void record_reads(CuratedRun& run, curated::ReadKind kind, const std::vector<std::string>& names) {

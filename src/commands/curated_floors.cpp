@@ -62,22 +62,9 @@ void episode_add(CuratedRun& run) {
   append_line(run, curated::episode_line(*text, run.workspace, run.ts), "the episode");
 }
 
-// The day files of the episodes floor, "YYYY-MM-DD.jsonl", sorted by date.
-std::optional<std::vector<std::string>> episode_days(CuratedRun& run) {
-  Result<std::vector<std::string>> names = run.store.file_names(std::string(curated::kEpisodesDir));
-  if (curated_failed(run, names.status())) return std::nullopt;
-  std::vector<std::string> paths;
-  for (const std::string& name : *names) {
-    if (name.size() == 16 && name.ends_with(".jsonl") && parse_iso_date(name.substr(0, 10))) {
-      paths.push_back(std::string(curated::kEpisodesDir) + "/" + name);
-    }
-  }
-  return paths;
-}
-
 void episode_show(CuratedRun& run) {
   const std::string& id = run.inv.positionals[1];
-  const std::optional<std::vector<std::string>> paths = episode_days(run);
+  const std::optional<std::vector<std::string>> paths = day_files(run, curated::kEpisodesDir);
   if (!paths) return;
   Result<Snapshot> files = run.store.read(*paths);
   if (curated_failed(run, files.status())) return;

@@ -89,6 +89,11 @@ struct CuratedRows {
 // The read counters per row, from access-snapshot.json and access.jsonl.
 [[nodiscard]] std::optional<curated::Telemetry> read_telemetry(CuratedRun& run);
 
+// The day files of a floor (curated::kEventsDir or kEpisodesDir) as store-relative paths, sorted
+// by date; other names are left out. nullopt with a finding on failure.
+[[nodiscard]] std::optional<std::vector<std::string>> day_files(CuratedRun& run,
+                                                                std::string_view floor_dir);
+
 // §9: appends one access record per name (kind, surface = the bare command) with one write.
 // Best effort: a failure, or a link in the way, is MK-CUR-031 WARNING and the read goes on.
 void record_reads(CuratedRun& run, curated::ReadKind kind, const std::vector<std::string>& names);

@@ -289,26 +289,6 @@ std::optional<std::uint64_t> threshold_permille(CuratedRun& run) {
 
 // ---- stats --------------------------------------------------------------------------------------
 
-bool is_day_file(std::string_view name) noexcept {
-  if (name.size() != 16 || !name.ends_with(".jsonl")) return false;
-  for (std::size_t i = 0; i < 10; ++i) {
-    const bool dash = i == 4 || i == 7;
-    if (dash ? name[i] != '-' : (name[i] < '0' || name[i] > '9')) return false;
-  }
-  return true;
-}
-
-// The day files of one floor as store-relative paths, sorted; nullopt with a finding on failure.
-std::optional<std::vector<std::string>> day_files(CuratedRun& run, std::string_view floor_dir) {
-  Result<std::vector<std::string>> names = run.store.file_names(std::string(floor_dir));
-  if (curated_failed(run, names.status())) return std::nullopt;
-  std::vector<std::string> paths;
-  for (const std::string& name : *names) {
-    if (is_day_file(name)) paths.push_back(std::string(floor_dir) + "/" + name);
-  }
-  return paths;
-}
-
 std::optional<CuratedFloorSize> floor_size(CuratedRun& run, std::string_view floor_dir) {
   const std::optional<std::vector<std::string>> paths = day_files(run, floor_dir);
   if (!paths) return std::nullopt;

@@ -285,6 +285,13 @@ std::vector<EpisodeHit> search_episodes(const std::vector<Episode>& episodes,
   return hits;
 }
 
+std::optional<CivilDate> day_of_file(std::string_view name) noexcept {
+  if (name.size() != 10 + kDayFileSuffix.size() || !name.ends_with(kDayFileSuffix)) {
+    return std::nullopt;
+  }
+  return parse_iso_date(name.substr(0, 10));
+}
+
 std::vector<std::string> prunable_days(const std::vector<std::string>& names,
                                        std::string_view floor_dir, const ClockReading& now,
                                        std::uint32_t retention_days) {
@@ -292,8 +299,7 @@ std::vector<std::string> prunable_days(const std::vector<std::string>& names,
   const CivilDate today = utc ? utc->local_date() : now.local_date();
   std::vector<std::string> out;
   for (const std::string& name : names) {
-    if (name.size() != 10 + kDayFileSuffix.size() || !name.ends_with(kDayFileSuffix)) continue;
-    const std::optional<CivilDate> date = parse_iso_date(std::string_view(name).substr(0, 10));
+    const std::optional<CivilDate> date = day_of_file(name);
     if (!date) continue;
     // A file exactly `retention_days` old is kept: only older ones go.
     if (days_between(*date, today) > static_cast<std::int64_t>(retention_days)) {

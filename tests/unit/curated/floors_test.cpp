@@ -265,6 +265,17 @@ TEST_CASE("episode search: whole tokens or prefixes, every term; rank, ts desc, 
 
 // ---- retention ----------------------------------------------------------------------------------
 
+TEST_CASE("day files: only YYYY-MM-DD.jsonl naming a calendar date is a floor's day file") {
+  const std::optional<CivilDate> day = day_of_file("2026-11-30.jsonl");
+  REQUIRE(day.has_value());
+  CHECK(*day == CivilDate{.year = 2026, .month = 11, .day = 30});
+  for (const char* other : {"2026-02-30.jsonl", "2026-11-30.json", "2026-11-30.jsonl.bak",
+                            "notes.jsonl", "2026-1-30.jsonl", "x2026-11-30.jsonl"}) {
+    CAPTURE(other);
+    CHECK_FALSE(day_of_file(other).has_value());
+  }
+}
+
 TEST_CASE("prunable days: older than retention goes; exactly retention days old is kept") {
   const std::vector<std::string> names = {
       "2026-10-30.jsonl",  // 31 days before 2026-11-30: pruned at 30
