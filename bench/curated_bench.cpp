@@ -29,6 +29,7 @@
 #include "memkit/curated_story.hpp"
 #include "memkit/curated_write.hpp"
 #include "memkit/snapshot.hpp"
+#include "split_mix.hpp"
 
 namespace {
 
@@ -43,21 +44,7 @@ constexpr std::int64_t kStartMillis = 1'767'225'600'000;
 // The clock of the planned writes: after every generated timestamp.
 constexpr std::string_view kNow = "2026-11-30T09:00:00.000Z";
 
-class Random final {
- public:
-  explicit Random(std::uint64_t seed) : state_(seed) {}
-  std::uint64_t next() {
-    std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-  }
-  std::size_t below(std::size_t n) { return static_cast<std::size_t>(next() % n); }
-  bool one_in(std::size_t n) { return below(n) == 0; }
-
- private:
-  std::uint64_t state_;
-};
+using Random = memkit::bench::SplitMix64;
 
 // Body words: ASCII (some of them the searched terms), accented and CJK.
 const char* const kWords[] = {"memory",

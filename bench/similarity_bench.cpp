@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "memkit/similarity.hpp"
+#include "split_mix.hpp"
 
 namespace {
 
@@ -32,21 +33,7 @@ constexpr std::size_t kVocabularySize = 20000;
 constexpr std::size_t kCandidates = 2000;
 constexpr std::uint64_t kSeed = 0x73696D696C617231ULL;  // "similar1"
 
-// SplitMix64: the bytes depend on the seed alone, never on a standard library's distributions.
-class Random final {
- public:
-  explicit Random(std::uint64_t seed) : state_(seed) {}
-  std::uint64_t next() {
-    std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-  }
-  std::size_t below(std::size_t n) { return static_cast<std::size_t>(next() % n); }
-
- private:
-  std::uint64_t state_;
-};
+using Random = memkit::bench::SplitMix64;
 
 class Vocabulary final {
  public:

@@ -9,29 +9,10 @@
 #include <mutex>
 #include <utility>
 
+#include "split_mix.hpp"
+
 namespace memkit::bench {
 namespace {
-
-// SplitMix64 (Steele, Lea and Flood 2014): tiny, fast, and the same sequence everywhere.
-class SplitMix64 final {
- public:
-  explicit SplitMix64(std::uint64_t seed) noexcept : state_(seed) {}
-
-  std::uint64_t next() noexcept {
-    std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-  }
-  // A value in [lo, hi]. The modulo bias is irrelevant here; determinism is what matters.
-  std::size_t between(std::size_t lo, std::size_t hi) noexcept {
-    return lo + static_cast<std::size_t>(next() % (hi - lo + 1));
-  }
-  bool percent(std::uint64_t p) noexcept { return next() % 100 < p; }
-
- private:
-  std::uint64_t state_;
-};
 
 constexpr std::string_view kAsciiWords[] = {
     "the",       "build",    "cache",    "decided",

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "memkit/tiers.hpp"
+#include "split_mix.hpp"
 
 namespace {
 
@@ -37,21 +38,7 @@ const memkit::ClockReading& now() {
   return reading;
 }
 
-class Random final {
- public:
-  explicit Random(std::uint64_t seed) : state_(seed) {}
-  std::uint64_t next() {
-    std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-  }
-  std::size_t below(std::size_t n) { return static_cast<std::size_t>(next() % n); }
-  bool one_in(std::size_t n) { return below(n) == 0; }
-
- private:
-  std::uint64_t state_;
-};
+using Random = memkit::bench::SplitMix64;
 
 const char* const kWords[] = {"memory",      "agent",       "context",
                               "budget",      "tabs",        "config",
