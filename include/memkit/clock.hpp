@@ -37,6 +37,11 @@ struct LocalDateTime {
 // local wall times compare with each other (tiers3.md §8 windows).
 [[nodiscard]] std::int64_t naive_millis(const CivilDate& date, int hour = 0) noexcept;
 
+// Whether `text` is "YYYY-MM-DDTHH:MM:SS.mmmZ" naming a valid UTC time: the one spelling of the
+// timestamps memkit stores (curated rows and floors, sync records), whose byte order is their time
+// order.
+[[nodiscard]] bool is_utc_millis(std::string_view text);
+
 class ClockReading final {
  public:
   // Fails when the offset is outside -23:59..+23:59.

@@ -327,4 +327,10 @@ std::string ClockReading::local_rfc3339() const {
   return out;
 }
 
+bool is_utc_millis(std::string_view text) {
+  if (text.size() != 24 || text.back() != 'Z') return false;
+  const Result<ClockReading> reading = ClockReading::parse_rfc3339(text, "time");
+  return reading && reading->utc_rfc3339_millis() == text;
+}
+
 }  // namespace memkit

@@ -26,14 +26,6 @@ using nlohmann::json;
 
 constexpr std::string_view kDayFileSuffix = ".jsonl";
 
-// §2 timestamps: RFC 3339 UTC with milliseconds, the one spelling whose string order is time
-// order, so a host-supplied `ts` must already be in it.
-bool is_utc_millis(std::string_view ts) {
-  if (ts.size() != 24 || ts.back() != 'Z') return false;
-  const Result<ClockReading> reading = ClockReading::parse_rfc3339(ts, "ts");
-  return reading && reading->utc_rfc3339_millis() == ts;
-}
-
 constexpr std::string_view kFixRecord = "correct it: curated.md §10 gives the record's keys";
 constexpr std::string_view kFixOption = "pass the option as non-empty UTF-8 text without NUL";
 constexpr std::string_view kFixPayload = "pass --payload as one JSON value, each key once";
