@@ -4,7 +4,9 @@
 
 #include <filesystem>
 #include <memory>
+#include <span>
 #include <string>
+#include <utility>
 
 #include "capi/convert.hpp"
 #include "capi/handles.hpp"
@@ -97,12 +99,42 @@ inline mk_status run(mk_result** out, const mk_workspace* ws, const mk_clock* no
   });
 }
 
+// The CLI options an options struct (mk_tiers_options, mk_curated_options) gives, added to a
+// request: each text that is not NULL, each integer that is not `unset` (as the CLI's decimal
+// text, so a bad one is refused the same way), each flag that is not 0, then --apply
+// --confirm-plan when `confirm_plan_id` is set.
+inline Status add_given(CommandRequest& request,
+                        std::span<const std::pair<const char*, const char*>> texts,
+                        std::span<const std::pair<const char*, std::int64_t>> numbers,
+                        std::int64_t unset,
+                        std::span<const std::pair<const char*, std::int32_t>> flags,
+                        const char* confirm_plan_id);
+
 // --apply --confirm-plan ID, added to a request.
 inline Status confirm(CommandRequest& request, const char* confirm_plan_id) {
   if (confirm_plan_id == nullptr) return null_argument("confirm_plan_id");
   request.flags.emplace_back("--apply");
   request.options["--confirm-plan"] = confirm_plan_id;
   return Status();
+}
+
+inline Status add_given(CommandRequest& request,
+                        std::span<const std::pair<const char*, const char*>> texts,
+                        std::span<const std::pair<const char*, std::int64_t>> numbers,
+                        std::int64_t unset,
+                        std::span<const std::pair<const char*, std::int32_t>> flags,
+                        const char* confirm_plan_id) {
+  for (const auto& [option, value] : texts) {
+    if (value != nullptr) request.options[option] = value;
+  }
+  for (const auto& [option, value] : numbers) {
+    if (value != unset) request.options[option] = std::to_string(value);
+  }
+  for (const auto& [flag, value] : flags) {
+    if (value != 0) request.flags.emplace_back(flag);
+  }
+  if (confirm_plan_id == nullptr) return Status();
+  return confirm(request, confirm_plan_id);
 }
 
 // A request that could not be built fails the call before anything runs.

@@ -82,14 +82,8 @@ memkit::Result<CommandRequest> curated_request(mk_curated_command command,
                                                        {"--result", opts->result},
                                                        {"--severity", opts->severity},
                                                        {"--payload", opts->payload}};
-  for (const auto& [option, value] : texts) {
-    if (value != nullptr) request.options[option] = value;
-  }
   const std::pair<const char*, int64_t> numbers[] = {
       {"--max-chars", opts->max_chars}, {"--limit", opts->limit}, {"--max-depth", opts->max_depth}};
-  for (const auto& [option, value] : numbers) {
-    if (value != MK_CURATED_UNSET) request.options[option] = std::to_string(value);
-  }
   // --apply once, whether asked for by the flag (recover) or by confirm_plan_id.
   const std::pair<const char*, int32_t> flags[] = {
       {"--dry-run", opts->dry_run},
@@ -101,13 +95,10 @@ memkit::Result<CommandRequest> curated_request(mk_curated_command command,
       {"--delete", opts->delete_link},
       {"--apply", opts->apply != 0 && opts->confirm_plan_id == nullptr},
       {"--rollback", opts->rollback}};
-  for (const auto& [flag, value] : flags) {
-    if (value != 0) request.flags.emplace_back(flag);
-  }
-  if (opts->confirm_plan_id != nullptr) {
-    if (Status confirmed = memkit::capi::confirm(request, opts->confirm_plan_id); !confirmed.ok()) {
-      return confirmed;
-    }
+  if (Status given = memkit::capi::add_given(request, texts, numbers, MK_CURATED_UNSET, flags,
+                                             opts->confirm_plan_id);
+      !given.ok()) {
+    return given;
   }
   return request;
 }

@@ -41,9 +41,6 @@ memkit::Result<CommandRequest> tiers_request(mk_tiers_command command,
       {"--description", opts->description},
       {"--source-label", opts->source_label},
       {"--columns-json", opts->columns_json}};
-  for (const auto& [name, value] : texts) {
-    if (value != nullptr) request.options[name] = value;
-  }
   if (opts->template_name != nullptr) {
     if (command == MK_TIERS_TEMPLATE) {
       request.positionals.emplace_back(opts->template_name);
@@ -59,20 +56,14 @@ memkit::Result<CommandRequest> tiers_request(mk_tiers_command command,
                                                      {"--hours-back", opts->hours_back},
                                                      {"--head", opts->head},
                                                      {"--days", opts->days}};
-  for (const auto& [name, value] : numbers) {
-    if (value != MK_TIERS_UNSET) request.options[name] = std::to_string(value);
-  }
   const std::pair<const char*, int32_t> flags[] = {{"--no-log", opts->no_log},
                                                    {"--promote-global", opts->promote_global},
                                                    {"--append", opts->append},
                                                    {"--replace", opts->replace}};
-  for (const auto& [name, value] : flags) {
-    if (value != 0) request.flags.emplace_back(name);
-  }
-  if (opts->confirm_plan_id != nullptr) {
-    if (Status confirmed = memkit::capi::confirm(request, opts->confirm_plan_id); !confirmed.ok()) {
-      return confirmed;
-    }
+  if (Status given = memkit::capi::add_given(request, texts, numbers, MK_TIERS_UNSET, flags,
+                                             opts->confirm_plan_id);
+      !given.ok()) {
+    return given;
   }
   return request;
 }
