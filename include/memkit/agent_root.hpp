@@ -12,6 +12,7 @@
 #include "memkit/clock.hpp"
 #include "memkit/file_system.hpp"
 #include "memkit/memorybox.hpp"
+#include "memkit/memorybox_sync.hpp"
 #include "memkit/plan.hpp"
 #include "memkit/result.hpp"
 
@@ -20,6 +21,15 @@ namespace memkit {
 // What `memkit memorybox init` made, sorted bytewise; folders end with "/".
 struct MemoryBoxInit {
   std::vector<std::string> created;
+};
+
+// What sync keeps beside the tier files (memorybox.md §9), as read.
+struct SyncFiles {
+  std::optional<std::string> state;      // .memkit/sync.json
+  std::optional<std::string> base;       // .memkit/sync/base.tsv
+  std::optional<std::string> conflicts;  // .memkit/sync/conflicts.jsonl
+  FileSnapshot conflicts_file;           // memory/SYNC_CONFLICTS.md
+  memorybox::ModifiedTimes modified;     // every existing synced tier file
 };
 
 class AgentRoot final {
@@ -57,6 +67,14 @@ class AgentRoot final {
   // keeping no applied record: memorybox has no undo. Returns the paths written, in write order.
   // REQUIRES: lock() is held, recover() left no transaction, and the plan was made under the lock.
   [[nodiscard]] Result<std::vector<std::string>> apply(const Plan& plan, const ClockReading& now);
+
+  // Reads the sync state files (never through a link: Errc::unsafe_path) and the modification
+  // times of the files of `inputs` that sync (memorybox::sync_table_of).
+  [[nodiscard]] Result<SyncFiles> read_sync_files(const memorybox::Inputs& inputs) const;
+
+  // Replaces .memkit/<name> ("sync.json", "sync/base.tsv", "sync/conflicts.jsonl") atomically,
+  // making .memkit/ and .memkit/sync/ when missing, never through a link.
+  [[nodiscard]] Status write_state_file(const std::string& name, std::string_view bytes);
 
   // What `memorybox client set` reads of one client (memorybox.md §10): brain/clients/<C>.md and
   // every entry under memory/clients/<C>/ and memory/ARCHIVES/clients/<C>/, folders walked and

@@ -4,6 +4,7 @@
 // input gives the same result in every language.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -19,6 +20,7 @@
 #include "memkit/json.hpp"
 #include "memkit/memorybox_gate.hpp"
 #include "memkit/plan.hpp"
+#include "memkit/sync_remote.hpp"
 
 namespace memkit {
 
@@ -54,6 +56,13 @@ struct CommandEnvironment {
   std::optional<std::string> memkit_store;
   std::optional<std::string> memkit_workspace;
   std::optional<std::string> memkit_actor;
+  // `memorybox sync` (memorybox.md §9): MEMKIT_SYNC_CONNINFO, the PostgreSQL connection string,
+  // used when no --conninfo-file is given (never printed); how to open a PostgreSQL remote (empty
+  // in a build without the adapter); and random bytes for a new workspace id (empty: a new
+  // workspace needs --workspace-id).
+  std::optional<std::string> sync_conninfo;
+  std::function<Result<std::unique_ptr<sync::Remote>>(const std::string& conninfo)> open_postgres;
+  std::function<std::array<std::uint8_t, 10>()> random_bytes;
   // Standard input, for `--body-file -` and `--file -`; none where there is no such stream (the
   // C ABI), which refuses "-".
   std::function<Result<std::string>()> read_stdin;

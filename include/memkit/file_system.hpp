@@ -39,6 +39,9 @@ class FileSystem {
       const std::string& path) const = 0;
   // Permission bits of an existing file.
   [[nodiscard]] virtual Result<std::uint32_t> file_mode(const std::string& path) const = 0;
+  // An existing file's modification time, in milliseconds since the Unix epoch (not following a
+  // final link).
+  [[nodiscard]] virtual Result<std::int64_t> modified_millis(const std::string& path) const = 0;
 
   // Creates one directory; succeeds when it already exists as a directory.
   [[nodiscard]] virtual Status create_directory(const std::string& path) = 0;

@@ -20,6 +20,7 @@
 #include "memkit/memorybox_clients.hpp"
 #include "memkit/memorybox_gate.hpp"
 #include "memkit/memorybox_moves.hpp"
+#include "memkit/memorybox_sync.hpp"
 #include "memkit/plan.hpp"
 #include "memkit/tiers.hpp"
 #include "memkit/undo.hpp"
@@ -113,6 +114,23 @@ void write_inbox_compaction_json(const InboxCompaction& report, bool applied,
 // A gate's question to a host outside C++ (the C ABI's judge callback): {"candidate",
 // "categories","category","category_entries","gate","near_duplicates"}.
 [[nodiscard]] std::string memorybox_gate_question_json(const memorybox::GateQuestion& question);
+
+// `memorybox sync pull` data (memorybox.md §9): {"applied","items","needs_confirmation",
+// "open_conflicts","plan","pulled","unchanged","workspace_id","written"}; items are
+// {"action","file","id","rule","table"}, one per pulled record that was not unchanged.
+[[nodiscard]] std::string memorybox_sync_pull_json(const memorybox::PullPlanning& pull,
+                                                   const std::string& workspace_id,
+                                                   std::uint64_t pulled, bool applied,
+                                                   const std::vector<std::string>& written);
+// `memorybox sync push` data: {"assigned","held","last_push_at","last_push_ok","refused","sent",
+// "workspace_id"}; refused are {"id","reason","table"}.
+[[nodiscard]] std::string memorybox_sync_push_json(const memorybox::PushReport& push);
+// `memorybox sync status` data: {"last_pull_at","last_push_at","last_push_ok","open_conflicts",
+// "pending_pull","pending_push","workspace_id"}.
+[[nodiscard]] std::string memorybox_sync_status_json(const memorybox::SyncStatus& status);
+// `memorybox sync resolve` data: {"file","id","plan","take","written"}.
+[[nodiscard]] std::string memorybox_sync_resolve_json(const memorybox::Resolution& resolution,
+                                                      const std::vector<std::string>& written);
 
 // `memorybox compact` data (memorybox.md §7): {"actions","applied","plan","rules","written"}.
 [[nodiscard]] std::string memorybox_compact_json(const memorybox::Compaction& compaction,

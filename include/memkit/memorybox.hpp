@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -79,9 +80,9 @@ inline constexpr std::string_view kArchiveFolder = "memory/ARCHIVES";
 // with EntryState::missing.
 struct Inputs {
   Profile profile = Profile::standard;
-  std::vector<TierSpec> tiers = default_tiers();  // profile_tiers() of the profile and clients
-  std::vector<ClientProfile> clients;             // Maven: brain/clients/*.md, sorted
-  std::vector<std::string> canon_files;           // Maven: brain/canon/*.md, sorted
+  std::vector<TierSpec> tiers = default_tiers();    // profile_tiers() of the profile and clients
+  std::vector<ClientProfile> clients;               // Maven: brain/clients/*.md, sorted
+  std::vector<std::string> canon_files;             // Maven: brain/canon/*.md, sorted
   std::shared_ptr<const std::string> canon_ledger;  // Maven: .memkit/canon-ledger.jsonl, or null
   Snapshot snapshot;  // the tiers' fixed files, daily files, archives, brain/*.md
   std::vector<std::string> daily_files;    // "memory/daily/2026-11-30.md", sorted by date
@@ -290,8 +291,19 @@ struct Hygiene {
   std::vector<Finding> findings;  // MK-BOX-013 per FAIL, MK-BOX-014 per REVIEW; sorted
 };
 
+// What item 10 reads of sync (§8, §9), when a remote is configured (the root has synced).
+struct SyncHygiene {
+  std::optional<std::string> last_push_at;  // UTC with milliseconds
+  bool last_push_ok = false;
+  // The synced files that exist, "path" -> modification time (UTC with milliseconds).
+  std::map<std::string, std::string, std::less<>> modified;
+  std::vector<std::string> open_conflicts;  // ids, sorted
+};
+
 // `memkit memorybox hygiene` (§8): the ten items, evaluated on `now`'s local date; writes nothing.
-[[nodiscard]] Hygiene memorybox_hygiene(const Inputs& inputs, const ClockReading& now);
+// Item 10 is N/A without `sync`.
+[[nodiscard]] Hygiene memorybox_hygiene(const Inputs& inputs, const ClockReading& now,
+                                        const SyncHygiene* sync = nullptr);
 
 // `memkit memorybox load` (§2, §11): one file of a tier, with its bytes.
 struct LoadedFile {

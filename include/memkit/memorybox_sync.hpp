@@ -6,11 +6,17 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "memkit/clock.hpp"
+#include "memkit/findings.hpp"
+#include "memkit/memorybox.hpp"
+#include "memkit/plan.hpp"
 #include "memkit/result.hpp"
 
 namespace memkit::memorybox {
@@ -60,19 +66,22 @@ struct SyncRecord {
 // version). Upper-case digits are refused, so that workspace ids compare bytewise.
 [[nodiscard]] bool is_uuid(std::string_view text) noexcept;
 
-// §9: .memkit/sync.json.
+// §9: .memkit/sync.json. OUR DECISION beyond the spec's four keys: `pull_cursor`, the remote's
+// opaque position after the last pull (see sync_remote.hpp: pulling by `updated_at`, the writer's
+// clock, would miss a record pushed late by a machine whose clock is behind).
 struct SyncState {
   std::string workspace_id;                 // is_uuid
   std::optional<std::string> last_pull_at;  // is_utc_millis, or null before the first pull
   std::optional<std::string> last_push_at;  // is_utc_millis, or null before the first push
   bool last_push_ok = false;
+  std::string pull_cursor;  // "" before the first pull
   friend bool operator==(const SyncState&, const SyncState&) = default;
 };
 
-// Parses sync.json: a JSON object with exactly the four keys, once each, of the right types.
+// Parses sync.json: a JSON object with exactly the five keys, once each, of the right types.
 // Fails with Errc::parse and a message naming the problem.
 [[nodiscard]] Result<SyncState> parse_sync_state(std::string_view bytes);
-// Canonical JSON with the four keys, then LF.
+// Canonical JSON with the five keys, then LF.
 [[nodiscard]] std::string render_sync_state(const SyncState& state);
 
 // §9 Conflict rules: what a pull does with one id present on both sides.
@@ -100,9 +109,10 @@ struct MergeDecision {
 };
 
 struct MergeInput {
-  // The time of the last sync (sync.json's last_pull_at), or null on the first sync, when every
-  // record counts as changed. A side changed iff its updated_at >= last_sync_at.
-  std::optional<std::string> last_sync_at;
+  // Whether each side changed since the last sync: its record_digest differs from the one both
+  // sides had then (the SyncBase), or there was no sync of this id yet (both changed).
+  bool local_changed = true;
+  bool remote_changed = true;
   // Each side's effective confidence today (§6, computed by the caller), for memory facts. When
   // either is null (a tombstone without a confidence), *higher* is none.
   std::optional<std::uint32_t> local_effective;
@@ -112,7 +122,7 @@ struct MergeInput {
 
 // Decides one id present on both sides (a record on one side only is simply that side's). The
 // table of `local` chooses the rule. Deletions take part as updates at their updated_at (rule 4).
-// REQUIRES: local.id == remote.id; both updated_at values (and last_sync_at) are is_utc_millis.
+// REQUIRES: local.id == remote.id; both updated_at values are is_utc_millis.
 [[nodiscard]] MergeDecision merge(const SyncRecord& local, const SyncRecord& remote,
                                   const MergeInput& input);
 
@@ -127,5 +137,187 @@ struct MergeInput {
 // one length: longer than every backtick run of either text (at least 3).
 [[nodiscard]] std::string conflict_block(std::string_view id, std::string_view today,
                                          std::string_view local_text, std::string_view remote_text);
+
+// The file where truly ambiguous records are written down (rule 3).
+inline constexpr std::string_view kSyncConflictsFile = "memory/SYNC_CONFLICTS.md";
+
+// ---- The local side: the tier files as records (§9 Identity, Records) ----
+
+// The table a tier file's entries sync to: memory/LONG_TERM.md, SOP_LIBRARY.md, PATTERNS.md,
+// MISTAKES.md and DECISIONS.md -> memories; memory/SESSION_LOG.md -> session_logs;
+// memory/daily/YYYY-MM-DD.md (a valid date) -> daily_logs; nullopt for any other path.
+[[nodiscard]] std::optional<SyncTable> sync_table_of(std::string_view path) noexcept;
+
+// What "changed since the last sync" compares (32 hex digits of SHA-256): every field of the
+// record but workspace_id and updated_at, so a file's modification time moving (the updated_at of
+// an entry without `Updated`) is no change.
+[[nodiscard]] std::string record_digest(const SyncRecord& record);
+
+// The tombstone a push sends for an entry deleted locally: no text, no scores, deleted.
+[[nodiscard]] SyncRecord tombstone(std::string id, std::string workspace_id, SyncTable table,
+                                   std::string file, std::string updated_at);
+
+// What both sides held at the last sync, per id (.memkit/sync/base.tsv, OUR DECISION): the table,
+// the file and the record_digest. An id whose entry was deleted locally keeps its tombstone's
+// digest, so that it is pushed once.
+struct BaseEntry {
+  SyncTable table = SyncTable::memories;
+  std::string file;
+  std::string digest;
+  friend bool operator==(const BaseEntry&, const BaseEntry&) = default;
+};
+using SyncBase = std::map<std::string, BaseEntry, std::less<>>;
+
+// One line per id, sorted bytewise by id: "<digest>\t<table>\t<file>\t<id>\n". Parsing is strict
+// (Errc::parse naming the line).
+[[nodiscard]] std::string render_sync_base(const SyncBase& base);
+[[nodiscard]] Result<SyncBase> parse_sync_base(std::string_view bytes);
+
+// One synced entry of the local files.
+struct LocalRecord {
+  SyncRecord record;                       // record.id is the entry's Id (assigned if it had none)
+  Entry entry;                             // where it is, in record.file
+  std::optional<std::uint32_t> effective;  // memories: the effective confidence today (§6)
+  bool assigned = false;                   // the Id is new: an Id line is to be written
+};
+
+// What the local files hold for sync.
+struct LocalScan {
+  std::vector<LocalRecord> records;  // tier file order, then entry order
+  // Ids of entries that carry an Id but do not sync now (an unscored memories entry): they are
+  // neither pushed nor taken as deleted.
+  std::set<std::string, std::less<>> dormant;
+  // The Id lines to write for the assigned Ids, per file, as splices over its bytes (§3 field
+  // order; a daily file's Id line and empty line at its top).
+  std::map<std::string, std::vector<Splice>> id_splices;
+  std::vector<Finding> findings;  // MK-BOX-022 (BLOCKER) for each Id held by two entries
+};
+
+// The files' modification times, "path" -> UTC with milliseconds, for entries without `Updated`.
+using ModifiedTimes = std::map<std::string, std::string, std::less<>>;
+
+// Reads every synced entry of the tier 1-4 files (sync_table_of) into records of `workspace_id`:
+// memories entries only when scored. An entry without an Id gets a UUIDv7 from `now` and its bytes
+// (uuid_v7 of SHA-256 of them, so the same files at the same instant get the same Ids).
+// Fails with Errc::parse (or invalid_utf8) for a synced file that cannot be read as entries.
+[[nodiscard]] Result<LocalScan> scan_local(const Inputs& inputs, std::string_view workspace_id,
+                                           const ModifiedTimes& modified, const ClockReading& now);
+
+// §9 push step 2: what to send. A record is sent when its digest differs from the base (or the
+// base lacks it), unless its Id has an open conflict (`held`); an id of the base that no local
+// entry holds any longer (and is not dormant) is sent as a tombstone at `now`, once.
+// An entry changed since the last sync (its digest differs from the base's) is sent with
+// `updated_at` = now, and its `Updated` line is set to now in the file (OUR DECISION: an edit made
+// by hand leaves `Updated` as it was; without this, the remote would refuse the edit as no newer
+// than what it holds). A daily file has no `Updated` line: its time is the file's.
+struct PushSelection {
+  std::vector<SyncRecord> records;  // local order, then tombstones by id
+  std::vector<std::string> held;    // ids not sent because a conflict is open, sorted
+  // What to write before sending: the scan's Id lines and the Updated lines, per file, sorted.
+  std::map<std::string, std::vector<Splice>> splices;
+};
+[[nodiscard]] PushSelection select_push(const Inputs& inputs, const LocalScan& local,
+                                        const SyncBase& base,
+                                        const std::set<std::string, std::less<>>& open_conflicts,
+                                        std::string_view workspace_id, const ClockReading& now);
+
+// One record a remote did not store, and why (sync_remote.hpp's adapters return these).
+struct PushRefusal {
+  SyncTable table = SyncTable::memories;
+  std::string id;
+  std::string reason;  // "the remote holds a newer version", ...
+  friend bool operator==(const PushRefusal&, const PushRefusal&) = default;
+};
+
+// What `sync push` did (§9 Session end).
+struct PushReport {
+  std::string workspace_id;
+  std::vector<std::string> assigned;  // Ids written into the files before the push, file order
+  std::uint64_t sent = 0;             // records sent (changed entries and tombstones)
+  std::vector<PushRefusal> refused;   // not acknowledged
+  std::vector<std::string> held;      // not sent: their conflict is open
+  std::optional<std::string> last_push_at;
+  bool last_push_ok = false;
+};
+
+// What `sync status` shows (§9): the state, and what waits on each side.
+struct SyncStatus {
+  std::optional<std::string> workspace_id;  // null before the first sync
+  std::optional<std::string> last_pull_at;
+  std::optional<std::string> last_push_at;
+  bool last_push_ok = false;
+  std::uint64_t pending_push = 0;           // what a push would send now
+  std::vector<std::string> open_conflicts;  // ids, sorted
+  // Remote records a pull would merge; null unless a remote was given.
+  std::optional<std::uint64_t> pending_pull;
+};
+
+// ---- Pull (§9 Session start) ----
+
+// What a pull did with one remote record.
+enum class PullAction : std::uint8_t {
+  unchanged,   // both sides already agree (or the remote did not change): nothing to write
+  added,       // a new entry (or daily file) written from the remote
+  updated,     // the local entry's text or fields replaced by the remote's
+  moved,       // the remote moved the entry to another file: removed there, written here
+  deleted,     // the remote deleted it: the local entry moved to its archive (§7 archive files)
+  kept_local,  // the local version wins; it is pushed next
+  conflict,    // truly ambiguous: Review: sync conflict, SYNC_CONFLICTS.md, held from push
+};
+[[nodiscard]] std::string_view pull_action_name(PullAction action) noexcept;
+
+struct PullItem {
+  std::string id;
+  SyncTable table = SyncTable::memories;
+  std::string file;  // where the entry is after the pull
+  PullAction action = PullAction::unchanged;
+  std::optional<MergeRule> rule;  // when both sides held the id
+};
+
+struct PullPlanning {
+  std::vector<PullItem> items;  // one per remote record, by table then id
+  // The file changes: new entries, replaced entries, moves, archive copies, Review lines,
+  // memory/SYNC_CONFLICTS.md. nullopt when no file changes.
+  std::optional<Plan> plan;
+  // True when the plan replaces or removes local bytes (updated, moved, deleted): then it waits
+  // for a confirmed Plan ID; a plan that only adds is written directly.
+  bool needs_confirmation = false;
+  SyncBase base;                      // the base after the pull
+  std::vector<SyncRecord> conflicts;  // the open conflicts after the pull, by id
+  std::vector<Finding> findings;      // MK-BOX-021 when conflicts are open; refusals
+};
+
+struct PullInput {
+  const Inputs* inputs = nullptr;
+  const LocalScan* local = nullptr;  // scan_local of the same inputs (Ids assigned)
+  const SyncBase* base = nullptr;
+  std::vector<SyncRecord> remote;          // the pulled records (of this workspace)
+  std::vector<SyncRecord> open_conflicts;  // the remote versions of the conflicts still open
+  std::string_view workspace_id;
+  const FileSnapshot* conflicts_file = nullptr;  // memory/SYNC_CONFLICTS.md; nullptr: missing
+};
+
+// §9 steps 3-4: merges each remote record with the local entry of its id by the conflict rules
+// and plans the file changes (with the Id lines of local.id_splices). Fails with Errc::parse
+// naming the record for a remote record that cannot be written here (a file that is not a synced
+// path of its table, a memories text that does not read back as one entry).
+[[nodiscard]] Result<PullPlanning> plan_pull(const PullInput& input, const ClockReading& now);
+
+// `sync resolve --id ID --take local|remote` (§9 rule 3).
+struct Resolution {
+  std::string id;
+  std::string take;  // "local" or "remote"
+  std::string file;  // the entry's file afterwards
+  std::optional<Plan> plan;
+  SyncBase base;                      // the base afterwards
+  std::vector<SyncRecord> conflicts;  // the conflicts still open
+};
+// Clears the entry's `Review: sync conflict` line, appends "Resolved <id> — <today>: took <side>."
+// to memory/SYNC_CONFLICTS.md, and with `take_remote` writes the remote version over the local
+// entry; with local, sets `Updated` to now so the push wins over the remote's version.
+// The base takes the remote's digest, so the local version (if kept) is pushed next.
+// Fails with Errc::invalid_argument ("--id: ...") when the id has no open conflict.
+[[nodiscard]] Result<Resolution> plan_resolve(const PullInput& input, std::string_view id,
+                                              bool take_remote, const ClockReading& now);
 
 }  // namespace memkit::memorybox

@@ -9,6 +9,9 @@
 
 #include "cli/app.hpp"
 #include "memkit/system_clock.hpp"
+#if MEMKIT_WITH_POSTGRES
+#include "memkit/sync_postgres.hpp"
+#endif
 
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
@@ -31,6 +34,13 @@ int main(int argc, char** argv) {
   env.stdout_is_terminal = isatty(STDOUT_FILENO) == 1;
   env.no_colour = std::getenv("NO_COLOR") != nullptr;
   env.system_clock = memkit::read_system_clock;
+  env.random_bytes = memkit::read_system_random;
+  if (const char* conninfo = std::getenv("MEMKIT_SYNC_CONNINFO"); conninfo != nullptr) {
+    env.sync_conninfo = conninfo;
+  }
+#if MEMKIT_WITH_POSTGRES
+  env.open_postgres = memkit::sync::open_postgres_remote;
+#endif
   std::error_code error;
   env.current_directory = std::filesystem::current_path(error).string();
   const int code = memkit::cli::run(args, env, std::cout, std::cerr);

@@ -110,6 +110,11 @@ void run_memorybox_resolve_archive(MemoryBoxRun& run);
 // .memkit/txn finished first, AgentRoot::apply (memorybox_moves.cpp).
 [[nodiscard]] PlanWriter writer_of(MemoryBoxRun& run);
 
+// memorybox.md §9 `sync pull|push|status|resolve` (memorybox_sync.cpp).
+void run_memorybox_sync(MemoryBoxRun& run);
+// What hygiene item 10 reads of the sync state: nullopt when the root never synced.
+[[nodiscard]] Result<std::optional<memorybox::SyncHygiene>> sync_hygiene_of(MemoryBoxRun& run);
+
 // memorybox.md §10 `client set`: a field update, or a plan-confirmed move (memorybox_clients.cpp).
 void run_memorybox_client_set(MemoryBoxRun& run);
 

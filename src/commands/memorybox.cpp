@@ -74,7 +74,8 @@ Result<memorybox::UpdateRequest> update_request(const CommandRequest& inv) {
 // memorybox.md §2 and §11: the MemoryBox layout under an agent root (--root, default ".").
 void run_memorybox(const CommandRequest& inv, const CommandEnvironment& env, CommandReply& reply) {
   const Style style{env.stdout_is_terminal && !env.no_colour};
-  const std::optional<ClockReading> now = start_command(inv, env, reply, inv.command == "canon" || inv.command == "client");
+  const std::optional<ClockReading> now = start_command(
+      inv, env, reply, inv.command == "canon" || inv.command == "client" || inv.command == "sync");
   if (!now) return;
   const auto given = inv.options.find("--root");
   Result<AgentRoot> root =
@@ -120,6 +121,10 @@ void run_memorybox(const CommandRequest& inv, const CommandEnvironment& env, Com
     run_memorybox_client_set(run);
     return;
   }
+  if (inv.command == "sync") {
+    run_memorybox_sync(run);
+    return;
+  }
   if (inv.command == "compact") {
     run_memorybox_compact(run);
     return;
@@ -134,7 +139,13 @@ void run_memorybox(const CommandRequest& inv, const CommandEnvironment& env, Com
     return;
   }
   if (inv.command == "hygiene") {
-    const memorybox::Hygiene hygiene = memorybox::memorybox_hygiene(*inputs, *now);
+    const Result<std::optional<memorybox::SyncHygiene>> sync = sync_hygiene_of(run);
+    if (!sync) {
+      reply.findings.push_back(finding_from(sync.status()));
+      return;
+    }
+    const memorybox::Hygiene hygiene =
+        memorybox::memorybox_hygiene(*inputs, *now, *sync ? &**sync : nullptr);
     reply.findings = hygiene.findings;
     reply.data = fixed(memorybox_hygiene_json(hygiene));
     if (inv.format == OutputFormat::text)

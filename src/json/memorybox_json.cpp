@@ -115,6 +115,9 @@ std::string memorybox_hygiene_json(const memorybox::Hygiene& hygiene) {
       } else if (it.n == 7) {
         details.push_back(
             json{{"path", utf8(d.path)}, {"days", d.days ? json(*d.days) : json(nullptr)}});
+      } else if (it.n == 10) {  // changed synced files, then open conflicts (§8)
+        details.push_back(d.path.empty() ? json{{"id", utf8(d.entry_id)}}
+                                         : json{{"path", utf8(d.path)}});
       }
     }
     if (it.n == 9) {

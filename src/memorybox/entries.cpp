@@ -158,6 +158,7 @@ void read_sessions(std::string_view path, const Document& doc, std::vector<Entry
         open.kind = EntryKind::session;
         open.first_line = line.number;
         open.begin = line.begin;
+        open.first_line_end = line_end(line);
         open.identity_key = "session:" + casefold(heading_text(c));
         open.id = entry_id(path, open.identity_key);
         is_open = true;

@@ -9,6 +9,7 @@
 
 #include "markdown/line_kinds.hpp"
 #include "memkit/digest.hpp"
+#include "memkit/memorybox_sync.hpp"
 #include "memkit/text.hpp"
 
 namespace memkit::memorybox {
@@ -92,8 +93,26 @@ std::vector<std::string> entry_lines(const WriteRequest& w, const std::vector<Fi
   return lines;
 }
 
-// The unit after which a bullet of `category` goes, tight (§4 "Bullet files"), or nullopt when
-// the category has no place in the file.
+std::string joined_lf(std::span<const std::string> lines) {
+  std::string out;
+  for (const std::string& line : lines) {
+    if (!out.empty() || &line != lines.data()) out += '\n';
+    out += line;
+  }
+  return out;
+}
+
+std::uint64_t tier_one_lines(const Inputs& inputs) {
+  std::uint64_t lines = 0;
+  for (const std::string& path : inputs.tiers[0].files) {
+    const FileSnapshot* f = inputs.snapshot.find(path);
+    if (f != nullptr && f->state == EntryState::file) lines += line_count(*f->bytes);
+  }
+  return lines;
+}
+
+}  // namespace
+
 std::optional<std::size_t> category_place(const Document& doc, std::string_view category) {
   const std::span<const Unit> units = doc.units();
   std::optional<std::string> h2;
@@ -125,41 +144,11 @@ std::optional<std::size_t> category_place(const Document& doc, std::string_view 
   return std::nullopt;
 }
 
-std::string joined_lf(std::span<const std::string> lines) {
-  std::string out;
-  for (const std::string& line : lines) {
-    if (!out.empty() || &line != lines.data()) out += '\n';
-    out += line;
-  }
-  return out;
-}
-
-std::uint64_t tier_one_lines(const Inputs& inputs) {
-  std::uint64_t lines = 0;
-  for (const std::string& path : inputs.tiers[0].files) {
-    const FileSnapshot* f = inputs.snapshot.find(path);
-    if (f != nullptr && f->state == EntryState::file) lines += line_count(*f->bytes);
-  }
-  return lines;
-}
-
-}  // namespace
-
 std::string uuid7(std::int64_t unix_millis, std::string_view seed) {
   const Sha256 h = sha256(seed);
-  std::array<std::uint8_t, 16> b{};
-  const auto ms = static_cast<std::uint64_t>(unix_millis);
-  for (int i = 0; i < 6; ++i) b[static_cast<std::size_t>(i)] = (ms >> (8 * (5 - i))) & 0xFF;
-  b[6] = static_cast<std::uint8_t>(0x70 | (h[0] & 0x0F));
-  b[7] = h[1];
-  b[8] = static_cast<std::uint8_t>(0x80 | (h[2] & 0x3F));
-  for (std::size_t i = 9; i < 16; ++i) b[i] = h[i - 6];
-  std::string out;
-  for (std::size_t i = 0; i < 16; ++i) {
-    if (i == 4 || i == 6 || i == 8 || i == 10) out += '-';
-    out += fmt::format("{:02x}", b[i]);
-  }
-  return out;
+  std::array<std::uint8_t, 10> random{};
+  std::copy_n(h.begin(), random.size(), random.begin());
+  return uuid_v7(static_cast<std::uint64_t>(unix_millis), random);
 }
 
 std::optional<std::string> placement_rejection(const Inputs& inputs, const GateAnswer& placement,

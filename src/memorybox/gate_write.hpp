@@ -31,6 +31,11 @@ struct WriteRequest {
 [[nodiscard]] Status plan_gate_write(const Inputs& inputs, const WriteRequest& write,
                                      GateVerdict& verdict);
 
+// The unit after which a bullet of `category` goes, tight (§4 "Bullet files"): the last non-blank
+// unit under its H2 (or "H2 / H3") heading; nullopt when the category has no place in the file.
+[[nodiscard]] std::optional<std::size_t> category_place(const Document& doc,
+                                                        std::string_view category);
+
 // A UUIDv7 (RFC 9562) in canonical lower-case form: the clock's Unix milliseconds, then 74 bits
 // drawn from SHA-256 of `seed`, so the same write at the same instant gets the same Id.
 [[nodiscard]] std::string uuid7(std::int64_t unix_millis, std::string_view seed);

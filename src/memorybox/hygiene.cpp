@@ -208,7 +208,7 @@ void find_orphans(const std::string& file, const Document& doc, const std::set<s
 
 }  // namespace
 
-Hygiene memorybox_hygiene(const Inputs& inputs, const ClockReading& now) {
+Hygiene memorybox_hygiene(const Inputs& inputs, const ClockReading& now, const SyncHygiene* sync) {
   Hygiene hygiene;
   std::vector<std::pair<std::string, Document>> cache;
   cache.reserve(64);
@@ -345,7 +345,25 @@ Hygiene memorybox_hygiene(const Inputs& inputs, const ClockReading& now) {
   }
   {
     HygieneItem& it = item(10, "Supabase sync current (if available)?");
-    it.result = "N/A";  // no remote is configured: sync is not built yet (memorybox.md §9)
+    if (sync == nullptr) {
+      it.result = "N/A";  // no remote is configured: this root never synced (memorybox.md §9)
+    } else {
+      // Changed since the last successful push: every synced file when there was none.
+      const bool pushed = sync->last_push_ok && sync->last_push_at;
+      for (const auto& [path, modified] : sync->modified) {
+        if (!pushed || modified > *sync->last_push_at) {
+          HygieneDetail d;
+          d.path = path;
+          it.details.push_back(std::move(d));
+        }
+      }
+      for (const std::string& id : sync->open_conflicts) {
+        HygieneDetail d;
+        d.entry_id = id;
+        it.details.push_back(std::move(d));
+      }
+      stay_under(it, it.details.size(), 1);
+    }
   }
   for (const HygieneItem& it : hygiene.items) {
     if (it.result == "FAIL") {

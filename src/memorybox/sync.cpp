@@ -244,8 +244,8 @@ bool is_uuid(std::string_view text) noexcept {
 
 Result<SyncState> parse_sync_state(std::string_view bytes) {
   constexpr std::string_view what = ".memkit/sync.json";
-  Result<json> parsed =
-      parse_object(bytes, what, {"workspace_id", "last_pull_at", "last_push_at", "last_push_ok"});
+  Result<json> parsed = parse_object(
+      bytes, what, {"workspace_id", "last_pull_at", "last_push_at", "last_push_ok", "pull_cursor"});
   if (!parsed) return parsed.status();
   const json& o = *parsed;
   SyncState s;
@@ -262,6 +262,9 @@ Result<SyncState> parse_sync_state(std::string_view bytes) {
   const json& ok = o.at("last_push_ok");
   if (!ok.is_boolean()) return parse_error(what, "last_push_ok is not a boolean");
   s.last_push_ok = ok.get<bool>();
+  Result<std::string> cursor = get_string(o, "pull_cursor", what);
+  if (!cursor) return cursor.status();
+  s.pull_cursor = std::move(*cursor);
   return s;
 }
 
@@ -271,6 +274,7 @@ std::string render_sync_state(const SyncState& state) {
   o["last_pull_at"] = optional_text(state.last_pull_at);
   o["last_push_at"] = optional_text(state.last_push_at);
   o["last_push_ok"] = state.last_push_ok;
+  o["pull_cursor"] = detail::utf8(state.pull_cursor);
   return detail::canonical_dump(o) + "\n";
 }
 
@@ -323,11 +327,8 @@ MergeDecision merge(const SyncRecord& local, const SyncRecord& remote, const Mer
     return {.outcome = remote_newer ? take_remote : take_local, .rule = MergeRule::same};
   }
   if (input.canon) return {.outcome = conflict, .rule = MergeRule::canon};
-  const auto changed = [&](const SyncRecord& r) {
-    return !input.last_sync_at || r.updated_at >= *input.last_sync_at;
-  };
-  const bool local_changed = changed(local);
-  const bool remote_changed = changed(remote);
+  const bool local_changed = input.local_changed;
+  const bool remote_changed = input.remote_changed;
   if (local_changed && !remote_changed) {
     return {.outcome = take_local, .rule = MergeRule::only_local_changed};
   }

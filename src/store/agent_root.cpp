@@ -219,6 +219,46 @@ Status AgentRoot::write_file(const std::string& path, std::string_view bytes, bo
   return write_file_atomically(*fs_, absolute(path), bytes, false);
 }
 
+Result<SyncFiles> AgentRoot::read_sync_files(const memorybox::Inputs& inputs) const {
+  SyncFiles files;
+  const Result<bool> state = folder(".memkit");
+  if (!state) return state.status();
+  const Result<bool> sync = *state ? folder(".memkit/sync") : Result<bool>(false);
+  if (!sync) return sync.status();
+  const auto read = [&](const std::string& path, std::optional<std::string>& out) -> Status {
+    const Result<NodeType> type = fs_->node_type(absolute(path));
+    if (!type) return relative(type.status());
+    if (*type == NodeType::none) return Status();
+    if (*type != NodeType::file) return Status(Errc::unsafe_path, path + ": not a regular file");
+    Result<std::string> bytes = fs_->read_file(absolute(path));
+    if (!bytes) return relative(bytes.status());
+    out = std::move(*bytes);
+    return Status();
+  };
+  if (*state) {
+    if (Status s = read(".memkit/sync.json", files.state); !s.ok()) return s;
+  }
+  if (*sync) {
+    if (Status s = read(".memkit/sync/base.tsv", files.base); !s.ok()) return s;
+    if (Status s = read(".memkit/sync/conflicts.jsonl", files.conflicts); !s.ok()) return s;
+  }
+  const std::string conflicts_path(memorybox::kSyncConflictsFile);
+  files.conflicts_file = detail::read_entry(*fs_, absolute(conflicts_path), conflicts_path);
+  for (const FileSnapshot& f : inputs.snapshot.files()) {
+    if (!f.exists() || !memorybox::sync_table_of(f.path)) continue;
+    const Result<std::int64_t> millis = fs_->modified_millis(absolute(f.path));
+    if (!millis) return relative(millis.status());
+    const Result<ClockReading> at = ClockReading::create(*millis, 0);
+    if (!at) return at.status();
+    files.modified.emplace(f.path, at->utc_rfc3339_millis());
+  }
+  return files;
+}
+
+Status AgentRoot::write_state_file(const std::string& name, std::string_view bytes) {
+  return write_file(".memkit/" + name, bytes, true);
+}
+
 Result<MemoryBoxInit> AgentRoot::init_memorybox(std::optional<memorybox::Profile> profile) {
   MemoryBoxInit result;
   auto make_folder = [&](const std::string& relative) -> Status {

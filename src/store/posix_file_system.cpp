@@ -111,6 +111,12 @@ class PosixFileSystem final : public FileSystem {
     return static_cast<std::uint32_t>(st.st_mode & 07777);
   }
 
+  Result<std::int64_t> modified_millis(const std::string& path) const override {
+    struct stat st {};
+    if (::lstat(path.c_str(), &st) != 0) return io_error(path, errno);
+    return static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000 + st.st_mtim.tv_nsec / 1000000;
+  }
+
   Status create_directory(const std::string& path) override {
     if (::mkdir(path.c_str(), 0755) == 0) return Status();
     if (errno == EEXIST) {

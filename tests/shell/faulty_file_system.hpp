@@ -110,6 +110,9 @@ class FaultyFileSystem final : public FileSystem {
   Result<std::uint32_t> file_mode(const std::string& path) const override {
     return inner_->file_mode(path);
   }
+  Result<std::int64_t> modified_millis(const std::string& path) const override {
+    return inner_->modified_millis(path);
+  }
 
   Status create_directory(const std::string& path) override {
     return run(Op::create_directory, path, {}, [&] { return inner_->create_directory(path); });

@@ -44,9 +44,12 @@ constexpr std::string_view kT1 = "2026-11-30T09:00:00.000Z";
 constexpr std::string_view kT2 = "2026-11-30T10:00:00.000Z";
 constexpr std::string_view kOld = "2026-11-29T10:00:00.000Z";  // before the last sync
 
-MergeInput since_last(std::optional<std::uint32_t> local_effective,
+// The input of a sync after one at kLast: a side changed iff its updated_at is not earlier.
+MergeInput since_last(const SyncRecord& local, const SyncRecord& remote,
+                      std::optional<std::uint32_t> local_effective,
                       std::optional<std::uint32_t> remote_effective, bool canon = false) {
-  return MergeInput{.last_sync_at = std::string(kLast),
+  return MergeInput{.local_changed = local.updated_at >= kLast,
+                    .remote_changed = remote.updated_at >= kLast,
                     .local_effective = local_effective,
                     .remote_effective = remote_effective,
                     .canon = canon};
@@ -196,14 +199,16 @@ TEST_CASE("sync.json: render is canonical JSON + LF and parses back") {
   const SyncState fresh{.workspace_id = std::string(kWorkspace),
                         .last_pull_at = std::nullopt,
                         .last_push_at = std::nullopt,
-                        .last_push_ok = false};
+                        .last_push_ok = false,
+                        .pull_cursor = ""};
   CHECK(render_sync_state(fresh) ==
         "{\"last_pull_at\":null,\"last_push_at\":null,\"last_push_ok\":false,"
-        "\"workspace_id\":\"0192f3a4-5b6c-7d8e-9f00-112233445566\"}\n");
+        "\"pull_cursor\":\"\",\"workspace_id\":\"0192f3a4-5b6c-7d8e-9f00-112233445566\"}\n");
   const SyncState used{.workspace_id = std::string(kWorkspace),
                        .last_pull_at = std::string(kT1),
                        .last_push_at = std::string(kT2),
-                       .last_push_ok = true};
+                       .last_push_ok = true,
+                       .pull_cursor = "120,0,33"};
   for (const SyncState& s : {fresh, used}) {
     const Result<SyncState> back = parse_sync_state(render_sync_state(s));
     REQUIRE(back);
@@ -212,7 +217,8 @@ TEST_CASE("sync.json: render is canonical JSON + LF and parses back") {
   // Whitespace and key order are free on input.
   const Result<SyncState> spaced = parse_sync_state(
       "{\n  \"workspace_id\": \"0192f3a4-5b6c-7d8e-9f00-112233445566\",\n"
-      "  \"last_push_ok\": true, \"last_push_at\": null, \"last_pull_at\": null\n}\n");
+      "  \"last_push_ok\": true, \"last_push_at\": null, \"last_pull_at\": null,\n"
+      "  \"pull_cursor\": \"\"\n}\n");
   REQUIRE(spaced);
   CHECK(spaced->last_push_ok);
 }
@@ -230,22 +236,29 @@ TEST_CASE("sync.json: bad input is refused with the problem named") {
   CHECK(problem("{" + ws + ",\"last_pull_at\":null,\"last_push_at\":null}") ==
         ".memkit/sync.json: missing key \"last_push_ok\"");
   CHECK(problem("{" + ws + ",\"last_pull_at\":null,\"last_push_at\":null,\"last_push_ok\":true," +
-                "\"x\":1}") == ".memkit/sync.json: unknown key \"x\"");
+                "\"pull_cursor\":\"\",\"x\":1}") == ".memkit/sync.json: unknown key \"x\"");
   CHECK(problem("{" + ws + "," + ws +
-                ",\"last_pull_at\":null,\"last_push_at\":null,\"last_push_ok\":true}") ==
+                ",\"last_pull_at\":null,\"last_push_at\":null,\"last_push_ok\":true,\"pull_"
+                "cursor\":\"\"}") ==
         ".memkit/sync.json: key 'workspace_id' given twice in one object");
   CHECK(problem("{\"workspace_id\":\"abc\",\"last_pull_at\":null,\"last_push_at\":null,"
-                "\"last_push_ok\":true}") ==
+                "\"last_push_ok\":true,\"pull_cursor\":\"\"}") ==
         ".memkit/sync.json: workspace_id is not a canonical UUID");
   CHECK(problem("{\"workspace_id\":7,\"last_pull_at\":null,\"last_push_at\":null,"
-                "\"last_push_ok\":true}") == ".memkit/sync.json: workspace_id is not a string");
+                "\"last_push_ok\":true,\"pull_cursor\":\"\"}") ==
+        ".memkit/sync.json: workspace_id is not a string");
   CHECK(problem("{" + ws +
-                ",\"last_pull_at\":\"2026-11-30\",\"last_push_at\":null,\"last_push_ok\":true}") ==
+                ",\"last_pull_at\":\"2026-11-30\",\"last_push_at\":null,\"last_push_ok\":true,"
+                "\"pull_cursor\":\"\"}") ==
         ".memkit/sync.json: last_pull_at is not an RFC 3339 UTC time with milliseconds");
-  CHECK(problem("{" + ws + ",\"last_pull_at\":null,\"last_push_at\":1,\"last_push_ok\":true}") ==
-        ".memkit/sync.json: last_push_at is not a string or null");
-  CHECK(problem("{" + ws + ",\"last_pull_at\":null,\"last_push_at\":null,\"last_push_ok\":null}") ==
-        ".memkit/sync.json: last_push_ok is not a boolean");
+  CHECK(problem("{" + ws +
+                ",\"last_pull_at\":null,\"last_push_at\":1,\"last_push_ok\":true,\"pull_cursor\":"
+                "\"\"}") == ".memkit/sync.json: last_push_at is not a string or null");
+  CHECK(problem("{" + ws +
+                ",\"last_pull_at\":null,\"last_push_at\":null,\"last_push_ok\":null,\"pull_"
+                "cursor\":\"\"}") == ".memkit/sync.json: last_push_ok is not a boolean");
+  CHECK(problem("{" + ws + ",\"last_pull_at\":null,\"last_push_at\":null,\"last_push_ok\":true," +
+                "\"pull_cursor\":null}") == ".memkit/sync.json: pull_cursor is not a string");
 }
 
 TEST_CASE("merge: only one side changed since the last sync -> that side") {
@@ -253,37 +266,39 @@ TEST_CASE("merge: only one side changed since the last sync -> that side") {
   const SyncRecord new_remote = fact("- a edited\n", 50, std::string(kT1));
   // Remote changed, even with a lower confidence.
   CHECK(
-      merge(old_local, new_remote, since_last(90, 50)) ==
+      merge(old_local, new_remote, since_last(old_local, new_remote, 90, 50)) ==
       MergeDecision{.outcome = MergeOutcome::take_remote, .rule = MergeRule::only_remote_changed});
   // Local changed, even with a lower confidence.
   const SyncRecord new_local = fact("- a local\n", 50, std::string(kT1));
   const SyncRecord old_remote = fact("- a\n", 90, std::string(kOld));
-  CHECK(merge(new_local, old_remote, since_last(50, 90)) ==
+  CHECK(merge(new_local, old_remote, since_last(new_local, old_remote, 50, 90)) ==
         MergeDecision{.outcome = MergeOutcome::take_local, .rule = MergeRule::only_local_changed});
   // Logs alike.
-  CHECK(
-      merge(log_record(SyncTable::daily_logs, "x\n", std::string(kOld)),
-            log_record(SyncTable::daily_logs, "y\n", std::string(kT1)),
-            since_last(std::nullopt, std::nullopt)) ==
-      MergeDecision{.outcome = MergeOutcome::take_remote, .rule = MergeRule::only_remote_changed});
+  CHECK(merge(log_record(SyncTable::daily_logs, "x\n", std::string(kOld)),
+              log_record(SyncTable::daily_logs, "y\n", std::string(kT1)),
+              since_last(log_record(SyncTable::daily_logs, "x\n", std::string(kOld)),
+                         log_record(SyncTable::daily_logs, "y\n", std::string(kT1)), std::nullopt,
+                         std::nullopt)) == MergeDecision{.outcome = MergeOutcome::take_remote,
+                                                         .rule = MergeRule::only_remote_changed});
   // A change stamped exactly at the last sync counts as a change.
-  CHECK(merge(fact("- a local\n", 50, std::string(kLast)), old_remote, since_last(50, 90)) ==
+  CHECK(merge(fact("- a local\n", 50, std::string(kLast)), old_remote,
+              since_last(fact("- a local\n", 50, std::string(kLast)), old_remote, 50, 90)) ==
         MergeDecision{.outcome = MergeOutcome::take_local, .rule = MergeRule::only_local_changed});
 }
 
 TEST_CASE("merge: the same content on both sides is no conflict") {
   const SyncRecord a = fact("- a\n", 90, std::string(kT1));
-  CHECK(merge(a, a, since_last(90, 90)) ==
+  CHECK(merge(a, a, since_last(a, a, 90, 90)) ==
         MergeDecision{.outcome = MergeOutcome::take_local, .rule = MergeRule::same});
   const SyncRecord later = fact("- a\n", 90, std::string(kT2));
-  CHECK(merge(a, later, since_last(90, 90)) ==
+  CHECK(merge(a, later, since_last(a, later, 90, 90)) ==
         MergeDecision{.outcome = MergeOutcome::take_remote, .rule = MergeRule::same});
   // Canon: no difference, so no conflict, and the local entry is kept as it is.
-  CHECK(merge(a, later, since_last(90, 90, true)) ==
+  CHECK(merge(a, later, since_last(a, later, 90, 90, true)) ==
         MergeDecision{.outcome = MergeOutcome::take_local, .rule = MergeRule::same});
   // Log ties on identical text are no conflict.
   const SyncRecord log = log_record(SyncTable::session_logs, "### 2026-11-30\n", std::string(kT1));
-  CHECK(merge(log, log, since_last(std::nullopt, std::nullopt)).outcome ==
+  CHECK(merge(log, log, since_last(log, log, std::nullopt, std::nullopt)).outcome ==
         MergeOutcome::take_local);
 }
 
@@ -294,7 +309,8 @@ TEST_CASE("merge rule 1: logs -> the newer updated_at wins, equal timestamps con
     const SyncRecord l2 = log_record(table, "local\n", std::string(kT2));
     const SyncRecord r1 = log_record(table, "remote\n", std::string(kT1));
     const SyncRecord r2 = log_record(table, "remote\n", std::string(kT2));
-    const MergeInput in = since_last(std::nullopt, std::nullopt);
+    // Every record here is at or after the last sync: both sides changed.
+    const MergeInput in = since_last(l1, r1, std::nullopt, std::nullopt);
     CHECK(merge(l2, r1, in) ==
           MergeDecision{.outcome = MergeOutcome::take_local, .rule = MergeRule::log_newer});
     CHECK(merge(l1, r2, in) ==
@@ -302,7 +318,7 @@ TEST_CASE("merge rule 1: logs -> the newer updated_at wins, equal timestamps con
     CHECK(merge(l1, r1, in) ==
           MergeDecision{.outcome = MergeOutcome::conflict, .rule = MergeRule::log_tie});
     // Confidences play no part in logs.
-    CHECK(merge(l1, r2, since_last(100, 0)).outcome == MergeOutcome::take_remote);
+    CHECK(merge(l1, r2, since_last(l1, r2, 100, 0)).outcome == MergeOutcome::take_remote);
   }
 }
 
@@ -313,41 +329,44 @@ TEST_CASE("merge rule 2: memory facts, every row of newer x higher") {
   const SyncRecord r1 = fact("- remote\n", 80, std::string(kT1));
   const SyncRecord r2 = fact("- remote\n", 80, std::string(kT2));
   // newer exists, higher none -> newer.
-  CHECK(merge(l2, r1, since_last(80, 80)) ==
+  CHECK(merge(l2, r1, since_last(l2, r1, 80, 80)) ==
         MergeDecision{.outcome = take_local, .rule = MergeRule::fact_newer});
-  CHECK(merge(l1, r2, since_last(80, 80)) ==
+  CHECK(merge(l1, r2, since_last(l1, r2, 80, 80)) ==
         MergeDecision{.outcome = take_remote, .rule = MergeRule::fact_newer});
   // newer exists, higher the same side -> newer.
-  CHECK(merge(l2, r1, since_last(90, 80)) ==
+  CHECK(merge(l2, r1, since_last(l2, r1, 90, 80)) ==
         MergeDecision{.outcome = take_local, .rule = MergeRule::fact_newer});
-  CHECK(merge(l1, r2, since_last(80, 90)) ==
+  CHECK(merge(l1, r2, since_last(l1, r2, 80, 90)) ==
         MergeDecision{.outcome = take_remote, .rule = MergeRule::fact_newer});
   // newer none, higher exists -> higher.
-  CHECK(merge(l1, r1, since_last(90, 80)) ==
+  CHECK(merge(l1, r1, since_last(l1, r1, 90, 80)) ==
         MergeDecision{.outcome = take_local, .rule = MergeRule::fact_higher});
-  CHECK(merge(l1, r1, since_last(80, 90)) ==
+  CHECK(merge(l1, r1, since_last(l1, r1, 80, 90)) ==
         MergeDecision{.outcome = take_remote, .rule = MergeRule::fact_higher});
   // The two rules disagree -> truly ambiguous.
-  CHECK(merge(l2, r1, since_last(80, 90)) ==
+  CHECK(merge(l2, r1, since_last(l2, r1, 80, 90)) ==
         MergeDecision{.outcome = conflict, .rule = MergeRule::fact_ambiguous});
-  CHECK(merge(l1, r2, since_last(90, 80)) ==
+  CHECK(merge(l1, r2, since_last(l1, r2, 90, 80)) ==
         MergeDecision{.outcome = conflict, .rule = MergeRule::fact_ambiguous});
   // Both tie -> truly ambiguous.
-  CHECK(merge(l1, r1, since_last(80, 80)) ==
+  CHECK(merge(l1, r1, since_last(l1, r1, 80, 80)) ==
         MergeDecision{.outcome = conflict, .rule = MergeRule::fact_ambiguous});
   // The effective confidence decides, not the stored one: the caller passes the decayed values.
   const SyncRecord stored_high = fact("- local\n", 95, std::string(kT1));
-  CHECK(merge(stored_high, r1, since_last(70, 80)).outcome == take_remote);
+  CHECK(merge(stored_high, r1, since_last(stored_high, r1, 70, 80)).outcome == take_remote);
   // A side without an effective confidence makes higher none.
-  CHECK(merge(l2, r1, since_last(std::nullopt, 90)) ==
+  CHECK(merge(l2, r1, since_last(l2, r1, std::nullopt, 90)) ==
         MergeDecision{.outcome = take_local, .rule = MergeRule::fact_newer});
-  CHECK(merge(l1, r1, since_last(90, std::nullopt)) ==
+  CHECK(merge(l1, r1, since_last(l1, r1, 90, std::nullopt)) ==
         MergeDecision{.outcome = conflict, .rule = MergeRule::fact_ambiguous});
 }
 
 TEST_CASE("merge: on the first sync both sides count as changed") {
-  const MergeInput first{
-      .last_sync_at = std::nullopt, .local_effective = 80, .remote_effective = 80, .canon = false};
+  const MergeInput first{.local_changed = true,
+                         .remote_changed = true,
+                         .local_effective = 80,
+                         .remote_effective = 80,
+                         .canon = false};
   CHECK(merge(fact("- l\n", 80, std::string(kOld)), fact("- r\n", 80, std::string(kT1)), first) ==
         MergeDecision{.outcome = MergeOutcome::take_remote, .rule = MergeRule::fact_newer});
 }
@@ -357,22 +376,24 @@ TEST_CASE("merge rule 4: a deletion is an update at its updated_at") {
   deleted_remote.deleted = true;
   const SyncRecord l1 = fact("- a\n", 80, std::string(kT1));
   // A newer deletion wins over an older edit.
-  CHECK(merge(l1, deleted_remote, since_last(80, 80)) ==
+  CHECK(merge(l1, deleted_remote, since_last(l1, deleted_remote, 80, 80)) ==
         MergeDecision{.outcome = MergeOutcome::take_remote, .rule = MergeRule::fact_newer});
   // An older deletion loses to a newer edit.
   SyncRecord deleted_old = deleted_remote;
   deleted_old.updated_at = std::string(kT1);
-  CHECK(merge(fact("- a\n", 80, std::string(kT2)), deleted_old, since_last(80, 80)) ==
+  CHECK(merge(fact("- a\n", 80, std::string(kT2)), deleted_old,
+              since_last(fact("- a\n", 80, std::string(kT2)), deleted_old, 80, 80)) ==
         MergeDecision{.outcome = MergeOutcome::take_local, .rule = MergeRule::fact_newer});
   // A deletion from before the last sync is not a change.
   deleted_old.updated_at = std::string(kOld);
-  CHECK(merge(l1, deleted_old, since_last(80, 80)) ==
+  CHECK(merge(l1, deleted_old, since_last(l1, deleted_old, 80, 80)) ==
         MergeDecision{.outcome = MergeOutcome::take_local, .rule = MergeRule::only_local_changed});
   // A deleted log at the same time as a local edit is a conflict.
   SyncRecord deleted_log = log_record(SyncTable::daily_logs, "x\n", std::string(kT1));
   deleted_log.deleted = true;
   CHECK(merge(log_record(SyncTable::daily_logs, "x\n", std::string(kT1)), deleted_log,
-              since_last(std::nullopt, std::nullopt)) ==
+              since_last(log_record(SyncTable::daily_logs, "x\n", std::string(kT1)), deleted_log,
+                         std::nullopt, std::nullopt)) ==
         MergeDecision{.outcome = MergeOutcome::conflict, .rule = MergeRule::log_tie});
 }
 
@@ -380,18 +401,21 @@ TEST_CASE(
     "merge rule 5: a canon entry is never overwritten from remote; any difference conflicts") {
   const SyncRecord old_local = fact("- canon\n", 80, std::string(kOld));
   const SyncRecord new_remote = fact("- canon changed\n", 100, std::string(kT2));
-  CHECK(merge(old_local, new_remote, since_last(80, 100, true)) ==
+  CHECK(merge(old_local, new_remote, since_last(old_local, new_remote, 80, 100, true)) ==
         MergeDecision{.outcome = MergeOutcome::conflict, .rule = MergeRule::canon});
-  CHECK(merge(fact("- canon local\n", 80, std::string(kT2)), old_local, since_last(80, 80, true)) ==
+  CHECK(merge(fact("- canon local\n", 80, std::string(kT2)), old_local,
+              since_last(fact("- canon local\n", 80, std::string(kT2)), old_local, 80, 80, true)) ==
         MergeDecision{.outcome = MergeOutcome::conflict, .rule = MergeRule::canon});
   // A file or category change is a difference too, even with the text unchanged.
   SyncRecord moved = old_local;
   moved.file = "brain/MARKETING_CANON.md";
-  CHECK(merge(old_local, moved, since_last(80, 80, true)).outcome == MergeOutcome::conflict);
+  CHECK(merge(old_local, moved, since_last(old_local, moved, 80, 80, true)).outcome ==
+        MergeOutcome::conflict);
   SyncRecord recategorised = old_local;
   recategorised.category = std::nullopt;
-  CHECK(merge(old_local, recategorised, since_last(80, 80, true)).outcome ==
-        MergeOutcome::conflict);
+  CHECK(
+      merge(old_local, recategorised, since_last(old_local, recategorised, 80, 80, true)).outcome ==
+      MergeOutcome::conflict);
 }
 
 TEST_CASE("conflict block: H2 with the id and date, Local and Remote fenced blocks") {

@@ -1,0 +1,686 @@
+// `memkit memorybox sync pull|push|status|resolve` (memorybox.md §9): the local files, the sync
+// state in .memkit/ and a remote (a folder or PostgreSQL), under the agent root's lock.
+//
+// Write order, so that a crash anywhere leaves a state the next run repairs: a pull writes the
+// open conflicts, then the plan (one transaction), then the base, then sync.json; a push writes the
+// Id lines first, then sends, then the base and sync.json. Sending again what was acknowledged, or
+// pulling again what was merged, changes nothing.
+#include "memkit/memorybox_sync.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "commands/flow.hpp"
+#include "memkit/sync_remote.hpp"
+
+namespace memkit::commands_detail {
+
+namespace {
+
+using memorybox::SyncRecord;
+
+// A remote's failure: unreachable or refused (MK-BOX-023), a newer schema (MK-BOX-024), a record
+// that fails validation (MK-BOX-025). Every one is fatal: nothing was written.
+Finding remote_finding(const Status& status) {
+  switch (status.code()) {
+    case Errc::layout:
+      return make_fatal("MK-BOX-024", "", status.message());
+    case Errc::parse:
+      return make_fatal("MK-BOX-025", "", status.message());
+    case Errc::invalid_argument:
+      return finding_from(status);
+    default:
+      return make_fatal("MK-BOX-023", "", status.message());
+  }
+}
+
+// A local file that cannot be read as entries: the parse and UTF-8 codes of compaction.md §17.
+Finding local_finding(const Status& status) {
+  switch (status.code()) {
+    case Errc::parse:
+      return make_fatal("MK-PARSE-001", "", status.message());
+    case Errc::invalid_utf8:
+      return make_fatal("MK-UTF8-001", "", status.message());
+    default:
+      return finding_from(status);
+  }
+}
+
+// --remote dir:PATH | postgres. The connection string comes from --conninfo-file (its first
+// line) or MEMKIT_SYNC_CONNINFO, else libpq's defaults (PG* variables, ~/.pgpass, services).
+Result<std::unique_ptr<sync::Remote>> open_remote(const CommandRequest& inv,
+                                                  const CommandEnvironment& env,
+                                                  const std::string& spec) {
+  if (spec.rfind("dir:", 0) == 0 && spec.size() > 4) {
+    return sync::open_directory_remote(spec.substr(4));
+  }
+  if (spec != "postgres") {
+    return Status(Errc::invalid_argument,
+                  "--remote: expected dir:PATH or postgres, got '" + spec + "'");
+  }
+  if (!env.open_postgres) {
+    return Status(Errc::invalid_argument,
+                  "--remote: this build of memkit has no PostgreSQL adapter "
+                  "(MEMKIT_WITH_POSTGRES=OFF)");
+  }
+  std::string conninfo;
+  if (const std::optional<std::string> file = option(inv, "--conninfo-file")) {
+    Result<std::string> bytes = posix_file_system().read_file(*file);
+    if (!bytes) {
+      return Status(Errc::invalid_argument, "--conninfo-file: " + bytes.status().message());
+    }
+    conninfo = bytes->substr(0, bytes->find_first_of("\r\n"));
+  } else if (env.sync_conninfo) {
+    conninfo = *env.sync_conninfo;
+  }
+  return env.open_postgres(conninfo);
+}
+
+// The sync state as read: sync.json, the base and the open conflicts.
+struct State {
+  SyncFiles files;
+  std::optional<memorybox::SyncState> sync;
+  memorybox::SyncBase base;
+  std::vector<SyncRecord> conflicts;
+};
+
+Result<State> read_state(AgentRoot& root, const memorybox::Inputs& inputs) {
+  State state;
+  Result<SyncFiles> files = root.read_sync_files(inputs);
+  if (!files) return files.status();
+  state.files = std::move(*files);
+  if (state.files.state) {
+    Result<memorybox::SyncState> parsed = memorybox::parse_sync_state(*state.files.state);
+    if (!parsed) return parsed.status();
+    state.sync = std::move(*parsed);
+  }
+  if (state.files.base) {
+    Result<memorybox::SyncBase> base = memorybox::parse_sync_base(*state.files.base);
+    if (!base) return base.status();
+    state.base = std::move(*base);
+  }
+  if (state.files.conflicts) {
+    std::string_view rest = *state.files.conflicts;
+    std::size_t line = 0;
+    while (!rest.empty()) {
+      ++line;
+      const std::size_t lf = rest.find('\n');
+      Result<SyncRecord> r = memorybox::parse_record_line(rest.substr(0, lf));
+      if (!r) {
+        return Status(Errc::parse, fmt::format(".memkit/sync/conflicts.jsonl:{}: {}", line,
+                                               r.status().message()));
+      }
+      state.conflicts.push_back(std::move(*r));
+      rest = lf == std::string_view::npos ? std::string_view() : rest.substr(lf + 1);
+    }
+  }
+  return state;
+}
+
+std::string conflicts_bytes(const std::vector<SyncRecord>& conflicts) {
+  std::string out;
+  for (const SyncRecord& r : conflicts) out += memorybox::record_line(r);
+  return out;
+}
+
+std::set<std::string, std::less<>> conflict_ids(const std::vector<SyncRecord>& conflicts) {
+  std::set<std::string, std::less<>> ids;
+  for (const SyncRecord& r : conflicts) ids.insert(r.id);
+  return ids;
+}
+
+// The workspace of this root: sync.json's, else --workspace-id, else a new one (when `create`).
+Result<std::optional<std::string>> workspace_of(const MemoryBoxRun& run, const State& state,
+                                                bool create) {
+  const std::optional<std::string> given = option(run.inv, "--workspace-id");
+  if (given && !memorybox::is_uuid(*given)) {
+    return Status(
+        Errc::invalid_argument,
+        "--workspace-id: expected a UUID in lower-case 8-4-4-4-12 form, got '" + *given + "'");
+  }
+  if (state.sync) {
+    if (given && *given != state.sync->workspace_id) {
+      return Status(Errc::invalid_argument, "--workspace-id: this root already syncs workspace " +
+                                                state.sync->workspace_id + " (.memkit/sync.json)");
+    }
+    return std::optional<std::string>(state.sync->workspace_id);
+  }
+  if (given) return given;
+  if (!create) return std::optional<std::string>();
+  if (!run.env.random_bytes) {
+    return Status(Errc::invalid_argument,
+                  "--workspace-id: required for a first sync where no random source is given");
+  }
+  return std::optional<std::string>(memorybox::uuid_v7(
+      static_cast<std::uint64_t>(run.now.unix_millis()), run.env.random_bytes()));
+}
+
+// The plan of what a push writes before sending: Id lines and Updated lines, written directly
+// (field updates, memorybox.md §1).
+std::optional<Plan> field_plan(const memorybox::Inputs& inputs,
+                               const std::map<std::string, std::vector<Splice>>& splices) {
+  std::vector<PlanOperation> operations;
+  for (const auto& [path, edits] : splices) {
+    const FileSnapshot* f = inputs.snapshot.find(path);
+    operations.push_back(plan_write(path, f->bytes, true, edits));
+  }
+  if (operations.empty()) return std::nullopt;
+  return Plan::create("memorybox sync push", {}, std::move(operations), {});
+}
+
+// The shared start of every sync command: the lock, what a crash left, the files read again.
+struct Locked {
+  std::unique_ptr<LockHandle> lock;
+  memorybox::Inputs inputs;
+  State state;
+};
+
+std::optional<Locked> lock_and_read(MemoryBoxRun& run) {
+  Locked out;
+  Result<std::unique_ptr<LockHandle>> lock = run.root.lock(run.inv.lock_timeout_seconds);
+  if (!lock) {
+    run.reply.findings.push_back(finding_from(lock.status()));
+    return std::nullopt;
+  }
+  out.lock = std::move(*lock);
+  if (!finish_transactions([&run](bool apply) { return run.root.recover(apply); }, "memorybox",
+                           run.reply)) {
+    return std::nullopt;
+  }
+  Result<memorybox::Inputs> inputs = run.root.read_memorybox_inputs();
+  if (!inputs) {
+    run.reply.findings.push_back(finding_from(inputs.status()));
+    return std::nullopt;
+  }
+  out.inputs = std::move(*inputs);
+  Result<State> state = read_state(run.root, out.inputs);
+  if (!state) {
+    run.reply.findings.push_back(local_finding(state.status()));
+    return std::nullopt;
+  }
+  out.state = std::move(*state);
+  return out;
+}
+
+bool stops(const std::vector<Finding>& findings) {
+  const ExitClass c = derive_exit_class(findings);
+  return c == ExitClass::fatal || c == ExitClass::blocker;
+}
+
+bool failed(MemoryBoxRun& run, const Status& status) {
+  if (status.ok()) return false;
+  run.reply.findings.push_back(finding_from(status));
+  return true;
+}
+
+std::string pull_text(const memorybox::PullPlanning& pull, std::uint64_t pulled, bool applied) {
+  std::map<std::string_view, std::uint64_t> counts;
+  for (const memorybox::PullItem& item : pull.items) {
+    ++counts[memorybox::pull_action_name(item.action)];
+  }
+  std::string out = fmt::format("Pulled {} record(s)", pulled);
+  for (const auto& [action, n] : counts) out += fmt::format(", {} {}", n, action);
+  out += ".\n";
+  if (pull.plan && !applied) {
+    out += fmt::format(
+        "Plan {} replaces or removes local text; review it, then run `memkit memorybox sync pull "
+        "--apply --confirm-plan {}`.\n",
+        pull.plan->id(), pull.plan->id());
+  } else if (applied) {
+    out += "Written.\n";
+  }
+  for (const SyncRecord& c : pull.conflicts) out += "Open conflict: " + c.id + "\n";
+  return out;
+}
+
+// Pulls first, without the lock, so that an unreachable remote, a refused login or an invalid
+// record stops the pull with nothing written (not even .memkit/); then, under the lock, plans again
+// from the files as they are then, with the records already pulled.
+void run_pull(MemoryBoxRun& run) {
+  const std::optional<std::string> spec = option(run.inv, "--remote");
+  if (!spec) {
+    failed(run, Status(Errc::invalid_argument, "--remote: required (dir:PATH or postgres)"));
+    return;
+  }
+  const bool apply = has_flag(run.inv, "--apply");
+  const std::optional<std::string> confirm = option(run.inv, "--confirm-plan");
+  if (confirm && !apply) {
+    failed(run, Status(Errc::invalid_argument, "--confirm-plan: only with --apply"));
+    return;
+  }
+  Result<State> unlocked = read_state(run.root, run.inputs);
+  if (!unlocked) {
+    run.reply.findings.push_back(local_finding(unlocked.status()));
+    return;
+  }
+  Result<std::optional<std::string>> workspace = workspace_of(run, *unlocked, true);
+  if (!workspace) {
+    failed(run, workspace.status());
+    return;
+  }
+  const std::string ws = **workspace;
+  Result<std::unique_ptr<sync::Remote>> remote = open_remote(run.inv, run.env, *spec);
+  if (!remote) {
+    run.reply.findings.push_back(remote_finding(remote.status()));
+    return;
+  }
+  const std::string cursor = unlocked->sync ? unlocked->sync->pull_cursor : std::string();
+  Result<sync::Pulled> pulled = (*remote)->pull(ws, cursor);
+  if (!pulled) {
+    run.reply.findings.push_back(remote_finding(pulled.status()));
+    return;
+  }
+  const std::uint64_t count = pulled->records.size();
+  // Plans the pull over the files and state as read; an unreadable file or two entries with one
+  // Id (MK-BOX-022) come back as findings that stop it.
+  const auto plan = [&](const memorybox::Inputs& inputs,
+                        const State& state) -> std::shared_ptr<const memorybox::PullPlanning> {
+    Result<memorybox::LocalScan> scan =
+        memorybox::scan_local(inputs, ws, state.files.modified, run.now);
+    if (!scan) {
+      run.reply.findings.push_back(local_finding(scan.status()));
+      return nullptr;
+    }
+    if (!scan->findings.empty()) {
+      run.reply.findings = scan->findings;
+      return nullptr;
+    }
+    memorybox::PullInput input{.inputs = &inputs,
+                               .local = &*scan,
+                               .base = &state.base,
+                               .remote = pulled->records,
+                               .open_conflicts = state.conflicts,
+                               .workspace_id = ws,
+                               .conflicts_file = &state.files.conflicts_file};
+    Result<memorybox::PullPlanning> pull = memorybox::plan_pull(input, run.now);
+    if (!pull) {
+      run.reply.findings.push_back(remote_finding(pull.status()));
+      return nullptr;
+    }
+    return std::make_shared<const memorybox::PullPlanning>(std::move(*pull));
+  };
+  const auto finish = [&](const std::shared_ptr<const memorybox::PullPlanning>& shown, bool applied,
+                          const std::vector<std::string>& written) {
+    for (const Finding& f : shown->findings) run.reply.findings.push_back(f);
+    run.reply.plan = shown->plan;
+    run.reply.applied = applied;
+    run.reply.data = fixed(memorybox_sync_pull_json(*shown, ws, count, applied, written));
+    if (run.inv.format == OutputFormat::text) {
+      run.reply.text = fixed(pull_text(*shown, count, applied));
+    }
+  };
+  // What needs a confirmed Plan ID stops here unless it is confirmed.
+  const auto unconfirmed = [&](const std::shared_ptr<const memorybox::PullPlanning>& shown) {
+    if (stops(shown->findings)) return true;
+    if (!shown->needs_confirmation) return false;
+    if (!apply) return true;
+    if (!confirm) {
+      run.reply.findings.push_back(make_finding("MK-PLAN-002", Severity::blocker, "",
+                                                "--apply needs --confirm-plan " + shown->plan->id(),
+                                                "review the dry run, then confirm its Plan ID"));
+      return true;
+    }
+    if (*confirm != shown->plan->id()) {
+      run.reply.findings.push_back(
+          make_finding("MK-PLAN-001", Severity::blocker, "",
+                       "stale or mismatched plan: confirmed " + *confirm + ", current plan is " +
+                           shown->plan->id() + "; no files written",
+                       "review the current dry run and confirm its Plan ID"));
+      return true;
+    }
+    return false;
+  };
+  const std::shared_ptr<const memorybox::PullPlanning> first = plan(run.inputs, *unlocked);
+  if (!first) return;
+  if (unconfirmed(first)) {
+    finish(first, false, {});
+    return;
+  }
+  std::optional<Locked> locked = lock_and_read(run);
+  if (!locked) return;
+  if (locked->state.sync && locked->state.sync->workspace_id != ws) {
+    failed(run, Status(Errc::invalid_argument,
+                       ".memkit/sync.json: the workspace changed while pulling; pull again"));
+    return;
+  }
+  const std::shared_ptr<const memorybox::PullPlanning> shared = plan(locked->inputs, locked->state);
+  if (!shared) return;
+  if (unconfirmed(shared)) {
+    finish(shared, false, {});
+    return;
+  }
+  // Open conflicts first: a crash after this leaves them open, and the next pull finds the same.
+  if (shared->conflicts != locked->state.conflicts &&
+      failed(run, run.root.write_state_file("sync/conflicts.jsonl",
+                                            conflicts_bytes(shared->conflicts)))) {
+    return;
+  }
+  std::vector<std::string> written;
+  if (shared->plan) {
+    Result<std::vector<std::string>> applied = run.root.apply(*shared->plan, run.now);
+    if (!applied) {
+      failed(run, applied.status());
+      return;
+    }
+    written = std::move(*applied);
+  }
+  if (failed(run, run.root.write_state_file("sync/base.tsv",
+                                            memorybox::render_sync_base(shared->base)))) {
+    return;
+  }
+  memorybox::SyncState sync =
+      locked->state.sync.value_or(memorybox::SyncState{.workspace_id = ws,
+                                                       .last_pull_at = {},
+                                                       .last_push_at = {},
+                                                       .last_push_ok = false,
+                                                       .pull_cursor = ""});
+  sync.last_pull_at = run.now.utc_rfc3339_millis();
+  sync.pull_cursor = pulled->cursor;
+  if (failed(run, run.root.write_state_file("sync.json", memorybox::render_sync_state(sync)))) {
+    return;
+  }
+  finish(shared, shared->plan.has_value(), written);
+}
+
+void run_push(MemoryBoxRun& run) {
+  const std::optional<std::string> spec = option(run.inv, "--remote");
+  if (!spec) {
+    failed(run, Status(Errc::invalid_argument, "--remote: required (dir:PATH or postgres)"));
+    return;
+  }
+  // Connected first: an unreachable remote or a refused login writes nothing.
+  Result<std::unique_ptr<sync::Remote>> remote = open_remote(run.inv, run.env, *spec);
+  if (!remote) {
+    run.reply.findings.push_back(remote_finding(remote.status()));
+    return;
+  }
+  std::optional<Locked> locked = lock_and_read(run);
+  if (!locked) return;
+  Result<std::optional<std::string>> workspace = workspace_of(run, locked->state, true);
+  if (!workspace) {
+    failed(run, workspace.status());
+    return;
+  }
+  memorybox::SyncState sync =
+      locked->state.sync.value_or(memorybox::SyncState{.workspace_id = **workspace,
+                                                       .last_pull_at = {},
+                                                       .last_push_at = {},
+                                                       .last_push_ok = false,
+                                                       .pull_cursor = ""});
+  Result<memorybox::LocalScan> scan = memorybox::scan_local(locked->inputs, sync.workspace_id,
+                                                            locked->state.files.modified, run.now);
+  if (!scan) {
+    run.reply.findings.push_back(local_finding(scan.status()));
+    return;
+  }
+  if (!scan->findings.empty()) {  // MK-BOX-022: nothing is written or sent
+    run.reply.findings = scan->findings;
+    run.reply.data = fixed("{}");
+    return;
+  }
+  memorybox::PushReport report;
+  report.workspace_id = sync.workspace_id;
+  for (const memorybox::LocalRecord& r : scan->records) {
+    if (r.assigned) report.assigned.push_back(r.record.id);
+  }
+  const memorybox::PushSelection selection =
+      memorybox::select_push(locked->inputs, *scan, locked->state.base,
+                             conflict_ids(locked->state.conflicts), sync.workspace_id, run.now);
+  // The fields first: once a record is sent, its entry must carry the Id it was sent with.
+  if (const std::optional<Plan> fields = field_plan(locked->inputs, selection.splices)) {
+    Result<std::vector<std::string>> applied = run.root.apply(*fields, run.now);
+    if (!applied) {
+      failed(run, applied.status());
+      return;
+    }
+  }
+  report.sent = selection.records.size();
+  report.held = selection.held;
+  Result<std::vector<sync::Refusal>> refused =
+      selection.records.empty() ? Result<std::vector<sync::Refusal>>(std::vector<sync::Refusal>{})
+                                : (*remote)->push(sync.workspace_id, selection.records);
+  if (!refused) {
+    // Nothing acknowledged: the records wait for the next push (the offline queue is the base).
+    sync.last_push_ok = false;
+    if (failed(run, run.root.write_state_file("sync.json", memorybox::render_sync_state(sync)))) {
+      return;
+    }
+    run.reply.findings.push_back(remote_finding(refused.status()));
+    return;
+  }
+  report.refused = std::move(*refused);
+  std::set<std::string_view> not_stored;
+  for (const sync::Refusal& r : report.refused) not_stored.insert(r.id);
+  memorybox::SyncBase base = locked->state.base;
+  for (const SyncRecord& r : selection.records) {
+    if (!not_stored.contains(r.id)) {
+      base.insert_or_assign(r.id,
+                            memorybox::BaseEntry{r.table, r.file, memorybox::record_digest(r)});
+    }
+  }
+  if (failed(run, run.root.write_state_file("sync/base.tsv", memorybox::render_sync_base(base)))) {
+    return;
+  }
+  sync.last_push_at = run.now.utc_rfc3339_millis();
+  sync.last_push_ok = report.refused.empty();
+  if (failed(run, run.root.write_state_file("sync.json", memorybox::render_sync_state(sync)))) {
+    return;
+  }
+  report.last_push_at = sync.last_push_at;
+  report.last_push_ok = sync.last_push_ok;
+  for (const sync::Refusal& r : report.refused) {
+    run.reply.findings.push_back(
+        make_finding("MK-BOX-020", Severity::error, "",
+                     fmt::format("not acknowledged: {} {}: {}", memorybox::sync_table_name(r.table),
+                                 r.id, r.reason),
+                     "run `memkit memorybox sync pull`, then push again"));
+  }
+  if (!report.held.empty()) {
+    run.reply.findings.push_back(make_finding(
+        "MK-BOX-021", Severity::warning, std::string(memorybox::kSyncConflictsFile),
+        fmt::format("{} record(s) held back by open sync conflicts", report.held.size()),
+        "settle each with `memkit memorybox sync resolve --id ID --take local|remote`"));
+  }
+  run.reply.data = fixed(memorybox_sync_push_json(report));
+  if (run.inv.format == OutputFormat::text) {
+    run.reply.text = fixed(fmt::format(
+        "Pushed {} record(s): {} acknowledged, {} refused{}.\n", report.sent,
+        report.sent - report.refused.size(), report.refused.size(),
+        report.assigned.empty() ? ""
+                                : fmt::format("; {} new Id(s) written", report.assigned.size())));
+  }
+}
+
+void run_status(MemoryBoxRun& run) {
+  Result<State> state = read_state(run.root, run.inputs);
+  if (!state) {
+    run.reply.findings.push_back(local_finding(state.status()));
+    return;
+  }
+  memorybox::SyncStatus status;
+  if (state->sync) {
+    status.workspace_id = state->sync->workspace_id;
+    status.last_pull_at = state->sync->last_pull_at;
+    status.last_push_at = state->sync->last_push_at;
+    status.last_push_ok = state->sync->last_push_ok;
+  }
+  const std::string workspace = status.workspace_id.value_or(std::string(36, '0'));
+  Result<memorybox::LocalScan> scan =
+      memorybox::scan_local(run.inputs, workspace, state->files.modified, run.now);
+  if (!scan) {
+    run.reply.findings.push_back(local_finding(scan.status()));
+    return;
+  }
+  run.reply.findings = scan->findings;
+  const memorybox::PushSelection selection = memorybox::select_push(
+      run.inputs, *scan, state->base, conflict_ids(state->conflicts), workspace, run.now);
+  status.pending_push = selection.records.size();
+  for (const SyncRecord& r : state->conflicts) status.open_conflicts.push_back(r.id);
+  std::sort(status.open_conflicts.begin(), status.open_conflicts.end());
+  if (const std::optional<std::string> spec = option(run.inv, "--remote");
+      spec && status.workspace_id) {
+    Result<std::unique_ptr<sync::Remote>> remote = open_remote(run.inv, run.env, *spec);
+    if (!remote) {
+      run.reply.findings.push_back(remote_finding(remote.status()));
+      return;
+    }
+    Result<sync::Pulled> pulled = (*remote)->pull(workspace, state->sync->pull_cursor);
+    if (!pulled) {
+      run.reply.findings.push_back(remote_finding(pulled.status()));
+      return;
+    }
+    std::uint64_t pending = 0;
+    for (const SyncRecord& r : pulled->records) {
+      const auto known = state->base.find(r.id);
+      if (known == state->base.end() || known->second.digest != memorybox::record_digest(r)) {
+        ++pending;
+      }
+    }
+    status.pending_pull = pending;
+  } else if (spec) {
+    status.pending_pull = 0;  // no workspace yet: nothing of it can be remote
+  }
+  if (!status.open_conflicts.empty()) {
+    run.reply.findings.push_back(make_finding(
+        "MK-BOX-021", Severity::warning, std::string(memorybox::kSyncConflictsFile),
+        fmt::format("{} sync conflict{} open", status.open_conflicts.size(),
+                    status.open_conflicts.size() == 1 ? " is" : "s are"),
+        "settle each with `memkit memorybox sync resolve --id ID --take local|remote`"));
+  }
+  run.reply.data = fixed(memorybox_sync_status_json(status));
+  if (run.inv.format == OutputFormat::text) {
+    std::string text =
+        fmt::format("workspace {}\nlast pull {}\nlast push {} ({})\npending push {}\n",
+                    status.workspace_id.value_or("(none: never synced)"),
+                    status.last_pull_at.value_or("never"), status.last_push_at.value_or("never"),
+                    status.last_push_ok ? "ok" : "not acknowledged", status.pending_push);
+    if (status.pending_pull) text += fmt::format("pending pull {}\n", *status.pending_pull);
+    for (const std::string& id : status.open_conflicts) text += "open conflict " + id + "\n";
+    run.reply.text = fixed(text);
+  }
+}
+
+void run_resolve(MemoryBoxRun& run) {
+  const std::optional<std::string> id = option(run.inv, "--id");
+  const std::optional<std::string> take = option(run.inv, "--take");
+  if (!id || !take) {
+    failed(run, Status(Errc::invalid_argument,
+                       "memorybox sync resolve: --id ID and --take local|remote are required"));
+    return;
+  }
+  if (*take != "local" && *take != "remote") {
+    failed(run,
+           Status(Errc::invalid_argument, "--take: expected local or remote, got '" + *take + "'"));
+    return;
+  }
+  std::optional<Locked> locked = lock_and_read(run);
+  if (!locked) return;
+  if (!locked->state.sync) {
+    failed(run, Status(Errc::invalid_argument, "--id: " + *id + ": no open sync conflict"));
+    return;
+  }
+  const std::string workspace = locked->state.sync->workspace_id;
+  Result<memorybox::LocalScan> scan =
+      memorybox::scan_local(locked->inputs, workspace, locked->state.files.modified, run.now);
+  if (!scan) {
+    run.reply.findings.push_back(local_finding(scan.status()));
+    return;
+  }
+  memorybox::LocalScan without_ids = std::move(*scan);
+  // Resolving writes no new Ids: entries without one keep that for the next push.
+  std::erase_if(without_ids.records, [](const memorybox::LocalRecord& r) { return r.assigned; });
+  without_ids.id_splices.clear();
+  memorybox::PullInput input{.inputs = &locked->inputs,
+                             .local = &without_ids,
+                             .base = &locked->state.base,
+                             .remote = {},
+                             .open_conflicts = locked->state.conflicts,
+                             .workspace_id = workspace,
+                             .conflicts_file = &locked->state.files.conflicts_file};
+  Result<memorybox::Resolution> resolution =
+      memorybox::plan_resolve(input, *id, *take == "remote", run.now);
+  if (!resolution) {
+    run.reply.findings.push_back(resolution.status().code() == Errc::parse
+                                     ? remote_finding(resolution.status())
+                                     : finding_from(resolution.status()));
+    return;
+  }
+  std::vector<std::string> written;
+  if (resolution->plan) {
+    Result<std::vector<std::string>> applied = run.root.apply(*resolution->plan, run.now);
+    if (!applied) {
+      failed(run, applied.status());
+      return;
+    }
+    written = std::move(*applied);
+  }
+  if (failed(run, run.root.write_state_file("sync/base.tsv",
+                                            memorybox::render_sync_base(resolution->base))) ||
+      failed(run, run.root.write_state_file("sync/conflicts.jsonl",
+                                            conflicts_bytes(resolution->conflicts)))) {
+    return;
+  }
+  run.reply.plan = resolution->plan;
+  run.reply.applied = resolution->plan.has_value();
+  run.reply.data = fixed(memorybox_sync_resolve_json(*resolution, written));
+  if (run.inv.format == OutputFormat::text) {
+    run.reply.text = fixed(
+        fmt::format("Resolved {}: took the {} version ({}).\n", *id, *take, resolution->file));
+  }
+}
+
+}  // namespace
+
+Result<std::optional<memorybox::SyncHygiene>> sync_hygiene_of(MemoryBoxRun& run) {
+  Result<State> state = read_state(run.root, run.inputs);
+  if (!state) return state.status();
+  if (!state->sync) return std::optional<memorybox::SyncHygiene>();
+  memorybox::SyncHygiene sync;
+  sync.last_push_at = state->sync->last_push_at;
+  sync.last_push_ok = state->sync->last_push_ok;
+  sync.modified = state->files.modified;
+  for (const SyncRecord& r : state->conflicts) sync.open_conflicts.push_back(r.id);
+  std::sort(sync.open_conflicts.begin(), sync.open_conflicts.end());
+  return std::optional<memorybox::SyncHygiene>(std::move(sync));
+}
+
+void run_memorybox_sync(MemoryBoxRun& run) {
+  const std::vector<std::string>& words = run.inv.positionals;
+  if (words.size() != 1 ||
+      (words[0] != "pull" && words[0] != "push" && words[0] != "status" && words[0] != "resolve")) {
+    failed(run, Status(Errc::invalid_argument,
+                       "memorybox sync: expected pull, push, status or resolve"));
+    return;
+  }
+  run.reply.command = "memorybox sync " + words[0];
+  const auto only = [&](std::initializer_list<const char*> options, bool apply) {
+    for (const auto& [name, _] : run.inv.options) {
+      if (name == "--root") continue;
+      if (std::none_of(options.begin(), options.end(), [&](const char* o) { return name == o; })) {
+        failed(run, Status(Errc::invalid_argument,
+                           name + ": not an option of memorybox sync " + words[0]));
+        return false;
+      }
+    }
+    if (!apply && has_flag(run.inv, "--apply")) {
+      failed(run, Status(Errc::invalid_argument, "--apply: only with memorybox sync pull (" +
+                                                     words[0] + " writes directly)"));
+      return false;
+    }
+    return true;
+  };
+  if (words[0] == "pull") {
+    if (only({"--remote", "--conninfo-file", "--workspace-id", "--confirm-plan"}, true)) {
+      run_pull(run);
+    }
+  } else if (words[0] == "push") {
+    if (only({"--remote", "--conninfo-file", "--workspace-id"}, false)) run_push(run);
+  } else if (words[0] == "status") {
+    if (only({"--remote", "--conninfo-file"}, false)) run_status(run);
+  } else if (only({"--id", "--take"}, false)) {
+    run_resolve(run);
+  }
+}
+
+}  // namespace memkit::commands_detail

@@ -1,0 +1,94 @@
+// JSON of `memorybox sync pull|push|status|resolve` (spec memorybox.md §9, §11).
+#include "json/canonical.hpp"
+#include "memkit/json.hpp"
+
+namespace memkit {
+namespace {
+
+using detail::utf8;
+using nlohmann::json;
+
+json text_or_null(const std::optional<std::string>& text) {
+  return text ? json(utf8(*text)) : json(nullptr);
+}
+
+json strings(const std::vector<std::string>& values) {
+  json out = json::array();
+  for (const std::string& v : values) out.push_back(utf8(v));
+  return out;
+}
+
+json plan_or_null(const std::optional<Plan>& plan) {
+  return plan ? json::parse(plan_json(*plan)) : json(nullptr);
+}
+
+}  // namespace
+
+std::string memorybox_sync_pull_json(const memorybox::PullPlanning& pull,
+                                     const std::string& workspace_id, std::uint64_t pulled,
+                                     bool applied, const std::vector<std::string>& written) {
+  json items = json::array();
+  std::uint64_t unchanged = 0;
+  for (const memorybox::PullItem& item : pull.items) {
+    if (item.action == memorybox::PullAction::unchanged) {
+      ++unchanged;
+      continue;
+    }
+    items.push_back(
+        json{{"id", utf8(item.id)},
+             {"table", std::string(memorybox::sync_table_name(item.table))},
+             {"file", utf8(item.file)},
+             {"action", std::string(memorybox::pull_action_name(item.action))},
+             {"rule", item.rule ? json(std::string(memorybox::merge_rule_name(*item.rule)))
+                                : json(nullptr)}});
+  }
+  json conflicts = json::array();
+  for (const memorybox::SyncRecord& r : pull.conflicts) conflicts.push_back(utf8(r.id));
+  return detail::canonical_dump(json{{"workspace_id", utf8(workspace_id)},
+                                     {"pulled", pulled},
+                                     {"items", items},
+                                     {"unchanged", unchanged},
+                                     {"open_conflicts", conflicts},
+                                     {"plan", plan_or_null(pull.plan)},
+                                     {"needs_confirmation", pull.needs_confirmation},
+                                     {"applied", applied},
+                                     {"written", strings(written)}});
+}
+
+std::string memorybox_sync_push_json(const memorybox::PushReport& push) {
+  json refused = json::array();
+  for (const memorybox::PushRefusal& r : push.refused) {
+    refused.push_back(json{{"id", utf8(r.id)},
+                           {"table", std::string(memorybox::sync_table_name(r.table))},
+                           {"reason", utf8(r.reason)}});
+  }
+  return detail::canonical_dump(json{{"workspace_id", utf8(push.workspace_id)},
+                                     {"assigned", strings(push.assigned)},
+                                     {"sent", push.sent},
+                                     {"refused", refused},
+                                     {"held", strings(push.held)},
+                                     {"last_push_at", text_or_null(push.last_push_at)},
+                                     {"last_push_ok", push.last_push_ok}});
+}
+
+std::string memorybox_sync_status_json(const memorybox::SyncStatus& status) {
+  return detail::canonical_dump(
+      json{{"workspace_id", text_or_null(status.workspace_id)},
+           {"last_pull_at", text_or_null(status.last_pull_at)},
+           {"last_push_at", text_or_null(status.last_push_at)},
+           {"last_push_ok", status.last_push_ok},
+           {"pending_push", status.pending_push},
+           {"open_conflicts", strings(status.open_conflicts)},
+           {"pending_pull", status.pending_pull ? json(*status.pending_pull) : json(nullptr)}});
+}
+
+std::string memorybox_sync_resolve_json(const memorybox::Resolution& resolution,
+                                        const std::vector<std::string>& written) {
+  return detail::canonical_dump(json{{"id", utf8(resolution.id)},
+                                     {"take", resolution.take},
+                                     {"file", utf8(resolution.file)},
+                                     {"plan", plan_or_null(resolution.plan)},
+                                     {"written", strings(written)}});
+}
+
+}  // namespace memkit

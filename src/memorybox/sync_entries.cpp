@@ -1,0 +1,125 @@
+// Entries as sync sees them (spec memorybox.md §9 Records).
+#include "memorybox/sync_entries.hpp"
+
+#include <algorithm>
+
+#include "markdown/line_kinds.hpp"
+#include "memorybox/field_editor.hpp"
+
+namespace memkit::memorybox::detail {
+
+std::size_t content_end(const Document& doc, const Entry& entry) {
+  std::size_t end = entry.begin;
+  LineCursor cursor(doc.bytes(), entry.begin, entry.end, entry.first_line);
+  Line line{};
+  while (cursor.next(line)) {
+    if (!memkit::detail::is_blank(line.content)) {
+      end = line.begin + line.content.size() + line.terminator.size();
+    }
+  }
+  return end;
+}
+
+std::string record_text(const Document& doc, const Entry& entry) {
+  const std::string_view bytes = doc.bytes();
+  if (entry.kind == EntryKind::daily) {
+    std::size_t at = doc.content_begin();
+    if (!entry.fields.empty()) {  // the Id line, then at most one empty line
+      at = entry.fields.front().end;
+      LineCursor cursor(bytes, at, bytes.size(), entry.fields.front().line + 1);
+      Line line{};
+      if (cursor.next(line) && line.content.empty() && !line.terminator.empty()) {
+        at = line.begin + line.terminator.size();
+      }
+    }
+    return std::string(bytes.substr(at));
+  }
+  const std::size_t end = content_end(doc, entry);
+  std::string text;
+  std::size_t kept_end = 0;  // text's size after its last non-blank line
+  std::size_t at = entry.begin;
+  auto field = entry.fields.begin();
+  LineCursor cursor(bytes, entry.begin, end, entry.first_line);
+  Line line{};
+  while (cursor.next(line)) {
+    const std::size_t line_end = line.begin + line.content.size() + line.terminator.size();
+    while (field != entry.fields.end() && field->end <= at) ++field;
+    const bool is_field = field != entry.fields.end() && field->begin == at;
+    if (!is_field) {
+      text.append(bytes.substr(at, line_end - at));
+      if (!memkit::detail::is_blank(line.content)) kept_end = text.size();
+    }
+    at = line_end;
+  }
+  text.resize(kept_end);
+  return text;
+}
+
+std::uint32_t effective_on(std::uint32_t stored, const CivilDate& verified,
+                           const CivilDate& today) {
+  const std::int64_t days = std::max<std::int64_t>(0, days_between(verified, today));
+  return effective_confidence(stored, static_cast<std::uint64_t>(days));
+}
+
+std::vector<FieldText> record_fields(const SyncRecord& record, std::vector<FieldText> kept,
+                                     std::string_view default_indent) {
+  const auto set = [&](std::string_view key, std::string value) {
+    const auto same =
+        std::find_if(kept.begin(), kept.end(), [&](const FieldText& f) { return f.key == key; });
+    if (same != kept.end()) {
+      same->value = std::move(value);
+      return;
+    }
+    // Before the first line whose key comes later, else last (§3), with a neighbour's indent.
+    const auto later = std::find_if(kept.begin(), kept.end(),
+                                    [&](const FieldText& f) { return rank(f.key) > rank(key); });
+    std::string indent = later != kept.end() ? later->indent
+                         : kept.empty()      ? std::string(default_indent)
+                                             : kept.back().indent;
+    kept.insert(later, FieldText{std::string(key), std::move(indent), std::move(value)});
+  };
+  if (record.confidence) set("Confidence", format_hundredths(*record.confidence));
+  if (record.verified) set("Verified", *record.verified);
+  if (is_section_file(record.file) && record.table == SyncTable::memories) {
+    // §3: a section file's category is its stem unless a Category line says otherwise.
+    if (record.category && *record.category != file_stem(record.file)) {
+      set("Category", *record.category);
+    } else {
+      std::erase_if(kept, [](const FieldText& f) { return f.key == "Category"; });
+    }
+  }
+  if (record.table != SyncTable::daily_logs) set("Updated", record.updated_at);
+  set("Id", record.id);
+  return kept;
+}
+
+std::string entry_with_fields(std::string_view text, const std::vector<FieldText>& fields,
+                              bool fields_first, std::string_view terminator, bool terminate) {
+  std::string lines;
+  for (const FieldText& f : fields) {
+    lines += f.indent;
+    lines += field_line(f.key, f.value);
+    lines += terminator;
+  }
+  std::string out;
+  if (fields_first) {
+    const std::size_t lf = text.find('\n');
+    if (lf == std::string_view::npos) {  // a one-line text without a terminator
+      out.append(text);
+      if (!text.empty()) out += terminator;
+      out += lines;
+      return out;
+    }
+    out.append(text.substr(0, lf + 1));
+    out += lines;
+    out.append(text.substr(lf + 1));
+  } else {
+    out.append(text);
+    if (!out.empty() && out.back() != '\n' && (!fields.empty() || terminate)) out += terminator;
+    out += lines;
+  }
+  if (terminate && !out.empty() && out.back() != '\n') out += terminator;
+  return out;
+}
+
+}  // namespace memkit::memorybox::detail

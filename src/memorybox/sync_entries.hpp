@@ -1,0 +1,51 @@
+// Entries as sync sees them (spec memorybox.md §9 Records): an entry's text without its field
+// lines, and the bytes of an entry written from a record. Internal to src/memorybox.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "memkit/memorybox.hpp"
+#include "memkit/memorybox_sync.hpp"
+
+namespace memkit::memorybox::detail {
+
+// The offset after an entry's last non-blank line (and its terminator): where its content ends
+// and its trailing blank lines, if any, begin.
+[[nodiscard]] std::size_t content_end(const Document& doc, const Entry& entry);
+
+// §9 Records `text`: the entry's lines from its first to its last non-blank line without its field
+// lines, byte for byte; for a daily file, the bytes after its `Id:` line and the empty line after
+// it (all of them).
+[[nodiscard]] std::string record_text(const Document& doc, const Entry& entry);
+
+// The effective confidence of a stored value verified on `verified`, on `today` (§6).
+[[nodiscard]] std::uint32_t effective_on(std::uint32_t stored, const CivilDate& verified,
+                                         const CivilDate& today);
+
+// One field line of an entry being written: its indentation and "Key: value".
+struct FieldText {
+  std::string key;
+  std::string indent;
+  std::string value;
+};
+
+// The field lines of an entry written from `record`: the given `kept` lines (a local entry's,
+// in its order) with the record's own fields (Confidence, Verified and, in a section file whose
+// category is not its stem, Category; Updated and Id) set, and the missing ones inserted at their
+// §3 places with `default_indent`.
+[[nodiscard]] std::vector<FieldText> record_fields(const SyncRecord& record,
+                                                   std::vector<FieldText> kept,
+                                                   std::string_view default_indent);
+
+// The bytes of an entry: `text` (a record's, byte for byte) with `fields` after its first line
+// (`fields_first`, sections and sessions) or after its last line (bullets), each field line ended
+// by `terminator`. A text whose last line has no terminator gets one when fields follow it or
+// `terminate` is set.
+[[nodiscard]] std::string entry_with_fields(std::string_view text,
+                                            const std::vector<FieldText>& fields, bool fields_first,
+                                            std::string_view terminator, bool terminate);
+
+}  // namespace memkit::memorybox::detail

@@ -1,0 +1,182 @@
+// One libpq connection of the PostgreSQL adapter (pg_connection.hpp).
+#include "pg_connection.hpp"
+
+#include <poll.h>
+
+#include <climits>
+#include <vector>
+
+namespace memkit::detail::pg {
+
+namespace {
+
+// Each COPY message carries about this many bytes: large enough that the per-message cost
+// vanishes, small enough that encoding and storing overlap.
+constexpr std::size_t kCopyChunk = std::size_t{1} << 20;
+
+// The server's NOTICE and WARNING messages, and a FATAL message that arrives while the
+// connection is idle, would otherwise go to stderr: a library does not print.
+void ignore_notice(void* /*arg*/, const char* /*message*/) {}
+
+std::string_view first_line(std::string_view message) {
+  message = message.substr(0, message.find('\n'));
+  while (!message.empty() && (message.back() == '\r' || message.back() == ' ')) {
+    message.remove_suffix(1);
+  }
+  return message;
+}
+
+bool succeeded(const PGresult* result) noexcept {
+  const ExecStatusType status = PQresultStatus(result);
+  return status == PGRES_TUPLES_OK || status == PGRES_COMMAND_OK;
+}
+
+}  // namespace
+
+Status io_error(std::string_view what, std::string_view libpq_message) {
+  std::string_view line = first_line(libpq_message);
+  if (line.empty()) line = "libpq gave no reason";
+  std::string message = "PostgreSQL: ";
+  message += what;
+  message += ": ";
+  message += line;
+  return Status(Errc::io, std::move(message));
+}
+
+Result<Connection> Connection::open(const std::string& conninfo) {
+  char* parse_error = nullptr;
+  PQconninfoOption* parsed = PQconninfoParse(conninfo.c_str(), &parse_error);
+  if (parsed == nullptr) {
+    if (parse_error == nullptr) return Status(Errc::out_of_memory, "PostgreSQL: out of memory");
+    PQfreemem(parse_error);
+    return Status(
+        Errc::invalid_argument,
+        "PostgreSQL: connecting: the connection string is not a valid libpq keyword/value "
+        "string or URI");
+  }
+  PQconninfoFree(parsed);
+
+  // `conninfo` goes in as an expanded dbname, so it may be a URI or a keyword/value string; the
+  // keywords after it win over the same keywords inside it. memkit's text is UTF-8 whatever the
+  // database's encoding; libpq converts.
+  const char* const keywords[] = {"dbname", "fallback_application_name", "client_encoding",
+                                  nullptr};
+  const char* const values[] = {conninfo.c_str(), "memkit", "UTF8", nullptr};
+  PGconn* raw = PQconnectdbParams(keywords, values, /*expand_dbname=*/1);
+  if (raw == nullptr) return Status(Errc::out_of_memory, "PostgreSQL: out of memory");
+  Connection connection(raw);
+  PQsetNoticeProcessor(raw, ignore_notice, nullptr);
+  if (PQstatus(raw) != CONNECTION_OK) return io_error("connecting", PQerrorMessage(raw));
+  return connection;
+}
+
+bool Connection::alive() {
+  PGconn* conn = conn_.get();
+  // Nothing is in flight between calls, so anything readable now is a message the server sent
+  // on its own (a FATAL before it closed the connection) or the end of file itself. A few
+  // rounds read both; an open, quiet connection stops at the first poll.
+  for (int round = 0; round < 4 && PQstatus(conn) == CONNECTION_OK; ++round) {
+    pollfd waiting{.fd = PQsocket(conn), .events = POLLIN, .revents = 0};
+    if (::poll(&waiting, 1, 0) <= 0) break;
+    if (PQconsumeInput(conn) == 0) break;  // end of file: libpq marks the connection bad
+    while (PGnotify* note = PQnotifies(conn)) PQfreemem(note);  // parses what was read
+  }
+  return PQstatus(conn) == CONNECTION_OK;
+}
+
+Status Connection::reconnect() {
+  PQreset(conn_.get());
+  if (PQstatus(conn_.get()) != CONNECTION_OK) {
+    return io_error("reconnecting", PQerrorMessage(conn_.get()));
+  }
+  return Status();
+}
+
+Result<PgResult> Connection::run(std::string_view what, const char* sql,
+                                 std::initializer_list<const char*> params) {
+  const std::vector<const char*> values(params);
+  PgResult result(PQexecParams(conn_.get(), sql, static_cast<int>(values.size()), nullptr,
+                               values.data(), nullptr, nullptr, /*resultFormat=text*/ 0));
+  if (result == nullptr) return io_error(what, PQerrorMessage(conn_.get()));
+  if (!succeeded(result.get())) return io_error(what, PQresultErrorMessage(result.get()));
+  ++successes_;
+  return result;
+}
+
+Status Connection::run_script(std::string_view what, const char* sql) {
+  const PgResult result(PQexec(conn_.get(), sql));
+  if (result == nullptr) return io_error(what, PQerrorMessage(conn_.get()));
+  if (!succeeded(result.get())) return io_error(what, PQresultErrorMessage(result.get()));
+  ++successes_;
+  return Status();
+}
+
+Status Connection::copy_in(std::string_view what, const char* copy_sql,
+                           const std::function<bool(std::string&)>& produce) {
+  PGconn* conn = conn_.get();
+  {
+    const PgResult started(PQexec(conn, copy_sql));
+    if (started == nullptr) return io_error(what, PQerrorMessage(conn));
+    if (PQresultStatus(started.get()) != PGRES_COPY_IN) {
+      return io_error(what, PQresultErrorMessage(started.get()));
+    }
+  }
+  std::string buffer;
+  buffer.reserve(kCopyChunk + kCopyChunk / 4);
+  bool sent = true;
+  for (bool more = true; more && sent;) {
+    buffer.clear();
+    while (more && buffer.size() < kCopyChunk) more = produce(buffer);
+    // PQputCopyData takes an int; a field is at most 1 GiB, so only a freak row comes near.
+    if (!buffer.empty()) {
+      sent = buffer.size() <= INT_MAX &&
+             PQputCopyData(conn, buffer.data(), static_cast<int>(buffer.size())) == 1;
+    }
+  }
+  // A failed send ends the COPY with an error, so the server stores none of it.
+  if (PQputCopyEnd(conn, sent ? nullptr : "memkit could not send every row") != 1) sent = false;
+  Status status;
+  while (PGresult* raw = PQgetResult(conn)) {
+    const PgResult result(raw);
+    const ExecStatusType state = PQresultStatus(raw);
+    if (state == PGRES_COPY_IN || state == PGRES_COPY_OUT) {
+      // libpq is still in the COPY (the end could not be sent): it would hand this out forever.
+      if (status.ok()) status = io_error(what, PQerrorMessage(conn));
+      break;
+    }
+    if (state != PGRES_COMMAND_OK && status.ok()) {
+      status = io_error(what, PQresultErrorMessage(raw));
+    }
+  }
+  if (status.ok() && !sent) status = io_error(what, PQerrorMessage(conn));
+  if (status.ok()) ++successes_;
+  return status;
+}
+
+Transaction::~Transaction() {
+  if (open_ && !connection_.lost()) {
+    // Ends a failed transaction; the connection stays usable for the next call. When this fails
+    // too, the connection is gone, and so is the transaction.
+    (void)connection_.run("rolling back", "ROLLBACK");
+  }
+}
+
+Status Transaction::begin(std::string_view what, const char* begin_sql) {
+  Result<PgResult> begun = connection_.run(what, begin_sql);
+  if (!begun) return begun.status();
+  open_ = true;
+  return Status();
+}
+
+Status Transaction::commit(std::string_view what) {
+  Result<PgResult> committed = connection_.run(what, "COMMIT");
+  open_ = false;  // committed, or rolled back by the server when COMMIT failed
+  if (!committed) return committed.status();
+  // COMMIT of a transaction the server had already aborted succeeds as "ROLLBACK".
+  if (std::string_view(PQcmdStatus(committed->get())) != "COMMIT") {
+    return io_error(what, "the server rolled the transaction back");
+  }
+  return Status();
+}
+
+}  // namespace memkit::detail::pg

@@ -1,0 +1,236 @@
+// Record lines without a JSON tree. The canonical form (compaction.md §12.1) of a record is one
+// fixed sequence: the ten keys in bytewise order, no blanks, strings with only '"', '\' and control
+// characters escaped, integers in shortest decimal form.
+#include "sync/record_lines.hpp"
+
+#include <cstdint>
+
+#include "json/canonical.hpp"
+#include "memkit/clock.hpp"
+#include "memkit/text.hpp"
+
+namespace memkit::sync::detail {
+
+namespace {
+
+using memorybox::SyncRecord;
+
+void append_optional_string(std::string& out, const std::optional<std::string>& text) {
+  if (text) {
+    memkit::detail::append_json_string(out, *text);
+  } else {
+    out += "null";
+  }
+}
+
+int hex_value(char c) noexcept {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  return -1;  // canonical escapes use lower-case digits only
+}
+
+// Reads one canonical line from left to right; each step returns false at the first byte that
+// is not where the canonical form puts it.
+class CanonicalReader final {
+ public:
+  explicit CanonicalReader(std::string_view line) noexcept : line_(line) {}
+
+  [[nodiscard]] bool at_end() const noexcept { return at_ == line_.size(); }
+
+  bool literal(std::string_view expected) noexcept {
+    if (line_.substr(at_, expected.size()) != expected) return false;
+    at_ += expected.size();
+    return true;
+  }
+
+  // A string with canonical escapes only: \" \\ \b \f \n \r \t, and \u00XX for the other
+  // control characters.
+  bool string(std::string& out) {
+    if (!literal("\"")) return false;
+    out.clear();
+    std::size_t run = at_;  // the start of bytes copied as they are
+    while (at_ < line_.size()) {
+      const auto c = static_cast<unsigned char>(line_[at_]);
+      if (c == '"') {
+        out.append(line_.substr(run, at_ - run));
+        ++at_;
+        return true;
+      }
+      if (c < 0x20) return false;  // a raw control character: not JSON
+      if (c != '\\') {
+        ++at_;
+        continue;
+      }
+      out.append(line_.substr(run, at_ - run));
+      if (at_ + 1 >= line_.size()) return false;
+      const char escaped = line_[at_ + 1];
+      at_ += 2;
+      switch (escaped) {
+        case '"':
+        case '\\':
+          out += escaped;
+          break;
+        case 'b':
+          out += '\b';
+          break;
+        case 'f':
+          out += '\f';
+          break;
+        case 'n':
+          out += '\n';
+          break;
+        case 'r':
+          out += '\r';
+          break;
+        case 't':
+          out += '\t';
+          break;
+        case 'u': {
+          if (!literal("00") || at_ + 2 > line_.size()) return false;
+          const int high = hex_value(line_[at_]);
+          const int low = hex_value(line_[at_ + 1]);
+          if (high < 0 || high > 1 || low < 0) return false;
+          const char control = static_cast<char>(high * 16 + low);
+          // These have their short escapes in the canonical form.
+          if (control == '\b' || control == '\f' || control == '\n' || control == '\r' ||
+              control == '\t') {
+            return false;
+          }
+          out += control;
+          at_ += 2;
+          break;
+        }
+        default:
+          return false;
+      }
+      run = at_;
+    }
+    return false;
+  }
+
+  bool optional_string(std::optional<std::string>& out) {
+    if (literal("null")) {
+      out.reset();
+      return true;
+    }
+    out.emplace();
+    return string(*out);
+  }
+
+  // null, or an integer 0-100 in shortest form.
+  bool optional_confidence(std::optional<std::uint32_t>& out) noexcept {
+    if (literal("null")) {
+      out.reset();
+      return true;
+    }
+    std::uint32_t value = 0;
+    const std::size_t start = at_;
+    while (at_ < line_.size() && line_[at_] >= '0' && line_[at_] <= '9' && at_ - start < 4) {
+      value = value * 10 + static_cast<std::uint32_t>(line_[at_] - '0');
+      ++at_;
+    }
+    const std::size_t digits = at_ - start;
+    if (digits == 0 || digits > 3 || (digits > 1 && line_[start] == '0') || value > 100) {
+      return false;
+    }
+    out = value;
+    return true;
+  }
+
+  bool boolean(bool& out) noexcept {
+    if (literal("true")) {
+      out = true;
+      return true;
+    }
+    out = false;
+    return literal("false");
+  }
+
+ private:
+  std::string_view line_;
+  std::size_t at_ = 0;
+};
+
+// parse_record_line's test of an `id`: a stripped value on one line.
+bool is_field_value(std::string_view id) noexcept {
+  if (id.empty()) return false;
+  const auto blank = [](char c) { return c == ' ' || c == '\t'; };
+  if (blank(id.front()) || blank(id.back())) return false;
+  return id.find_first_of("\r\n") == std::string_view::npos;
+}
+
+// parse_record_line's checks of the values, given valid UTF-8 strings.
+bool passes_value_checks(const SyncRecord& r) {
+  if (r.table != memorybox::SyncTable::memories && !memorybox::is_log_table(r.table)) return false;
+  if (!is_field_value(r.id) || !memorybox::is_uuid(r.workspace_id) || r.file.empty() ||
+      (r.confidence && *r.confidence > 100) || (r.verified && !parse_iso_date(*r.verified)) ||
+      !is_utc_millis(r.updated_at)) {
+    return false;
+  }
+  if (memorybox::is_log_table(r.table) && r.confidence) return false;
+  return r.table != memorybox::SyncTable::memories || r.deleted || (r.confidence && r.verified);
+}
+
+bool is_utf8(std::string_view text) noexcept { return !find_invalid_utf8(text); }
+
+}  // namespace
+
+bool reads_back_unchanged(const SyncRecord& r) {
+  return is_utf8(r.id) && is_utf8(r.workspace_id) && is_utf8(r.file) &&
+         (!r.category || is_utf8(*r.category)) && is_utf8(r.text) &&
+         (!r.verified || is_utf8(*r.verified)) && is_utf8(r.updated_at) && passes_value_checks(r);
+}
+
+void append_record_line(std::string& out, const SyncRecord& record) {
+  out += "{\"category\":";
+  append_optional_string(out, record.category);
+  out += ",\"confidence\":";
+  out += record.confidence ? std::to_string(*record.confidence) : "null";
+  out += record.deleted ? ",\"deleted\":true,\"file\":" : ",\"deleted\":false,\"file\":";
+  memkit::detail::append_json_string(out, record.file);
+  out += ",\"id\":";
+  memkit::detail::append_json_string(out, record.id);
+  out += ",\"table\":\"";
+  out += memorybox::sync_table_name(record.table);
+  out += "\",\"text\":";
+  memkit::detail::append_json_string(out, record.text);
+  out += ",\"updated_at\":";
+  memkit::detail::append_json_string(out, record.updated_at);
+  out += ",\"verified\":";
+  append_optional_string(out, record.verified);
+  out += ",\"workspace_id\":";
+  memkit::detail::append_json_string(out, record.workspace_id);
+  out += "}\n";
+}
+
+std::optional<SyncRecord> read_canonical_record_line(std::string_view line) {
+  if (!line.empty() && line.back() == '\n') line.remove_suffix(1);
+  if (find_invalid_utf8(line)) return std::nullopt;
+  CanonicalReader in(line);
+  SyncRecord r;
+  std::string table;
+  const bool canonical =
+      in.literal("{\"category\":") && in.optional_string(r.category) &&
+      in.literal(",\"confidence\":") && in.optional_confidence(r.confidence) &&
+      in.literal(",\"deleted\":") && in.boolean(r.deleted) && in.literal(",\"file\":") &&
+      in.string(r.file) && in.literal(",\"id\":") && in.string(r.id) && in.literal(",\"table\":") &&
+      in.string(table) && in.literal(",\"text\":") && in.string(r.text) &&
+      in.literal(",\"updated_at\":") && in.string(r.updated_at) && in.literal(",\"verified\":") &&
+      in.optional_string(r.verified) && in.literal(",\"workspace_id\":") &&
+      in.string(r.workspace_id) && in.literal("}") && in.at_end();
+  if (!canonical) return std::nullopt;
+
+  // parse_record_line's checks; a line that fails one goes to it for the message.
+  const std::optional<memorybox::SyncTable> parsed_table = memorybox::parse_sync_table(table);
+  if (!parsed_table) return std::nullopt;
+  r.table = *parsed_table;
+  if (!passes_value_checks(r)) return std::nullopt;
+  return r;
+}
+
+Result<SyncRecord> read_record_line(std::string_view line) {
+  if (std::optional<SyncRecord> fast = read_canonical_record_line(line)) return std::move(*fast);
+  return memorybox::parse_record_line(line);
+}
+
+}  // namespace memkit::sync::detail

@@ -1,0 +1,490 @@
+#!/usr/bin/env python3
+"""MemoryBox sync end to end (spec memorybox.md §9): real `memkit` processes, agent roots in
+temporary folders, and one remote: a folder (`dir`) or a real PostgreSQL server (`postgres`, the
+server the ctest fixture started: MEMKIT_TEST_PG_DIR/conninfo).
+
+usage: sync_scenarios.py MEMKIT dir|postgres [--keep]
+
+Every scenario uses a workspace id of its own, so they share one remote without seeing each other
+(which is itself checked by `isolation`). Roots converge when a copy of each, pushed to a scratch
+folder remote, gives the same records.
+"""
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import uuid
+
+MEMKIT = None
+KIND = None
+REMOTE = None  # the --remote value
+ENV = None
+FAILURES = []
+
+
+def fail(message):
+    FAILURES.append(message)
+    print("FAIL: " + message, file=sys.stderr)
+
+
+def check(condition, message):
+    if not condition:
+        fail(message)
+    return condition
+
+
+def run(root, *args, now=None, env=None, remote=True, expect=None):
+    """Runs `memkit memorybox sync ...` on a root; returns (exit code, JSON envelope)."""
+    argv = [MEMKIT, "memorybox", "sync", *args, "--root", root, "--format", "json"]
+    if remote:
+        argv += ["--remote", remote if isinstance(remote, str) else REMOTE]
+    if now:
+        argv += ["--now", now]
+    done = subprocess.run(argv, env=env or ENV, capture_output=True, text=True, timeout=120)
+    try:
+        envelope = json.loads(done.stdout)
+    except ValueError:
+        fail("%s: not JSON: %r %r" % (" ".join(argv[1:]), done.stdout, done.stderr))
+        envelope = {"data": {}, "findings": []}
+    if expect is not None and done.returncode != expect:
+        fail("%s exited %d, expected %d: %s" % (" ".join(args), done.returncode, expect,
+                                                 json.dumps(envelope.get("findings"))))
+    return done.returncode, envelope
+
+
+def codes(envelope):
+    return [f["code"] for f in envelope.get("findings", [])]
+
+
+def pull(root, now, expect=0):
+    """A pull; a plan that needs confirmation is confirmed (as an agent would after review)."""
+    code, env = run(root, "pull", now=now, expect=expect)
+    data = env.get("data", {})
+    if code == 0 and data.get("needs_confirmation") and not data.get("applied"):
+        plan = data["plan"]["plan_id"]
+        code, env = run(root, "pull", "--apply", "--confirm-plan", plan, now=now, expect=0)
+    return env
+
+
+def new_root(base, name):
+    root = os.path.join(base, name)
+    os.makedirs(root)
+    subprocess.run([MEMKIT, "memorybox", "init", "--root", root], check=True,
+                   capture_output=True)
+    return root
+
+
+def write(root, path, text):
+    full = os.path.join(root, path)
+    os.makedirs(os.path.dirname(full), exist_ok=True)
+    with open(full, "w", encoding="utf-8", newline="") as f:
+        f.write(text)
+
+
+def read(root, path):
+    with open(os.path.join(root, path), encoding="utf-8", newline="") as f:
+        return f.read()
+
+
+def append(root, path, text):
+    write(root, path, read(root, path) + text)
+
+
+def tree_digest(root):
+    """Every file under the root (names and bytes), for "nothing was written"."""
+    h = hashlib.sha256()
+    for folder, dirs, files in sorted(os.walk(root)):
+        dirs.sort()
+        for name in sorted(files):
+            path = os.path.join(folder, name)
+            rel = os.path.relpath(path, root)
+            if rel == os.path.join(".memkit", "lock"):
+                continue
+            h.update(rel.encode() + b"\0")
+            with open(path, "rb") as f:
+                h.update(f.read() + b"\0")
+    return h.hexdigest()
+
+
+def records(root, base):
+    """The records a root holds: a copy pushed to a scratch folder remote, read back."""
+    copy = tempfile.mkdtemp(dir=base)
+    shutil.copytree(root, os.path.join(copy, "r"), symlinks=True)
+    r = os.path.join(copy, "r")
+    shutil.rmtree(os.path.join(r, ".memkit", "sync"), ignore_errors=True)
+    if os.path.exists(os.path.join(r, ".memkit", "sync.json")):
+        os.remove(os.path.join(r, ".memkit", "sync.json"))
+    scratch = os.path.join(copy, "remote")
+    os.makedirs(scratch)
+    done = subprocess.run([MEMKIT, "memorybox", "sync", "push", "--root", r, "--remote",
+                           "dir:" + scratch, "--workspace-id", str(uuid.UUID(int=1)),
+                           "--format", "json", "--now", "2026-11-30T12:00:00Z"],
+                          env=ENV, capture_output=True, text=True)
+    if done.returncode != 0:
+        fail("records of %s: push to scratch failed: %s" % (root, done.stdout))
+        return {}
+    out = {}
+    for table in ("memories", "session_logs", "daily_logs"):
+        path = os.path.join(scratch, table + ".jsonl")
+        if not os.path.exists(path):
+            continue
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                r = json.loads(line)
+                out[r["id"]] = (r["table"], r["file"], r["category"], r["text"], r["confidence"],
+                                r["verified"])
+    shutil.rmtree(copy)
+    return out
+
+
+def converged(a, b, base, what):
+    ra, rb = records(a, base), records(b, base)
+    if not check(ra == rb, "%s: the roots differ:\n  only A %s\n  only B %s" % (
+            what, sorted(set(ra.items()) - set(rb.items())),
+            sorted(set(rb.items()) - set(ra.items())))):
+        return False
+    return ra
+
+
+FACTS = """
+## Facts
+
+- The API base URL is https://api.example.com
+  Confidence: 0.90
+  Verified: 2026-11-20
+  Updated: 2026-11-20T10:00:00.000Z
+- Deploys happen on Tuesdays
+  Confidence: 0.80
+  Verified: 2026-11-25
+  Updated: 2026-11-25T10:00:00.000Z
+  Source: ops channel
+"""
+
+PATTERN = """
+## 2026-11-28 \u2014 Retry with backoff
+Confidence: 0.85
+Verified: 2026-11-28
+Updated: 2026-11-28T10:00:00.000Z
+
+Retry flaky calls three times with exponential backoff.
+"""
+
+SESSION = """
+### 2026-11-29 \u2014 Billing session
+Updated: 2026-11-29T18:00:00.000Z
+
+Fixed the invoice rounding bug.
+"""
+
+
+def seeded(base, name):
+    root = new_root(base, name)
+    append(root, "memory/LONG_TERM.md", FACTS)
+    append(root, "memory/PATTERNS.md", PATTERN)
+    append(root, "memory/SESSION_LOG.md", SESSION)
+    write(root, "memory/daily/2026-11-29.md", "# 2026-11-29\n\n- Rotated the API key.\n")
+    return root
+
+
+def scenario_converge(base):
+    """Two roots of one workspace: add, edit, move, delete; both converge."""
+    ws = str(uuid.uuid4())
+    a = seeded(base, "a")
+    b = new_root(base, "b")
+    _, pushed = run(a, "push", "--workspace-id", ws, now="2026-11-30T09:00:00Z", expect=0)
+    check(pushed["data"].get("sent") == 5, "converge: A sends its 5 entries: %s" % pushed["data"])
+    check(len(pushed["data"].get("assigned", [])) == 5, "converge: 5 Ids assigned")
+    check("Id: " in read(a, "memory/daily/2026-11-29.md").splitlines()[0],
+          "converge: the daily file starts with its Id line")
+    _, pulled = run(b, "pull", "--workspace-id", ws, now="2026-11-30T09:01:00Z", expect=0)
+    check(pulled["data"].get("applied") is True and not pulled["data"]["needs_confirmation"],
+          "converge: B's first pull only adds, written directly: %s" % pulled["data"])
+    check(sorted(i["action"] for i in pulled["data"]["items"]) == ["added"] * 5,
+          "converge: 5 added")
+    check(read(b, "memory/daily/2026-11-29.md") == read(a, "memory/daily/2026-11-29.md"),
+          "converge: the daily file arrives byte for byte")
+    converged(a, b, base, "converge after the first pull")
+    # B edits a fact by hand (Updated untouched) and pushes: the push stamps it.
+    text = read(b, "memory/LONG_TERM.md").replace("Deploys happen on Tuesdays",
+                                                  "Deploys happen on Thursdays")
+    write(b, "memory/LONG_TERM.md", text)
+    _, pushed = run(b, "push", now="2026-11-30T10:00:00Z", expect=0)
+    check(pushed["data"].get("sent") == 1 and pushed["data"]["last_push_ok"],
+          "converge: B sends its one edit: %s" % pushed["data"])
+    check("Updated: 2026-11-30T10:00:00.000Z" in read(b, "memory/LONG_TERM.md"),
+          "converge: the pushed edit is stamped")
+    pulled = pull(a, "2026-11-30T10:05:00Z")
+    check([i["action"] for i in pulled["data"]["items"]] == ["updated"],
+          "converge: A takes B's edit: %s" % pulled["data"].get("items"))
+    check("Thursdays" in read(a, "memory/LONG_TERM.md") and
+          "Source: ops channel" in read(a, "memory/LONG_TERM.md"),
+          "converge: the edit replaces the text and keeps A's other fields")
+    converged(a, b, base, "converge after an edit")
+    # A deletes the pattern; B's pull archives its copy.
+    write(a, "memory/PATTERNS.md", "# PATTERNS\n")
+    _, pushed = run(a, "push", now="2026-11-30T11:00:00Z", expect=0)
+    check(pushed["data"].get("sent") == 1, "converge: A sends one tombstone")
+    _, again = run(a, "push", now="2026-11-30T11:01:00Z", expect=0)
+    check(again["data"].get("sent") == 0, "converge: the tombstone is sent once")
+    pulled = pull(b, "2026-11-30T11:05:00Z")
+    check([i["action"] for i in pulled["data"]["items"]] == ["deleted"],
+          "converge: B deletes the pattern: %s" % pulled["data"].get("items"))
+    archive = os.path.join(b, "memory/ARCHIVES/patterns-2026-11.md")
+    check(os.path.exists(archive) and "Retry flaky calls" in read(b, "memory/ARCHIVES/patterns-2026-11.md"),
+          "converge: the deleted pattern is kept in B's archive")
+    converged(a, b, base, "converge after a deletion")
+    # Nothing left on either side.
+    for root in (a, b):
+        _, status = run(root, "status", now="2026-11-30T12:00:00Z", expect=0)
+        check(status["data"]["pending_push"] == 0 and status["data"]["pending_pull"] == 0,
+              "converge: nothing pending on %s: %s" % (root, status["data"]))
+
+
+def scenario_conflict(base):
+    """Both sides change one fact; newer and higher disagree: flagged, held, resolved."""
+    ws = str(uuid.uuid4())
+    a = seeded(base, "a")
+    b = new_root(base, "b")
+    run(a, "push", "--workspace-id", ws, now="2026-11-30T09:00:00Z", expect=0)
+    run(b, "pull", "--workspace-id", ws, now="2026-11-30T09:01:00Z", expect=0)
+    # A: higher confidence, earlier; B: lower confidence, later.
+    write(a, "memory/LONG_TERM.md", read(a, "memory/LONG_TERM.md").replace(
+        "api.example.com\n  Confidence: 0.90", "api2.example.com\n  Confidence: 0.95"))
+    run(a, "push", now="2026-11-30T10:00:00Z", expect=0)
+    write(b, "memory/LONG_TERM.md", read(b, "memory/LONG_TERM.md").replace(
+        "api.example.com\n  Confidence: 0.90", "api3.example.com\n  Confidence: 0.50"))
+    write(b, "memory/LONG_TERM.md", read(b, "memory/LONG_TERM.md").replace(
+        "Updated: 2026-11-20T10:00:00.000Z", "Updated: 2026-11-30T11:00:00.000Z"))
+    before = read(b, "memory/LONG_TERM.md")
+    _, pulled = run(b, "pull", now="2026-11-30T11:30:00Z", expect=0)
+    items = pulled["data"].get("items", [])
+    check([(i["action"], i["rule"]) for i in items] == [("conflict", "fact_ambiguous")],
+          "conflict: B's pull flags it: %s" % items)
+    check("MK-BOX-021" in codes(pulled), "conflict: MK-BOX-021")
+    after = read(b, "memory/LONG_TERM.md")
+    check("api3.example.com" in after and "Review: sync conflict 2026-11-30" in after,
+          "conflict: the local version stays, flagged")
+    check(after.replace("  Review: sync conflict 2026-11-30\n", "") == before,
+          "conflict: only the Review line is added")
+    conflicts = read(b, "memory/SYNC_CONFLICTS.md")
+    check("api2.example.com" in conflicts and "api3.example.com" in conflicts,
+          "conflict: both versions are in SYNC_CONFLICTS.md")
+    _, pushed = run(b, "push", now="2026-11-30T11:40:00Z", expect=0)
+    check(len(pushed["data"].get("held", [])) == 1 and pushed["data"]["sent"] == 0,
+          "conflict: the push holds it: %s" % pushed["data"])
+    _, status = run(b, "status", now="2026-11-30T11:41:00Z", remote=False, expect=0)
+    conflict_id = status["data"]["open_conflicts"]
+    check(len(conflict_id) == 1, "conflict: status lists it")
+    code, resolved = run(b, "resolve", "--id", conflict_id[0], "--take", "remote",
+                         now="2026-11-30T11:50:00Z", remote=False, expect=0)
+    text = read(b, "memory/LONG_TERM.md")
+    check("api2.example.com" in text and "Review:" not in text,
+          "conflict: resolve --take remote writes A's version without the Review line")
+    check("Resolved " + conflict_id[0] in read(b, "memory/SYNC_CONFLICTS.md"),
+          "conflict: the resolution is noted")
+    run(b, "push", now="2026-11-30T11:55:00Z", expect=0)
+    pull(a, "2026-11-30T12:00:00Z")
+    converged(a, b, base, "conflict resolved")
+
+
+def scenario_isolation(base):
+    """A root of another workspace sees none of the rows, and its pushes touch none."""
+    ws1, ws2 = str(uuid.uuid4()), str(uuid.uuid4())
+    a = seeded(base, "a")
+    run(a, "push", "--workspace-id", ws1, now="2026-11-30T09:00:00Z", expect=0)
+    # C is a copy of A (the same Ids) in another workspace, with other texts.
+    c = os.path.join(base, "c")
+    shutil.copytree(a, c, symlinks=True)
+    shutil.rmtree(os.path.join(c, ".memkit", "sync"))
+    os.remove(os.path.join(c, ".memkit", "sync.json"))
+    write(c, "memory/LONG_TERM.md", read(c, "memory/LONG_TERM.md").replace("Tuesdays", "Mondays"))
+    _, pulled = run(c, "pull", "--workspace-id", ws2, now="2026-11-30T09:05:00Z", expect=0)
+    check(pulled["data"]["pulled"] == 0, "isolation: C pulls nothing of A's workspace")
+    _, pushed = run(c, "push", now="2026-11-30T09:10:00Z", expect=0)
+    check(pushed["data"]["last_push_ok"] and not pushed["data"]["refused"],
+          "isolation: C's push of the same Ids is its own: %s" % pushed["data"])
+    _, pulled = run(a, "pull", now="2026-11-30T09:15:00Z", expect=0)
+    check(all(i["action"] == "unchanged" for i in pulled["data"]["items"]),
+          "isolation: A sees none of C's rows: %s" % pulled["data"]["items"])
+    check("Tuesdays" in read(a, "memory/LONG_TERM.md"), "isolation: A's text is untouched")
+    b = new_root(base, "b")
+    _, pulled = run(b, "pull", "--workspace-id", ws1, now="2026-11-30T09:20:00Z", expect=0)
+    check("Tuesdays" in read(b, "memory/LONG_TERM.md") and
+          "Mondays" not in read(b, "memory/LONG_TERM.md"),
+          "isolation: a new root of A's workspace gets A's text only")
+
+
+def scenario_faults(base, unreachable, unreachable_env):
+    """Offline work is queued; a repeated push is idempotent; concurrent pushes both land."""
+    ws = str(uuid.uuid4())
+    a = seeded(base, "a")
+    b = new_root(base, "b")
+    # Offline: the push fails, nothing is acknowledged, and the next push sends it all.
+    code, failed = run(a, "push", "--workspace-id", ws, now="2026-11-30T09:00:00Z",
+                       remote=unreachable, env=unreachable_env)
+    check(code == 2 and "MK-BOX-023" in codes(failed),
+          "faults: an unreachable remote is MK-BOX-023, exit 2: %d %s" % (code, codes(failed)))
+    check(not os.path.exists(os.path.join(a, ".memkit")),
+          "faults: a push that cannot connect writes nothing")
+    _, status = run(a, "status", now="2026-11-30T09:01:00Z", remote=False, expect=0)
+    check(status["data"]["pending_push"] == 5, "faults: the 5 records wait: %s" % status["data"])
+    _, pushed = run(a, "push", "--workspace-id", ws, now="2026-11-30T09:05:00Z", expect=0)
+    check(pushed["data"]["sent"] == 5 and pushed["data"]["last_push_ok"],
+          "faults: the queued records are sent later: %s" % pushed["data"])
+    # A push repeated after a lost acknowledgement (the base never written) is acknowledged.
+    os.remove(os.path.join(a, ".memkit", "sync", "base.tsv"))
+    _, again = run(a, "push", now="2026-11-30T09:06:00Z", expect=0)
+    check(again["data"]["sent"] == 5 and not again["data"]["refused"],
+          "faults: a repeated push is acknowledged, not refused: %s" % again["data"])
+    run(b, "pull", "--workspace-id", ws, now="2026-11-30T09:07:00Z", expect=0)
+    converged(a, b, base, "faults: after the repeated push")
+    # Two agents push at once: each its own new entries.
+    append(a, "memory/LONG_TERM.md", "- Fact from A\n  Confidence: 0.90\n  Verified: 2026-11-30\n"
+           "  Updated: 2026-11-30T10:00:00.000Z\n")
+    append(b, "memory/LONG_TERM.md", "- Fact from B\n  Confidence: 0.90\n  Verified: 2026-11-30\n"
+           "  Updated: 2026-11-30T10:00:00.000Z\n")
+    procs = [subprocess.Popen([MEMKIT, "memorybox", "sync", "push", "--root", root, "--remote",
+                               REMOTE, "--now", "2026-11-30T10:01:00Z", "--format", "json"],
+                              env=ENV, stdout=subprocess.PIPE, text=True) for root in (a, b)]
+    for p in procs:
+        out, _ = p.communicate(timeout=120)
+        check(p.returncode == 0, "faults: a concurrent push failed: %s" % out)
+    pull(a, "2026-11-30T10:05:00Z")
+    pull(b, "2026-11-30T10:05:00Z")
+    both = converged(a, b, base, "faults: after concurrent pushes")
+    if both:
+        texts = [r[3] for r in both.values()]
+        check("- Fact from A\n" in texts and "- Fact from B\n" in texts,
+              "faults: both concurrent pushes landed")
+
+
+def scenario_bad_remote(base, cases):
+    """Each bad remote: a clear error, exit 2, and nothing written locally."""
+    for name, remote, code_expected, env_extra, *setup in cases:
+        ws = str(uuid.uuid4())
+        for prepare in setup:
+            prepare(ws)
+        a = seeded(base, "bad-" + name)
+        run(a, "status", now="2026-11-30T09:00:00Z", remote=False, expect=0)
+        before = tree_digest(a)
+        # A remote that cannot be read is refused by both; an invalid row only by a pull.
+        for verb in ("pull",) if code_expected == "MK-BOX-025" else ("pull", "push"):
+            env = dict(ENV, **env_extra)
+            code, out = run(a, verb, "--workspace-id", ws, now="2026-11-30T09:00:00Z", env=env,
+                            remote=remote)
+            check(code == 2 and code_expected in codes(out),
+                  "bad remote %s: %s gives %s, exit 2: got %d %s" % (
+                      name, verb, code_expected, code, json.dumps(out.get("findings"))))
+            if verb == "pull":
+                check(tree_digest(a) == before, "bad remote %s: the pull wrote nothing" % name)
+            for secret in ("wrongpassword", "password=right"):
+                check(secret not in json.dumps(out), "bad remote %s: the password is printed" % name)
+
+
+def main():
+    global MEMKIT, KIND, REMOTE, ENV
+    if len(sys.argv) < 3 or sys.argv[2] not in ("dir", "postgres"):
+        print(__doc__, file=sys.stderr)
+        return 2
+    MEMKIT, KIND = os.path.abspath(sys.argv[1]), sys.argv[2]
+    ENV = dict(os.environ)
+    ENV.pop("MEMKIT_NOW", None)
+    ENV.update({"LC_ALL": "C", "TZ": "UTC", "NO_COLOR": "1"})
+    base = tempfile.mkdtemp(prefix="memkit-sync-")
+    try:
+        bad = []
+        if KIND == "dir":
+            remote_dir = os.path.join(base, "remote")
+            os.makedirs(remote_dir)
+            REMOTE = "dir:" + remote_dir
+            unreachable = "dir:" + os.path.join(base, "no-such-remote")
+            unreachable_env = ENV
+            broken = os.path.join(base, "broken-remote")
+            os.makedirs(broken)
+            with open(os.path.join(broken, "memories.jsonl"), "w") as f:
+                f.write('{"id": "x"}\n')
+            bad = [("missing", unreachable, "MK-BOX-023", {}),
+                   ("invalid-row", "dir:" + broken, "MK-BOX-025", {})]
+        else:
+            pg_dir = os.environ.get("MEMKIT_TEST_PG_DIR")
+            if not pg_dir:
+                print("MEMKIT_TEST_PG_DIR is not set: the PostgreSQL server fixture did not run",
+                      file=sys.stderr)
+                return 1
+            with open(os.path.join(pg_dir, "conninfo")) as f:
+                conninfo = f.read().strip()
+            ENV["MEMKIT_SYNC_CONNINFO"] = conninfo
+            REMOTE = "postgres"
+            unreachable = "postgres"
+            unreachable_env = dict(
+                ENV, MEMKIT_SYNC_CONNINFO="host=127.0.0.1 port=1 connect_timeout=2")
+            bad = pg_bad_cases(pg_dir, conninfo)
+        scenarios = [("converge", lambda d: scenario_converge(d)),
+                     ("conflict", lambda d: scenario_conflict(d)),
+                     ("isolation", lambda d: scenario_isolation(d)),
+                     ("bad remote", lambda d: scenario_bad_remote(d, bad))]
+        scenarios.append(("faults", lambda d: scenario_faults(d, unreachable, unreachable_env)))
+        for name, scenario in scenarios:
+            folder = tempfile.mkdtemp(dir=base, prefix=name.replace(" ", "-") + "-")
+            before = len(FAILURES)
+            scenario(folder)
+            print("%s %s" % ("ok  " if len(FAILURES) == before else "FAIL", name))
+    finally:
+        if "--keep" not in sys.argv:
+            shutil.rmtree(base, ignore_errors=True)
+        else:
+            print("kept " + base)
+    if FAILURES:
+        print("%d check(s) failed" % len(FAILURES), file=sys.stderr)
+        return 1
+    return 0
+
+
+def psql(conninfo, sql):
+    subprocess.run(["psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", conninfo, "-c", sql],
+                   check=True, capture_output=True, text=True)
+
+
+def pg_bad_cases(pg_dir, conninfo):
+    """A wrong password, an unreachable server, a database of a newer schema, an invalid row."""
+    with open(os.path.join(pg_dir, "env.json")) as f:
+        env = json.load(f)
+    host = "host=%s port=%s" % (env["socket_dir"], env["port"])
+    wrong = "%s user=%s dbname=%s password=wrongpassword" % (host, env["password_role"],
+                                                           env["password_dbname"])
+    newer_db = "memkit_newer_%s" % uuid.uuid4().hex[:8]
+    psql(conninfo, "CREATE DATABASE %s" % newer_db)
+    newer = "%s user=postgres dbname=%s" % (host, newer_db)
+    psql(newer, "CREATE TABLE memkit_schema (version integer NOT NULL); "
+                "INSERT INTO memkit_schema VALUES (99)")
+    # A row that no valid push could store: a scored-table record without its scores. The
+    # schema is made by a first connection (a status with this remote).
+    invalid_db = "memkit_invalid_%s" % uuid.uuid4().hex[:8]
+    psql(conninfo, "CREATE DATABASE %s" % invalid_db)
+    invalid = "%s user=postgres dbname=%s" % (host, invalid_db)
+    scratch = tempfile.mkdtemp()
+    try:
+        subprocess.run([MEMKIT, "memorybox", "init", "--root", scratch], check=True,
+                       capture_output=True)
+        subprocess.run([MEMKIT, "memorybox", "sync", "push", "--root", scratch, "--remote",
+                        "postgres", "--workspace-id", str(uuid.uuid4())],
+                       env=dict(ENV, MEMKIT_SYNC_CONNINFO=invalid), check=True,
+                       capture_output=True)
+    finally:
+        shutil.rmtree(scratch)
+    return [("unreachable", "postgres", "MK-BOX-023",
+             {"MEMKIT_SYNC_CONNINFO": "host=127.0.0.1 port=1 connect_timeout=2"}),
+            ("wrong-password", "postgres", "MK-BOX-023", {"MEMKIT_SYNC_CONNINFO": wrong}),
+            ("newer-schema", "postgres", "MK-BOX-024", {"MEMKIT_SYNC_CONNINFO": newer}),
+            ("invalid-row", "postgres", "MK-BOX-025", {"MEMKIT_SYNC_CONNINFO": invalid},
+             lambda ws: psql(invalid, "INSERT INTO memories (workspace_id, id, file, category, "
+                             "text, confidence, verified, updated_at, deleted, revision) VALUES "
+                             "('%s', 'bad-row', 'memory/LONG_TERM.md', NULL, '- x', NULL, NULL, "
+                             "date_trunc('milliseconds', now()), false, nextval('memkit_revision'))" % ws))]
+
+
+if __name__ == "__main__":
+    sys.exit(main())
