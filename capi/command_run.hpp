@@ -52,8 +52,12 @@ inline std::unique_ptr<mk_result> result_of(CommandReply reply) {
 
 // Runs `custodian <command>` on a workspace at a clock reading; the request's own words are
 // the CLI's, so the result is the one `memkit custodian <command> ... --format json` prints.
+// `host` holds what a command may take from its host beyond the clock and the working directory
+// (mk_memorybox_sync: the connection string, the PostgreSQL adapter, random bytes); run() sets
+// those two itself, on a copy made inside the guard.
 inline mk_status run(mk_result** out, const mk_workspace* ws, const mk_clock* now,
-                     const char* command, CommandRequest request) {
+                     const char* command, CommandRequest request,
+                     const memkit::CommandEnvironment& host = {}) {
   return guard([&]() -> Status {
     if (out == nullptr) return null_argument("out");
     if (ws == nullptr) return null_argument("ws");
@@ -88,7 +92,7 @@ inline mk_status run(mk_result** out, const mk_workspace* ws, const mk_clock* no
       request.options["--project-root"] = ws->project_root;
       if (!ws->memory_dir.empty()) request.options["--memory-dir"] = ws->memory_dir;
     }
-    memkit::CommandEnvironment env;
+    memkit::CommandEnvironment env = host;
     const memkit::ClockReading fixed = *reading;
     env.system_clock = [fixed] { return fixed; };
     // Relative paths a command reads (tiers write-data --source-file) name the host's directory.
@@ -137,17 +141,19 @@ inline Status add_given(CommandRequest& request,
   return confirm(request, confirm_plan_id);
 }
 
-// A request that could not be built fails the call before anything runs.
+// A request that could not be built fails the call before anything runs. `build` runs inside the
+// guard, so it may also fill `host` (passed on to run()).
 template <class Build>
 mk_status run_built(mk_result** out, const mk_workspace* ws, const mk_clock* now,
-                    const char* command, Build&& build) {
+                    const char* command, Build&& build,
+                    const memkit::CommandEnvironment& host = {}) {
   memkit::Result<CommandRequest> request(CommandRequest{});
   const mk_status built = guard([&]() -> Status {
     request = build();
     return request ? Status() : request.status();
   });
   if (built != MK_OK) return built;
-  return run(out, ws, now, command, std::move(request).value());
+  return run(out, ws, now, command, std::move(request).value(), host);
 }
 
 // The result of a command function called on a workspace of the other layout, when the other

@@ -938,6 +938,88 @@ MK_API mk_status mk_workspace_apply_client_set(mk_result** out, mk_workspace* ws
                                                const mk_clock* now, const char* client,
                                                mk_lifecycle to, const char* confirm_plan_id);
 
+/* Section - MemoryBox sync (spec memorybox.md §9)
+ *
+ * `memkit memorybox sync pull|push|status|resolve --root ROOT` through one function on a workspace
+ * opened with MK_LAYOUT_MEMORYBOX: the verb is a number and its arguments are an mk_sync_options
+ * whose fields are the CLI's options. A field the verb does not take must stay unset (NULL or 0):
+ * a set one gives the CLI's fatal MK-ARG-001 ("--id: not an option of memorybox sync push"), but
+ * conninfo, which is no option, is only read with remote "postgres". The result's JSON is the
+ * CLI's, byte for byte. The library reads no environment variable: MEMKIT_SYNC_CONNINFO and
+ * --conninfo-file are the CLI's alone, so the PostgreSQL connection string is the conninfo field,
+ * and no result, finding or error message ever contains it. A relative `dir:PATH` remote names a
+ * folder of the process's working directory. */
+
+/** The verbs of mk_memorybox_sync. @since 0.1 */
+typedef int32_t mk_sync_command;
+/** The values of mk_sync_command, each `memkit memorybox sync <verb>`. @since 0.1 */
+enum {
+  MK_SYNC_PULL = 0,   /**< pull: merge the remote's records into the files (remote, workspace_id,
+                           apply, confirm_plan) */
+  MK_SYNC_PUSH = 1,   /**< push: send every record changed since the last push (remote,
+                           workspace_id) */
+  MK_SYNC_STATUS = 2, /**< status: the sync state; with remote also pending_pull (remote) */
+  MK_SYNC_RESOLVE = 3 /**< resolve: settle one open conflict (id, take) */
+};
+
+/** The current mk_sync_options layout. @since 0.1 */
+#define MK_SYNC_OPTIONS_VERSION 1u
+
+/** The arguments of a sync verb. Call mk_sync_options_init first. Strings are NUL-terminated
+ *  UTF-8, NULL when not given; apply is 0 or 1. @since 0.1 */
+typedef struct mk_sync_options {
+  uint32_t version;         /**< MK_SYNC_OPTIONS_VERSION */
+  const char* remote;       /**< --remote: "dir:PATH" (a folder that exists) or "postgres"; pull
+                                 and push need it */
+  const char* conninfo;     /**< with remote "postgres": the libpq connection string or URI
+                                 (NULL: libpq's defaults, its PG* variables, ~/.pgpass and
+                                 services); never copied into a result; ignored otherwise */
+  const char* workspace_id; /**< --workspace-id: a lower-case 8-4-4-4-12 UUID (pull, push);
+                                 needed only by a root's first sync, which otherwise makes a
+                                 random one; refused when it differs from .memkit/sync.json's */
+  const char* id;           /**< --id: the record id of an open conflict (resolve) */
+  const char* take;         /**< --take: "local" or "remote" (resolve) */
+  const char* confirm_plan; /**< --apply --confirm-plan ID (pull: the Plan ID of its dry run) */
+  int32_t apply;            /**< --apply (pull; implied by confirm_plan) */
+} mk_sync_options;
+
+/**
+ * Fills options with "nothing given": NULL strings, apply 0.
+ *
+ * @param opts Never NULL.
+ * @since 0.1
+ */
+MK_API void mk_sync_options_init(mk_sync_options* opts);
+
+/**
+ * Runs `memkit memorybox sync <verb> --root ROOT` with the arguments in options, exactly as the
+ * CLI runs it (spec memorybox.md §9), under the root's .memkit/lock (waiting up to the
+ * workspace's lock timeout). pull reads the remote first and writes nothing when that fails (the
+ * fatal MK-BOX-023, 024 or 025); what only adds entries is written at once, while a pull that
+ * replaces or removes local text is a dry run showing its plan until confirm_plan names that
+ * plan's ID. push writes the Id and Updated lines it needs, then sends; a record the remote
+ * refuses is the ERROR MK-BOX-020. status reads no remote unless remote is given. resolve writes
+ * the chosen version; an id with no open conflict is a fatal MK-ARG-001. The JSON's data keys are
+ * those of memorybox.md §9 (pull: applied, items, needs_confirmation, open_conflicts, plan,
+ * pulled, unchanged, workspace_id, written; push: assigned, held, last_push_at, last_push_ok,
+ * refused, sent, workspace_id; status: last_pull_at, last_push_at, last_push_ok, open_conflicts,
+ * pending_pull, pending_push, workspace_id; resolve: file, id, plan, take, written).
+ * mk_result_plan_id() and mk_result_applied() are a pull's plan and whether it reached the disk;
+ * for the other verbs they are NULL and 0 (a resolve's plan is in the JSON's data.plan).
+ *
+ * @param[out] out Destroy with mk_result_destroy().
+ * @param ws A workspace opened with MK_LAYOUT_MEMORYBOX (another layout gives a fatal
+ *        MK-ARG-001).
+ * @param now The clock: Updated stamps, last_push_at and last_pull_at, new Ids; never NULL.
+ * @param command One of MK_SYNC_*.
+ * @param options NULL means nothing given (then pull and push stop at a fatal MK-ARG-001: they
+ *        need remote).
+ * @return MK_OK or MK_E_ARG (NULL out, ws or now, an unknown command or options version).
+ * @since 0.1
+ */
+MK_API mk_status mk_memorybox_sync(mk_result** out, mk_workspace* ws, const mk_clock* now,
+                                   mk_sync_command command, const mk_sync_options* options);
+
 /* Section - Three-tier session memory (spec tiers3.md)
  *
  * Every `memkit tiers` command through one function on a workspace opened with MK_LAYOUT_TIERS:

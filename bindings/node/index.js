@@ -598,6 +598,53 @@ function curatedOptions(opts) {
   return c;
 }
 
+// `memkit memorybox sync <verb>` -> its mk_sync_command.
+const SYNC_COMMANDS = {
+  pull: C.MK_SYNC_PULL,
+  push: C.MK_SYNC_PUSH,
+  status: C.MK_SYNC_STATUS,
+  resolve: C.MK_SYNC_RESOLVE,
+};
+
+// The options of ws.sync(): the CLI's option names in camelCase (--workspace-id is workspaceId,
+// --confirm-plan is confirmPlan) and conninfo, the PostgreSQL connection string in place of the
+// CLI's MEMKIT_SYNC_CONNINFO -> [mk_sync_options field, kind]. Which options a verb takes is the
+// library's to judge; only a name no verb has is refused here.
+const SYNC_OPTIONS = {
+  remote: ['remote', 'text'],
+  conninfo: ['conninfo', 'text'],
+  workspaceId: ['workspace_id', 'text'],
+  id: ['id', 'text'],
+  take: ['take', 'text'],
+  confirmPlan: ['confirm_plan', 'text'],
+  apply: ['apply', 'flag'],
+};
+
+// 'pull' (the CLI's verb) or an MK_SYNC_* number -> the mk_sync_command value.
+function syncCommandArg(command) {
+  if (typeof command === 'string' && Object.hasOwn(SYNC_COMMANDS, command))
+    return SYNC_COMMANDS[command];
+  if (Number.isInteger(command) && command >= -(2 ** 31) && command < 2 ** 31) return command;
+  throw new TypeError(
+    `sync command must be one of ${Object.keys(SYNC_COMMANDS).join(', ')} or an MK_SYNC_* ` +
+      `number (got ${JSON.stringify(command)})`,
+  );
+}
+
+// {remote, workspaceId, ...} -> an mk_sync_options; absent or null leaves a field unset.
+function syncOptions(opts) {
+  const o = options(opts, Object.keys(SYNC_OPTIONS), 'sync options');
+  const c = {};
+  capi.mk_sync_options_init(c);
+  for (const [key, value] of Object.entries(o)) {
+    if (value === undefined || value === null) continue;
+    const [field, kind] = SYNC_OPTIONS[key];
+    if (kind === 'text') c[field] = cString(value, key);
+    else c[field] = value ? 1 : 0;
+  }
+  return c;
+}
+
 const GATE_NAMES = ['VALUE', 'ALIGNMENT', 'REDUNDANCY', 'FRESHNESS', 'PLACEMENT']; // by mk_gate
 
 // text, confidence and {title, source, client} -> an mk_gate_candidate. Its strings and the text
@@ -650,8 +697,9 @@ function registerJudge(host) {
  * A project's memory folder (mk_workspace). Not thread-safe; close() it when done. Its layout
  * decides the commands: a custodian workspace runs `custodian ...` (and the MemoryBox-only
  * commands return a Result with a fatal MK-ARG-001 finding, exitCode 2); a MemoryBox one runs
- * `memorybox init|status|decay|hygiene|load|update|gate|canon|compact|promote|client set`
- * (decay() to applyClientSet()), and every other command returns such a Result; a tiers one runs
+ * `memorybox init|status|decay|hygiene|load|update|gate|canon|compact|promote|client set|sync`
+ * (decay() to applyClientSet(), sync()), and every other command returns such a Result; a tiers
+ * one runs
  * `tiers <command>` (tiers() and the tiers*() methods) and `tiers recover` (recover()) only; a
  * curated one (the root is the store folder) runs `curated <command>` (curated()) only, `curated
  * recover` included.
@@ -1122,6 +1170,34 @@ class Workspace {
   }
 
   /**
+   * `memkit memorybox sync <command> --root ROOT [options]` on a workspace opened with layout
+   * 'memorybox' (mk_memorybox_sync), exactly as the CLI runs it (spec memorybox.md §9), under the
+   * root's lock. A pull reads the remote first and writes nothing when that fails (the fatal
+   * MK-BOX-023, 024 or 025); new entries are written at once, while a pull that replaces or
+   * removes local text is a dry run until confirmPlan names its Plan ID (result.applied is true
+   * when a pull's plan was written). A push writes the Id and Updated lines it needs, then
+   * sends; a refused record is the ERROR MK-BOX-020. On another layout the Result has a fatal
+   * MK-ARG-001.
+   * - command: the CLI's verb ('pull', 'push', 'status', 'resolve') or a SyncCommand number (an
+   *   unknown number is MK_E_ARG); another string is a TypeError.
+   * - opts: remote ('dir:PATH', a folder that exists, relative to the current directory, or
+   *   'postgres'; pull and push need it, status reads the remote only with it), conninfo (the
+   *   PostgreSQL connection string for remote 'postgres'; absent: libpq's defaults; the library
+   *   reads no MEMKIT_SYNC_CONNINFO and no result holds it), workspaceId (needed only by a
+   *   root's first sync, else a random one is made), id and take ('local' or 'remote') of
+   *   resolve, confirmPlan (`--apply --confirm-plan ID` of pull) as strings; apply (pull's
+   *   --apply) as a boolean. Absent or null is not given. An option the verb does not take gives
+   *   the CLI's fatal MK-ARG-001 in the Result, never a throw; only a name no verb has is a
+   *   TypeError.
+   * @param {string|number} command
+   * @param {object} [opts]
+   */
+  sync(now, command, opts) {
+    const cmd = syncCommandArg(command);
+    return this.#command(capi.mk_memorybox_sync, 'mk_memorybox_sync', now, cmd, syncOptions(opts));
+  }
+
+  /**
    * `memkit tiers <command> [options]` on a workspace opened with layout 'tiers' (mk_tiers_run),
    * exactly as the CLI runs it (spec tiers3.md §8): reads never write; a write checks every
    * argument first, then writes all its files or none (L1, then L2, then L3) under the lock, and
@@ -1418,6 +1494,13 @@ const CuratedCommand = Object.freeze({
   RECOVER: C.MK_CURATED_RECOVER,
 });
 
+const SyncCommand = Object.freeze({
+  PULL: C.MK_SYNC_PULL,
+  PUSH: C.MK_SYNC_PUSH,
+  STATUS: C.MK_SYNC_STATUS,
+  RESOLVE: C.MK_SYNC_RESOLVE,
+});
+
 const TiersCommand = Object.freeze({
   INIT: C.MK_TIERS_INIT,
   SESSION_INIT: C.MK_TIERS_SESSION_INIT,
@@ -1480,6 +1563,7 @@ module.exports = {
   UpdateEvent,
   Gate,
   Lifecycle,
+  SyncCommand,
   TiersCommand,
   CuratedCommand,
   constants: C,

@@ -94,17 +94,19 @@ constexpr const char* kTiersCommands[] = {
 static_assert(sizeof kTiersCommands / sizeof kTiersCommands[0] == MK_TIERS_TEMPLATE + 1);
 
 // Sets an options struct's fields from a step's `args`: a string for a text field, an integer for
-// an int64 one, true for a flag, and confirm_plan_id (the resolved Plan ID) for that key. A key
-// that is no field, or a value of the wrong kind, is the case's mistake: reported, and false.
+// an int64 one, true for a flag, and the resolved Plan ID for `confirm_key` (confirm_plan_id of
+// tiers and curated, confirm_plan of sync). A key that is no field, or a value of the wrong
+// kind, is the case's mistake: reported, and false.
 bool fill_arguments(const json& step, const std::string& where, std::string_view group,
                     std::span<const std::pair<const char*, const char**>> texts,
                     std::span<const std::pair<const char*, std::int64_t*>> numbers,
                     std::span<const std::pair<const char*, std::int32_t*>> flags,
-                    const char** confirm_field, const std::string& confirm_plan_id) {
+                    std::string_view confirm_key, const char** confirm_field,
+                    const std::string& confirm_plan_id) {
   if (!step.contains("args")) return true;
   for (const auto& [key, value] : step.at("args").items()) {
     bool known = false;
-    if (key == "confirm_plan_id" && value.is_string()) {
+    if (key == confirm_key && value.is_string()) {
       *confirm_field = confirm_plan_id.c_str();
       known = true;
     }
@@ -177,8 +179,8 @@ mk_status run_tiers(mk_result** result, mk_workspace* ws, const mk_clock& now, c
                                                          {"promote_global", &opts.promote_global},
                                                          {"append", &opts.append},
                                                          {"replace", &opts.replace}};
-  if (!fill_arguments(step, where, "tiers", texts, numbers, flags, &opts.confirm_plan_id,
-                      confirm_plan_id)) {
+  if (!fill_arguments(step, where, "tiers", texts, numbers, flags, "confirm_plan_id",
+                      &opts.confirm_plan_id, confirm_plan_id)) {
     return MK_E_ARG;
   }
   return mk_tiers_run(result, ws, &now, number, &opts);
@@ -248,11 +250,42 @@ mk_status run_curated(mk_result** result, mk_workspace* ws, const mk_clock& now,
                                                          {"delete_link", &opts.delete_link},
                                                          {"apply", &opts.apply},
                                                          {"rollback", &opts.rollback}};
-  if (!fill_arguments(step, where, "curated", texts, numbers, flags, &opts.confirm_plan_id,
-                      confirm_plan_id)) {
+  if (!fill_arguments(step, where, "curated", texts, numbers, flags, "confirm_plan_id",
+                      &opts.confirm_plan_id, confirm_plan_id)) {
     return MK_E_ARG;
   }
   return mk_curated_run(result, ws, &now, number, &opts);
+}
+
+// The CLI verb of each mk_sync_command, in the order of its values.
+constexpr const char* kSyncCommands[] = {"pull", "push", "status", "resolve"};
+static_assert(sizeof kSyncCommands / sizeof kSyncCommands[0] == MK_SYNC_RESOLVE + 1);
+
+// A sync step: its `args` keys are mk_sync_options field names, as for tiers.
+mk_status run_sync(mk_result** result, mk_workspace* ws, const mk_clock& now, const json& step,
+                   const std::string& confirm_plan, const std::string& where) {
+  const std::string command = step.at("command").get<std::string>();
+  mk_sync_command number = -1;
+  for (std::size_t i = 0; i < sizeof kSyncCommands / sizeof kSyncCommands[0]; ++i) {
+    if (command == kSyncCommands[i]) number = static_cast<mk_sync_command>(i);
+  }
+  if (number < 0) {
+    fail(where, "unknown sync command " + command);
+    return MK_E_ARG;
+  }
+  mk_sync_options opts;
+  mk_sync_options_init(&opts);
+  const std::pair<const char*, const char**> texts[] = {{"remote", &opts.remote},
+                                                        {"conninfo", &opts.conninfo},
+                                                        {"workspace_id", &opts.workspace_id},
+                                                        {"id", &opts.id},
+                                                        {"take", &opts.take}};
+  const std::pair<const char*, std::int32_t*> flags[] = {{"apply", &opts.apply}};
+  if (!fill_arguments(step, where, "sync", texts, {}, flags, "confirm_plan", &opts.confirm_plan,
+                      confirm_plan)) {
+    return MK_E_ARG;
+  }
+  return mk_memorybox_sync(result, ws, &now, number, &opts);
 }
 
 // Runs one command step; returns the result (nullptr after reporting a failure).
@@ -373,6 +406,11 @@ mk_result* run_step(mk_workspace* ws, const mk_clock& now, const json& step,
     const std::string confirm =
         args.contains("confirm_plan_id") ? ref_of(args, "confirm_plan_id") : std::string();
     status = run_curated(&result, ws, now, step, confirm, where);
+  } else if (op == "sync") {
+    const json args = step.value("args", json::object());
+    const std::string confirm =
+        args.contains("confirm_plan") ? ref_of(args, "confirm_plan") : std::string();
+    status = run_sync(&result, ws, now, step, confirm, where);
   } else if (op == "recover") {
     std::uint32_t flags = flag(step, "apply") ? MK_RECOVER_APPLY : 0;
     if (flag(step, "rollback")) flags |= MK_RECOVER_ROLLBACK;

@@ -41,6 +41,8 @@ def argv_of(step, plan_ids, layout="custodian"):
             raise SystemExit(f"op {op!r} has no tiers command")
         return tiers_args(step, ref)
     if layout == "memorybox":
+        if op == "sync":
+            return sync_args(step, ref)
         if op in ("plan_memorybox_compact", "apply_memorybox_compact"):
             args = ["memorybox", "compact"] + (["--file", step["file"]] if step.get("file") else [])
             args += ["--force"] if step.get("force") else []
@@ -165,6 +167,43 @@ def curated_args(step, ref):
     return args
 
 
+# The mk_sync_options fields that are no CLI option: conninfo is MEMKIT_SYNC_CONNINFO (sync_env).
+SYNC_ENVIRONMENT = ("conninfo",)
+
+
+def sync_args(step, ref):
+    """A sync step as `memorybox sync VERB` and its options: each key of `args` (an
+    mk_sync_options field) is `--` + the key with `-` for `_`, but confirm_plan (--apply
+    --confirm-plan ID), apply (--apply, once) and conninfo (the environment, sync_env)."""
+    given = step.get("args", {})
+    args = ["memorybox", "sync", step["command"]]
+    for key, value in given.items():
+        if key in SYNC_ENVIRONMENT:
+            continue
+        if key == "confirm_plan":
+            args += ["--apply", "--confirm-plan", ref(value)]
+        elif key == "apply":
+            if value is not True:
+                raise SystemExit(f"sync: apply has value {value!r}: true or absent")
+            if "confirm_plan" not in given:
+                args.append("--apply")
+        elif isinstance(value, str):
+            args += ["--" + key.replace("_", "-"), value]
+        else:
+            raise SystemExit(f"sync: argument {key!r} has value {value!r}: a string")
+    return args
+
+
+def sync_env(step, env):
+    """The CLI's environment for a step: a sync step's conninfo is MEMKIT_SYNC_CONNINFO, which
+    is otherwise removed (the library reads no environment variable)."""
+    env = {k: v for k, v in env.items() if k != "MEMKIT_SYNC_CONNINFO"}
+    conninfo = step.get("args", {}).get("conninfo") if step["op"] == "sync" else None
+    if conninfo is not None:
+        env["MEMKIT_SYNC_CONNINFO"] = conninfo
+    return env
+
+
 def gate_flags(step):
     """A gate step as flags: the candidate's, then each answer of `answers` (mk_gate's forms) as
     its gate's flags. A gate missing from `answers` gets no flag: the host abstains there."""
@@ -255,10 +294,10 @@ def run_case(memkit, case_dir, update):
                          "curated": "--store"}.get(layout, "--project-root")
             if step["op"] != "units":
                 argv += [root_flag, str(root)]
-            # The library reads no MEMKIT_STORE, MEMKIT_WORKSPACE or MEMKIT_ACTOR: neither may
-            # the CLI here.
-            env = {k: v for k, v in os.environ.items()
-                   if k not in ("MEMKIT_STORE", "MEMKIT_WORKSPACE", "MEMKIT_ACTOR")}
+            # The library reads no MEMKIT_STORE, MEMKIT_WORKSPACE, MEMKIT_ACTOR or
+            # MEMKIT_SYNC_CONNINFO: neither may the CLI here (a sync step's conninfo aside).
+            env = sync_env(step, {k: v for k, v in os.environ.items()
+                                  if k not in ("MEMKIT_STORE", "MEMKIT_WORKSPACE", "MEMKIT_ACTOR")})
             done = subprocess.run(argv, cwd=root, capture_output=True, env=env)
             text = done.stdout.decode("utf-8")
             assert text.endswith("\n"), f"{case_dir.name} step {n}: no JSON output: {done.stderr!r}"

@@ -574,6 +574,43 @@ const mk_workspace_apply_client_set = lib.func(
     'const mk_clock *now, const char *client, mk_lifecycle to, const char *confirm_plan_id)',
 );
 
+/* Section - MemoryBox sync (spec memorybox.md §9) */
+
+// typedef int32_t mk_sync_command;
+koffi.alias('mk_sync_command', 'int32_t');
+const MK_SYNC_PULL = 0;
+const MK_SYNC_PUSH = 1;
+const MK_SYNC_STATUS = 2;
+const MK_SYNC_RESOLVE = 3;
+
+const MK_SYNC_OPTIONS_VERSION = 1;
+
+// typedef struct mk_sync_options { uint32_t version; const char* remote; const char* conninfo;
+//   const char* workspace_id; const char* id; const char* take; const char* confirm_plan;
+//   int32_t apply; } mk_sync_options;
+// conninfo is the PostgreSQL connection string in place of the CLI's MEMKIT_SYNC_CONNINFO;
+// confirm_plan is --apply --confirm-plan ID; the others are the CLI options of their names.
+const mk_sync_options = koffi.struct('mk_sync_options', {
+  version: 'uint32_t',
+  remote: 'const char *',
+  conninfo: 'const char *',
+  workspace_id: 'const char *',
+  id: 'const char *',
+  take: 'const char *',
+  confirm_plan: 'const char *',
+  apply: 'int32_t',
+});
+
+// MK_API void mk_sync_options_init(mk_sync_options* opts);
+const mk_sync_options_init = lib.func('void mk_sync_options_init(_Out_ mk_sync_options *opts)');
+
+// MK_API mk_status mk_memorybox_sync(mk_result** out, mk_workspace* ws, const mk_clock* now,
+//                                    mk_sync_command command, const mk_sync_options* options);
+const mk_memorybox_sync = lib.func(
+  'mk_status mk_memorybox_sync(_Out_ mk_result **out, mk_workspace *ws, const mk_clock *now, ' +
+    'mk_sync_command command, const mk_sync_options *options)',
+);
+
 /* Section - Three-tier session memory (spec tiers3.md) */
 
 // typedef int32_t mk_tiers_command;
@@ -860,6 +897,8 @@ module.exports = {
   mk_workspace_apply_archive_entry,
   mk_workspace_client_set,
   mk_workspace_apply_client_set,
+  mk_sync_options_init,
+  mk_memorybox_sync,
   mk_tiers_options_init,
   mk_tiers_run,
   mk_curated_options_init,
@@ -883,6 +922,7 @@ module.exports = {
     mk_update_options,
     mk_judge_fn,
     mk_gate_candidate,
+    mk_sync_options,
     mk_tiers_options,
     mk_curated_options,
     mk_unit,
@@ -946,6 +986,11 @@ module.exports = {
     MK_LIFECYCLE_ACTIVE,
     MK_LIFECYCLE_MAINTENANCE,
     MK_LIFECYCLE_ARCHIVED,
+    MK_SYNC_PULL,
+    MK_SYNC_PUSH,
+    MK_SYNC_STATUS,
+    MK_SYNC_RESOLVE,
+    MK_SYNC_OPTIONS_VERSION,
     MK_TIERS_INIT,
     MK_TIERS_SESSION_INIT,
     MK_TIERS_LOG_TURN,

@@ -95,3 +95,10 @@ test('capi: mk_tiers_options has the header fields, in order, with their types',
   const members = Object.values(capi.koffi.type(capi.types.mk_tiers_options).members);
   assert.deepEqual(members.map((member) => [member.type.name, member.name]), fields);
 });
+
+test('capi: mk_sync_options has the header fields, in order, with their types', { skip }, () => {
+  const fields = headerStruct('mk_sync_options');
+  assert.equal(fields.length, 8);
+  const members = Object.values(capi.koffi.type(capi.types.mk_sync_options).members);
+  assert.deepEqual(members.map((member) => [member.type.name, member.name]), fields);
+});

@@ -114,6 +114,18 @@ const CURATED_ARGS = {
   rollback: ['rollback', 'flag'],
 };
 
+// A sync step's `args` key (an mk_sync_options field) -> [the option of ws.sync(), the JSON type
+// its value has].
+const SYNC_ARGS = {
+  remote: ['remote', 'string'],
+  conninfo: ['conninfo', 'string'],
+  workspace_id: ['workspaceId', 'string'],
+  id: ['id', 'string'],
+  take: ['take', 'string'],
+  confirm_plan: ['confirmPlan', 'string'],
+  apply: ['apply', 'flag'],
+};
+
 function caseLayout(spec) {
   const layout = spec.layout === undefined ? 'custodian' : spec.layout;
   assert.ok(
@@ -252,6 +264,19 @@ function curatedOpts(step, planIds) {
   return opts;
 }
 
+// A sync step's `args` -> the options of ws.sync(), confirm_plan resolved from "$N".
+function syncOpts(step, planIds) {
+  const opts = {};
+  for (const [key, value] of Object.entries(step.args ?? {})) {
+    assert.ok(Object.hasOwn(SYNC_ARGS, key), `sync: unknown argument ${key}`);
+    const [option, type] = SYNC_ARGS[key];
+    if (type === 'string') assert.equal(typeof value, 'string', `sync: ${key} is a string`);
+    else assert.equal(value, true, `sync: ${key} is a flag, true when given`);
+    opts[option] = key === 'confirm_plan' ? resolve(value, planIds) : value;
+  }
+  return opts;
+}
+
 function addOpts(step) {
   const opts = {};
   for (const key of ['type', 'reason', 'name', 'area']) {
@@ -317,6 +342,8 @@ function runCommand(ws, now, step, planIds) {
       return ws.tiers(now, step.command, tiersOpts(step, planIds));
     case 'curated':
       return ws.curated(now, step.command, curatedOpts(step, planIds));
+    case 'sync':
+      return ws.sync(now, step.command, syncOpts(step, planIds));
     default:
       throw new Error(`unknown op "${step.op}": teach this runner the new operation`);
   }
@@ -424,7 +451,9 @@ for (const name of cases) {
     try {
       for (const [index, step] of spec.steps.entries()) {
         const label =
-          step.op === 'tiers' || step.op === 'curated' ? `${step.op} ${step.command}` : step.op;
+          step.op === 'tiers' || step.op === 'curated' || step.op === 'sync'
+            ? `${step.op} ${step.command}`
+            : step.op;
         await t.test(`step ${index + 1}: ${label}`, () => {
           const expectedJson = fs.readFileSync(path.join(caseDir, step.expect.json));
           if (step.op === 'units') {
@@ -434,7 +463,8 @@ for (const name of cases) {
           }
           if (ws === null) ws = memkit.Workspace.open(root, { layout });
           // cli.py runs each step in the case's folder, and a relative path the library resolves
-          // against the working directory (tiers write-data --source-file) must find the same file.
+          // against the working directory (tiers write-data --source-file, a sync dir:PATH
+          // remote) must find the same file.
           const cwd = process.cwd();
           process.chdir(root);
           let result;

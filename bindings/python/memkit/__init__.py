@@ -41,7 +41,7 @@ __all__ = [
     "SYSTEM_CLOCK", "parse_clock", "version", "version_number", "status_name",
     "last_error_message", "Workspace", "Result", "InboxCounts", "BudgetRow", "BudgetState",
     "ForgetMode", "UpdateEvent", "Gate", "Judge", "Layout", "Profile", "Lifecycle",
-    "TiersCommand", "CuratedCommand", "Document", "Unit", "UnitKind", "library_path",
+    "SyncCommand", "TiersCommand", "CuratedCommand", "Document", "Unit", "UnitKind", "library_path",
 ]
 
 #: The library version this binding was written for (memkit.h's MK_VERSION_*).
@@ -657,6 +657,37 @@ def _layout(layout: Union[str, int]) -> int:
     return _fits_int32(layout, "layout")
 
 
+class SyncCommand(enum.IntEnum):
+    """The values of mk_sync_command: `memkit memorybox sync <verb>`, the verb being the
+    member's name in lower case."""
+    #: Merge the remote's records into the files; a plan that replaces or removes local text
+    #: waits for confirm_plan.
+    PULL = _capi.MK_SYNC_PULL
+    #: Send every record changed since the last push.
+    PUSH = _capi.MK_SYNC_PUSH
+    STATUS = _capi.MK_SYNC_STATUS
+    #: Settle one open conflict: id and take.
+    RESOLVE = _capi.MK_SYNC_RESOLVE
+
+    @property
+    def cli_name(self) -> str:
+        """The CLI's verb: "pull" for PULL."""
+        return self.name.lower()
+
+
+def _sync_command(command: Union[str, int]) -> int:
+    """A SyncCommand, its CLI verb ("pull") or member name in any case, or an int for the
+    library to judge (an unknown one is its MK_E_ARG, as for ForgetMode)."""
+    if isinstance(command, str):
+        try:
+            return SyncCommand[command.upper()]
+        except KeyError:
+            names = ", ".join(c.cli_name for c in SyncCommand)
+            raise ArgumentError(f"command: expected a sync command ({names}), got "
+                                f"{command!r}") from None
+    return _fits_int32(command, "command")
+
+
 class TiersCommand(enum.IntEnum):
     """The values of mk_tiers_command: `memkit tiers <name>`, the name being the member's in
     lower case with '-' for '_' (TiersCommand.PERSIST_TURN is `persist-turn`)."""
@@ -874,7 +905,8 @@ class Workspace(_Handle):
     The layout (Layout.CUSTODIAN by default) chooses the commands: `memkit custodian ...` on
     the project root's memory directory, or, for Layout.MEMORYBOX, `memkit memorybox init`,
     `status`, `decay`, `hygiene`, `load`, `update`, `gate` (with a Python judge), `compact`,
-    `promote`, `update --resolve archive`, and on a Maven root (init with profile="maven")
+    `promote`, `update --resolve archive`, `sync` (sync()), and on a Maven root (init with
+    profile="maven")
     `canon add|verify` and `client set` (--root ROOT) on an agent root. Layout.TIERS runs
     `memkit tiers ... --workspace ROOT`: the tiers_* methods and recover. Layout.CURATED runs
     `memkit curated ... --store ROOT` through curated() alone. A command of another layout
@@ -1249,6 +1281,47 @@ class Workspace(_Handle):
         --apply --confirm-plan ID`), with the lock and checks of apply_memorybox_compact."""
         return self._run(_capi.mk_workspace_apply_archive_entry, now,
                          _cstring(entry_id, "entry_id"), _cstring(confirm, "confirm"))
+
+    # MemoryBox sync (Layout.MEMORYBOX; spec memorybox.md §9). Every call is mk_memorybox_sync.
+
+    def sync(self, now: ClockLike, command: Union[str, SyncCommand], *,
+             remote: Optional[Text] = None, conninfo: Optional[Text] = None,
+             workspace_id: Optional[Text] = None, id: Optional[Text] = None,
+             take: Optional[Text] = None, confirm_plan: Optional[Text] = None,
+             apply: bool = False) -> Result:
+        """mk_memorybox_sync (`memkit memorybox sync <command> --root ROOT ...`), so a call gives
+        the CLI's JSON byte for byte. command is a SyncCommand, its CLI verb ("pull", "push",
+        "status", "resolve") or an int for the library to judge. None leaves an argument out;
+        an argument the verb does not take is the CLI's fatal MK-ARG-001.
+
+        remote is "dir:PATH" (a folder that exists; relative to the working directory) or
+        "postgres"; pull and push need it, status reads the remote (pending_pull) only with it.
+        conninfo is the PostgreSQL connection string for remote "postgres" (None: libpq's
+        defaults); the library reads no MEMKIT_SYNC_CONNINFO, and no result holds the string.
+        workspace_id (pull, push) is needed only by a root's first sync, which otherwise makes
+        a random one. resolve takes id and take ("local" or "remote"). A pull that only adds
+        entries writes them at once; one that replaces or removes local text is a dry run until
+        confirm_plan names its Plan ID (--apply --confirm-plan ID; apply=True alone is --apply).
+
+            with memkit.Workspace.open("agent", layout="memorybox") as root:
+                root.sync(now, "push", remote="dir:/srv/memory-remote",
+                          workspace_id="0190a1b2-c3d4-7e5f-8a6b-7c8d9e0f1a2b").close()
+                with root.sync(now, "status") as status:
+                    print(status.json)
+        """
+        number = _sync_command(command)
+        if not isinstance(apply, bool):
+            raise TypeError(f"apply: expected bool, got {type(apply).__name__}")
+        opts = _capi.mk_sync_options()
+        _capi.mk_sync_options_init(ctypes.byref(opts))
+        opts.remote = _optional(remote, "remote")
+        opts.conninfo = _optional(conninfo, "conninfo")
+        opts.workspace_id = _optional(workspace_id, "workspace_id")
+        opts.id = _optional(id, "id")
+        opts.take = _optional(take, "take")
+        opts.confirm_plan = _optional(confirm_plan, "confirm_plan")
+        opts.apply = int(apply)
+        return self._run(_capi.mk_memorybox_sync, now, number, ctypes.byref(opts))
 
     # Three-tier session memory (Layout.TIERS; spec tiers3.md). Every method is mk_tiers_run:
     # the keyword arguments are mk_tiers_options fields (the CLI's options), passed on as they

@@ -222,6 +222,32 @@ MK_LIFECYCLE_MAINTENANCE = 1
 MK_LIFECYCLE_ARCHIVED = 2
 
 
+# Section - MemoryBox sync
+
+mk_sync_command = c_int32
+MK_SYNC_PULL = 0
+MK_SYNC_PUSH = 1
+MK_SYNC_STATUS = 2
+MK_SYNC_RESOLVE = 3
+
+MK_SYNC_OPTIONS_VERSION = 1
+
+
+class mk_sync_options(Structure):
+    # Strings are NUL-terminated UTF-8 or NULL (not given); apply 0 or 1. Each field is the CLI
+    # option of its name (memkit.h), but conninfo, the PostgreSQL connection string, which takes
+    # the place of the CLI's MEMKIT_SYNC_CONNINFO, and confirm_plan, which is --apply
+    # --confirm-plan ID.
+    _fields_ = [("version", c_uint32),
+                ("remote", c_char_p),  # "dir:PATH" or "postgres"
+                ("conninfo", c_char_p),
+                ("workspace_id", c_char_p),
+                ("id", c_char_p),
+                ("take", c_char_p),  # "local" or "remote"
+                ("confirm_plan", c_char_p),
+                ("apply", c_int32)]
+
+
 # Section - Three-tier session memory
 
 mk_tiers_command = c_int32
@@ -666,6 +692,16 @@ mk_workspace_client_set = _fn("mk_workspace_client_set", mk_status, POINTER(POIN
 mk_workspace_apply_client_set = _fn("mk_workspace_apply_client_set", mk_status,
                                     POINTER(POINTER(mk_result)), POINTER(mk_workspace),
                                     POINTER(mk_clock), c_char_p, mk_lifecycle, c_char_p)
+
+# Section - MemoryBox sync
+
+# void mk_sync_options_init(mk_sync_options* opts);
+mk_sync_options_init = _fn("mk_sync_options_init", None, POINTER(mk_sync_options))
+# mk_status mk_memorybox_sync(mk_result** out, mk_workspace* ws, const mk_clock* now,
+#                             mk_sync_command command, const mk_sync_options* options);
+mk_memorybox_sync = _fn("mk_memorybox_sync", mk_status, POINTER(POINTER(mk_result)),
+                        POINTER(mk_workspace), POINTER(mk_clock), mk_sync_command,
+                        POINTER(mk_sync_options))
 
 # Section - Three-tier session memory
 

@@ -57,7 +57,7 @@ class RawLayerTests(unittest.TestCase):
     def test_every_function_once_in_header_order_under_its_prototype(self):
         header = header_prototypes()
         raw = raw_declarations()
-        self.assertEqual(len(header), 59)
+        self.assertEqual(len(header), 61)
         self.assertEqual([name for name, _, _ in raw], [name for name, _, _ in header])
         for (attribute, symbol, comment), (name, prototype, params) in zip(raw, header):
             with self.subTest(function=name):
@@ -82,7 +82,8 @@ class RawLayerTests(unittest.TestCase):
         structs = {name: getattr(_capi, name) for name in (
             "mk_buf", "mk_clock", "mk_workspace_options", "mk_inbox_counts", "mk_budget_row",
             "mk_compact_options", "mk_add_options", "mk_forget_options", "mk_update_options",
-            "mk_gate_candidate", "mk_tiers_options", "mk_curated_options", "mk_unit")}
+            "mk_gate_candidate", "mk_sync_options", "mk_tiers_options", "mk_curated_options",
+            "mk_unit")}
         constants = [name for name in dir(_capi) if re.fullmatch(r"MK_[A-Z0-9_]+", name)
                      and isinstance(getattr(_capi, name), int)]
         body = []

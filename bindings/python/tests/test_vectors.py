@@ -121,6 +121,11 @@ def run_command(ws, now, step, ref):
         if "confirm_plan_id" in args:
             args["confirm_plan_id"] = ref(args["confirm_plan_id"])
         return ws.curated(now, step["command"], **args)
+    if op == "sync":  # args are mk_sync_options field names, which sync() takes as is
+        args = dict(step.get("args") or {})
+        if "confirm_plan" in args:
+            args["confirm_plan"] = ref(args["confirm_plan"])
+        return ws.sync(now, step["command"], **args)
     raise AssertionError(f"unknown op {op!r}: teach the binding's vector runner about it")
 
 

@@ -39,6 +39,7 @@ mod document;
 mod error;
 mod gate;
 mod options;
+mod sync;
 mod tiers;
 mod version;
 mod workspace;
@@ -53,6 +54,7 @@ pub use options::{
     AddOptions, CompactOptions, ForgetMode, ForgetOptions, InitOptions, Layout, Lifecycle, Profile,
     UpdateEvent, WorkspaceOptions,
 };
+pub use sync::{SyncCommand, SyncOptions};
 pub use tiers::{TiersCommand, TiersOptions};
 pub use version::{check_version, version, version_string};
 pub use workspace::Workspace;

@@ -669,6 +669,50 @@ extern "C" {
     ) -> mk_status;
 }
 
+// Section - MemoryBox sync (spec memorybox.md §9)
+
+/// `typedef int32_t mk_sync_command;` (each value is `memkit memorybox sync <verb>`)
+pub type mk_sync_command = i32;
+pub const MK_SYNC_PULL: mk_sync_command = 0;
+pub const MK_SYNC_PUSH: mk_sync_command = 1;
+pub const MK_SYNC_STATUS: mk_sync_command = 2;
+pub const MK_SYNC_RESOLVE: mk_sync_command = 3;
+
+pub const MK_SYNC_OPTIONS_VERSION: u32 = 1;
+
+/// `typedef struct mk_sync_options { uint32_t version; const char* remote; const char* conninfo;
+/// const char* workspace_id; const char* id; const char* take; const char* confirm_plan;
+/// int32_t apply; } mk_sync_options;` (strings NULL when not given, `apply` 0 or 1; each field is
+/// the CLI option of its name, but `conninfo`, the PostgreSQL connection string in place of the
+/// CLI's MEMKIT_SYNC_CONNINFO, and `confirm_plan`, `--apply --confirm-plan ID`.)
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct mk_sync_options {
+    pub version: u32,
+    pub remote: *const c_char,
+    pub conninfo: *const c_char,
+    pub workspace_id: *const c_char,
+    pub id: *const c_char,
+    pub take: *const c_char,
+    pub confirm_plan: *const c_char,
+    pub apply: i32,
+}
+
+extern "C" {
+    // void mk_sync_options_init(mk_sync_options* opts);
+    pub fn mk_sync_options_init(opts: *mut mk_sync_options);
+
+    // mk_status mk_memorybox_sync(mk_result** out, mk_workspace* ws, const mk_clock* now,
+    //                                    mk_sync_command command, const mk_sync_options* options);
+    pub fn mk_memorybox_sync(
+        out: *mut *mut mk_result,
+        ws: *mut mk_workspace,
+        now: *const mk_clock,
+        command: mk_sync_command,
+        options: *const mk_sync_options,
+    ) -> mk_status;
+}
+
 // Section - Three-tier session memory (spec tiers3.md)
 
 /// `typedef int32_t mk_tiers_command;` (each value is `memkit tiers <name>`)
@@ -944,6 +988,8 @@ mod layout_tests {
         assert_eq!(size_of::<mk_gate_candidate>(), 56);
         assert_eq!(align_of::<mk_gate_candidate>(), 8);
         assert_eq!(size_of::<mk_unit>(), 32);
+        assert_eq!(size_of::<mk_sync_options>(), 64);
+        assert_eq!(align_of::<mk_sync_options>(), 8);
         assert_eq!(size_of::<mk_tiers_options>(), 216);
         assert_eq!(align_of::<mk_tiers_options>(), 8);
         assert_eq!(size_of::<mk_curated_options>(), 320);

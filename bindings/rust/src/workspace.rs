@@ -1,8 +1,8 @@
 //! Section - Workspace and Section - Commands of memkit.h: a project's memory folder and the
 //! commands of its layout run on it (`memkit custodian ...`, `memkit memorybox
-//! init|status|decay|hygiene|load|update|gate|canon|compact|promote|client` for
-//! [`Layout::MemoryBox`](crate::Layout::MemoryBox), `memkit tiers ...` for
-//! [`Layout::Tiers`](crate::Layout::Tiers), with [`TiersOptions`], or `memkit curated ...` for
+//! init|status|decay|hygiene|load|update|gate|canon|compact|promote|client|sync` for
+//! [`Layout::MemoryBox`](crate::Layout::MemoryBox), sync with [`SyncOptions`], `memkit tiers ...`
+//! for [`Layout::Tiers`](crate::Layout::Tiers), with [`TiersOptions`], or `memkit curated ...` for
 //! [`Layout::Curated`](crate::Layout::Curated), with [`CuratedOptions`]).
 
 use crate::c_text::{path_cstring, ptr_or_null, text_cstring};
@@ -15,6 +15,7 @@ use crate::options::{
     AddOptions, CompactOptions, ForgetOptions, InitOptions, Lifecycle, UpdateEvent,
     WorkspaceOptions,
 };
+use crate::sync::{SyncCommand, SyncOptions};
 use crate::sys;
 use crate::tiers::{TiersCommand, TiersOptions};
 use crate::version::check_version;
@@ -729,6 +730,56 @@ impl Workspace {
                 confirm.as_ptr(),
             )
         })
+    }
+
+    /// `memkit memorybox sync <command> --root ROOT`
+    /// ([`Layout::MemoryBox`](crate::Layout::MemoryBox), spec memorybox.md §9) with the arguments
+    /// set in `options`, exactly as the CLI runs it, under the root's `.memkit/lock`. A pull reads
+    /// the remote first and writes nothing when that fails (the fatal MK-BOX-023, 024 or 025);
+    /// new entries are written at once, while a pull that replaces or removes local text is a dry
+    /// run until [`confirm_plan`](SyncOptions::confirm_plan) names its Plan ID. A push writes the
+    /// Id and Updated lines it needs, then sends; a refused record is the ERROR MK-BOX-020. The
+    /// JSON is the CLI's envelope, the keys of memorybox.md §9 in `data`;
+    /// [`applied`](CommandResult::applied) is true when a pull's plan reached the disk.
+    ///
+    /// A refused argument is a finding in the result, not an `Err`: an argument the verb does not
+    /// take, a pull or push without [`remote`](SyncOptions::remote), a resolve of an id with no
+    /// open conflict, and any sync on a workspace of another layout are the fatal MK-ARG-001
+    /// (exit code 2). Only a NUL inside a string is `MK_E_ARG`, before the library is called.
+    ///
+    /// ```
+    /// # let tmp = std::env::temp_dir().join(format!("memkit-sync-doc-{}", std::process::id()));
+    /// # std::fs::create_dir_all(tmp.join("remote")).unwrap();
+    /// # std::env::set_current_dir(&tmp).unwrap(); // each doctest is its own process
+    /// use memkit::{Clock, Layout, SyncCommand, SyncOptions, Workspace, WorkspaceOptions};
+    ///
+    /// let now = Clock::parse("2026-11-30T09:00:00Z")?; // or Clock::system()
+    /// let options = WorkspaceOptions::new().layout(Layout::MemoryBox);
+    /// let mut root = Workspace::open_with(".", &options)?; // the agent root: brain/, memory/
+    /// root.init(&now, false)?;
+    /// let push = SyncOptions::new()
+    ///     .remote("dir:remote") // a folder of JSON Lines files; or "postgres" with conninfo
+    ///     .workspace_id("0190a1b2-c3d4-7e5f-8a6b-7c8d9e0f1a2b"); // only for the first sync
+    /// let pushed = root.memorybox_sync(&now, SyncCommand::Push, &push)?;
+    /// let status = root.memorybox_sync(&now, SyncCommand::Status, &SyncOptions::new())?;
+    /// # assert_eq!(pushed.exit_code(), 0);
+    /// # assert!(status.json()?.contains(r#""last_push_ok":true"#));
+    /// # drop(root);
+    /// # std::env::set_current_dir(std::env::temp_dir()).unwrap();
+    /// # std::fs::remove_dir_all(&tmp).unwrap();
+    /// # Ok::<(), memkit::Error>(())
+    /// ```
+    #[doc(alias = "mk_memorybox_sync")]
+    pub fn memorybox_sync(
+        &mut self,
+        now: &Clock,
+        command: SyncCommand,
+        options: &SyncOptions,
+    ) -> Result<CommandResult> {
+        let opts = options.to_raw()?;
+        let command = command.as_raw();
+        // SAFETY: the pointers are valid for the call; `opts` keeps the strings they reach.
+        self.run(|out, ws| unsafe { sys::mk_memorybox_sync(out, ws, &now.raw, command, &opts.raw) })
     }
 
     /// `memkit tiers <command>` ([`Layout::Tiers`](crate::Layout::Tiers), spec tiers3.md §8)

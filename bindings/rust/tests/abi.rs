@@ -101,8 +101,8 @@ fn sys_declares_every_header_function_in_header_order() {
     let header = header_functions();
     assert_eq!(
         header.len(),
-        59,
-        "memkit.h 0.1 declares 59 functions: {:?}",
+        61,
+        "memkit.h 0.1 declares 61 functions: {:?}",
         header
     );
     let sys: Vec<String> = sys_functions().into_iter().map(|(name, _)| name).collect();
@@ -231,7 +231,11 @@ fn sys_copies_every_header_constant_with_its_value() {
             && header.iter().any(|(name, _)| name == "MK_CURATED_RECOVER")
             && header
                 .iter()
-                .any(|(name, _)| name == "MK_CURATED_OPTIONS_VERSION"),
+                .any(|(name, _)| name == "MK_CURATED_OPTIONS_VERSION")
+            && header.iter().any(|(name, _)| name == "MK_SYNC_RESOLVE")
+            && header
+                .iter()
+                .any(|(name, _)| name == "MK_SYNC_OPTIONS_VERSION"),
         "the header's constants were not all found: {:?}",
         header
     );

@@ -6,7 +6,8 @@ use common::{copy_dir, parse_json, Json, TempDir};
 use memkit::{
     AddOptions, BudgetRow, BudgetState, Clock, CommandResult, CompactOptions, CuratedCommand,
     CuratedOptions, Document, ForgetMode, ForgetOptions, Gate, GateCandidate, InboxCounts, Layout,
-    TiersCommand, TiersOptions, UnitKind, UpdateEvent, Workspace, WorkspaceOptions,
+    SyncCommand, SyncOptions, TiersCommand, TiersOptions, UnitKind, UpdateEvent, Workspace,
+    WorkspaceOptions,
 };
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -446,6 +447,38 @@ fn curated_request(
     Ok((command, o))
 }
 
+/// The README: a `sync` step has `command` (the CLI's verb) and `args`, whose keys are
+/// mk_sync_options field names; `confirm_plan` may be "$N". A key that is not a field, or a value
+/// of the wrong type, fails the step.
+fn sync_request(
+    step: &Json,
+    resolve: impl Fn(&str) -> Result<String, String>,
+) -> Result<(SyncCommand, SyncOptions), String> {
+    let name = req_str(step, "command")?;
+    let command =
+        SyncCommand::from_name(name).ok_or_else(|| format!("unknown sync command {:?}", name))?;
+    let args: &[(String, Json)] = match step.get("args") {
+        None | Some(Json::Null) => &[],
+        Some(Json::Object(members)) => members,
+        Some(other) => return Err(format!("`args` is not an object: {:?}", other)),
+    };
+    let mut o = SyncOptions::new();
+    for (key, value) in args {
+        let k = key.as_str();
+        o = match k {
+            "remote" => o.remote(arg_text(k, value)?),
+            "conninfo" => o.conninfo(arg_text(k, value)?),
+            "workspace_id" => o.workspace_id(arg_text(k, value)?),
+            "id" => o.id(arg_text(k, value)?),
+            "take" => o.take(arg_text(k, value)?),
+            "confirm_plan" => o.confirm_plan(resolve(arg_text(k, value)?)?),
+            "apply" => o.apply(arg_flag(k, value)?),
+            other => return Err(format!("args.{}: not a field of mk_sync_options", other)),
+        };
+    }
+    Ok((command, o))
+}
+
 fn json_u64(value: &Json, key: &str) -> Result<u64, String> {
     value
         .get(key)
@@ -618,6 +651,11 @@ impl CaseRun {
         } else {
             None
         };
+        let sync = if op == "sync" {
+            Some(sync_request(step, |value| self.resolve(value))?)
+        } else {
+            None
+        };
         let need =
             |value: Option<String>, key: &str| value.ok_or_else(|| format!("`{}` is missing", key));
         let now = self.clock;
@@ -677,6 +715,16 @@ impl CaseRun {
                 let cwd = std::env::current_dir().map_err(|e| format!("current_dir: {}", e))?;
                 std::env::set_current_dir(&self.root).map_err(|e| format!("chdir: {}", e))?;
                 let result = ws.curated_run(&now, command, &options);
+                std::env::set_current_dir(cwd).map_err(|e| format!("chdir back: {}", e))?;
+                result
+            }
+            "sync" => {
+                let (command, options) = sync.expect("parsed above");
+                // A relative `dir:PATH` remote names a folder of the working directory, which is
+                // the case's folder for cli.py.
+                let cwd = std::env::current_dir().map_err(|e| format!("current_dir: {}", e))?;
+                std::env::set_current_dir(&self.root).map_err(|e| format!("chdir: {}", e))?;
+                let result = ws.memorybox_sync(&now, command, &options);
                 std::env::set_current_dir(cwd).map_err(|e| format!("chdir back: {}", e))?;
                 result
             }

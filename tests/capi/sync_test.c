@@ -1,0 +1,227 @@
+/* MemoryBox sync (spec memorybox.md §9) from C11: mk_sync_options_init, mk_memorybox_sync pushing
+ * a root's entries to a folder remote (Ids written, records stored), status before and after,
+ * a second root pulling them, the connection string that never reaches a result, and the
+ * arguments and layouts it refuses. Runs in a fresh folder under TMPDIR. */
+#define _POSIX_C_SOURCE 200809L
+#include <memkit.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "check.h"
+
+static const char* const kWorkspaceId = "0190a1b2-c3d4-7e5f-8a6b-7c8d9e0f1a2b";
+
+/* Two scored facts and a session, each with its Updated time, so the records are fixed. */
+static const char* const kLongTerm =
+    "# LONG_TERM\n\n## Facts\n\n"
+    "- The API base URL is https://api.example.com\n"
+    "  Confidence: 0.90\n  Verified: 2026-11-20\n  Updated: 2026-11-20T10:00:00.000Z\n"
+    "- Deploys happen on Tuesdays\n"
+    "  Confidence: 0.80\n  Verified: 2026-11-25\n  Updated: 2026-11-25T10:00:00.000Z\n";
+static const char* const kSessionLog =
+    "# SESSION_LOG\n\n### 2026-11-29 \xE2\x80\x94 Billing session\n"
+    "Updated: 2026-11-29T18:00:00.000Z\n\nFixed the invoice rounding bug.\n";
+
+static int options_are_unset(const mk_sync_options* o) {
+  return o->version == MK_SYNC_OPTIONS_VERSION && o->remote == NULL && o->conninfo == NULL &&
+         o->workspace_id == NULL && o->id == NULL && o->take == NULL && o->confirm_plan == NULL &&
+         o->apply == 0;
+}
+
+/* Runs one verb and checks its exit code; returns the result (destroy it). */
+static mk_result* run(mk_workspace* ws, const mk_clock* now, mk_sync_command command,
+                      const mk_sync_options* opts, int exit_code) {
+  mk_result* result = NULL;
+  EXPECT(mk_memorybox_sync(&result, ws, now, command, opts) == MK_OK);
+  EXPECT(result != NULL);
+  EXPECT(mk_result_exit_code(result) == exit_code);
+  return result;
+}
+
+static mk_workspace* open_root(const char* root, mk_layout layout) {
+  mk_workspace_options options;
+  mk_workspace_options_init(&options);
+  options.layout = layout;
+  mk_workspace* ws = NULL;
+  EXPECT(mk_workspace_open(&ws, root, &options) == MK_OK);
+  return ws;
+}
+
+int main(void) {
+  char root[512];
+  if (make_test_root(root, sizeof root, "sync") != 0) return 1;
+  char a[600], b[600], remote[600], remote_spec[700];
+  snprintf(a, sizeof a, "%s/a", root);
+  snprintf(b, sizeof b, "%s/b", root);
+  snprintf(remote, sizeof remote, "%s/remote", root);
+  snprintf(remote_spec, sizeof remote_spec, "dir:%s", remote);
+  EXPECT(mkdir(a, 0755) == 0 && mkdir(b, 0755) == 0 && mkdir(remote, 0755) == 0);
+  mk_clock now;
+  EXPECT(mk_clock_parse(&now, "2026-11-30T09:00:00Z") == MK_OK);
+  mk_clock later;
+  EXPECT(mk_clock_parse(&later, "2026-11-30T10:00:00+01:00") == MK_OK);
+
+  /* init overwrites whatever the caller's memory held: every field ends up "not given". */
+  mk_sync_options opts;
+  memset(&opts, 0xA5, sizeof opts);
+  mk_sync_options_init(&opts);
+  EXPECT(options_are_unset(&opts));
+
+  mk_workspace* ws = open_root(a, MK_LAYOUT_MEMORYBOX);
+  mk_result* result = NULL;
+  EXPECT(mk_workspace_init(&result, ws, &now, 0) == MK_OK);
+  mk_result_destroy(result);
+  EXPECT(write_file_at(a, "memory/LONG_TERM.md", kLongTerm));
+  EXPECT(write_file_at(a, "memory/SESSION_LOG.md", kSessionLog));
+
+  /* status of a root that never synced: no workspace, three records waiting, nothing written. */
+  result = run(ws, &now, MK_SYNC_STATUS, &opts, 0);
+  EXPECT(json_contains(result, "\"command\":\"memorybox sync status\""));
+  EXPECT(json_contains(result, "\"workspace_id\":null"));
+  EXPECT(json_contains(result, "\"pending_push\":3"));
+  EXPECT(json_contains(result, "\"pending_pull\":null"));
+  EXPECT(mk_result_applied(result) == 0);
+  EXPECT(mk_result_plan_id(result) == NULL);
+  mk_result_destroy(result);
+  EXPECT(!path_exists(a, ".memkit/sync.json"));
+
+  /* push: three records stored in the folder, each entry given its Id line first. */
+  opts.remote = remote_spec;
+  opts.workspace_id = kWorkspaceId;
+  result = run(ws, &now, MK_SYNC_PUSH, &opts, 0);
+  EXPECT(json_contains(result, "\"command\":\"memorybox sync push\""));
+  EXPECT(json_contains(result, "\"sent\":3"));
+  EXPECT(json_contains(result, "\"last_push_ok\":true"));
+  EXPECT(json_contains(result, "\"last_push_at\":\"2026-11-30T09:00:00.000Z\""));
+  EXPECT(json_contains(result, "\"workspace_id\":\"0190a1b2-c3d4-7e5f-8a6b-7c8d9e0f1a2b\""));
+  EXPECT(json_contains(result, "\"refused\":[]"));
+  EXPECT(mk_result_plan_id(result) == NULL);
+  mk_result_destroy(result);
+  char* long_term = read_file_at(a, "memory/LONG_TERM.md");
+  EXPECT(long_term != NULL && strstr(long_term, "  Id: ") != NULL);
+  EXPECT(path_exists(remote, "memories.jsonl"));
+  EXPECT(path_exists(remote, "session_logs.jsonl"));
+  EXPECT(path_exists(a, ".memkit/sync.json"));
+
+  /* status after it: the workspace recorded, nothing pending either way. */
+  mk_sync_options_init(&opts);
+  result = run(ws, &later, MK_SYNC_STATUS, &opts, 0);
+  EXPECT(json_contains(result, "\"workspace_id\":\"0190a1b2-c3d4-7e5f-8a6b-7c8d9e0f1a2b\""));
+  EXPECT(json_contains(result, "\"pending_push\":0"));
+  EXPECT(json_contains(result, "\"last_push_ok\":true"));
+  EXPECT(json_contains(result, "\"open_conflicts\":[]"));
+  mk_result_destroy(result);
+  opts.remote = remote_spec;
+  result = run(ws, &later, MK_SYNC_STATUS, &opts, 0);
+  EXPECT(json_contains(result, "\"pending_pull\":0"));
+  mk_result_destroy(result);
+
+  /* A second push sends nothing: every record is in the base. */
+  result = run(ws, &later, MK_SYNC_PUSH, &opts, 0);
+  EXPECT(json_contains(result, "\"sent\":0"));
+  mk_result_destroy(result);
+  EXPECT(long_term != NULL && file_holds(a, "memory/LONG_TERM.md", long_term));
+
+  /* Another root of the workspace pulls: new entries only, so written without a plan to
+   * confirm, the facts arriving with their Id lines. */
+  mk_workspace* other = open_root(b, MK_LAYOUT_MEMORYBOX);
+  EXPECT(mk_workspace_init(&result, other, &now, 0) == MK_OK);
+  mk_result_destroy(result);
+  opts.workspace_id = kWorkspaceId;
+  result = run(other, &later, MK_SYNC_PULL, &opts, 0);
+  EXPECT(json_contains(result, "\"command\":\"memorybox sync pull\""));
+  EXPECT(json_contains(result, "\"pulled\":3"));
+  EXPECT(json_contains(result, "\"needs_confirmation\":false"));
+  EXPECT(json_contains(result, "\"action\":\"added\""));
+  EXPECT(mk_result_applied(result) == 1);
+  EXPECT(mk_result_plan_id(result) != NULL);
+  mk_result_destroy(result);
+  char* pulled = read_file_at(b, "memory/LONG_TERM.md");
+  EXPECT(pulled != NULL && strstr(pulled, "Deploys happen on Tuesdays") != NULL);
+  EXPECT(pulled != NULL && strstr(pulled, "  Id: ") != NULL);
+  free(pulled);
+  free(long_term);
+
+  /* The connection string is the caller's and never reaches a result: with a folder remote it
+   * is unused; with "postgres" the connection fails (MK-BOX-023), or this build has no adapter
+   * (MK-ARG-001), and neither names it. */
+  mk_sync_options_init(&opts);
+  opts.remote = remote_spec;
+  opts.conninfo = "password=sekrit-conninfo";
+  result = run(ws, &later, MK_SYNC_STATUS, &opts, 0);
+  EXPECT(!json_contains(result, "sekrit"));
+  mk_result_destroy(result);
+  opts.remote = "postgres";
+  opts.conninfo = "host=/nonexistent/memkit-sync-test port=1 password=sekrit-conninfo";
+  result = run(ws, &later, MK_SYNC_PUSH, &opts, 2);
+  EXPECT(json_contains(result, "\"code\":\"MK-BOX-023\"") ||
+         json_contains(result, "\"code\":\"MK-ARG-001\""));
+  EXPECT(!json_contains(result, "sekrit"));
+  EXPECT(strstr(mk_last_error_message(), "sekrit") == NULL);
+  mk_result_destroy(result);
+
+  /* Refusals that are results: an id with no open conflict, an option the verb does not take, a
+   * verb without its remote, a remote of no known kind. */
+  mk_sync_options_init(&opts);
+  opts.id = "0190a1b2-0000-7000-8000-000000000000";
+  opts.take = "remote";
+  result = run(ws, &later, MK_SYNC_RESOLVE, &opts, 2);
+  EXPECT(json_contains(result, "\"command\":\"memorybox sync resolve\""));
+  EXPECT(json_contains(result, "\"code\":\"MK-ARG-001\""));
+  EXPECT(json_contains(result, "no open sync conflict"));
+  mk_result_destroy(result);
+  result = run(ws, &later, MK_SYNC_STATUS, &opts, 2);
+  EXPECT(json_contains(result, "--id: not an option of memorybox sync status"));
+  mk_result_destroy(result);
+  mk_sync_options_init(&opts);
+  opts.apply = 1;
+  result = run(ws, &later, MK_SYNC_PUSH, &opts, 2);
+  EXPECT(json_contains(result, "--apply: only with memorybox sync pull"));
+  mk_result_destroy(result);
+  result = run(ws, &later, MK_SYNC_PULL, NULL, 2);
+  EXPECT(json_contains(result, "--remote: required"));
+  mk_result_destroy(result);
+  opts.apply = 0;
+  opts.remote = "ftp:somewhere";
+  result = run(ws, &later, MK_SYNC_PUSH, &opts, 2);
+  EXPECT(json_contains(result, "--remote: expected dir:PATH or postgres"));
+  mk_result_destroy(result);
+
+  /* A verb number outside the enum, an unknown options layout and a NULL out, ws or clock are
+   * the caller's mistakes, not command results. */
+  mk_sync_options_init(&opts);
+  result = NULL;
+  EXPECT(mk_memorybox_sync(&result, ws, &now, MK_SYNC_RESOLVE + 1, &opts) == MK_E_ARG);
+  EXPECT(result == NULL);
+  EXPECT(strstr(mk_last_error_message(), "command") != NULL);
+  EXPECT(mk_memorybox_sync(&result, ws, &now, -1, &opts) == MK_E_ARG);
+  opts.version = 99;
+  EXPECT(mk_memorybox_sync(&result, ws, &now, MK_SYNC_STATUS, &opts) == MK_E_ARG);
+  EXPECT(strstr(mk_last_error_message(), "version") != NULL);
+  mk_sync_options_init(&opts);
+  EXPECT(mk_memorybox_sync(NULL, ws, &now, MK_SYNC_STATUS, &opts) == MK_E_ARG);
+  EXPECT(mk_memorybox_sync(&result, NULL, &now, MK_SYNC_STATUS, &opts) == MK_E_ARG);
+  EXPECT(mk_memorybox_sync(&result, ws, NULL, MK_SYNC_STATUS, &opts) == MK_E_ARG);
+  EXPECT(result == NULL);
+
+  /* Another layout is refused as a result, with nothing run. */
+  mk_workspace* custodian = open_root(root, MK_LAYOUT_CUSTODIAN);
+  result = run(custodian, &now, MK_SYNC_STATUS, &opts, 2);
+  EXPECT(json_contains(result, "\"command\":\"memorybox sync status\""));
+  EXPECT(json_contains(result,
+                       "mk_memorybox_sync: needs a workspace opened with "
+                       "MK_LAYOUT_MEMORYBOX"));
+  mk_result_destroy(result);
+  mk_workspace_destroy(custodian);
+
+  mk_workspace_destroy(other);
+  mk_workspace_destroy(ws);
+  char cleanup[700];
+  snprintf(cleanup, sizeof cleanup, "rm -rf '%s'", root);
+  if (failures == 0 && system(cleanup) != 0) fprintf(stderr, "could not remove %s\n", root);
+  return failures == 0 ? 0 : 1;
+}
