@@ -11,6 +11,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "memkit/clock.hpp"
@@ -166,7 +167,14 @@ struct BaseEntry {
   std::string digest;
   friend bool operator==(const BaseEntry&, const BaseEntry&) = default;
 };
-using SyncBase = std::map<std::string, BaseEntry, std::less<>>;
+// Hashes a string or string_view alike, so that a SyncBase is searched by either.
+struct SyncIdHash {
+  using is_transparent = void;
+  [[nodiscard]] std::size_t operator()(std::string_view id) const noexcept {
+    return std::hash<std::string_view>{}(id);
+  }
+};
+using SyncBase = std::unordered_map<std::string, BaseEntry, SyncIdHash, std::equal_to<>>;
 
 // One line per id, sorted bytewise by id: "<digest>\t<table>\t<file>\t<id>\n". Parsing is strict
 // (Errc::parse naming the line).

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <charconv>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "markdown/line_kinds.hpp"
 #include "memkit/digest.hpp"
@@ -102,8 +103,16 @@ SyncRecord tombstone(std::string id, std::string workspace_id, SyncTable table, 
 }
 
 std::string render_sync_base(const SyncBase& base) {
+  std::vector<const SyncBase::value_type*> sorted;
+  sorted.reserve(base.size());
+  for (const auto& item : base) sorted.push_back(&item);
+  std::sort(sorted.begin(), sorted.end(),
+            [](const auto* a, const auto* b) { return a->first < b->first; });
   std::string out;
-  for (const auto& [id, entry] : base) {
+  out.reserve(base.size() * 110);
+  for (const auto* item : sorted) {
+    const std::string& id = item->first;
+    const BaseEntry& entry = item->second;
     out += entry.digest;
     out += '\t';
     out += table_key(entry.table);
@@ -246,7 +255,8 @@ PushSelection select_push(const Inputs& inputs, const LocalScan& local, const Sy
   selection.splices = local.id_splices;
   const std::string now_text = now.utc_rfc3339_millis();
   std::map<std::string, Document, std::less<>> docs;  // files with an entry to stamp
-  std::set<std::string_view> present;
+  std::unordered_set<std::string_view> present;
+  present.reserve(local.records.size());
   for (const LocalRecord& r : local.records) {
     present.insert(r.record.id);
     if (open_conflicts.contains(r.record.id)) {
@@ -272,6 +282,7 @@ PushSelection select_push(const Inputs& inputs, const LocalScan& local, const Sy
     std::stable_sort(splices.begin(), splices.end(),
                      [](const Splice& a, const Splice& b) { return a.begin < b.begin; });
   }
+  std::vector<SyncRecord> tombstones;
   for (const auto& [id, entry] : base) {
     if (present.contains(id) || local.dormant.contains(id)) continue;
     if (open_conflicts.contains(id)) {
@@ -279,8 +290,11 @@ PushSelection select_push(const Inputs& inputs, const LocalScan& local, const Sy
       continue;
     }
     SyncRecord gone = tombstone(id, std::string(workspace_id), entry.table, entry.file, now_text);
-    if (record_digest(gone) != entry.digest) selection.records.push_back(std::move(gone));
+    if (record_digest(gone) != entry.digest) tombstones.push_back(std::move(gone));
   }
+  std::sort(tombstones.begin(), tombstones.end(),
+            [](const SyncRecord& a, const SyncRecord& b) { return a.id < b.id; });
+  for (SyncRecord& t : tombstones) selection.records.push_back(std::move(t));
   std::sort(selection.held.begin(), selection.held.end());
   return selection;
 }
