@@ -203,6 +203,21 @@ std::optional<Locked> lock_and_read(MemoryBoxRun& run) {
   return out;
 }
 
+// Whether two reads of a root found the same bytes: then a plan made from the first holds for
+// the second, and is not made again.
+bool same_reads(const memorybox::Inputs& a, const State& sa, const memorybox::Inputs& b,
+                const State& sb) {
+  const auto same_file = [](const FileSnapshot& x, const FileSnapshot& y) {
+    return x.path == y.path && x.state == y.state && x.text() == y.text();
+  };
+  const std::vector<FileSnapshot>& fa = a.snapshot.files();
+  const std::vector<FileSnapshot>& fb = b.snapshot.files();
+  return fa.size() == fb.size() && std::equal(fa.begin(), fa.end(), fb.begin(), same_file) &&
+         same_file(sa.files.conflicts_file, sb.files.conflicts_file) &&
+         sa.files.state == sb.files.state && sa.files.base == sb.files.base &&
+         sa.files.conflicts == sb.files.conflicts && sa.files.modified == sb.files.modified;
+}
+
 bool stops(const std::vector<Finding>& findings) {
   const ExitClass c = derive_exit_class(findings);
   return c == ExitClass::fatal || c == ExitClass::blocker;
@@ -344,7 +359,11 @@ void run_pull(MemoryBoxRun& run) {
                        ".memkit/sync.json: the workspace changed while pulling; pull again"));
     return;
   }
-  const std::shared_ptr<const memorybox::PullPlanning> shared = plan(locked->inputs, locked->state);
+  // Planned again only when the files changed since the first read.
+  const std::shared_ptr<const memorybox::PullPlanning> shared =
+      same_reads(run.inputs, *unlocked, locked->inputs, locked->state)
+          ? first
+          : plan(locked->inputs, locked->state);
   if (!shared) return;
   if (unconfirmed(shared)) {
     finish(shared, false, {});
