@@ -57,6 +57,12 @@ struct SyncRecord {
 // a message naming the problem.
 [[nodiscard]] Result<SyncRecord> parse_record_line(std::string_view line);
 
+// The first of parse_record_line's value rules that `record` breaks, in its words ("id is not a
+// valid Id value", "a memories record lacks confidence or verified", ...), or nullopt. The one
+// statement of the rules: the line reader and every adapter check records with it. Strings are
+// not checked for UTF-8 here.
+[[nodiscard]] std::optional<std::string> record_problem(const SyncRecord& record);
+
 // RFC 9562 UUIDv7: the low 48 bits of `unix_millis` big-endian, version 7, variant 10, and the
 // remaining 74 bits from `random` (rand_a = 12 bits, rand_b = 62 bits). Canonical lower-case
 // 8-4-4-4-12.

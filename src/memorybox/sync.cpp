@@ -150,12 +150,10 @@ Result<SyncRecord> parse_record_line(std::string_view line) {
 
   Result<std::string> id = get_string(o, "id", what);
   if (!id) return id.status();
-  if (!is_field_value(*id)) return parse_error(what, "id is not a valid Id value");
   r.id = std::move(*id);
 
   Result<std::string> workspace = get_string(o, "workspace_id", what);
   if (!workspace) return workspace.status();
-  if (!is_uuid(*workspace)) return parse_error(what, "workspace_id is not a canonical UUID");
   r.workspace_id = std::move(*workspace);
 
   Result<std::string> table = get_string(o, "table", what);
@@ -166,7 +164,6 @@ Result<SyncRecord> parse_record_line(std::string_view line) {
 
   Result<std::string> file = get_string(o, "file", what);
   if (!file) return file.status();
-  if (file->empty()) return parse_error(what, "file is empty");
   r.file = std::move(*file);
 
   Result<std::optional<std::string>> category = get_optional_string(o, "category", what);
@@ -188,29 +185,38 @@ Result<SyncRecord> parse_record_line(std::string_view line) {
 
   Result<std::optional<std::string>> verified = get_optional_string(o, "verified", what);
   if (!verified) return verified.status();
-  if (*verified && !parse_iso_date(**verified)) {
-    return parse_error(what, "verified is not a YYYY-MM-DD date");
-  }
   r.verified = std::move(*verified);
 
   Result<std::string> updated = get_string(o, "updated_at", what);
   if (!updated) return updated.status();
-  if (!is_utc_millis(*updated)) {
-    return parse_error(what, "updated_at is not an RFC 3339 UTC time with milliseconds");
-  }
   r.updated_at = std::move(*updated);
 
   const json& deleted = o.at("deleted");
   if (!deleted.is_boolean()) return parse_error(what, "deleted is not a boolean");
   r.deleted = deleted.get<bool>();
 
-  if (is_log_table(r.table) && r.confidence) {
-    return parse_error(what, "a log record has a confidence");
-  }
-  if (r.table == SyncTable::memories && !r.deleted && (!r.confidence || !r.verified)) {
-    return parse_error(what, "a memories record lacks confidence or verified");
-  }
+  if (std::optional<std::string> problem = record_problem(r)) return parse_error(what, *problem);
   return r;
+}
+
+std::optional<std::string> record_problem(const SyncRecord& r) {
+  if (!is_field_value(r.id)) return "id is not a valid Id value";
+  if (!is_uuid(r.workspace_id)) return "workspace_id is not a canonical UUID";
+  if (r.table != SyncTable::memories && r.table != SyncTable::session_logs &&
+      r.table != SyncTable::daily_logs) {
+    return "unknown table";
+  }
+  if (r.file.empty()) return "file is empty";
+  if (r.confidence && *r.confidence > 100) return "confidence is not an integer 0-100 or null";
+  if (r.verified && !parse_iso_date(*r.verified)) return "verified is not a YYYY-MM-DD date";
+  if (!is_utc_millis(r.updated_at)) {
+    return "updated_at is not an RFC 3339 UTC time with milliseconds";
+  }
+  if (is_log_table(r.table) && r.confidence) return "a log record has a confidence";
+  if (r.table == SyncTable::memories && !r.deleted && (!r.confidence || !r.verified)) {
+    return "a memories record lacks confidence or verified";
+  }
+  return std::nullopt;
 }
 
 std::string uuid_v7(std::uint64_t unix_millis, const std::array<std::uint8_t, 10>& random) {

@@ -151,25 +151,8 @@ class CanonicalReader final {
   std::size_t at_ = 0;
 };
 
-// parse_record_line's test of an `id`: a stripped value on one line.
-bool is_field_value(std::string_view id) noexcept {
-  if (id.empty()) return false;
-  const auto blank = [](char c) { return c == ' ' || c == '\t'; };
-  if (blank(id.front()) || blank(id.back())) return false;
-  return id.find_first_of("\r\n") == std::string_view::npos;
-}
-
 // parse_record_line's checks of the values, given valid UTF-8 strings.
-bool passes_value_checks(const SyncRecord& r) {
-  if (r.table != memorybox::SyncTable::memories && !memorybox::is_log_table(r.table)) return false;
-  if (!is_field_value(r.id) || !memorybox::is_uuid(r.workspace_id) || r.file.empty() ||
-      (r.confidence && *r.confidence > 100) || (r.verified && !parse_iso_date(*r.verified)) ||
-      !is_utc_millis(r.updated_at)) {
-    return false;
-  }
-  if (memorybox::is_log_table(r.table) && r.confidence) return false;
-  return r.table != memorybox::SyncTable::memories || r.deleted || (r.confidence && r.verified);
-}
+bool passes_value_checks(const SyncRecord& r) { return !memorybox::record_problem(r); }
 
 bool is_utf8(std::string_view text) noexcept { return !find_invalid_utf8(text); }
 

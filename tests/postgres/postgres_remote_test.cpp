@@ -117,7 +117,7 @@ TEST_CASE("postgres: the adapter's record check agrees with parse_record_line") 
     const Result<SyncRecord> back = memorybox::parse_record_line(memorybox::record_line(r));
     const bool json_accepts = back.ok() && *back == r;
     const bool has_nul = r.text.find('\0') != std::string::npos;
-    const std::optional<std::string> problem = detail::pg::record_problem(r);
+    const std::optional<std::string> problem = detail::pg::storable_problem(r);
     CHECK(problem.has_value() == (!json_accepts || has_nul));
     if (!back.ok() && problem) CHECK("sync record: " + *problem == back.status().message());
   }

@@ -35,14 +35,6 @@ Status refused(const SyncRecord& record, std::string_view problem) {
                 "PostgreSQL: push: record " + shown(record.id) + ": " + std::string(problem));
 }
 
-// Returns true iff `id` could be an `Id` field value: non-empty, no blank at either end, one line.
-bool is_field_value(std::string_view id) noexcept {
-  if (id.empty()) return false;
-  const auto blank = [](char c) { return c == ' ' || c == '\t'; };
-  if (blank(id.front()) || blank(id.back())) return false;
-  return id.find_first_of("\r\n") == std::string_view::npos;
-}
-
 std::string_view or_empty(const std::optional<std::string>& text) noexcept {
   return text ? std::string_view(*text) : std::string_view();
 }
@@ -70,7 +62,7 @@ Status row_error(SyncTable table, std::string_view id, std::string_view problem)
 
 }  // namespace
 
-std::optional<std::string> record_problem(const SyncRecord& r) {
+std::optional<std::string> storable_problem(const SyncRecord& r) {
   const std::pair<std::string_view, std::string_view> texts[] = {{"id", r.id},
                                                                  {"workspace_id", r.workspace_id},
                                                                  {"file", r.file},
@@ -86,21 +78,7 @@ std::optional<std::string> record_problem(const SyncRecord& r) {
       return "its " + std::string(name) + " is not valid UTF-8 (byte " + std::to_string(*at) + ")";
     }
   }
-  // parse_record_line()'s rules, in its order and its words.
-  if (!is_field_value(r.id)) return "id is not a valid Id value";
-  if (!memorybox::is_uuid(r.workspace_id)) return "workspace_id is not a canonical UUID";
-  if (static_cast<int>(r.table) > static_cast<int>(SyncTable::daily_logs)) return "unknown table";
-  if (r.file.empty()) return "file is empty";
-  if (r.confidence && *r.confidence > 100) return "confidence is not an integer 0-100 or null";
-  if (r.verified && !parse_iso_date(*r.verified)) return "verified is not a YYYY-MM-DD date";
-  if (!is_utc_millis(r.updated_at)) {
-    return "updated_at is not an RFC 3339 UTC time with milliseconds";
-  }
-  if (memorybox::is_log_table(r.table) && r.confidence) return "a log record has a confidence";
-  if (r.table == SyncTable::memories && !r.deleted && (!r.confidence || !r.verified)) {
-    return "a memories record lacks confidence or verified";
-  }
-  return std::nullopt;
+  return memorybox::record_problem(r);
 }
 
 Status check_push(std::string_view workspace_id, std::span<const SyncRecord> records) {
@@ -115,7 +93,7 @@ Status check_push(std::string_view workspace_id, std::span<const SyncRecord> rec
       return refused(record, "it belongs to workspace '" + record.workspace_id + "', not '" +
                                  std::string(workspace_id) + "'");
     }
-    if (const std::optional<std::string> problem = record_problem(record)) {
+    if (const std::optional<std::string> problem = storable_problem(record)) {
       return refused(record, *problem);
     }
     if (record.updated_at.starts_with("0000") ||
@@ -187,7 +165,7 @@ Result<SyncRecord> record_from_row(const PGresult* rows, int row, std::string_vi
   r.verified = optional_value(rows, row, kVerified);
   r.updated_at = std::string(value(rows, row, kUpdatedAt));
   r.deleted = value(rows, row, kDeleted) == "t";
-  if (const std::optional<std::string> problem = record_problem(r)) {
+  if (const std::optional<std::string> problem = storable_problem(r)) {
     return row_error(r.table, r.id, *problem);
   }
   return r;

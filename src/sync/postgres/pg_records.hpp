@@ -32,10 +32,9 @@ enum PulledColumn : int {
 
 // Why a record cannot go into PostgreSQL or come out of it, or nullopt when it can: a NUL byte
 // or invalid UTF-8 in a string (text columns hold neither), or a rule of parse_record_line()
-// broken, with its message. The rules are checked on the fields: the JSON round trip through
-// record_line() cost 19 µs a record, two seconds for a push of 100,000 (tests/postgres checks
-// that both agree).
-[[nodiscard]] std::optional<std::string> record_problem(const memorybox::SyncRecord& record);
+// broken (memorybox::record_problem), with its message. The rules are checked on the fields: the
+// JSON round trip through record_line() cost 19 µs a record, two seconds for a push of 100,000.
+[[nodiscard]] std::optional<std::string> storable_problem(const memorybox::SyncRecord& record);
 
 // Returns OK iff every record can be pushed as it is: each belongs to `workspace_id`, is a
 // record parse_record_line() would accept (so that a pull hands back only valid records), holds
