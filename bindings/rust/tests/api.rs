@@ -2,7 +2,7 @@
 //! ownership and threads.
 mod common;
 
-use common::{parse_json, Json, TempDir};
+use common::{data_of, finding_codes, parse_json, Json, TempDir};
 use memkit::{
     sys, AddOptions, BudgetState, Clock, CommandResult, CompactOptions, Document, Error,
     ForgetOptions, Gate, GateCandidate, InitOptions, Layout, Lifecycle, Profile, Unit, UnitKind,
@@ -602,26 +602,6 @@ fn write_answer(gate: Gate) -> Option<String> {
         }
         .to_string(),
     )
-}
-
-/// A result's `data` object, parsed.
-fn data_of(result: &CommandResult) -> Json {
-    let json = result.json().unwrap();
-    let envelope = parse_json(&json).unwrap_or_else(|e| panic!("{}: {}", e, json));
-    envelope.get("data").expect("a data member").clone()
-}
-
-/// The `code`s of a result's findings.
-fn finding_codes(result: &CommandResult) -> Vec<String> {
-    let json = result.json().unwrap();
-    let envelope = parse_json(&json).unwrap();
-    envelope
-        .get("findings")
-        .and_then(Json::as_array)
-        .expect("a findings array")
-        .iter()
-        .map(|f| f.get("code").and_then(Json::as_str).unwrap().to_string())
-        .collect()
 }
 
 fn str_member<'a>(data: &'a Json, key: &str) -> Option<&'a str> {

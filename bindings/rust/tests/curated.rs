@@ -2,7 +2,7 @@
 //! `memkit curated` commands by `Workspace::curated_run`, and the refusals that write nothing.
 mod common;
 
-use common::{parse_json, Json, TempDir};
+use common::{data_of, envelope, finding_codes, Json, TempDir};
 use memkit::{
     sys, AddOptions, Clock, CommandResult, CuratedCommand, CuratedOptions, Layout, TiersCommand,
     TiersOptions, Workspace, WorkspaceOptions,
@@ -43,25 +43,6 @@ fn run(
 ) -> CommandResult {
     ws.curated_run(now, command, &options)
         .unwrap_or_else(|e| panic!("curated {}: {}", command, e))
-}
-
-fn envelope(result: &CommandResult) -> Json {
-    let json = result.json().unwrap();
-    parse_json(&json).unwrap_or_else(|e| panic!("{}: {}", e, json))
-}
-
-fn data_of(result: &CommandResult) -> Json {
-    envelope(result).get("data").expect("a data member").clone()
-}
-
-fn finding_codes(result: &CommandResult) -> Vec<String> {
-    envelope(result)
-        .get("findings")
-        .and_then(Json::as_array)
-        .expect("a findings array")
-        .iter()
-        .map(|f| f.get("code").and_then(Json::as_str).unwrap().to_string())
-        .collect()
 }
 
 /// Every file under `root` but `.memkit/` (relative path -> bytes): what the commands wrote.

@@ -3,7 +3,7 @@
 //! of results, and the refusals.
 mod common;
 
-use common::{parse_json, Json, TempDir};
+use common::{data_of, finding_codes, Json, TempDir};
 use memkit::{
     sys, Clock, CommandResult, Layout, SyncCommand, SyncOptions, Workspace, WorkspaceOptions,
 };
@@ -39,25 +39,6 @@ fn run(
 ) -> CommandResult {
     ws.memorybox_sync(now, command, options)
         .unwrap_or_else(|e| panic!("sync {}: {}", command, e))
-}
-
-fn envelope(result: &CommandResult) -> Json {
-    let json = result.json().unwrap();
-    parse_json(&json).unwrap_or_else(|e| panic!("{}: {}", e, json))
-}
-
-fn data_of(result: &CommandResult) -> Json {
-    envelope(result).get("data").expect("a data member").clone()
-}
-
-fn finding_codes(result: &CommandResult) -> Vec<String> {
-    envelope(result)
-        .get("findings")
-        .and_then(Json::as_array)
-        .expect("a findings array")
-        .iter()
-        .map(|f| f.get("code").and_then(Json::as_str).unwrap().to_string())
-        .collect()
 }
 
 fn strings(value: Option<&Json>) -> Vec<String> {

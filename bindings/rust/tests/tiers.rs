@@ -2,7 +2,7 @@
 //! `Layout::Tiers`, every `memkit tiers` command by `Workspace::tiers_run`, and what they write.
 mod common;
 
-use common::{parse_json, Json, TempDir};
+use common::{data_of, envelope, finding_codes, parse_json, Json, TempDir};
 use memkit::{
     sys, Clock, CommandResult, Error, Layout, TiersCommand, TiersOptions, Workspace,
     WorkspaceOptions,
@@ -39,27 +39,6 @@ fn run(
 ) -> CommandResult {
     ws.tiers_run(now, command, &options)
         .unwrap_or_else(|e| panic!("tiers {}: {}", command, e))
-}
-
-fn envelope(result: &CommandResult) -> Json {
-    let json = result.json().unwrap();
-    parse_json(&json).unwrap_or_else(|e| panic!("{}: {}", e, json))
-}
-
-/// A result's `data` object, parsed.
-fn data_of(result: &CommandResult) -> Json {
-    envelope(result).get("data").expect("a data member").clone()
-}
-
-/// The `code`s of a result's findings.
-fn finding_codes(result: &CommandResult) -> Vec<String> {
-    envelope(result)
-        .get("findings")
-        .and_then(Json::as_array)
-        .expect("a findings array")
-        .iter()
-        .map(|f| f.get("code").and_then(Json::as_str).unwrap().to_string())
-        .collect()
 }
 
 fn str_member<'a>(data: &'a Json, key: &str) -> Option<&'a str> {

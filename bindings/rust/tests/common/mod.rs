@@ -1,5 +1,6 @@
-//! What the tests share: a temporary folder that removes itself, a recursive copy, and a small
-//! JSON reader for tests/vectors/*/case.json (the crate takes no dependencies, so no serde).
+//! What the tests share: a temporary folder that removes itself, a recursive copy, a small JSON
+//! reader for tests/vectors/*/case.json (the crate takes no dependencies, so no serde), and the
+//! parts of a command's result envelope the tests look at.
 #![allow(dead_code)] // each test binary uses its own part of this module
 
 use std::fs;
@@ -365,4 +366,26 @@ pub fn self_test_json() {
     assert!(parse_json("[1,]").is_err());
     assert!(parse_json("\"\\ud800\"").is_err());
     assert!(parse_json("1 2").is_err());
+}
+
+/// A result's envelope, parsed.
+pub fn envelope(result: &memkit::CommandResult) -> Json {
+    let json = result.json().unwrap();
+    parse_json(&json).unwrap_or_else(|e| panic!("{}: {}", e, json))
+}
+
+/// A result's `data` object, parsed.
+pub fn data_of(result: &memkit::CommandResult) -> Json {
+    envelope(result).get("data").expect("a data member").clone()
+}
+
+/// The `code`s of a result's findings.
+pub fn finding_codes(result: &memkit::CommandResult) -> Vec<String> {
+    envelope(result)
+        .get("findings")
+        .and_then(Json::as_array)
+        .expect("a findings array")
+        .iter()
+        .map(|f| f.get("code").and_then(Json::as_str).unwrap().to_string())
+        .collect()
 }
