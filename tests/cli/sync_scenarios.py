@@ -243,6 +243,14 @@ def scenario_converge(base):
               "converge: nothing pending on %s: %s" % (root, status["data"]))
 
 
+def hygiene_item_10(root):
+    done = subprocess.run([MEMKIT, "memorybox", "hygiene", "--root", root, "--format", "json",
+                           "--now", "2026-11-30T11:45:00Z"], env=ENV, capture_output=True,
+                          text=True)
+    items = json.loads(done.stdout)["data"]["items"]
+    return next(i for i in items if i["n"] == 10)
+
+
 def scenario_conflict(base):
     """Both sides change one fact; newer and higher disagree: flagged, held, resolved."""
     ws = str(uuid.uuid4())
@@ -278,6 +286,13 @@ def scenario_conflict(base):
     _, status = run(b, "status", now="2026-11-30T11:41:00Z", remote=False, expect=0)
     conflict_id = status["data"]["open_conflicts"]
     check(len(conflict_id) == 1, "conflict: status lists it")
+    # Hygiene item 10: an open conflict fails it and is listed; a root that never synced is N/A.
+    item = hygiene_item_10(b)
+    check(item["result"] == "FAIL" and {"id": conflict_id[0]} in item["details"],
+          "conflict: hygiene item 10 fails and lists the open conflict: %s" % item)
+    item = hygiene_item_10(new_root(base, "never-synced"))
+    check(item["result"] == "N/A" and item["value"] is None,
+          "conflict: hygiene item 10 is N/A on a root that never synced: %s" % item)
     code, resolved = run(b, "resolve", "--id", conflict_id[0], "--take", "remote",
                          now="2026-11-30T11:50:00Z", remote=False, expect=0)
     text = read(b, "memory/LONG_TERM.md")
