@@ -75,6 +75,10 @@ class AgentRoot final {
   // Replaces .memkit/<name> ("sync.json", "sync/base.tsv", "sync/conflicts.jsonl") atomically,
   // making .memkit/ and .memkit/sync/ when missing, never through a link.
   [[nodiscard]] Status write_state_file(const std::string& name, std::string_view bytes);
+  // Appends to .memkit/<name> with one write and an fsync, making it (and its folders) when
+  // missing, never through a link. A crash can leave the bytes cut short at the end: the reader
+  // drops an unterminated last line.
+  [[nodiscard]] Status append_state_file(const std::string& name, std::string_view bytes);
 
   // What `memorybox client set` reads of one client (memorybox.md §10): brain/clients/<C>.md and
   // every entry under memory/clients/<C>/ and memory/ARCHIVES/clients/<C>/, folders walked and
@@ -96,6 +100,8 @@ class AgentRoot final {
   [[nodiscard]] Result<bool> folder(const std::string& relative) const;
   // A failure whose message starts with the root's path, told relative to the root.
   [[nodiscard]] Status relative(const Status& status) const;
+  // Checks each folder on the way to `path` (never a link), making missing ones when `make`.
+  [[nodiscard]] Status folders_for(const std::string& path, bool make);
 
   FileSystem* fs_;
   std::string root_;

@@ -180,6 +180,9 @@ inline constexpr std::array<std::string_view, 13> kFieldOrder = {
 // §3: the entries of a tier file at `path` (relative to the agent root), in file order.
 // REQUIRES: doc.parseable().
 [[nodiscard]] std::vector<Entry> read_entries(std::string_view path, const Document& doc);
+// read_entries without `id` and `identity_key` (left empty): where the entries and their fields
+// are, for a reader that does not name entries (sync reads 100,000 of them per command).
+[[nodiscard]] std::vector<Entry> read_entry_layout(std::string_view path, const Document& doc);
 
 // §3 `Confidence`: "0", "1", or 0-1 with one or two decimals, in hundredths; else nullopt.
 [[nodiscard]] std::optional<std::uint32_t> parse_confidence(std::string_view text) noexcept;

@@ -12,6 +12,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "memkit/clock.hpp"
@@ -182,22 +183,42 @@ struct SyncIdHash {
 };
 using SyncBase = std::unordered_map<std::string, BaseEntry, SyncIdHash, std::equal_to<>>;
 
-// One line per id, sorted bytewise by id: "<digest>\t<table>\t<file>\t<id>\n". Parsing is strict
-// (Errc::parse naming the line).
+// One line per id, sorted bytewise by id: "<digest>\t<table>\t<file>\t<id>\n". The file is
+// appended to (OUR DECISION: a sync of 100 entries writes 100 lines, not the whole base), so
+// parsing takes a later line of an id over an earlier one and ignores a last line without its LF
+// (an append cut short by a crash: that id is merely synced again). Otherwise strict (Errc::parse
+// naming the line).
 [[nodiscard]] std::string render_sync_base(const SyncBase& base);
 [[nodiscard]] Result<SyncBase> parse_sync_base(std::string_view bytes);
+// `base` with each entry of `changes` set.
+[[nodiscard]] SyncBase merged_base(SyncBase base, const SyncBase& changes);
 
 // One synced entry of the local files.
 struct LocalRecord {
   SyncRecord record;                       // record.id is the entry's Id (assigned if it had none)
-  Entry entry;                             // where it is, in record.file
+  std::string digest;                      // record_digest(record)
+  Entry entry;                             // where it is, in record.file (no entry ID: layout)
   std::optional<std::uint32_t> effective;  // memories: the effective confidence today (§6)
   bool assigned = false;                   // the Id is new: an Id line is to be written
 };
 
+// Which entries a scan reads in full (OUR DECISION, so that an incremental sync costs the change,
+// not the root): with a base, an entry whose record_digest equals the base's is only located,
+// its Id kept in LocalScan::unchanged, unless `ids` names it. Entries without an Id and daily
+// files are always read in full. Without a base, every entry is.
+struct ScanFocus {
+  const SyncBase* base = nullptr;
+  std::unordered_set<std::string_view> ids;  // e.g. the ids of the pulled records
+};
+
 // What the local files hold for sync.
 struct LocalScan {
-  std::vector<LocalRecord> records;  // tier file order, then entry order
+  std::vector<LocalRecord> records;  // read in full: tier file order, then entry order
+  // The Ids of the entries only located (ScanFocus), in file order: views of the inputs' bytes,
+  // valid while those are.
+  std::vector<std::string_view> unchanged;
+  // The synced files as parsed, by path (for the edits a push or pull plans).
+  std::map<std::string, Document, std::less<>> documents;
   // Ids of entries that carry an Id but do not sync now (an unscored memories entry): they are
   // neither pushed nor taken as deleted.
   std::set<std::string, std::less<>> dormant;
@@ -215,15 +236,16 @@ using ModifiedTimes = std::map<std::string, std::string, std::less<>>;
 // (uuid_v7 of SHA-256 of them, so the same files at the same instant get the same Ids).
 // Fails with Errc::parse (or invalid_utf8) for a synced file that cannot be read as entries.
 [[nodiscard]] Result<LocalScan> scan_local(const Inputs& inputs, std::string_view workspace_id,
-                                           const ModifiedTimes& modified, const ClockReading& now);
+                                           const ModifiedTimes& modified, const ClockReading& now,
+                                           const ScanFocus& focus = {});
 
 // §9 push step 2: what to send. A record is sent when its digest differs from the base (or the
-// base lacks it), unless its Id has an open conflict (`held`); an id of the base that no local
-// entry holds any longer (and is not dormant) is sent as a tombstone at `now`, once.
-// An entry changed since the last sync (its digest differs from the base's) is sent with
-// `updated_at` = now, and its `Updated` line is set to now in the file (OUR DECISION: an edit made
-// by hand leaves `Updated` as it was; without this, the remote would refuse the edit as no newer
-// than what it holds). A daily file has no `Updated` line: its time is the file's.
+// base lacks it), unless its Id has an open conflict (`held`; also for `local.unchanged`); an id of
+// the base that no local entry holds any longer (and is not dormant) is sent as a tombstone at
+// `now`, once. An entry changed since the last sync (its digest differs from the base's) is sent
+// with `updated_at` = now, and its `Updated` line is set to now in the file (OUR DECISION: an edit
+// made by hand leaves `Updated` as it was; without this, the remote would refuse the edit as no
+// newer than what it holds). A daily file has no `Updated` line: its time is the file's.
 struct PushSelection {
   std::vector<SyncRecord> records;  // local order, then tombstones by id
   std::vector<std::string> held;    // ids not sent because a conflict is open, sorted
@@ -296,14 +318,16 @@ struct PullPlanning {
   // True when the plan replaces or removes local bytes (updated, moved, deleted): then it waits
   // for a confirmed Plan ID; a plan that only adds is written directly.
   bool needs_confirmation = false;
-  SyncBase base;                      // the base after the pull
+  SyncBase base_changes;              // what the pull sets in the base (merged_base gives after)
   std::vector<SyncRecord> conflicts;  // the open conflicts after the pull, by id
   std::vector<Finding> findings;      // MK-BOX-021 when conflicts are open; refusals
 };
 
 struct PullInput {
   const Inputs* inputs = nullptr;
-  const LocalScan* local = nullptr;  // scan_local of the same inputs (Ids assigned)
+  // scan_local of the same inputs (Ids assigned), focused on the ids of `remote` and
+  // `open_conflicts` if on any.
+  const LocalScan* local = nullptr;
   const SyncBase* base = nullptr;
   std::vector<SyncRecord> remote;          // the pulled records (of this workspace)
   std::vector<SyncRecord> open_conflicts;  // the remote versions of the conflicts still open
@@ -323,7 +347,7 @@ struct Resolution {
   std::string take;  // "local" or "remote"
   std::string file;  // the entry's file afterwards
   std::optional<Plan> plan;
-  SyncBase base;                      // the base afterwards
+  SyncBase base_changes;              // what the resolution sets in the base
   std::vector<SyncRecord> conflicts;  // the conflicts still open
 };
 // Clears the entry's `Review: sync conflict` line, appends "Resolved <id> — <today>: took <side>."

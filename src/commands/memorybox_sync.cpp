@@ -82,6 +82,9 @@ struct State {
   SyncFiles files;
   std::optional<memorybox::SyncState> sync;
   memorybox::SyncBase base;
+  // base.tsv has a torn last line, or more than twice the lines the base needs: the next change
+  // writes it whole instead of appending.
+  bool base_rewrite = false;
   std::vector<SyncRecord> conflicts;
 };
 
@@ -99,6 +102,10 @@ Result<State> read_state(AgentRoot& root, const memorybox::Inputs& inputs) {
     Result<memorybox::SyncBase> base = memorybox::parse_sync_base(*state.files.base);
     if (!base) return base.status();
     state.base = std::move(*base);
+    const std::string_view bytes = *state.files.base;
+    const auto lines = static_cast<std::size_t>(std::count(bytes.begin(), bytes.end(), '\n'));
+    state.base_rewrite =
+        (!bytes.empty() && bytes.back() != '\n') || lines > 2 * state.base.size() + 1024;
   }
   if (state.files.conflicts) {
     std::string_view rest = *state.files.conflicts;
@@ -116,6 +123,17 @@ Result<State> read_state(AgentRoot& root, const memorybox::Inputs& inputs) {
     }
   }
   return state;
+}
+
+// Sets `changes` in .memkit/sync/base.tsv: appended (a sync of 100 entries writes 100 lines), or
+// the whole base written again when State::base_rewrite.
+Status write_base(AgentRoot& root, const State& state, const memorybox::SyncBase& changes) {
+  if (changes.empty()) return Status();
+  if (state.base_rewrite) {
+    return root.write_state_file(
+        "sync/base.tsv", memorybox::render_sync_base(memorybox::merged_base(state.base, changes)));
+  }
+  return root.append_state_file("sync/base.tsv", memorybox::render_sync_base(changes));
 }
 
 std::string conflicts_bytes(const std::vector<SyncRecord>& conflicts) {
@@ -291,8 +309,11 @@ void run_pull(MemoryBoxRun& run) {
   // Id (MK-BOX-022) come back as findings that stop it.
   const auto plan = [&](const memorybox::Inputs& inputs,
                         const State& state) -> std::shared_ptr<const memorybox::PullPlanning> {
+    memorybox::ScanFocus focus{.base = &state.base, .ids = {}};
+    for (const SyncRecord& r : pulled->records) focus.ids.insert(r.id);
+    for (const SyncRecord& r : state.conflicts) focus.ids.insert(r.id);
     Result<memorybox::LocalScan> scan =
-        memorybox::scan_local(inputs, ws, state.files.modified, run.now);
+        memorybox::scan_local(inputs, ws, state.files.modified, run.now, focus);
     if (!scan) {
       run.reply.findings.push_back(local_finding(scan.status()));
       return nullptr;
@@ -384,10 +405,7 @@ void run_pull(MemoryBoxRun& run) {
     }
     written = std::move(*applied);
   }
-  if (failed(run, run.root.write_state_file("sync/base.tsv",
-                                            memorybox::render_sync_base(shared->base)))) {
-    return;
-  }
+  if (failed(run, write_base(run.root, locked->state, shared->base_changes))) return;
   memorybox::SyncState sync =
       locked->state.sync.value_or(memorybox::SyncState{.workspace_id = ws,
                                                        .last_pull_at = {},
@@ -427,8 +445,9 @@ void run_push(MemoryBoxRun& run) {
                                                        .last_push_at = {},
                                                        .last_push_ok = false,
                                                        .pull_cursor = ""});
-  Result<memorybox::LocalScan> scan = memorybox::scan_local(locked->inputs, sync.workspace_id,
-                                                            locked->state.files.modified, run.now);
+  Result<memorybox::LocalScan> scan =
+      memorybox::scan_local(locked->inputs, sync.workspace_id, locked->state.files.modified,
+                            run.now, {.base = &locked->state.base, .ids = {}});
   if (!scan) {
     run.reply.findings.push_back(local_finding(scan.status()));
     return;
@@ -471,16 +490,14 @@ void run_push(MemoryBoxRun& run) {
   report.refused = std::move(*refused);
   std::set<std::string_view> not_stored;
   for (const sync::Refusal& r : report.refused) not_stored.insert(r.id);
-  memorybox::SyncBase base = locked->state.base;
+  memorybox::SyncBase acknowledged;
   for (const SyncRecord& r : selection.records) {
     if (!not_stored.contains(r.id)) {
-      base.insert_or_assign(r.id,
-                            memorybox::BaseEntry{r.table, r.file, memorybox::record_digest(r)});
+      acknowledged.insert_or_assign(
+          r.id, memorybox::BaseEntry{r.table, r.file, memorybox::record_digest(r)});
     }
   }
-  if (failed(run, run.root.write_state_file("sync/base.tsv", memorybox::render_sync_base(base)))) {
-    return;
-  }
+  if (failed(run, write_base(run.root, locked->state, acknowledged))) return;
   sync.last_push_at = run.now.utc_rfc3339_millis();
   sync.last_push_ok = report.refused.empty();
   if (failed(run, run.root.write_state_file("sync.json", memorybox::render_sync_state(sync)))) {
@@ -525,8 +542,8 @@ void run_status(MemoryBoxRun& run) {
     status.last_push_ok = state->sync->last_push_ok;
   }
   const std::string workspace = status.workspace_id.value_or(std::string(36, '0'));
-  Result<memorybox::LocalScan> scan =
-      memorybox::scan_local(run.inputs, workspace, state->files.modified, run.now);
+  Result<memorybox::LocalScan> scan = memorybox::scan_local(
+      run.inputs, workspace, state->files.modified, run.now, {.base = &state->base, .ids = {}});
   if (!scan) {
     run.reply.findings.push_back(local_finding(scan.status()));
     return;
@@ -600,8 +617,9 @@ void run_resolve(MemoryBoxRun& run) {
     return;
   }
   const std::string workspace = locked->state.sync->workspace_id;
-  Result<memorybox::LocalScan> scan =
-      memorybox::scan_local(locked->inputs, workspace, locked->state.files.modified, run.now);
+  memorybox::ScanFocus focus{.base = &locked->state.base, .ids = {*id}};
+  Result<memorybox::LocalScan> scan = memorybox::scan_local(
+      locked->inputs, workspace, locked->state.files.modified, run.now, focus);
   if (!scan) {
     run.reply.findings.push_back(local_finding(scan.status()));
     return;
@@ -634,8 +652,7 @@ void run_resolve(MemoryBoxRun& run) {
     }
     written = std::move(*applied);
   }
-  if (failed(run, run.root.write_state_file("sync/base.tsv",
-                                            memorybox::render_sync_base(resolution->base))) ||
+  if (failed(run, write_base(run.root, locked->state, resolution->base_changes)) ||
       failed(run, run.root.write_state_file("sync/conflicts.jsonl",
                                             conflicts_bytes(resolution->conflicts)))) {
     return;

@@ -41,6 +41,18 @@ std::string entry_id(std::string_view path, std::string_view identity_key) {
   return std::string(path) + "#" + sha256_hex(identity_key).substr(0, 12);
 }
 
+// Entries carry a few fields each (Confidence, Verified, Updated, Id): room for four at once.
+void add_field(Entry& entry, Field field) {
+  if (entry.fields.empty()) entry.fields.reserve(4);
+  entry.fields.push_back(std::move(field));
+}
+
+// Sets an entry's identity key and ID (§3).
+void name_entry(Entry& entry, std::string_view path, std::string identity_key) {
+  entry.identity_key = std::move(identity_key);
+  entry.id = entry_id(path, entry.identity_key);
+}
+
 // A section file's entries take their Category field, else the file's stem (§3).
 void section_file_categories(std::string_view path, std::vector<Entry>& entries) {
   for (Entry& entry : entries) {
@@ -49,7 +61,7 @@ void section_file_categories(std::string_view path, std::vector<Entry>& entries)
   }
 }
 
-void read_bullets(std::string_view path, const Document& doc, std::vector<Entry>& out) {
+void read_bullets(std::string_view path, const Document& doc, bool named, std::vector<Entry>& out) {
   std::optional<std::string> h2;  // the enclosing H2's text, then " / " and the H3's
   std::size_t h2_size = 0;
   for (const Unit& unit : doc.units()) {
@@ -83,7 +95,7 @@ void read_bullets(std::string_view path, const Document& doc, std::vector<Entry>
     bool first = true;
     while (cursor.next(line)) {
       if (first) {
-        joined.append(strip_w(line.content.substr(2)));
+        if (named) joined.append(strip_w(line.content.substr(2)));
         entry.first_line_end = line_end(line);
         first = false;
         continue;
@@ -92,20 +104,21 @@ void read_bullets(std::string_view path, const Document& doc, std::vector<Entry>
       const bool indented = c.rfind("  ", 0) == 0 || c.rfind("\t", 0) == 0;
       if (indented) {
         if (std::optional<Field> field = field_of(line, c.size() - lstrip_w(c).size())) {
-          entry.fields.push_back(std::move(*field));
+          add_field(entry, std::move(*field));
           continue;
         }
       }
+      if (!named) continue;
       joined.push_back('\n');
       joined.append(rstrip_w(c));
     }
-    entry.identity_key = casefold(strip_w(joined));
-    entry.id = entry_id(path, entry.identity_key);
+    if (named) name_entry(entry, path, casefold(strip_w(joined)));
     out.push_back(std::move(entry));
   }
 }
 
-void read_sections(std::string_view path, const Document& doc, std::vector<Entry>& out) {
+void read_sections(std::string_view path, const Document& doc, bool named,
+                   std::vector<Entry>& out) {
   for (const Section& section : doc.sections()) {
     if (section.kind != SectionKind::section) continue;
     Entry entry;
@@ -114,20 +127,20 @@ void read_sections(std::string_view path, const Document& doc, std::vector<Entry
     entry.last_line = section.last_line;
     entry.begin = section.begin;
     entry.end = section.end;
-    entry.identity_key = casefold(*section_heading(doc, section));
-    entry.id = entry_id(path, entry.identity_key);
+    if (named) name_entry(entry, path, casefold(*section_heading(doc, section)));
     for_each_visible_line(doc, section, [&](const Line& line) {
       if (line.number == section.first_line) {
         entry.first_line_end = line_end(line);
         return;
       }
-      if (std::optional<Field> field = field_of(line, 0)) entry.fields.push_back(std::move(*field));
+      if (std::optional<Field> field = field_of(line, 0)) add_field(entry, std::move(*field));
     });
     out.push_back(std::move(entry));
   }
 }
 
-void read_sessions(std::string_view path, const Document& doc, std::vector<Entry>& out) {
+void read_sessions(std::string_view path, const Document& doc, bool named,
+                   std::vector<Entry>& out) {
   Entry open;  // the session entry being read, when is_open
   bool is_open = false;
   std::uint32_t last_non_blank = 0;
@@ -159,8 +172,7 @@ void read_sessions(std::string_view path, const Document& doc, std::vector<Entry
         open.first_line = line.number;
         open.begin = line.begin;
         open.first_line_end = line_end(line);
-        open.identity_key = "session:" + casefold(heading_text(c));
-        open.id = entry_id(path, open.identity_key);
+        if (named) name_entry(open, path, "session:" + casefold(heading_text(c)));
         is_open = true;
         last_non_blank = line.number;
         last_non_blank_end = line_end(line);
@@ -171,8 +183,7 @@ void read_sessions(std::string_view path, const Document& doc, std::vector<Entry
       last_non_blank = line.number;
       last_non_blank_end = line_end(line);
       if (!opaque) {
-        if (std::optional<Field> field = field_of(line, 0))
-          open.fields.push_back(std::move(*field));
+        if (std::optional<Field> field = field_of(line, 0)) add_field(open, std::move(*field));
       }
     }
   }
@@ -213,7 +224,9 @@ std::optional<std::string_view> Entry::field(std::string_view key) const noexcep
   return std::nullopt;
 }
 
-std::vector<Entry> read_entries(std::string_view path, const Document& doc) {
+namespace {
+
+std::vector<Entry> read_tier_entries(std::string_view path, const Document& doc, bool named) {
   std::vector<Entry> entries;
   const std::string_view name = file_name(path);
   if (path.rfind("memory/daily/", 0) == 0) {
@@ -224,13 +237,12 @@ std::vector<Entry> read_entries(std::string_view path, const Document& doc) {
       entry.last_line = doc.line_count();
       entry.begin = doc.content_begin();
       entry.end = doc.bytes().size();
-      entry.identity_key = "daily:" + std::string(name.substr(0, 10));
-      entry.id = entry_id(path, entry.identity_key);
+      if (named) name_entry(entry, path, "daily:" + std::string(name.substr(0, 10)));
       Line line{};
       LineCursor cursor = doc.lines();
       if (cursor.next(line)) {
         if (std::optional<Field> field = field_of(line, 0); field && field->key == "Id") {
-          entry.fields.push_back(std::move(*field));
+          add_field(entry, std::move(*field));
         }
       }
       entries.push_back(std::move(entry));
@@ -238,18 +250,28 @@ std::vector<Entry> read_entries(std::string_view path, const Document& doc) {
     return entries;
   }
   if (name == "SESSION_LOG.md") {
-    read_sessions(path, doc, entries);
+    read_sessions(path, doc, named, entries);
     return entries;
   }
   const bool has_h2 = std::any_of(doc.sections().begin(), doc.sections().end(),
                                   [](const Section& s) { return s.kind == SectionKind::section; });
   if (is_section_file(name) && has_h2) {
-    read_sections(path, doc, entries);
+    read_sections(path, doc, named, entries);
   } else {
-    read_bullets(path, doc, entries);
+    read_bullets(path, doc, named, entries);
   }
   if (is_section_file(name)) section_file_categories(path, entries);
   return entries;
+}
+
+}  // namespace
+
+std::vector<Entry> read_entries(std::string_view path, const Document& doc) {
+  return read_tier_entries(path, doc, true);
+}
+
+std::vector<Entry> read_entry_layout(std::string_view path, const Document& doc) {
+  return read_tier_entries(path, doc, false);
 }
 
 }  // namespace memkit::memorybox

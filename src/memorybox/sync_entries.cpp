@@ -2,8 +2,11 @@
 #include "memorybox/sync_entries.hpp"
 
 #include <algorithm>
+#include <charconv>
 
 #include "markdown/line_kinds.hpp"
+#include "memkit/digest.hpp"
+#include "memkit/text.hpp"
 #include "memorybox/field_editor.hpp"
 
 namespace memkit::memorybox::detail {
@@ -21,6 +24,13 @@ std::size_t content_end(const Document& doc, const Entry& entry) {
 }
 
 std::string record_text(const Document& doc, const Entry& entry) {
+  std::string text;
+  record_text_into(doc, entry, text);
+  return text;
+}
+
+void record_text_into(const Document& doc, const Entry& entry, std::string& text) {
+  text.clear();
   const std::string_view bytes = doc.bytes();
   if (entry.kind == EntryKind::daily) {
     std::size_t at = doc.content_begin();
@@ -32,10 +42,10 @@ std::string record_text(const Document& doc, const Entry& entry) {
         at = line.begin + line.terminator.size();
       }
     }
-    return std::string(bytes.substr(at));
+    text.assign(bytes.substr(at));
+    return;
   }
   const std::size_t end = content_end(doc, entry);
-  std::string text;
   std::size_t kept_end = 0;  // text's size after its last non-blank line
   std::size_t at = entry.begin;
   auto field = entry.fields.begin();
@@ -52,7 +62,60 @@ std::string record_text(const Document& doc, const Entry& entry) {
     at = line_end;
   }
   text.resize(kept_end);
-  return text;
+}
+
+std::string_view field_value(const Document& doc, const Field& field) noexcept {
+  const std::string_view line = doc.bytes().substr(field.begin + field.indent,
+                                                   field.content_end - field.begin - field.indent);
+  return strip_w(line.substr(line.find(':') + 1));
+}
+
+namespace {
+
+// Length-prefixed, so that no two different records hash the same bytes.
+void add_field(std::string& out, std::string_view bytes) {
+  char size[24];
+  const auto [end, ec] = std::to_chars(size, size + sizeof size, bytes.size());
+  out.append(size, end);
+  out += ':';
+  out.append(bytes);
+}
+
+void add_optional(std::string& out, const std::optional<std::string_view>& value) {
+  if (value) {
+    add_field(out, *value);
+  } else {
+    out += '-';
+  }
+}
+
+}  // namespace
+
+std::array<char, 32> digest_of(const DigestParts& parts, std::string& scratch) {
+  scratch.clear();
+  add_field(scratch, parts.id);
+  add_field(scratch, sync_table_name(parts.table));
+  add_field(scratch, parts.file);
+  add_optional(scratch, parts.category);
+  add_field(scratch, parts.text);
+  char confidence[12];
+  std::optional<std::string_view> confidence_text;
+  if (parts.confidence) {
+    const auto [end, ec] =
+        std::to_chars(confidence, confidence + sizeof confidence, *parts.confidence);
+    confidence_text = std::string_view(confidence, static_cast<std::size_t>(end - confidence));
+  }
+  add_optional(scratch, confidence_text);
+  add_optional(scratch, parts.verified);
+  scratch += parts.deleted ? 'D' : 'L';
+  const Sha256 hash = sha256(scratch);
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::array<char, 32> out{};
+  for (std::size_t i = 0; i < 16; ++i) {
+    out[2 * i] = kHex[hash[i] >> 4];
+    out[2 * i + 1] = kHex[hash[i] & 0xF];
+  }
+  return out;
 }
 
 std::uint32_t effective_on(std::uint32_t stored, const CivilDate& verified,

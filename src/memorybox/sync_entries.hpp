@@ -2,6 +2,7 @@
 // lines, and the bytes of an entry written from a record. Internal to src/memorybox.
 #pragma once
 
+#include <array>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -20,6 +21,25 @@ namespace memkit::memorybox::detail {
 // lines, byte for byte; for a daily file, the bytes after its `Id:` line and the empty line after
 // it (all of them).
 [[nodiscard]] std::string record_text(const Document& doc, const Entry& entry);
+// record_text written over `out` (its capacity reused).
+void record_text_into(const Document& doc, const Entry& entry, std::string& out);
+
+// A field's value as a view of the document's bytes (Field::value, without its copy).
+[[nodiscard]] std::string_view field_value(const Document& doc, const Field& field) noexcept;
+
+// What record_digest hashes, as views.
+struct DigestParts {
+  std::string_view id;
+  SyncTable table = SyncTable::memories;
+  std::string_view file;
+  std::optional<std::string_view> category;
+  std::string_view text;
+  std::optional<std::uint32_t> confidence;
+  std::optional<std::string_view> verified;
+  bool deleted = false;
+};
+// record_digest of the parts, built in `scratch` (its capacity reused).
+[[nodiscard]] std::array<char, 32> digest_of(const DigestParts& parts, std::string& scratch);
 
 // The effective confidence of a stored value verified on `verified`, on `today` (§6).
 [[nodiscard]] std::uint32_t effective_on(std::uint32_t stored, const CivilDate& verified,

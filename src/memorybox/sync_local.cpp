@@ -20,21 +20,10 @@ namespace memkit::memorybox {
 
 namespace {
 
+using detail::field_value;
+using detail::record_text_into;
+
 constexpr std::string_view kDailyPrefix = "memory/daily/";
-
-// Length-prefixed, so that no two different records hash the same bytes.
-void add_field(Sha256Hasher& hasher, std::string_view bytes) {
-  hasher.update(fmt::format("{}:", bytes.size()));
-  hasher.update(bytes);
-}
-
-void add_optional(Sha256Hasher& hasher, const std::optional<std::string>& value) {
-  if (value) {
-    add_field(hasher, *value);
-  } else {
-    hasher.update("-");
-  }
-}
 
 std::string_view table_key(SyncTable table) noexcept { return sync_table_name(table); }
 
@@ -74,18 +63,21 @@ std::optional<SyncTable> sync_table_of(std::string_view path) noexcept {
 }
 
 std::string record_digest(const SyncRecord& record) {
-  Sha256Hasher hasher;
-  add_field(hasher, record.id);
-  add_field(hasher, table_key(record.table));
-  add_field(hasher, record.file);
-  add_optional(hasher, record.category);
-  add_field(hasher, record.text);
-  add_optional(hasher, record.confidence
-                           ? std::optional<std::string>(std::to_string(*record.confidence))
-                           : std::nullopt);
-  add_optional(hasher, record.verified);
-  hasher.update(record.deleted ? "D" : "L");
-  return to_hex(hasher.finish()).substr(0, 32);
+  std::string scratch;
+  const std::optional<std::string_view> category =
+      record.category ? std::optional<std::string_view>(*record.category) : std::nullopt;
+  const std::optional<std::string_view> verified =
+      record.verified ? std::optional<std::string_view>(*record.verified) : std::nullopt;
+  const std::array<char, 32> digest = detail::digest_of({.id = record.id,
+                                                         .table = record.table,
+                                                         .file = record.file,
+                                                         .category = category,
+                                                         .text = record.text,
+                                                         .confidence = record.confidence,
+                                                         .verified = verified,
+                                                         .deleted = record.deleted},
+                                                        scratch);
+  return std::string(digest.data(), digest.size());
 }
 
 SyncRecord tombstone(std::string id, std::string workspace_id, SyncTable table, std::string file,
@@ -127,6 +119,7 @@ std::string render_sync_base(const SyncBase& base) {
 
 Result<SyncBase> parse_sync_base(std::string_view bytes) {
   SyncBase base;
+  base.reserve(static_cast<std::size_t>(std::count(bytes.begin(), bytes.end(), '\n')));
   std::size_t line_number = 0;
   std::size_t at = 0;
   while (at < bytes.size()) {
@@ -135,7 +128,7 @@ Result<SyncBase> parse_sync_base(std::string_view bytes) {
     const auto bad = [&](std::string_view what) {
       return Status(Errc::parse, fmt::format(".memkit/sync/base.tsv:{}: {}", line_number, what));
     };
-    if (lf == std::string_view::npos) return bad("the last line has no LF");
+    if (lf == std::string_view::npos) break;  // an append cut short: that id syncs again
     const std::string_view line = bytes.substr(at, lf - at);
     at = lf + 1;
     const std::size_t t1 = line.find('\t');
@@ -153,28 +146,51 @@ Result<SyncBase> parse_sync_base(std::string_view bytes) {
     const std::string_view file = line.substr(t2 + 1, t3 - t2 - 1);
     const std::string_view id = line.substr(t3 + 1);
     if (file.empty() || id.empty()) return bad("empty file or id");
-    const auto [_, fresh] = base.try_emplace(
-        std::string(id), BaseEntry{*table, std::string(file), std::string(digest)});
-    if (!fresh) return bad("the id is listed twice");
+    base.insert_or_assign(std::string(id),
+                          BaseEntry{*table, std::string(file), std::string(digest)});
   }
   return base;
 }
 
+SyncBase merged_base(SyncBase base, const SyncBase& changes) {
+  for (const auto& [id, entry] : changes) base.insert_or_assign(id, entry);
+  return base;
+}
+
+namespace {
+
+// An entry holding an Id, for MK-BOX-022: where it begins. Entries are named (their entry IDs
+// computed) only when an Id turns out to be held twice.
+struct Holder {
+  std::uint64_t hash = 0;  // fast_hash of the Id
+  std::string_view id;
+  std::string_view path;
+  std::size_t begin = 0;
+};
+
+std::string entry_name(const LocalScan& scan, const Holder& holder) {
+  const Document& doc = scan.documents.find(holder.path)->second;
+  for (const Entry& entry : read_entries(holder.path, doc)) {
+    if (entry.begin == holder.begin) return entry.id;
+  }
+  return std::string(holder.path);
+}
+
+}  // namespace
+
 Result<LocalScan> scan_local(const Inputs& inputs, std::string_view workspace_id,
-                             const ModifiedTimes& modified, const ClockReading& now) {
+                             const ModifiedTimes& modified, const ClockReading& now,
+                             const ScanFocus& focus) {
   LocalScan scan;
   const std::string now_text = now.utc_rfc3339_millis();
   const CivilDate today = now.local_date();
-  // The first holder of each Id: its file and entry ID, for MK-BOX-022.
-  std::unordered_map<std::string, std::string> holders;
-  const auto hold = [&](const std::string& id, const std::string& path, const Entry& entry) {
-    const auto [first, fresh] = holders.try_emplace(id, entry.id);
-    if (fresh) return;
-    scan.findings.push_back(
-        make_finding("MK-BOX-022", Severity::blocker, path,
-                     fmt::format("the Id {} is held by {} and {}", id, first->second, entry.id),
-                     "delete the Id: line of the copy; the next sync gives it a new Id"));
+  // Sorted by hash after the scan, so that an Id held twice is found without a node per Id.
+  std::vector<Holder> holders;
+  const auto hold = [&](std::string_view id, std::string_view path, std::size_t begin) {
+    holders.push_back(Holder{fast_hash(id), id, path, begin});
   };
+  std::string text;     // the entry's record text, reused
+  std::string scratch;  // digest_of's, reused
   for (const std::string& path : tier_files_1_to_4(inputs)) {
     const std::optional<SyncTable> table = sync_table_of(path);
     if (!table) continue;
@@ -187,7 +203,8 @@ Result<LocalScan> scan_local(const Inputs& inputs, std::string_view workspace_id
       return Status(file->state == EntryState::unreadable ? Errc::io : Errc::unsafe_path,
                     path + ": " + why);
     }
-    const Document doc = parse_markdown(file->bytes);
+    const Document& doc = scan.documents.emplace(path, parse_markdown(file->bytes)).first->second;
+    const std::string_view stored_path = scan.documents.find(path)->first;
     if (const auto& issue = doc.parse_error()) {
       return Status(Errc::parse, describe_issue(*issue, path));
     }
@@ -197,36 +214,78 @@ Result<LocalScan> scan_local(const Inputs& inputs, std::string_view workspace_id
     const auto mtime = modified.find(path);
     const std::string& file_time = mtime != modified.end() ? mtime->second : now_text;
     std::vector<Splice>* splices = nullptr;
-    for (Entry& entry : read_entries(path, doc)) {
-      std::optional<std::string_view> id = entry.field("Id");
+    for (Entry& entry : read_entry_layout(path, doc)) {
+      std::optional<std::string_view> id;
+      std::optional<std::string_view> confidence_text;
+      std::optional<std::string_view> verified_text;
+      std::optional<std::string_view> updated;
+      for (const Field& f : entry.fields) {
+        if (f.key == "Id" && !id) {
+          id = field_value(doc, f);
+        } else if (f.key == "Confidence" && !confidence_text) {
+          confidence_text = field_value(doc, f);
+        } else if (f.key == "Verified" && !verified_text) {
+          verified_text = field_value(doc, f);
+        } else if (f.key == "Updated" && !updated) {
+          updated = field_value(doc, f);
+        }
+      }
       if (id && id->empty()) id.reset();  // an empty Id line holds no Id: one is assigned
+      std::optional<std::uint32_t> stored;
+      std::optional<CivilDate> verified;
+      if (*table == SyncTable::memories) {
+        stored = confidence_text ? parse_confidence(*confidence_text) : std::nullopt;
+        verified = verified_text ? parse_iso_date(*verified_text) : std::nullopt;
+        if (!stored || !verified) {  // unscored: does not sync now (§9 Records)
+          if (id) {
+            scan.dormant.emplace(*id);
+            hold(*id, stored_path, entry.begin);
+          }
+          continue;
+        }
+      }
+      record_text_into(doc, entry, text);
+      const bool memories = *table == SyncTable::memories;
+      const std::optional<std::string_view> category =
+          memories && entry.category ? std::optional<std::string_view>(*entry.category)
+                                     : std::nullopt;
+      std::optional<std::array<char, 32>> digest;
+      if (id) {
+        hold(*id, stored_path, entry.begin);
+        digest = detail::digest_of({.id = *id,
+                                    .table = *table,
+                                    .file = path,
+                                    .category = category,
+                                    .text = text,
+                                    .confidence = stored,
+                                    .verified = memories ? verified_text : std::nullopt,
+                                    .deleted = false},
+                                   scratch);
+        if (focus.base != nullptr && entry.kind != EntryKind::daily && !focus.ids.contains(*id)) {
+          const auto known = focus.base->find(*id);
+          if (known != focus.base->end() && std::string_view(known->second.digest) ==
+                                                std::string_view(digest->data(), digest->size())) {
+            scan.unchanged.push_back(*id);
+            continue;
+          }
+        }
+      }
       LocalRecord local;
       local.record.workspace_id = std::string(workspace_id);
       local.record.table = *table;
       local.record.file = path;
-      if (*table == SyncTable::memories) {
-        const std::optional<std::string_view> c = entry.field("Confidence");
-        const std::optional<std::string_view> v = entry.field("Verified");
-        const std::optional<std::uint32_t> stored = c ? parse_confidence(*c) : std::nullopt;
-        const std::optional<CivilDate> verified = v ? parse_iso_date(*v) : std::nullopt;
-        if (!stored || !verified) {  // unscored: does not sync now (§9 Records)
-          if (id) {
-            scan.dormant.emplace(*id);
-            hold(std::string(*id), path, entry);
-          }
-          continue;
-        }
+      if (memories) {
         local.record.confidence = stored;
-        local.record.verified = std::string(*v);
+        local.record.verified = std::string(*verified_text);
         local.record.category = entry.category;
         local.effective = detail::effective_on(*stored, *verified, today);
       }
-      local.record.text = detail::record_text(doc, entry);
-      const std::optional<std::string_view> updated = entry.field("Updated");
+      local.record.text = text;
       local.record.updated_at =
           updated && is_utc_millis(*updated) ? std::string(*updated) : file_time;
       if (id) {
         local.record.id = std::string(*id);
+        local.digest = std::string(digest->data(), digest->size());
       } else {
         const std::string seed =
             fmt::format("memkit-id\n{}\n{}\n{}\n{}", now_text, path, entry.begin,
@@ -235,14 +294,32 @@ Result<LocalScan> scan_local(const Inputs& inputs, std::string_view workspace_id
         std::array<std::uint8_t, 10> random{};
         std::copy_n(h.begin(), random.size(), random.begin());
         local.record.id = uuid_v7(static_cast<std::uint64_t>(now.unix_millis()), random);
+        local.digest = record_digest(local.record);
         local.assigned = true;
         if (splices == nullptr) splices = &scan.id_splices[path];
         for (Splice& s : id_splices(doc, entry, local.record.id)) splices->push_back(std::move(s));
       }
-      hold(local.record.id, path, entry);
       local.entry = std::move(entry);
       scan.records.push_back(std::move(local));
     }
+  }
+  // Stable: among the holders of one Id, the first in file order is named first.
+  std::stable_sort(holders.begin(), holders.end(),
+                   [](const Holder& a, const Holder& b) { return a.hash < b.hash; });
+  for (auto run = holders.begin(); run != holders.end();) {
+    const auto run_end =
+        std::find_if(run, holders.end(), [&](const Holder& h) { return h.hash != run->hash; });
+    for (auto h = run; h != run_end; ++h) {
+      const auto first =
+          std::find_if(run, h, [&](const Holder& earlier) { return earlier.id == h->id; });
+      if (first == h) continue;
+      scan.findings.push_back(
+          make_finding("MK-BOX-022", Severity::blocker, std::string(h->path),
+                       fmt::format("the Id {} is held by {} and {}", h->id,
+                                   entry_name(scan, *first), entry_name(scan, *h)),
+                       "delete the Id: line of the copy; the next sync gives it a new Id"));
+    }
+    run = run_end;
   }
   sort_findings(scan.findings);
   return scan;
@@ -254,43 +331,52 @@ PushSelection select_push(const Inputs& inputs, const LocalScan& local, const Sy
   PushSelection selection;
   selection.splices = local.id_splices;
   const std::string now_text = now.utc_rfc3339_millis();
-  std::map<std::string, Document, std::less<>> docs;  // files with an entry to stamp
-  std::unordered_set<std::string_view> present;
-  present.reserve(local.records.size());
+  std::size_t in_base = local.unchanged.size();  // ids of the base held by a local entry
   for (const LocalRecord& r : local.records) {
-    present.insert(r.record.id);
+    if (base.contains(r.record.id)) ++in_base;
     if (open_conflicts.contains(r.record.id)) {
       selection.held.push_back(r.record.id);
       continue;
     }
     const auto known = base.find(r.record.id);
-    if (known != base.end() && known->second.digest == record_digest(r.record)) continue;
+    if (known != base.end() && known->second.digest == r.digest) continue;
     selection.records.push_back(r.record);
     if (known == base.end() || r.entry.kind == EntryKind::daily) continue;
     // Changed since the last sync: stamped now.
     selection.records.back().updated_at = now_text;
-    auto doc = docs.find(r.record.file);
-    if (doc == docs.end()) {
-      doc = docs.emplace(r.record.file, parse_markdown(inputs.snapshot.find(r.record.file)->bytes))
-                .first;
-    }
-    detail::FieldEditor editor(r.entry, doc->second);
+    auto doc = local.documents.find(r.record.file);
+    const Document parsed = doc != local.documents.end()
+                                ? doc->second
+                                : parse_markdown(inputs.snapshot.find(r.record.file)->bytes);
+    detail::FieldEditor editor(r.entry, parsed);
     editor.set("Updated", now_text);
     for (Splice& s : editor.splices()) selection.splices[r.record.file].push_back(std::move(s));
+  }
+  if (!open_conflicts.empty()) {
+    for (const std::string_view id : local.unchanged) {
+      if (open_conflicts.contains(id)) selection.held.emplace_back(id);
+    }
+  }
+  for (const std::string& id : local.dormant) {
+    if (base.contains(id)) ++in_base;
   }
   for (auto& [path, splices] : selection.splices) {
     std::stable_sort(splices.begin(), splices.end(),
                      [](const Splice& a, const Splice& b) { return a.begin < b.begin; });
   }
   std::vector<SyncRecord> tombstones;
-  for (const auto& [id, entry] : base) {
-    if (present.contains(id) || local.dormant.contains(id)) continue;
-    if (open_conflicts.contains(id)) {
-      selection.held.push_back(id);
-      continue;
+  if (in_base != base.size()) {  // some id of the base is held by no entry now
+    std::unordered_set<std::string_view> present(local.unchanged.begin(), local.unchanged.end());
+    for (const LocalRecord& r : local.records) present.insert(r.record.id);
+    for (const auto& [id, entry] : base) {
+      if (present.contains(id) || local.dormant.contains(id)) continue;
+      if (open_conflicts.contains(id)) {
+        selection.held.push_back(id);
+        continue;
+      }
+      SyncRecord gone = tombstone(id, std::string(workspace_id), entry.table, entry.file, now_text);
+      if (record_digest(gone) != entry.digest) tombstones.push_back(std::move(gone));
     }
-    SyncRecord gone = tombstone(id, std::string(workspace_id), entry.table, entry.file, now_text);
-    if (record_digest(gone) != entry.digest) tombstones.push_back(std::move(gone));
   }
   std::sort(tombstones.begin(), tombstones.end(),
             [](const SyncRecord& a, const SyncRecord& b) { return a.id < b.id; });

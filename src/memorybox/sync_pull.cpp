@@ -44,8 +44,10 @@ std::vector<detail::FieldText> kept_fields(const Document& doc, const Entry& ent
 // Builds the pull's (or a resolution's) file changes, file by file.
 class Changes final {
  public:
-  Changes(const Inputs& inputs, const FileSnapshot* conflicts_file, const ClockReading& now)
+  Changes(const Inputs& inputs, const LocalScan& local, const FileSnapshot* conflicts_file,
+          const ClockReading& now)
       : inputs_(&inputs),
+        parsed_(&local.documents),
         conflicts_file_(conflicts_file),
         today_(now.local_date_iso()),
         today_date_(now.local_date()) {}
@@ -53,6 +55,9 @@ class Changes final {
   const Document& doc(const std::string& path) {
     auto it = docs_.find(path);
     if (it == docs_.end()) {
+      if (const auto scanned = parsed_->find(path); scanned != parsed_->end()) {
+        return scanned->second;
+      }
       const FileSnapshot* f = file(path);
       it = docs_
                .emplace(path, f != nullptr && f->exists() ? parse_markdown(f->bytes)
@@ -388,6 +393,7 @@ class Changes final {
   }
 
   const Inputs* inputs_;
+  const std::map<std::string, Document, std::less<>>* parsed_;  // the scan's
   const FileSnapshot* conflicts_file_;
   std::string today_;
   CivilDate today_date_;
@@ -452,8 +458,8 @@ std::string_view pull_action_name(PullAction action) noexcept {
 Result<PullPlanning> plan_pull(const PullInput& input, const ClockReading& now) {
   const LocalScan& local = *input.local;
   PullPlanning out;
-  out.base = *input.base;
-  Changes changes(*input.inputs, input.conflicts_file, now);
+  const SyncBase& base = *input.base;
+  Changes changes(*input.inputs, local, input.conflicts_file, now);
   for (const auto& [path, splices] : local.id_splices) {
     for (const Splice& s : splices) changes.splice(path, s);
   }
@@ -497,13 +503,13 @@ Result<PullPlanning> plan_pull(const PullInput& input, const ClockReading& now) 
                   .file = r.file,
                   .action = PullAction::unchanged,
                   .rule = std::nullopt};
-    const auto known = out.base.find(r.id);
+    const auto known = base.find(r.id);
     const std::string digest = record_digest(r);
-    const bool remote_changed = known == out.base.end() || known->second.digest != digest;
+    const bool remote_changed = known == base.end() || known->second.digest != digest;
     const auto found = by_id.find(r.id);
     const LocalRecord* l = found == by_id.end() ? nullptr : found->second;
     const auto remember = [&] {
-      out.base.insert_or_assign(r.id, BaseEntry{r.table, r.file, digest});
+      out.base_changes.insert_or_assign(r.id, BaseEntry{r.table, r.file, digest});
     };
     if (conflicts.contains(r.id)) {
       // Still open: the newest remote version is what `resolve --take remote` writes.
@@ -511,7 +517,7 @@ Result<PullPlanning> plan_pull(const PullInput& input, const ClockReading& now) 
       item.action = PullAction::conflict;
       if (l != nullptr) item.file = l->record.file;
     } else if (l == nullptr) {
-      if (local.dormant.contains(r.id) || (known != out.base.end() && !remote_changed)) {
+      if (local.dormant.contains(r.id) || (known != base.end() && !remote_changed)) {
         // Unscored here, or deleted here since the last sync (the push sends the tombstone).
       } else if (r.deleted) {
         remember();
@@ -527,9 +533,8 @@ Result<PullPlanning> plan_pull(const PullInput& input, const ClockReading& now) 
       }
     } else {
       item.file = l->record.file;
-      const bool local_changed =
-          known == out.base.end() || known->second.digest != record_digest(l->record);
-      if (record_digest(l->record) == digest) {
+      const bool local_changed = known == base.end() || known->second.digest != l->digest;
+      if (l->digest == digest) {
         remember();
       } else if (!remote_changed) {
         item.action = PullAction::kept_local;
@@ -593,11 +598,10 @@ Result<Resolution> plan_resolve(const PullInput& input, std::string_view id, boo
   Resolution out;
   out.id = std::string(id);
   out.take = take_remote_side ? "remote" : "local";
-  out.base = *input.base;
   for (const SyncRecord& c : input.open_conflicts) {
     if (c.id != id) out.conflicts.push_back(c);
   }
-  Changes changes(*input.inputs, input.conflicts_file, now);
+  Changes changes(*input.inputs, *input.local, input.conflicts_file, now);
   const LocalRecord* l = nullptr;
   const LocalRecord* clash = nullptr;  // a daily file of the same day under another Id
   for (const LocalRecord& lr : input.local->records) {
@@ -625,7 +629,7 @@ Result<Resolution> plan_resolve(const PullInput& input, std::string_view id, boo
   }
   changes.conflict_note(
       fmt::format("Resolved {} \u2014 {}: took {}.\n", id, changes.today(), out.take));
-  out.base.insert_or_assign(out.id, BaseEntry{r.table, r.file, record_digest(r)});
+  out.base_changes.insert_or_assign(out.id, BaseEntry{r.table, r.file, record_digest(r)});
   std::vector<Finding> findings;
   Result<std::optional<Plan>> plan = changes.build(
       "memorybox sync resolve", {{"id", out.id}, {"take", out.take}}, written, findings);

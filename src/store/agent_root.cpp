@@ -207,6 +207,11 @@ Result<memorybox::Inputs> AgentRoot::read_memorybox_inputs() const {
 }
 
 Status AgentRoot::write_file(const std::string& path, std::string_view bytes, bool make_folders) {
+  if (Status way = folders_for(path, make_folders); !way.ok()) return way;
+  return write_file_atomically(*fs_, absolute(path), bytes, false);
+}
+
+Status AgentRoot::folders_for(const std::string& path, bool make_folders) {
   for (std::size_t slash = path.find('/'); slash != std::string::npos;
        slash = path.find('/', slash + 1)) {
     const std::string parent = path.substr(0, slash);
@@ -216,7 +221,7 @@ Status AgentRoot::write_file(const std::string& path, std::string_view bytes, bo
     if (!make_folders) return Status(Errc::io, parent + ": no such folder");
     if (Status made = fs_->create_directory(absolute(parent)); !made.ok()) return relative(made);
   }
-  return write_file_atomically(*fs_, absolute(path), bytes, false);
+  return Status();
 }
 
 Result<SyncFiles> AgentRoot::read_sync_files(const memorybox::Inputs& inputs) const {
@@ -257,6 +262,12 @@ Result<SyncFiles> AgentRoot::read_sync_files(const memorybox::Inputs& inputs) co
 
 Status AgentRoot::write_state_file(const std::string& name, std::string_view bytes) {
   return write_file(".memkit/" + name, bytes, true);
+}
+
+Status AgentRoot::append_state_file(const std::string& name, std::string_view bytes) {
+  const std::string path = ".memkit/" + name;
+  if (Status way = folders_for(path, true); !way.ok()) return way;
+  return relative(fs_->append_file(absolute(path), bytes));
 }
 
 Result<MemoryBoxInit> AgentRoot::init_memorybox(std::optional<memorybox::Profile> profile) {

@@ -376,6 +376,60 @@ def scenario_faults(base, unreachable, unreachable_env):
               "faults: both concurrent pushes landed")
 
 
+def base_lines(root):
+    with open(os.path.join(root, ".memkit", "sync", "base.tsv"), encoding="utf-8",
+              newline="") as f:
+        return f.read().splitlines(keepends=True)
+
+
+def scenario_base_file(base):
+    """.memkit/sync/base.tsv is appended to; a torn or bloated one is written whole again."""
+    ws = str(uuid.uuid4())
+    a = seeded(base, "a")
+    run(a, "push", "--workspace-id", ws, now="2026-11-30T09:00:00Z", expect=0)
+    first = base_lines(a)
+    check(len(first) == 5 and first == sorted(first, key=lambda l: l.split("\t")[3]),
+          "base: the first push writes one sorted line per id: %r" % first)
+    # An edit appends one line; the lines before it stay byte for byte.
+    write(a, "memory/LONG_TERM.md", read(a, "memory/LONG_TERM.md").replace(
+        "Deploys happen on Tuesdays", "Deploys happen on Fridays"))
+    _, pushed = run(a, "push", now="2026-11-30T10:00:00Z", expect=0)
+    check(pushed["data"].get("sent") == 1, "base: one edit sent: %s" % pushed["data"])
+    second = base_lines(a)
+    check(len(second) == 6 and second[:5] == first and second[5] not in first,
+          "base: the edit is appended as one line: %r" % second)
+    _, status = run(a, "status", now="2026-11-30T10:01:00Z", remote=False, expect=0)
+    check(status["data"]["pending_push"] == 0, "base: the later line wins: %s" % status["data"])
+    # A crash cut the last append short: that id is merely pushed again, and the base is
+    # written whole.
+    path = os.path.join(a, ".memkit", "sync", "base.tsv")
+    with open(path, "w", encoding="utf-8", newline="") as f:
+        f.write("".join(second[:5]) + second[5][:20])
+    _, status = run(a, "status", now="2026-11-30T10:02:00Z", remote=False, expect=0)
+    check(status["data"]["pending_push"] == 1,
+          "base: the torn line's id is pending again: %s" % status["data"])
+    _, pushed = run(a, "push", now="2026-11-30T10:03:00Z", expect=0)
+    check(pushed["data"].get("sent") == 1 and not pushed["data"]["refused"],
+          "base: the torn id is pushed again and acknowledged: %s" % pushed["data"])
+    third = base_lines(a)
+    check(len(third) == 5 and third == sorted(third, key=lambda l: l.split("\t")[3]) and
+          second[5] in third,
+          "base: after a torn line the base is written whole: %r" % third)
+    # Appends that outgrow twice the ids (and 1,024 lines) are folded into a whole base.
+    with open(path, "a", encoding="utf-8", newline="") as f:
+        f.write(third[0] * 1100)
+    write(a, "memory/LONG_TERM.md", read(a, "memory/LONG_TERM.md").replace(
+        "Deploys happen on Fridays", "Deploys happen on Mondays"))
+    _, pushed = run(a, "push", now="2026-11-30T11:00:00Z", expect=0)
+    check(pushed["data"].get("sent") == 1, "base: one more edit sent: %s" % pushed["data"])
+    fourth = base_lines(a)
+    check(len(fourth) == 5 and fourth == sorted(fourth, key=lambda l: l.split("\t")[3]),
+          "base: a bloated base is written whole: %d lines" % len(fourth))
+    _, status = run(a, "status", now="2026-11-30T11:01:00Z", expect=0)
+    check(status["data"]["pending_push"] == 0 and status["data"]["pending_pull"] == 0,
+          "base: nothing pending at the end: %s" % status["data"])
+
+
 def scenario_bad_remote(base, cases):
     """Each bad remote: a clear error, exit 2, and nothing written locally."""
     for name, remote, code_expected, env_extra, *setup in cases:
@@ -440,6 +494,7 @@ def main():
         scenarios = [("converge", lambda d: scenario_converge(d)),
                      ("conflict", lambda d: scenario_conflict(d)),
                      ("isolation", lambda d: scenario_isolation(d)),
+                     ("base file", lambda d: scenario_base_file(d)),
                      ("bad remote", lambda d: scenario_bad_remote(d, bad))]
         scenarios.append(("faults", lambda d: scenario_faults(d, unreachable, unreachable_env)))
         for name, scenario in scenarios:

@@ -206,8 +206,6 @@ TEST_CASE("sync_local: bad base lines are refused with their line number") {
     CHECK(r.status().code() == Errc::parse);
     return r.status().message();
   };
-  CHECK(problem(good.substr(0, good.size() - 1)) ==
-        ".memkit/sync/base.tsv:1: the last line has no LF");
   CHECK(problem(good + digest_of('b') + "\tmemories\tmemory/LONG_TERM.md\n") ==
         ".memkit/sync/base.tsv:2: expected digest, table, file and id");
   CHECK(problem(good + "\n") == ".memkit/sync/base.tsv:2: expected digest, table, file and id");
@@ -223,8 +221,36 @@ TEST_CASE("sync_local: bad base lines are refused with their line number") {
         ".memkit/sync/base.tsv:1: empty file or id");
   CHECK(problem(digest_of('a') + "\tmemories\tf\t\n") ==
         ".memkit/sync/base.tsv:1: empty file or id");
-  CHECK(problem(good + digest_of('b') + "\tsession_logs\tmemory/SESSION_LOG.md\tid-a\n") ==
-        ".memkit/sync/base.tsv:2: the id is listed twice");
+}
+
+TEST_CASE(
+    "sync_local: the base is appended to: a later line of an id wins, a torn last line is "
+    "dropped") {
+  const std::string a1 = digest_of('a') + "\tmemories\tmemory/LONG_TERM.md\tid-a\n";
+  const std::string b1 = digest_of('b') + "\tmemories\tmemory/LONG_TERM.md\tid-b\n";
+  const std::string a2 = digest_of('c') + "\tmemories\tmemory/PATTERNS.md\tid-a\n";
+  const Result<SyncBase> later = parse_sync_base(a1 + b1 + a2);
+  REQUIRE(later);
+  CHECK(*later ==
+        SyncBase{{"id-a", BaseEntry{SyncTable::memories, "memory/PATTERNS.md", digest_of('c')}},
+                 {"id-b", BaseEntry{SyncTable::memories, "memory/LONG_TERM.md", digest_of('b')}}});
+  // A crash cut the last append short: its id is merely synced again.
+  for (const std::size_t cut : {std::size_t{1}, std::size_t{10}, a2.size() - 1}) {
+    const Result<SyncBase> torn = parse_sync_base(a1 + b1 + a2.substr(0, cut));
+    REQUIRE(torn);
+    CHECK(torn->at("id-a") ==
+          BaseEntry{SyncTable::memories, "memory/LONG_TERM.md", digest_of('a')});
+    CHECK(torn->size() == 2);
+  }
+  // merged_base sets each change and keeps the rest.
+  const SyncBase before{{"id-a", BaseEntry{SyncTable::memories, "f", digest_of('a')}},
+                        {"id-b", BaseEntry{SyncTable::memories, "f", digest_of('b')}}};
+  const SyncBase changes{{"id-b", BaseEntry{SyncTable::memories, "g", digest_of('c')}},
+                         {"id-c", BaseEntry{SyncTable::daily_logs, "h", digest_of('d')}}};
+  CHECK(merged_base(before, changes) ==
+        SyncBase{{"id-a", BaseEntry{SyncTable::memories, "f", digest_of('a')}},
+                 {"id-b", BaseEntry{SyncTable::memories, "g", digest_of('c')}},
+                 {"id-c", BaseEntry{SyncTable::daily_logs, "h", digest_of('d')}}});
 }
 
 // ---- scan_local: Ids assigned ----
@@ -606,15 +632,69 @@ const Files kPushed = {
     {"memory/daily/2026-11-29.md", "Id: id-day\n\n- a\n"},
 };
 
+// What a push selects, checked to be the same when the scan reads in full only the entries that
+// changed since `base` (ScanFocus).
 PushSelection push(const Files& files, const SyncBase& base, const Ids& open = {},
                    const ModifiedTimes& modified = {}) {
   const Inputs in = inputs_of(files);
   const Result<LocalScan> s = scan_local(in, kWorkspace, modified, kNow);
   REQUIRE(s);
-  return select_push(in, *s, base, open, kWorkspace, kNow);
+  PushSelection full = select_push(in, *s, base, open, kWorkspace, kNow);
+  const Result<LocalScan> focused = scan_local(in, kWorkspace, modified, kNow, {&base, {}});
+  REQUIRE(focused);
+  CHECK(focused->findings == s->findings);
+  CHECK(focused->records.size() + focused->unchanged.size() == s->records.size());
+  const PushSelection same = select_push(in, *focused, base, open, kWorkspace, kNow);
+  CHECK(same.records == full.records);
+  CHECK(same.held == full.held);
+  CHECK(same.splices == full.splices);
+  return full;
 }
 
 }  // namespace
+
+TEST_CASE("scan_local: with a focus, entries unchanged since the base are only located") {
+  const Inputs unchanged_in = inputs_of(kPushed);
+  const SyncBase base = base_of(scan(kPushed));
+  Files edited = kPushed;
+  std::string& lt = edited["memory/LONG_TERM.md"];
+  lt.replace(lt.find("Redis 7"), 7, "Redis 8");
+  lt += "- No Id yet\n  Confidence: 0.50\n  Verified: 2026-11-30\n";
+  const Inputs in = inputs_of(edited);
+  const Result<LocalScan> s = scan_local(in, kWorkspace, {}, kNow, {&base, {"id-s"}});
+  REQUIRE(s);
+  // Read in full: the edited entry, the one without an Id, the focused id and the daily file.
+  std::vector<std::string> full;
+  for (const LocalRecord& r : s->records) full.push_back(r.assigned ? "new" : r.record.id);
+  CHECK(full == std::vector<std::string>{"id-b", "new", "id-s", "id-day"});
+  CHECK(s->unchanged == std::vector<std::string_view>{"id-a", "id-d"});
+  for (const LocalRecord& r : s->records) CHECK(r.digest == record_digest(r.record));
+  // The located Ids are views of the files' bytes.
+  const std::string_view bytes = in.snapshot.find("memory/LONG_TERM.md")->text();
+  for (const std::string_view id : s->unchanged) {
+    CHECK(id.data() >= bytes.data());
+    CHECK(id.data() + id.size() <= bytes.data() + bytes.size());
+  }
+  // Without a base every entry is read in full.
+  const Result<LocalScan> all = scan_local(unchanged_in, kWorkspace, {}, kNow, {nullptr, {}});
+  REQUIRE(all);
+  CHECK(all->unchanged.empty());
+  CHECK(all->records.size() == 5);
+  // An Id held by two unchanged entries is still MK-BOX-022.
+  const std::string twice =
+      "- one\n  Confidence: 0.9\n  Verified: 2026-11-01\n  Id: dup\n"
+      "- one\n  Confidence: 0.9\n  Verified: 2026-11-01\n  Id: dup\n";
+  const Files copied{{"memory/LONG_TERM.md", twice}};
+  const SyncBase dup_base = base_of(scan(copied));
+  const Result<LocalScan> dup =
+      scan_local(inputs_of(copied), kWorkspace, {}, kNow, {&dup_base, {}});
+  REQUIRE(dup);
+  CHECK(dup->records.empty());
+  REQUIRE(dup->findings.size() == 1);
+  CHECK(dup->findings[0].message == "the Id dup is held by " +
+                                        id_of("memory/LONG_TERM.md", twice, 0) + " and " +
+                                        id_of("memory/LONG_TERM.md", twice, 1));
+}
 
 TEST_CASE("select_push: nothing changed since the base, nothing sent or written") {
   const SyncBase base = base_of(scan(kPushed));

@@ -125,22 +125,53 @@ Setup setup(const Files& files, SyncBase base) {
   return s;
 }
 
+// The pull's plan, checked to be the same when the scan reads in full only the entries that changed
+// since `base` and the ids pulled or in conflict (ScanFocus), as the command scans.
 Result<PullPlanning> plan(const Files& files, const SyncBase& base, std::vector<SyncRecord> remote,
                           std::vector<SyncRecord> open = {}, const ClockReading& now = kNow) {
   const Setup s = setup(files, base);
-  return plan_pull(s.input(std::move(remote), std::move(open)), now);
+  Result<PullPlanning> full = plan_pull(s.input(remote, open), now);
+  ScanFocus focus{&base, {}};
+  for (const SyncRecord& r : remote) focus.ids.insert(r.id);
+  for (const SyncRecord& r : open) focus.ids.insert(r.id);
+  const Result<LocalScan> local = scan_local(s.inputs, kWorkspace, {}, kNow, focus);
+  REQUIRE(local);
+  Setup focused = s;
+  focused.local = *local;
+  const Result<PullPlanning> same = plan_pull(focused.input(remote, open), now);
+  REQUIRE(same.ok() == full.ok());
+  if (!full) {
+    CHECK(same.status().message() == full.status().message());
+    return full;
+  }
+  CHECK(same->plan.has_value() == full->plan.has_value());
+  if (full->plan) CHECK(same->plan->id() == full->plan->id());
+  CHECK(same->needs_confirmation == full->needs_confirmation);
+  CHECK(same->base_changes == full->base_changes);
+  CHECK(same->conflicts == full->conflicts);
+  CHECK(same->findings == full->findings);
+  REQUIRE(same->items.size() == full->items.size());
+  for (std::size_t i = 0; i < full->items.size(); ++i) {
+    CHECK(same->items[i].id == full->items[i].id);
+    CHECK(same->items[i].file == full->items[i].file);
+    CHECK(same->items[i].action == full->items[i].action);
+    CHECK(same->items[i].rule == full->items[i].rule);
+  }
+  return full;
 }
 
 struct Pulled {
   PullPlanning planning;
-  Files after;  // the files with the plan applied
+  Files after;    // the files with the plan applied
+  SyncBase base;  // the base after: the input's with the planning's changes
 };
 
 Pulled pull(const Files& files, const SyncBase& base, std::vector<SyncRecord> remote,
             std::vector<SyncRecord> open = {}, const ClockReading& now = kNow) {
   Result<PullPlanning> p = plan(files, base, std::move(remote), std::move(open), now);
   REQUIRE(p);
-  Pulled out{std::move(*p), files};
+  Pulled out{std::move(*p), files, {}};
+  out.base = merged_base(base, out.planning.base_changes);
   if (out.planning.plan) {
     CHECK(out.planning.plan->command() == "memorybox sync pull");
     out.after = applied(files, *out.planning.plan);
@@ -157,6 +188,7 @@ Status pull_failure(const Files& files, std::vector<SyncRecord> remote) {
 struct Resolved {
   Resolution resolution;
   Files after;
+  SyncBase base;  // the base after
 };
 
 Resolved resolve(const Files& files, const SyncBase& base, const std::vector<SyncRecord>& open,
@@ -164,7 +196,8 @@ Resolved resolve(const Files& files, const SyncBase& base, const std::vector<Syn
   const Setup s = setup(files, base);
   Result<Resolution> r = plan_resolve(s.input({}, open), id, take_remote, now);
   REQUIRE(r);
-  Resolved out{std::move(*r), files};
+  Resolved out{std::move(*r), files, {}};
+  out.base = merged_base(base, out.resolution.base_changes);
   if (out.resolution.plan) {
     CHECK(out.resolution.plan->command() == "memorybox sync resolve");
     out.after = applied(files, *out.resolution.plan);
@@ -218,7 +251,7 @@ TEST_CASE("plan_pull: a new remote bullet goes under its category, tight after i
   CHECK_FALSE(p.planning.needs_confirmation);
   SyncBase expected = base;
   expected.insert_or_assign("id-new", BaseEntry{SyncTable::memories, kLongTerm, record_digest(r)});
-  CHECK(p.planning.base == expected);
+  CHECK(p.base == expected);
   CHECK(p.planning.conflicts.empty());
   CHECK(p.planning.findings.empty());
 }
@@ -335,8 +368,8 @@ TEST_CASE("plan_pull: a remote edit of an unchanged entry replaces it in place, 
   CHECK(item.rule == MergeRule::only_remote_changed);
   CHECK(item.file == kLongTerm);
   CHECK(p.planning.needs_confirmation);
-  CHECK(p.planning.base.at("id-a") == BaseEntry{SyncTable::memories, kLongTerm, record_digest(r)});
-  CHECK(p.planning.base.at("id-b") == base.at("id-b"));
+  CHECK(p.base.at("id-a") == BaseEntry{SyncTable::memories, kLongTerm, record_digest(r)});
+  CHECK(p.base.at("id-b") == base.at("id-b"));
 }
 
 TEST_CASE("plan_pull: an in-place edit keeps the entry's layout and the file's last bytes") {
@@ -429,7 +462,7 @@ TEST_CASE("plan_pull: a remote move to another file removes the entry and adds i
   CHECK(item.action == PullAction::moved);
   CHECK(item.file == "memory/MISTAKES.md");
   CHECK(p.planning.needs_confirmation);
-  CHECK(p.planning.base.at("id-p") ==
+  CHECK(p.base.at("id-p") ==
         BaseEntry{SyncTable::memories, "memory/MISTAKES.md", record_digest(r)});
   // No archive: the entry lives on in its new file.
   CHECK_FALSE(std::any_of(p.after.begin(), p.after.end(),
@@ -460,7 +493,7 @@ TEST_CASE("plan_pull: a remote tombstone removes the entry and archives a copy")
   for (const SyncRecord* r : {&gone, &gone_session, &gone_day}) {
     CAPTURE(r->id);
     CHECK(item_of(p.planning, r->id).action == PullAction::deleted);
-    CHECK(p.planning.base.at(r->id) == BaseEntry{r->table, r->file, record_digest(*r)});
+    CHECK(p.base.at(r->id) == BaseEntry{r->table, r->file, record_digest(*r)});
   }
   CHECK(p.planning.needs_confirmation);
   // A tombstone of an id never seen here changes nothing but the base.
@@ -469,8 +502,7 @@ TEST_CASE("plan_pull: a remote tombstone removes the entry and archives a copy")
   const Pulled q = pull(kLocal, base, {stranger});
   CHECK_FALSE(q.planning.plan.has_value());
   CHECK(item_of(q.planning, "id-x").action == PullAction::unchanged);
-  CHECK(q.planning.base.at("id-x") ==
-        BaseEntry{SyncTable::memories, kLongTerm, record_digest(stranger)});
+  CHECK(q.base.at("id-x") == BaseEntry{SyncTable::memories, kLongTerm, record_digest(stranger)});
   CHECK_FALSE(q.planning.needs_confirmation);
 }
 
@@ -485,13 +517,13 @@ TEST_CASE("plan_pull: a local edit against an unchanged remote is kept, nothing 
   CHECK_FALSE(p.planning.plan.has_value());
   CHECK(item_of(p.planning, "id-a").action == PullAction::kept_local);
   CHECK_FALSE(item_of(p.planning, "id-a").rule.has_value());
-  CHECK(p.planning.base == base);  // the edit is still to push
+  CHECK(p.base == base);  // the edit is still to push
   CHECK_FALSE(p.planning.needs_confirmation);
   // The same content on both sides: nothing to do either.
   const Pulled same = pull(kLocal, base, {remote});
   CHECK_FALSE(same.planning.plan.has_value());
   CHECK(item_of(same.planning, "id-a").action == PullAction::unchanged);
-  CHECK(same.planning.base == base);
+  CHECK(same.base == base);
 }
 
 namespace {
@@ -534,7 +566,7 @@ TEST_CASE("plan_pull: newer and higher disagree -> conflict: Review line, SYNC_C
   CHECK(item.rule == MergeRule::fact_ambiguous);
   CHECK(item.file == kLongTerm);
   CHECK(p.planning.conflicts == std::vector<SyncRecord>{kConflictingRemote});
-  CHECK(p.planning.base == base);  // held: neither side is taken
+  CHECK(p.base == base);  // held: neither side is taken
   CHECK_FALSE(p.planning.needs_confirmation);
   REQUIRE(p.planning.findings.size() == 1);
   CHECK(p.planning.findings[0].code == "MK-BOX-021");
@@ -544,7 +576,7 @@ TEST_CASE("plan_pull: newer and higher disagree -> conflict: Review line, SYNC_C
   // The local version is held from the push.
   const Inputs in = tier_inputs(p.after);
   const LocalScan s = scan(p.after);
-  const PushSelection push = select_push(in, s, p.planning.base, {"id-a"}, kWorkspace, kNow);
+  const PushSelection push = select_push(in, s, p.base, {"id-a"}, kWorkspace, kNow);
   CHECK(push.records.empty());
   CHECK(push.held == std::vector<std::string>{"id-a"});
 }
@@ -574,7 +606,7 @@ TEST_CASE("plan_pull: a conflict goes after what SYNC_CONFLICTS.md holds; a seco
   CHECK_FALSE(again.planning.plan.has_value());
   CHECK(item_of(again.planning, "id-a").action == PullAction::conflict);
   CHECK(again.planning.conflicts == std::vector<SyncRecord>{newer});
-  CHECK(again.planning.base == base);
+  CHECK(again.base == base);
   REQUIRE(again.planning.findings.size() == 1);
   CHECK(again.planning.findings[0].code == "MK-BOX-021");
   // An open conflict that is not pulled again stays open.
@@ -600,14 +632,12 @@ TEST_CASE("plan_pull: take_local when the local side is not newer sets Updated t
   const PullItem& item = item_of(p.planning, "id-a");
   CHECK(item.action == PullAction::kept_local);
   CHECK(item.rule == MergeRule::fact_higher);
-  CHECK(p.planning.base.at("id-a") ==
-        BaseEntry{SyncTable::memories, kLongTerm, record_digest(remote)});
+  CHECK(p.base.at("id-a") == BaseEntry{SyncTable::memories, kLongTerm, record_digest(remote)});
   CHECK(p.planning.conflicts.empty());
   CHECK_FALSE(p.planning.needs_confirmation);
   // The next push sends the local version, stamped now.
   const LocalScan s = scan(p.after);
-  const PushSelection push =
-      select_push(tier_inputs(p.after), s, p.planning.base, {}, kWorkspace, kNow);
+  const PushSelection push = select_push(tier_inputs(p.after), s, p.base, {}, kWorkspace, kNow);
   REQUIRE(push.records.size() == 1);
   CHECK(push.records[0].id == "id-a");
   CHECK(push.records[0].text == "- Uses PostgreSQL 16\n");
@@ -627,7 +657,7 @@ TEST_CASE("plan_pull: take_local when the local side is newer writes nothing") {
   const PullItem& item = item_of(p.planning, "id-s");
   CHECK(item.action == PullAction::kept_local);
   CHECK(item.rule == MergeRule::log_newer);
-  CHECK(p.planning.base.at("id-s") ==
+  CHECK(p.base.at("id-s") ==
         BaseEntry{SyncTable::session_logs, "memory/SESSION_LOG.md", record_digest(remote)});
 }
 
@@ -645,8 +675,8 @@ TEST_CASE("plan_pull: a remote day whose file exists here under another Id is a 
   CHECK(item.action == PullAction::conflict);
   CHECK(item.file == "memory/daily/2026-11-29.md");
   CHECK(p.planning.conflicts == std::vector<SyncRecord>{day});
-  CHECK_FALSE(p.planning.base.contains("id-other"));
-  CHECK(p.planning.base == base);
+  CHECK_FALSE(p.base.contains("id-other"));
+  CHECK(p.base == base);
 }
 
 TEST_CASE("plan_pull: an id unscored here is left alone") {
@@ -814,10 +844,10 @@ TEST_CASE("plan_pull: pulling the same records again after applying plans nothin
     REQUIRE(it != s.records.end());
     CHECK(record_digest(it->record) == record_digest(r));
   }
-  const Pulled second = pull(first.after, first.planning.base, remote);
+  const Pulled second = pull(first.after, first.base, remote);
   CHECK_FALSE(second.planning.plan.has_value());
   CHECK_FALSE(second.planning.needs_confirmation);
-  CHECK(second.planning.base == first.planning.base);
+  CHECK(second.base == first.base);
   CHECK(second.planning.items.size() == remote.size());
   for (const PullItem& item : second.planning.items) {
     CAPTURE(item.id);
@@ -825,7 +855,7 @@ TEST_CASE("plan_pull: pulling the same records again after applying plans nothin
   }
   // And a push has nothing to send.
   const PushSelection push =
-      select_push(tier_inputs(first.after), s, first.planning.base, {}, kWorkspace, kNow);
+      select_push(tier_inputs(first.after), s, first.base, {}, kWorkspace, kNow);
   CHECK(push.records.empty());
   CHECK(push.splices.empty());
 }
@@ -845,7 +875,7 @@ Conflicted conflicted() {
   const SyncBase base = base_of(kLocal);
   const Pulled p = pull(conflicting_local(), base, {kConflictingRemote});
   REQUIRE(p.planning.plan);
-  return Conflicted{p.after, p.planning.base, p.planning.conflicts};
+  return Conflicted{p.after, p.base, p.planning.conflicts};
 }
 
 }  // namespace
@@ -866,16 +896,16 @@ TEST_CASE("plan_resolve: --take remote writes the remote version without the Rev
   CHECK(r.resolution.take == "remote");
   CHECK(r.resolution.file == kLongTerm);
   CHECK(r.resolution.conflicts.empty());
-  CHECK(r.resolution.base.at("id-a") ==
+  CHECK(r.base.at("id-a") ==
         BaseEntry{SyncTable::memories, kLongTerm, record_digest(kConflictingRemote)});
   CHECK(r.resolution.plan->arguments() ==
         PlanArguments{{"id", PlanArgument("id-a")}, {"take", PlanArgument("remote")}});
   // Settled: the remote's version pulled again changes nothing, and nothing is to push.
-  const Pulled again = pull(r.after, r.resolution.base, {kConflictingRemote});
+  const Pulled again = pull(r.after, r.base, {kConflictingRemote});
   CHECK_FALSE(again.planning.plan.has_value());
   CHECK(item_of(again.planning, "id-a").action == PullAction::unchanged);
   const PushSelection push =
-      select_push(tier_inputs(r.after), scan(r.after), r.resolution.base, {}, kWorkspace, kNow);
+      select_push(tier_inputs(r.after), scan(r.after), r.base, {}, kWorkspace, kNow);
   CHECK(push.records.empty());
 }
 
@@ -894,11 +924,11 @@ TEST_CASE("plan_resolve: --take local clears Review and sets Updated to now") {
   CHECK(r.resolution.take == "local");
   CHECK(r.resolution.file == kLongTerm);
   CHECK(r.resolution.conflicts.empty());
-  CHECK(r.resolution.base.at("id-a") ==
+  CHECK(r.base.at("id-a") ==
         BaseEntry{SyncTable::memories, kLongTerm, record_digest(kConflictingRemote)});
   // The local version is pushed next, over the remote's.
   const PushSelection push =
-      select_push(tier_inputs(r.after), scan(r.after), r.resolution.base, {}, kWorkspace, next_day);
+      select_push(tier_inputs(r.after), scan(r.after), r.base, {}, kWorkspace, next_day);
   REQUIRE(push.records.size() == 1);
   CHECK(push.records[0].text == "- Uses PostgreSQL 16\n");
   CHECK(push.records[0].updated_at == "2026-12-01T09:00:00.000Z");
@@ -911,7 +941,7 @@ TEST_CASE("plan_resolve: other open conflicts stay open") {
   c.open.push_back(other);
   const Resolved r = resolve(c.files, c.base, c.open, "id-a", false);
   CHECK(r.resolution.conflicts == std::vector<SyncRecord>{other});
-  CHECK_FALSE(r.resolution.base.contains("id-other"));
+  CHECK_FALSE(r.base.contains("id-other"));
 }
 
 TEST_CASE("plan_resolve: an id without an open conflict is an invalid argument") {
