@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -180,9 +181,11 @@ inline constexpr std::array<std::string_view, 13> kFieldOrder = {
 // §3: the entries of a tier file at `path` (relative to the agent root), in file order.
 // REQUIRES: doc.parseable().
 [[nodiscard]] std::vector<Entry> read_entries(std::string_view path, const Document& doc);
-// read_entries without `id` and `identity_key` (left empty): where the entries and their fields
-// are, for a reader that does not name entries (sync reads 100,000 of them per command).
-[[nodiscard]] std::vector<Entry> read_entry_layout(std::string_view path, const Document& doc);
+// The entries of read_entries one at a time, in file order, without `id` and `identity_key`
+// (left empty): where the entries and their fields are, for a reader that does not name entries
+// and keeps few of them (sync reads 100,000 per command). `visit` may move from the entry.
+void visit_entry_layout(std::string_view path, const Document& doc,
+                        const std::function<void(Entry&)>& visit);
 
 // §3 `Confidence`: "0", "1", or 0-1 with one or two decimals, in hundredths; else nullopt.
 [[nodiscard]] std::optional<std::uint32_t> parse_confidence(std::string_view text) noexcept;

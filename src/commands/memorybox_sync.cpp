@@ -88,7 +88,10 @@ struct State {
   std::vector<SyncRecord> conflicts;
 };
 
-Result<State> read_state(AgentRoot& root, const memorybox::Inputs& inputs) {
+// `earlier`, when given, is a State read before: when the base file has not changed since, its
+// parsed base is moved from it rather than parsed again.
+Result<State> read_state(AgentRoot& root, const memorybox::Inputs& inputs,
+                         State* earlier = nullptr) {
   State state;
   Result<SyncFiles> files = root.read_sync_files(inputs);
   if (!files) return files.status();
@@ -98,7 +101,10 @@ Result<State> read_state(AgentRoot& root, const memorybox::Inputs& inputs) {
     if (!parsed) return parsed.status();
     state.sync = std::move(*parsed);
   }
-  if (state.files.base) {
+  if (earlier != nullptr && state.files.base && earlier->files.base == state.files.base) {
+    state.base = std::move(earlier->base);
+    state.base_rewrite = earlier->base_rewrite;
+  } else if (state.files.base) {
     Result<memorybox::SyncBase> base = memorybox::parse_sync_base(*state.files.base);
     if (!base) return base.status();
     state.base = std::move(*base);
@@ -194,7 +200,7 @@ struct Locked {
   State state;
 };
 
-std::optional<Locked> lock_and_read(MemoryBoxRun& run) {
+std::optional<Locked> lock_and_read(MemoryBoxRun& run, State* earlier = nullptr) {
   Locked out;
   Result<std::unique_ptr<LockHandle>> lock = run.root.lock(run.inv.lock_timeout_seconds);
   if (!lock) {
@@ -212,7 +218,7 @@ std::optional<Locked> lock_and_read(MemoryBoxRun& run) {
     return std::nullopt;
   }
   out.inputs = std::move(*inputs);
-  Result<State> state = read_state(run.root, out.inputs);
+  Result<State> state = read_state(run.root, out.inputs, earlier);
   if (!state) {
     run.reply.findings.push_back(local_finding(state.status()));
     return std::nullopt;
@@ -373,7 +379,7 @@ void run_pull(MemoryBoxRun& run) {
     finish(first, false, {});
     return;
   }
-  std::optional<Locked> locked = lock_and_read(run);
+  std::optional<Locked> locked = lock_and_read(run, &*unlocked);
   if (!locked) return;
   if (locked->state.sync && locked->state.sync->workspace_id != ws) {
     failed(run, Status(Errc::invalid_argument,

@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <functional>
 
 #include "markdown/line_kinds.hpp"
 #include "memkit/digest.hpp"
@@ -53,15 +54,16 @@ void name_entry(Entry& entry, std::string_view path, std::string identity_key) {
   entry.id = entry_id(path, entry.identity_key);
 }
 
-// A section file's entries take their Category field, else the file's stem (§3).
-void section_file_categories(std::string_view path, std::vector<Entry>& entries) {
-  for (Entry& entry : entries) {
-    const std::optional<std::string_view> given = entry.field("Category");
-    entry.category = std::string(given && !given->empty() ? *given : file_stem(path));
-  }
+// Where the readers below hand each entry, in file order.
+using Sink = std::function<void(Entry&)>;
+
+// A section file's entry takes its Category field, else the file's stem (§3).
+void set_section_file_category(std::string_view path, Entry& entry) {
+  const std::optional<std::string_view> given = entry.field("Category");
+  entry.category = std::string(given && !given->empty() ? *given : file_stem(path));
 }
 
-void read_bullets(std::string_view path, const Document& doc, bool named, std::vector<Entry>& out) {
+void read_bullets(std::string_view path, const Document& doc, bool named, const Sink& out) {
   std::optional<std::string> h2;  // the enclosing H2's text, then " / " and the H3's
   std::size_t h2_size = 0;
   for (const Unit& unit : doc.units()) {
@@ -113,12 +115,11 @@ void read_bullets(std::string_view path, const Document& doc, bool named, std::v
       joined.append(rstrip_w(c));
     }
     if (named) name_entry(entry, path, casefold(strip_w(joined)));
-    out.push_back(std::move(entry));
+    out(entry);
   }
 }
 
-void read_sections(std::string_view path, const Document& doc, bool named,
-                   std::vector<Entry>& out) {
+void read_sections(std::string_view path, const Document& doc, bool named, const Sink& out) {
   for (const Section& section : doc.sections()) {
     if (section.kind != SectionKind::section) continue;
     Entry entry;
@@ -135,12 +136,11 @@ void read_sections(std::string_view path, const Document& doc, bool named,
       }
       if (std::optional<Field> field = field_of(line, 0)) add_field(entry, std::move(*field));
     });
-    out.push_back(std::move(entry));
+    out(entry);
   }
 }
 
-void read_sessions(std::string_view path, const Document& doc, bool named,
-                   std::vector<Entry>& out) {
+void read_sessions(std::string_view path, const Document& doc, bool named, const Sink& out) {
   Entry open;  // the session entry being read, when is_open
   bool is_open = false;
   std::uint32_t last_non_blank = 0;
@@ -149,7 +149,7 @@ void read_sessions(std::string_view path, const Document& doc, bool named,
     if (!is_open) return;
     open.last_line = std::max(open.first_line, last_non_blank);
     open.end = last_non_blank_end;
-    out.push_back(std::move(open));
+    out(open);
     open = Entry{};
     is_open = false;
   };
@@ -226,8 +226,7 @@ std::optional<std::string_view> Entry::field(std::string_view key) const noexcep
 
 namespace {
 
-std::vector<Entry> read_tier_entries(std::string_view path, const Document& doc, bool named) {
-  std::vector<Entry> entries;
+void read_tier_entries(std::string_view path, const Document& doc, bool named, const Sink& out) {
   const std::string_view name = file_name(path);
   if (path.rfind("memory/daily/", 0) == 0) {
     if (const std::optional<CivilDate> date = daily_date(name)) {
@@ -245,33 +244,42 @@ std::vector<Entry> read_tier_entries(std::string_view path, const Document& doc,
           add_field(entry, std::move(*field));
         }
       }
-      entries.push_back(std::move(entry));
+      out(entry);
     }
-    return entries;
+    return;
   }
   if (name == "SESSION_LOG.md") {
-    read_sessions(path, doc, named, entries);
-    return entries;
+    read_sessions(path, doc, named, out);
+    return;
   }
   const bool has_h2 = std::any_of(doc.sections().begin(), doc.sections().end(),
                                   [](const Section& s) { return s.kind == SectionKind::section; });
-  if (is_section_file(name) && has_h2) {
-    read_sections(path, doc, named, entries);
-  } else {
-    read_bullets(path, doc, named, entries);
+  if (!is_section_file(name)) {
+    read_bullets(path, doc, named, out);
+    return;
   }
-  if (is_section_file(name)) section_file_categories(path, entries);
-  return entries;
+  const Sink categorised = [&](Entry& entry) {
+    set_section_file_category(path, entry);
+    out(entry);
+  };
+  if (has_h2) {
+    read_sections(path, doc, named, categorised);
+  } else {
+    read_bullets(path, doc, named, categorised);
+  }
 }
 
 }  // namespace
 
 std::vector<Entry> read_entries(std::string_view path, const Document& doc) {
-  return read_tier_entries(path, doc, true);
+  std::vector<Entry> entries;
+  read_tier_entries(path, doc, true, [&](Entry& entry) { entries.push_back(std::move(entry)); });
+  return entries;
 }
 
-std::vector<Entry> read_entry_layout(std::string_view path, const Document& doc) {
-  return read_tier_entries(path, doc, false);
+void visit_entry_layout(std::string_view path, const Document& doc,
+                        const std::function<void(Entry&)>& visit) {
+  read_tier_entries(path, doc, false, visit);
 }
 
 }  // namespace memkit::memorybox

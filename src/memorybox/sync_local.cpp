@@ -214,7 +214,7 @@ Result<LocalScan> scan_local(const Inputs& inputs, std::string_view workspace_id
     const auto mtime = modified.find(path);
     const std::string& file_time = mtime != modified.end() ? mtime->second : now_text;
     std::vector<Splice>* splices = nullptr;
-    for (Entry& entry : read_entry_layout(path, doc)) {
+    visit_entry_layout(path, doc, [&](Entry& entry) {
       std::optional<std::string_view> id;
       std::optional<std::string_view> confidence_text;
       std::optional<std::string_view> verified_text;
@@ -241,7 +241,7 @@ Result<LocalScan> scan_local(const Inputs& inputs, std::string_view workspace_id
             scan.dormant.emplace(*id);
             hold(*id, stored_path, entry.begin);
           }
-          continue;
+          return;
         }
       }
       record_text_into(doc, entry, text);
@@ -266,7 +266,7 @@ Result<LocalScan> scan_local(const Inputs& inputs, std::string_view workspace_id
           if (known != focus.base->end() && std::string_view(known->second.digest) ==
                                                 std::string_view(digest->data(), digest->size())) {
             scan.unchanged.push_back(*id);
-            continue;
+            return;
           }
         }
       }
@@ -301,7 +301,7 @@ Result<LocalScan> scan_local(const Inputs& inputs, std::string_view workspace_id
       }
       local.entry = std::move(entry);
       scan.records.push_back(std::move(local));
-    }
+    });
   }
   // Stable: among the holders of one Id, the first in file order is named first.
   std::stable_sort(holders.begin(), holders.end(),

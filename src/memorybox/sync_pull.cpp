@@ -218,7 +218,7 @@ class Changes final {
                         archive_splices(existing, a.label, a.layout, a.entries, a.terminator));
     }
     // Read back: each written record is exactly one entry of its file, with its text. Each
-    // written file is parsed once, its entries indexed by Id.
+    // written file is parsed once; only the entries holding a written Id are kept.
     std::map<std::string_view, std::vector<const SyncRecord*>> by_file;
     for (const SyncRecord* r : written) by_file[r->file].push_back(r);
     for (const auto& [path, records] : by_file) {
@@ -226,16 +226,20 @@ class Changes final {
       if (bytes == after.end()) continue;
       const Document d = parse_markdown(bytes->second);
       std::unordered_map<std::string_view, std::vector<Entry>> holders;
-      std::vector<Entry> entries;
-      if (d.parseable()) entries = read_entries(path, d);
-      for (Entry& e : entries) {
-        if (const std::optional<std::string_view> id = e.field("Id")) holders[*id].push_back(e);
+      for (const SyncRecord* r : records) holders.try_emplace(r->id);
+      if (d.parseable()) {
+        visit_entry_layout(path, d, [&](Entry& e) {
+          const std::optional<std::string_view> id = e.field("Id");
+          if (!id) return;
+          if (const auto held = holders.find(*id); held != holders.end()) {
+            held->second.push_back(std::move(e));
+          }
+        });
       }
       for (const SyncRecord* r : records) {
         const auto held = holders.find(r->id);
         const bool same =
-            held != holders.end() && held->second.size() == 1 &&
-            detail::record_text(d, held->second.front()) == r->text &&
+            held->second.size() == 1 && detail::record_text(d, held->second.front()) == r->text &&
             (r->table != SyncTable::memories || held->second.front().category == r->category);
         if (!same) {
           return bad_record(*r, "its text does not read back as one entry of " + r->file);
