@@ -6,7 +6,10 @@
 
 #include <array>
 #include <cstdint>
+#include <deque>
+#include <initializer_list>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -174,16 +177,68 @@ struct BaseEntry {
   std::string digest;
   friend bool operator==(const BaseEntry&, const BaseEntry&) = default;
 };
-// Hashes a string or string_view alike, so that a SyncBase is searched by either. Deliberately not
-// noexcept: libstdc++ then keeps each node's hash, so that a lookup does not hash the keys of the
-// other ids of its bucket again (measured: 100,000 lookups took 60 ms without, 20 ms with).
-struct SyncIdHash {
-  using is_transparent = void;
-  [[nodiscard]] std::size_t operator()(std::string_view id) const {
-    return std::hash<std::string_view>{}(id);
+// The base: BaseEntry per id, held compactly (OUR DECISION, for roots of millions of entries): the
+// parsed base.tsv is kept whole and each entry views it, a digest is held inline and ids are found
+// through one open-addressing table, so parsing allocates nothing per line and the scan's question
+// (does the base hold this id with this digest?) touches no strings but the id.
+class SyncBase final {
+ public:
+  SyncBase() = default;
+  SyncBase(std::initializer_list<std::pair<std::string_view, BaseEntry>> entries);
+  SyncBase(const SyncBase& other);
+  SyncBase& operator=(const SyncBase& other);
+  SyncBase(SyncBase&&) noexcept = default;
+  SyncBase& operator=(SyncBase&&) noexcept = default;
+  ~SyncBase() = default;
+
+  [[nodiscard]] std::size_t size() const noexcept { return items_.size(); }
+  [[nodiscard]] bool empty() const noexcept { return items_.empty(); }
+  [[nodiscard]] bool contains(std::string_view id) const noexcept;
+  // The entry of `id`, or nullopt.
+  [[nodiscard]] std::optional<BaseEntry> find(std::string_view id) const;
+  // The entry of `id`. Throws std::out_of_range when there is none.
+  [[nodiscard]] BaseEntry at(std::string_view id) const;
+  // The digest held for `id` (a view of this base, valid until it changes), or nullopt.
+  [[nodiscard]] std::optional<std::string_view> digest(std::string_view id) const noexcept;
+  // Whether the base holds `id` with `digest` (32 hex digits): the scan's question, answered from
+  // the table alone. The id is known by its hash; the digest, which covers the id, settles it.
+  [[nodiscard]] bool holds(std::string_view id, std::string_view digest) const noexcept;
+  void insert_or_assign(std::string_view id, const BaseEntry& entry);
+  // Calls visit(id, table, file, digest) for each id, in no particular order.
+  template <typename Visit>
+  void for_each(Visit&& visit) const {
+    for (const Item& item : items_) {
+      visit(item.id, item.table, item.file, std::string_view(item.digest.data(), 32));
+    }
   }
+  friend bool operator==(const SyncBase& a, const SyncBase& b);
+
+ private:
+  friend Result<SyncBase> parse_sync_base(std::string_view bytes);
+  struct Item {
+    std::string_view id;    // of bytes_ or owned_
+    std::string_view file;  // of bytes_ or owned_
+    std::array<char, 32> digest{};
+    SyncTable table = SyncTable::memories;
+  };
+  // A slot of the table: (index + 1) << 32 | the id hash's high 32 bits (0 when empty), and the
+  // item's digest as 16 bytes.
+  struct Slot {
+    std::uint64_t tag = 0;
+    std::array<std::uint8_t, 16> digest{};
+  };
+  [[nodiscard]] std::size_t slot_of(std::string_view id) const noexcept;  // or slots_.size()
+  [[nodiscard]] const Item* item(std::string_view id) const noexcept;
+  [[nodiscard]] std::string_view own_id(std::string_view id);
+  [[nodiscard]] std::string_view own_file(std::string_view file);
+  void index(std::uint32_t at, std::uint64_t hash);
+  void reserve_slots(std::size_t count);      // room for `count` ids, at most half full
+  std::shared_ptr<const std::string> bytes_;  // the parsed base.tsv, if any
+  std::deque<std::string> ids_;               // ids set since (never moved)
+  std::set<std::string, std::less<>> files_;  // files set since, once each
+  std::vector<Item> items_;
+  std::vector<Slot> slots_;  // open addressing, a power of two long, at most half full
 };
-using SyncBase = std::unordered_map<std::string, BaseEntry, SyncIdHash, std::equal_to<>>;
 
 // One line per id, sorted bytewise by id: "<digest>\t<table>\t<file>\t<id>\n". The file is
 // appended to (OUR DECISION: a sync of 100 entries writes 100 lines, not the whole base), so

@@ -574,8 +574,8 @@ void run_status(MemoryBoxRun& run) {
     }
     std::uint64_t pending = 0;
     for (const SyncRecord& r : pulled->records) {
-      const auto known = state->base.find(r.id);
-      if (known == state->base.end() || known->second.digest != memorybox::record_digest(r)) {
+      const std::optional<std::string_view> known = state->base.digest(r.id);
+      if (!known || *known != memorybox::record_digest(r)) {
         ++pending;
       }
     }

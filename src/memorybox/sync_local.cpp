@@ -25,8 +25,6 @@ using detail::record_text_into;
 
 constexpr std::string_view kDailyPrefix = "memory/daily/";
 
-std::string_view table_key(SyncTable table) noexcept { return sync_table_name(table); }
-
 // The Id line an entry without one (or with an empty one) gets (§3: Id is the last field).
 std::vector<Splice> id_splices(const Document& doc, const Entry& entry, std::string_view id) {
   const std::string line = detail::field_line("Id", id);
@@ -92,69 +90,6 @@ SyncRecord tombstone(std::string id, std::string workspace_id, SyncTable table, 
                     .verified = std::nullopt,
                     .updated_at = std::move(updated_at),
                     .deleted = true};
-}
-
-std::string render_sync_base(const SyncBase& base) {
-  std::vector<const SyncBase::value_type*> sorted;
-  sorted.reserve(base.size());
-  for (const auto& item : base) sorted.push_back(&item);
-  std::sort(sorted.begin(), sorted.end(),
-            [](const auto* a, const auto* b) { return a->first < b->first; });
-  std::string out;
-  out.reserve(base.size() * 110);
-  for (const auto* item : sorted) {
-    const std::string& id = item->first;
-    const BaseEntry& entry = item->second;
-    out += entry.digest;
-    out += '\t';
-    out += table_key(entry.table);
-    out += '\t';
-    out += entry.file;
-    out += '\t';
-    out += id;
-    out += '\n';
-  }
-  return out;
-}
-
-Result<SyncBase> parse_sync_base(std::string_view bytes) {
-  SyncBase base;
-  base.reserve(static_cast<std::size_t>(std::count(bytes.begin(), bytes.end(), '\n')));
-  std::size_t line_number = 0;
-  std::size_t at = 0;
-  while (at < bytes.size()) {
-    ++line_number;
-    const std::size_t lf = bytes.find('\n', at);
-    const auto bad = [&](std::string_view what) {
-      return Status(Errc::parse, fmt::format(".memkit/sync/base.tsv:{}: {}", line_number, what));
-    };
-    if (lf == std::string_view::npos) break;  // an append cut short: that id syncs again
-    const std::string_view line = bytes.substr(at, lf - at);
-    at = lf + 1;
-    const std::size_t t1 = line.find('\t');
-    const std::size_t t2 = t1 == std::string_view::npos ? t1 : line.find('\t', t1 + 1);
-    const std::size_t t3 = t2 == std::string_view::npos ? t2 : line.find('\t', t2 + 1);
-    if (t3 == std::string_view::npos) return bad("expected digest, table, file and id");
-    const std::string_view digest = line.substr(0, t1);
-    if (digest.size() != 32 || !std::all_of(digest.begin(), digest.end(), [](char c) {
-          return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
-        })) {
-      return bad("the digest is not 32 lower-case hex digits");
-    }
-    const std::optional<SyncTable> table = parse_sync_table(line.substr(t1 + 1, t2 - t1 - 1));
-    if (!table) return bad("unknown table");
-    const std::string_view file = line.substr(t2 + 1, t3 - t2 - 1);
-    const std::string_view id = line.substr(t3 + 1);
-    if (file.empty() || id.empty()) return bad("empty file or id");
-    base.insert_or_assign(std::string(id),
-                          BaseEntry{*table, std::string(file), std::string(digest)});
-  }
-  return base;
-}
-
-SyncBase merged_base(SyncBase base, const SyncBase& changes) {
-  for (const auto& [id, entry] : changes) base.insert_or_assign(id, entry);
-  return base;
 }
 
 namespace {
@@ -262,9 +197,7 @@ Result<LocalScan> scan_local(const Inputs& inputs, std::string_view workspace_id
                                     .deleted = false},
                                    scratch);
         if (focus.base != nullptr && entry.kind != EntryKind::daily && !focus.ids.contains(*id)) {
-          const auto known = focus.base->find(*id);
-          if (known != focus.base->end() && std::string_view(known->second.digest) ==
-                                                std::string_view(digest->data(), digest->size())) {
+          if (focus.base->holds(*id, std::string_view(digest->data(), digest->size()))) {
             scan.unchanged.push_back(*id);
             return;
           }
@@ -303,21 +236,24 @@ Result<LocalScan> scan_local(const Inputs& inputs, std::string_view workspace_id
       scan.records.push_back(std::move(local));
     });
   }
-  // Stable: among the holders of one Id, the first in file order is named first.
-  std::stable_sort(holders.begin(), holders.end(),
-                   [](const Holder& a, const Holder& b) { return a.hash < b.hash; });
-  for (auto run = holders.begin(); run != holders.end();) {
+  // Sorted by (hash, file order) as 16-byte keys: among the holders of one Id, the first in file
+  // order is named first.
+  std::vector<std::pair<std::uint64_t, std::size_t>> order(holders.size());
+  for (std::size_t i = 0; i < holders.size(); ++i) order[i] = {holders[i].hash, i};
+  std::sort(order.begin(), order.end());
+  for (auto run = order.begin(); run != order.end();) {
     const auto run_end =
-        std::find_if(run, holders.end(), [&](const Holder& h) { return h.hash != run->hash; });
+        std::find_if(run, order.end(), [&](const auto& h) { return h.first != run->first; });
     for (auto h = run; h != run_end; ++h) {
-      const auto first =
-          std::find_if(run, h, [&](const Holder& earlier) { return earlier.id == h->id; });
+      const Holder& second = holders[h->second];
+      const auto first = std::find_if(
+          run, h, [&](const auto& earlier) { return holders[earlier.second].id == second.id; });
       if (first == h) continue;
-      scan.findings.push_back(
-          make_finding("MK-BOX-022", Severity::blocker, std::string(h->path),
-                       fmt::format("the Id {} is held by {} and {}", h->id,
-                                   entry_name(scan, *first), entry_name(scan, *h)),
-                       "delete the Id: line of the copy; the next sync gives it a new Id"));
+      scan.findings.push_back(make_finding(
+          "MK-BOX-022", Severity::blocker, std::string(second.path),
+          fmt::format("the Id {} is held by {} and {}", second.id,
+                      entry_name(scan, holders[first->second]), entry_name(scan, second)),
+          "delete the Id: line of the copy; the next sync gives it a new Id"));
     }
     run = run_end;
   }
@@ -338,10 +274,10 @@ PushSelection select_push(const Inputs& inputs, const LocalScan& local, const Sy
       selection.held.push_back(r.record.id);
       continue;
     }
-    const auto known = base.find(r.record.id);
-    if (known != base.end() && known->second.digest == r.digest) continue;
+    const std::optional<std::string_view> known = base.digest(r.record.id);
+    if (known && *known == r.digest) continue;
     selection.records.push_back(r.record);
-    if (known == base.end() || r.entry.kind == EntryKind::daily) continue;
+    if (!known || r.entry.kind == EntryKind::daily) continue;
     // Changed since the last sync: stamped now.
     selection.records.back().updated_at = now_text;
     auto doc = local.documents.find(r.record.file);
@@ -368,15 +304,17 @@ PushSelection select_push(const Inputs& inputs, const LocalScan& local, const Sy
   if (in_base != base.size()) {  // some id of the base is held by no entry now
     std::unordered_set<std::string_view> present(local.unchanged.begin(), local.unchanged.end());
     for (const LocalRecord& r : local.records) present.insert(r.record.id);
-    for (const auto& [id, entry] : base) {
-      if (present.contains(id) || local.dormant.contains(id)) continue;
+    base.for_each([&](std::string_view id, SyncTable table, std::string_view file,
+                      std::string_view digest) {
+      if (present.contains(id) || local.dormant.contains(id)) return;
       if (open_conflicts.contains(id)) {
-        selection.held.push_back(id);
-        continue;
+        selection.held.emplace_back(id);
+        return;
       }
-      SyncRecord gone = tombstone(id, std::string(workspace_id), entry.table, entry.file, now_text);
-      if (record_digest(gone) != entry.digest) tombstones.push_back(std::move(gone));
-    }
+      SyncRecord gone =
+          tombstone(std::string(id), std::string(workspace_id), table, std::string(file), now_text);
+      if (record_digest(gone) != digest) tombstones.push_back(std::move(gone));
+    });
   }
   std::sort(tombstones.begin(), tombstones.end(),
             [](const SyncRecord& a, const SyncRecord& b) { return a.id < b.id; });

@@ -507,9 +507,9 @@ Result<PullPlanning> plan_pull(const PullInput& input, const ClockReading& now) 
                   .file = r.file,
                   .action = PullAction::unchanged,
                   .rule = std::nullopt};
-    const auto known = base.find(r.id);
+    const std::optional<std::string_view> known = base.digest(r.id);
     const std::string digest = record_digest(r);
-    const bool remote_changed = known == base.end() || known->second.digest != digest;
+    const bool remote_changed = !known || *known != digest;
     const auto found = by_id.find(r.id);
     const LocalRecord* l = found == by_id.end() ? nullptr : found->second;
     const auto remember = [&] {
@@ -521,7 +521,7 @@ Result<PullPlanning> plan_pull(const PullInput& input, const ClockReading& now) 
       item.action = PullAction::conflict;
       if (l != nullptr) item.file = l->record.file;
     } else if (l == nullptr) {
-      if (local.dormant.contains(r.id) || (known != base.end() && !remote_changed)) {
+      if (local.dormant.contains(r.id) || (known && !remote_changed)) {
         // Unscored here, or deleted here since the last sync (the push sends the tombstone).
       } else if (r.deleted) {
         remember();
@@ -537,7 +537,7 @@ Result<PullPlanning> plan_pull(const PullInput& input, const ClockReading& now) 
       }
     } else {
       item.file = l->record.file;
-      const bool local_changed = known == base.end() || known->second.digest != l->digest;
+      const bool local_changed = !known || *known != l->digest;
       if (l->digest == digest) {
         remember();
       } else if (!remote_changed) {

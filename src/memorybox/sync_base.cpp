@@ -1,0 +1,257 @@
+// The base of the last sync, .memkit/sync/base.tsv (spec memorybox.md §9; OUR DECISION): per id,
+// the table, the file and the record digest both sides last agreed on.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "memkit/digest.hpp"
+#include "memkit/memorybox_sync.hpp"
+
+namespace memkit::memorybox {
+
+namespace {
+
+constexpr std::uint64_t kEmpty = 0;
+
+std::uint32_t fingerprint(std::uint64_t hash) noexcept {
+  return static_cast<std::uint32_t>(hash >> 32);
+}
+
+int hex_value(char c) noexcept { return c <= '9' ? c - '0' : c - 'a' + 10; }
+
+// 32 lower-case hex digits as 16 bytes (anything else as zeros: never equal to a parsed digest).
+std::array<std::uint8_t, 16> digest_bytes(std::string_view digest) noexcept {
+  std::array<std::uint8_t, 16> out{};
+  if (digest.size() != 32) return out;
+  for (std::size_t i = 0; i < 16; ++i) {
+    out[i] =
+        static_cast<std::uint8_t>(hex_value(digest[2 * i]) << 4 | hex_value(digest[2 * i + 1]));
+  }
+  return out;
+}
+
+std::array<char, 32> digest_array(std::string_view digest) {
+  std::array<char, 32> out{};
+  std::copy_n(digest.begin(), std::min(digest.size(), out.size()), out.begin());
+  return out;
+}
+
+}  // namespace
+
+SyncBase::SyncBase(std::initializer_list<std::pair<std::string_view, BaseEntry>> entries) {
+  for (const auto& [id, entry] : entries) insert_or_assign(id, entry);
+}
+
+SyncBase::SyncBase(const SyncBase& other) : bytes_(other.bytes_) {
+  // The views into other.owned_ are owned again here; views into the shared bytes stay.
+  items_.reserve(other.items_.size());
+  const std::string_view parsed = bytes_ ? std::string_view(*bytes_) : std::string_view();
+  const auto parsed_has = [&](std::string_view text) {
+    return !parsed.empty() && text.data() >= parsed.data() &&
+           text.data() + text.size() <= parsed.data() + parsed.size();
+  };
+  for (const Item& item : other.items_) {
+    Item copy = item;
+    if (!parsed_has(item.id)) copy.id = own_id(item.id);
+    if (!parsed_has(item.file)) copy.file = own_file(item.file);
+    items_.push_back(copy);
+  }
+  slots_ = other.slots_;
+}
+
+SyncBase& SyncBase::operator=(const SyncBase& other) {
+  if (this != &other) *this = SyncBase(other);
+  return *this;
+}
+
+std::string_view SyncBase::own_id(std::string_view id) { return ids_.emplace_back(id); }
+
+std::string_view SyncBase::own_file(std::string_view file) {
+  const auto found = files_.find(file);
+  return found != files_.end() ? *found : *files_.emplace(file).first;
+}
+
+std::size_t SyncBase::slot_of(std::string_view id) const noexcept {
+  if (slots_.empty()) return 0;
+  const std::uint64_t hash = fast_hash(id);
+  const std::size_t mask = slots_.size() - 1;
+  for (std::size_t at = hash & mask;; at = (at + 1) & mask) {
+    const std::uint64_t tag = slots_[at].tag;
+    if (tag == kEmpty) return slots_.size();
+    if (static_cast<std::uint32_t>(tag) == fingerprint(hash) && items_[(tag >> 32) - 1].id == id) {
+      return at;
+    }
+  }
+}
+
+const SyncBase::Item* SyncBase::item(std::string_view id) const noexcept {
+  const std::size_t at = slot_of(id);
+  return at < slots_.size() ? &items_[(slots_[at].tag >> 32) - 1] : nullptr;
+}
+
+bool SyncBase::holds(std::string_view id, std::string_view digest) const noexcept {
+  if (slots_.empty()) return false;
+  const std::uint64_t hash = fast_hash(id);
+  const std::array<std::uint8_t, 16> wanted = digest_bytes(digest);
+  const std::size_t mask = slots_.size() - 1;
+  for (std::size_t at = hash & mask;; at = (at + 1) & mask) {
+    const Slot& slot = slots_[at];
+    if (slot.tag == kEmpty) return false;
+    if (static_cast<std::uint32_t>(slot.tag) == fingerprint(hash) && slot.digest == wanted) {
+      return true;
+    }
+  }
+}
+
+void SyncBase::index(std::uint32_t at, std::uint64_t hash) {
+  const std::size_t mask = slots_.size() - 1;
+  std::size_t slot = hash & mask;
+  while (slots_[slot].tag != kEmpty) slot = (slot + 1) & mask;
+  const Item& item = items_[at];
+  slots_[slot] = Slot{(static_cast<std::uint64_t>(at) + 1) << 32 | fingerprint(hash),
+                      digest_bytes(std::string_view(item.digest.data(), item.digest.size()))};
+}
+
+void SyncBase::reserve_slots(std::size_t count) {
+  std::size_t size = 16;
+  while (size < 2 * count) size *= 2;
+  if (size <= slots_.size()) return;
+  slots_.assign(size, Slot{});
+  for (std::size_t i = 0; i < items_.size(); ++i) {
+    index(static_cast<std::uint32_t>(i), fast_hash(items_[i].id));
+  }
+}
+
+bool SyncBase::contains(std::string_view id) const noexcept { return item(id) != nullptr; }
+
+std::optional<BaseEntry> SyncBase::find(std::string_view id) const {
+  const Item* found = item(id);
+  if (found == nullptr) return std::nullopt;
+  return BaseEntry{found->table, std::string(found->file),
+                   std::string(found->digest.data(), found->digest.size())};
+}
+
+BaseEntry SyncBase::at(std::string_view id) const {
+  std::optional<BaseEntry> found = find(id);
+  if (!found) throw std::out_of_range("SyncBase::at: no entry for " + std::string(id));
+  return std::move(*found);
+}
+
+std::optional<std::string_view> SyncBase::digest(std::string_view id) const noexcept {
+  const Item* found = item(id);
+  if (found == nullptr) return std::nullopt;
+  return std::string_view(found->digest.data(), found->digest.size());
+}
+
+void SyncBase::insert_or_assign(std::string_view id, const BaseEntry& entry) {
+  if (const std::size_t at = slot_of(id); at < slots_.size()) {
+    Item& same = items_[(slots_[at].tag >> 32) - 1];
+    same.table = entry.table;
+    if (same.file != entry.file) same.file = own_file(entry.file);
+    same.digest = digest_array(entry.digest);
+    slots_[at].digest = digest_bytes(entry.digest);
+    return;
+  }
+  items_.push_back(Item{own_id(id), own_file(entry.file), digest_array(entry.digest), entry.table});
+  if (2 * items_.size() > slots_.size()) {
+    reserve_slots(items_.size());
+  } else {
+    index(static_cast<std::uint32_t>(items_.size() - 1), fast_hash(items_.back().id));
+  }
+}
+
+bool operator==(const SyncBase& a, const SyncBase& b) {
+  if (a.size() != b.size()) return false;
+  return std::all_of(a.items_.begin(), a.items_.end(), [&](const SyncBase::Item& x) {
+    const SyncBase::Item* y = b.item(x.id);
+    return y != nullptr && y->table == x.table && y->file == x.file && y->digest == x.digest;
+  });
+}
+
+std::string render_sync_base(const SyncBase& base) {
+  struct Line {
+    std::string_view id;
+    SyncTable table;
+    std::string_view file;
+    std::string_view digest;
+  };
+  std::vector<Line> lines;
+  lines.reserve(base.size());
+  base.for_each(
+      [&](std::string_view id, SyncTable table, std::string_view file, std::string_view digest) {
+        lines.push_back({id, table, file, digest});
+      });
+  std::sort(lines.begin(), lines.end(), [](const Line& a, const Line& b) { return a.id < b.id; });
+  std::string out;
+  out.reserve(base.size() * 110);
+  for (const Line& line : lines) {
+    out += line.digest;
+    out += '\t';
+    out += sync_table_name(line.table);
+    out += '\t';
+    out += line.file;
+    out += '\t';
+    out += line.id;
+    out += '\n';
+  }
+  return out;
+}
+
+Result<SyncBase> parse_sync_base(std::string_view text) {
+  SyncBase base;
+  base.bytes_ = std::make_shared<const std::string>(text);
+  const std::string_view bytes = *base.bytes_;
+  const auto lines = static_cast<std::size_t>(std::count(bytes.begin(), bytes.end(), '\n'));
+  base.items_.reserve(lines);
+  base.reserve_slots(lines);
+  std::size_t line_number = 0;
+  std::size_t at = 0;
+  while (at < bytes.size()) {
+    ++line_number;
+    const std::size_t lf = bytes.find('\n', at);
+    const auto bad = [&](std::string_view what) {
+      return Status(Errc::parse, fmt::format(".memkit/sync/base.tsv:{}: {}", line_number, what));
+    };
+    if (lf == std::string_view::npos) break;  // an append cut short: that id syncs again
+    const std::string_view line = bytes.substr(at, lf - at);
+    at = lf + 1;
+    const std::size_t t1 = line.find('\t');
+    const std::size_t t2 = t1 == std::string_view::npos ? t1 : line.find('\t', t1 + 1);
+    const std::size_t t3 = t2 == std::string_view::npos ? t2 : line.find('\t', t2 + 1);
+    if (t3 == std::string_view::npos) return bad("expected digest, table, file and id");
+    const std::string_view digest = line.substr(0, t1);
+    if (digest.size() != 32 || !std::all_of(digest.begin(), digest.end(), [](char c) {
+          return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+        })) {
+      return bad("the digest is not 32 lower-case hex digits");
+    }
+    const std::optional<SyncTable> table = parse_sync_table(line.substr(t1 + 1, t2 - t1 - 1));
+    if (!table) return bad("unknown table");
+    const std::string_view file = line.substr(t2 + 1, t3 - t2 - 1);
+    const std::string_view id = line.substr(t3 + 1);
+    if (file.empty() || id.empty()) return bad("empty file or id");
+    // A later line of an id replaces an earlier one; views of the kept bytes, no copies.
+    if (const std::size_t slot = base.slot_of(id); slot < base.slots_.size()) {
+      SyncBase::Item& same = base.items_[(base.slots_[slot].tag >> 32) - 1];
+      same.table = *table;
+      same.file = file;
+      same.digest = digest_array(digest);
+      base.slots_[slot].digest = digest_bytes(digest);
+      continue;
+    }
+    base.items_.push_back(SyncBase::Item{id, file, digest_array(digest), *table});
+    base.index(static_cast<std::uint32_t>(base.items_.size() - 1), fast_hash(id));
+  }
+  return base;
+}
+
+SyncBase merged_base(SyncBase base, const SyncBase& changes) {
+  changes.for_each(
+      [&](std::string_view id, SyncTable table, std::string_view file, std::string_view digest) {
+        base.insert_or_assign(id, BaseEntry{table, std::string(file), std::string(digest)});
+      });
+  return base;
+}
+
+}  // namespace memkit::memorybox
