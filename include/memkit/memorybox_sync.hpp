@@ -232,6 +232,9 @@ class SyncBase final {
   [[nodiscard]] std::string_view own_id(std::string_view id);
   [[nodiscard]] std::string_view own_file(std::string_view file);
   void index(std::uint32_t at, std::uint64_t hash);
+  // Sets the entry of `id`; `id` and `file` are copied when `own`, else they outlive the base.
+  void put(std::string_view id, SyncTable table, std::string_view file, std::string_view digest,
+           bool own);
   void reserve_slots(std::size_t count);      // room for `count` ids, at most half full
   std::shared_ptr<const std::string> bytes_;  // the parsed base.tsv, if any
   std::deque<std::string> ids_;               // ids set since (never moved)

@@ -145,20 +145,30 @@ std::optional<std::string_view> SyncBase::digest(std::string_view id) const noex
 }
 
 void SyncBase::insert_or_assign(std::string_view id, const BaseEntry& entry) {
-  if (const std::size_t at = slot_of(id); at < slots_.size()) {
-    Item& same = items_[(slots_[at].tag >> 32) - 1];
-    same.table = entry.table;
-    if (same.file != entry.file) same.file = own_file(entry.file);
-    same.digest = digest_array(entry.digest);
-    slots_[at].digest = digest_bytes(entry.digest);
+  put(id, entry.table, entry.file, entry.digest, true);
+}
+
+void SyncBase::put(std::string_view id, SyncTable table, std::string_view file,
+                   std::string_view digest, bool own) {
+  if (2 * (items_.size() + 1) > slots_.size()) reserve_slots(items_.size() + 1);
+  const std::uint64_t hash = fast_hash(id);
+  const std::size_t mask = slots_.size() - 1;
+  std::size_t at = hash & mask;
+  for (; slots_[at].tag != kEmpty; at = (at + 1) & mask) {  // one probe: found, or where it goes
+    const std::uint64_t tag = slots_[at].tag;
+    if (static_cast<std::uint32_t>(tag) != fingerprint(hash)) continue;
+    Item& same = items_[(tag >> 32) - 1];
+    if (same.id != id) continue;
+    same.table = table;
+    if (same.file != file) same.file = own ? own_file(file) : file;
+    same.digest = digest_array(digest);
+    slots_[at].digest = digest_bytes(digest);
     return;
   }
-  items_.push_back(Item{own_id(id), own_file(entry.file), digest_array(entry.digest), entry.table});
-  if (2 * items_.size() > slots_.size()) {
-    reserve_slots(items_.size());
-  } else {
-    index(static_cast<std::uint32_t>(items_.size() - 1), fast_hash(items_.back().id));
-  }
+  items_.push_back(
+      Item{own ? own_id(id) : id, own ? own_file(file) : file, digest_array(digest), table});
+  slots_[at] = Slot{static_cast<std::uint64_t>(items_.size()) << 32 | fingerprint(hash),
+                    digest_bytes(digest)};
 }
 
 bool operator==(const SyncBase& a, const SyncBase& b) {
@@ -232,16 +242,7 @@ Result<SyncBase> parse_sync_base(std::string_view text) {
     const std::string_view id = line.substr(t3 + 1);
     if (file.empty() || id.empty()) return bad("empty file or id");
     // A later line of an id replaces an earlier one; views of the kept bytes, no copies.
-    if (const std::size_t slot = base.slot_of(id); slot < base.slots_.size()) {
-      SyncBase::Item& same = base.items_[(base.slots_[slot].tag >> 32) - 1];
-      same.table = *table;
-      same.file = file;
-      same.digest = digest_array(digest);
-      base.slots_[slot].digest = digest_bytes(digest);
-      continue;
-    }
-    base.items_.push_back(SyncBase::Item{id, file, digest_array(digest), *table});
-    base.index(static_cast<std::uint32_t>(base.items_.size() - 1), fast_hash(id));
+    base.put(id, *table, file, digest, false);
   }
   return base;
 }

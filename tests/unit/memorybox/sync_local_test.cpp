@@ -3,6 +3,7 @@
 // read as records with their Ids (assigning missing ones), and what a push sends.
 #include <algorithm>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -251,6 +252,52 @@ TEST_CASE(
         SyncBase{{"id-a", BaseEntry{SyncTable::memories, "f", digest_of('a')}},
                  {"id-b", BaseEntry{SyncTable::memories, "g", digest_of('c')}},
                  {"id-c", BaseEntry{SyncTable::daily_logs, "h", digest_of('d')}}});
+}
+
+TEST_CASE("sync_local: a SyncBase answers by id, grows, and copies independently of its source") {
+  SyncBase base;
+  CHECK(base.empty());
+  CHECK_FALSE(base.contains("id-0"));
+  CHECK_FALSE(base.holds("id-0", digest_of('a')));
+  // Enough ids to grow the table several times.
+  for (int i = 0; i < 5000; ++i) {
+    base.insert_or_assign("id-" + std::to_string(i),
+                          BaseEntry{SyncTable::memories, "memory/file-" + std::to_string(i % 7),
+                                    digest_of(static_cast<char>('a' + i % 6))});
+  }
+  REQUIRE(base.size() == 5000);
+  for (int i = 0; i < 5000; i += 499) {
+    const std::string id = "id-" + std::to_string(i);
+    const std::string digest = digest_of(static_cast<char>('a' + i % 6));
+    CHECK(base.at(id) ==
+          BaseEntry{SyncTable::memories, "memory/file-" + std::to_string(i % 7), digest});
+    CHECK(base.digest(id) == std::optional<std::string_view>(digest));
+    CHECK(base.holds(id, digest));
+    CHECK_FALSE(base.holds(id, digest_of('0')));
+  }
+  CHECK_FALSE(base.find("id-5000"));
+  CHECK_THROWS_AS(static_cast<void>(base.at("id-5000")), std::out_of_range);
+  // Setting an id again replaces its entry; the size stays.
+  base.insert_or_assign(
+      "id-7", BaseEntry{SyncTable::daily_logs, "memory/daily/2026-11-30.md", digest_of('9')});
+  CHECK(base.size() == 5000);
+  CHECK(base.holds("id-7", digest_of('9')));
+  CHECK_FALSE(base.holds("id-7", digest_of('b')));
+  // A copy owns what it views: it outlives its source, and changing one leaves the other.
+  const Result<SyncBase> parsed = parse_sync_base(render_sync_base(base));
+  REQUIRE(parsed);
+  CHECK(*parsed == base);
+  std::optional<SyncBase> source = *parsed;
+  source->insert_or_assign("id-new",
+                           BaseEntry{SyncTable::memories, "memory/new.md", digest_of('c')});
+  const SyncBase copy = *source;
+  source->insert_or_assign("id-new",
+                           BaseEntry{SyncTable::memories, "memory/other.md", digest_of('d')});
+  source.reset();
+  CHECK(copy.size() == 5001);
+  CHECK(copy.at("id-new") == BaseEntry{SyncTable::memories, "memory/new.md", digest_of('c')});
+  CHECK(copy.at("id-4999") == base.at("id-4999"));
+  CHECK(merged_base(copy, SyncBase{}) == copy);
 }
 
 // ---- scan_local: Ids assigned ----
