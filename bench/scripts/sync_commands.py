@@ -12,6 +12,8 @@ runs do not see each other. Timed, each R times (fresh roots each time) with the
   pull-all     a new root's first pull of the N records (every entry added)
   push-K       a push after K entries were edited
   pull-K       the other root's pull of those K edits (a plan to confirm: dry run + apply)
+  push, nothing changed   a push that finds nothing to send: the cost of finding out
+  status (local only)     `sync status` without a remote: the scan of the root alone
 Standard library only.
 """
 import os
@@ -85,6 +87,9 @@ def one_run(memkit, remote, entries, changes, base):
         sys.exit(f"sync_commands: the pull applied {updated} of {changes} edits")
     t[f"pull-{changes}"] = seconds + applied
     t[f"pull-{changes} apply only"] = applied
+    t["push, nothing changed"], _ = timed_run(sync(memkit, "push", a, remote), "sync_commands")
+    status = [memkit, "memorybox", "sync", "status", "--root", a, "--now", NOW, "--format", "json"]
+    t["status (local only)"], _ = timed_run(status, "sync_commands")
     return t
 
 

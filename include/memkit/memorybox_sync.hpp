@@ -51,6 +51,8 @@ struct SyncRecord {
 // The directory adapter's line (§9): the record as canonical JSON (compaction.md §12.1) with the
 // ten keys, then LF. Strings that are not valid UTF-8 are repaired (U+FFFD) on the way in.
 [[nodiscard]] std::string record_line(const SyncRecord& record);
+// record_line(record), appended to `out` (for writers of many lines).
+void append_record_line(std::string& out, const SyncRecord& record);
 
 // Parses one line (an optional final LF is allowed) back into a record. Strict: a JSON object
 // with exactly the ten keys, once each, of the right types; `id` a non-empty value that could be

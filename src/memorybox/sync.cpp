@@ -5,6 +5,7 @@
 #include "json/strict_json.hpp"
 #include "memkit/clock.hpp"
 #include "memkit/memorybox_sync.hpp"
+#include "memorybox/record_lines.hpp"
 
 namespace memkit::memorybox {
 
@@ -22,7 +23,7 @@ bool is_lower_hex(char c) noexcept { return (c >= '0' && c <= '9') || (c >= 'a' 
 Result<json> parse_object(std::string_view text, std::string_view what,
                           const std::vector<std::string_view>& keys) {
   std::string problem;
-  const std::optional<json> parsed = detail::parse_strict_json(text, problem);
+  const std::optional<json> parsed = memkit::detail::parse_strict_json(text, problem);
   if (!parsed) return parse_error(what, problem);
   const json& value = *parsed;
   if (!value.is_object()) return parse_error(what, "not a JSON object");
@@ -62,7 +63,7 @@ Result<std::optional<std::string>> get_optional_time(const json& object, const c
 }
 
 json optional_text(const std::optional<std::string>& text) {
-  return text ? detail::utf8(*text) : json(nullptr);
+  return text ? memkit::detail::utf8(*text) : json(nullptr);
 }
 
 // Could `id` be an `Id` field value (a stripped value on one line)?
@@ -122,22 +123,7 @@ std::optional<SyncTable> parse_sync_table(std::string_view name) noexcept {
 
 bool is_log_table(SyncTable table) noexcept { return table != SyncTable::memories; }
 
-std::string record_line(const SyncRecord& r) {
-  json o = json::object();
-  o["id"] = detail::utf8(r.id);
-  o["workspace_id"] = detail::utf8(r.workspace_id);
-  o["table"] = std::string(sync_table_name(r.table));
-  o["file"] = detail::utf8(r.file);
-  o["category"] = optional_text(r.category);
-  o["text"] = detail::utf8(r.text);
-  o["confidence"] = r.confidence ? json(*r.confidence) : json(nullptr);
-  o["verified"] = optional_text(r.verified);
-  o["updated_at"] = detail::utf8(r.updated_at);
-  o["deleted"] = r.deleted;
-  return detail::canonical_dump(o) + "\n";
-}
-
-Result<SyncRecord> parse_record_line(std::string_view line) {
+Result<SyncRecord> detail::parse_record_line_json(std::string_view line) {
   constexpr std::string_view what = "sync record";
   if (!line.empty() && line.back() == '\n') line.remove_suffix(1);
   if (line.find('\n') != std::string_view::npos) return parse_error(what, "more than one line");
@@ -276,12 +262,12 @@ Result<SyncState> parse_sync_state(std::string_view bytes) {
 
 std::string render_sync_state(const SyncState& state) {
   json o = json::object();
-  o["workspace_id"] = detail::utf8(state.workspace_id);
+  o["workspace_id"] = memkit::detail::utf8(state.workspace_id);
   o["last_pull_at"] = optional_text(state.last_pull_at);
   o["last_push_at"] = optional_text(state.last_push_at);
   o["last_push_ok"] = state.last_push_ok;
-  o["pull_cursor"] = detail::utf8(state.pull_cursor);
-  return detail::canonical_dump(o) + "\n";
+  o["pull_cursor"] = memkit::detail::utf8(state.pull_cursor);
+  return memkit::detail::canonical_dump(o) + "\n";
 }
 
 std::string_view merge_outcome_name(MergeOutcome outcome) noexcept {

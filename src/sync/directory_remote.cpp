@@ -20,9 +20,9 @@
 
 #include "memkit/memorybox_sync.hpp"
 #include "memkit/sync_remote.hpp"
+#include "memorybox/record_lines.hpp"
 #include "sync/directory_files.hpp"
 #include "sync/directory_upsert.hpp"
-#include "sync/record_lines.hpp"
 
 namespace memkit::sync {
 
@@ -194,7 +194,7 @@ Status DirectoryRemote::collect(SyncTable table, std::string_view workspace_id,
   std::vector<SyncRecord> parsed;
   parsed.reserve(static_cast<std::size_t>(std::count(lines.begin(), lines.end(), '\n')));
   Status status = for_each_line(lines, [&](std::string_view line, std::size_t index) {
-    Result<SyncRecord> record = detail::read_record_line(line);
+    Result<SyncRecord> record = memorybox::parse_record_line(line);
     if (!record) return line_error(table, read.from, index, problem_of(record.status()));
     if (record->table != table) {
       return line_error(table, read.from, index, misplaced(record->table, table));
@@ -265,8 +265,8 @@ Result<std::vector<Refusal>> DirectoryRemote::push(std::string_view workspace_id
                                                 std::string(workspace_id));
     }
     std::string line;
-    detail::append_record_line(line, record);
-    if (detail::reads_back_unchanged(record)) {
+    memorybox::append_record_line(line, record);
+    if (memorybox::detail::reads_back_unchanged(record)) {
       pending[index_of(record.table)].push_back(
           detail::Pending{record.id, detail::fixed_time(record.updated_at), std::move(line)});
       continue;
@@ -322,13 +322,13 @@ Status DirectoryRemote::read_rows(SyncTable table, std::string_view workspace_id
                                   std::string_view bytes, detail::Rows& rows) const {
   return for_each_line(bytes, [&](std::string_view line, std::size_t index) {
     std::string_view canonical = line;
-    std::optional<SyncRecord> record = detail::read_canonical_record_line(line);
-    if (!record) {
-      Result<SyncRecord> parsed = memorybox::parse_record_line(line);
+    std::optional<SyncRecord> record = memorybox::detail::read_canonical_record_line(line);
+    if (!record) {  // another JSON form of the record (or a bad line): rewritten canonically
+      Result<SyncRecord> parsed = memorybox::detail::parse_record_line_json(line);
       if (!parsed) return line_error(table, 0, index, problem_of(parsed.status()));
       record = std::move(parsed).value();
       if (record->workspace_id == workspace_id) {
-        detail::append_record_line(rows.rewritten.emplace_back(), *record);
+        memorybox::append_record_line(rows.rewritten.emplace_back(), *record);
         canonical = rows.rewritten.back();
       }
     }

@@ -19,9 +19,10 @@
 #include <utility>
 #include <vector>
 
+#include "json/canonical.hpp"
 #include "memkit/memorybox_sync.hpp"
 #include "memkit/sync_remote.hpp"
-#include "sync/record_lines.hpp"
+#include "memorybox/record_lines.hpp"
 #include "temp_dir.hpp"
 
 namespace memkit::shell_test {
@@ -112,15 +113,35 @@ std::vector<std::string> ids_of(const std::vector<SyncRecord>& records) {
   return out;
 }
 
-// Returns true iff the directory remote's fast line reader agrees with parse_record_line on
-// `line`: a record it reads is parse_record_line's, and it reads every line in canonical form.
+// record_line through a JSON tree and canonical_dump: the reference the direct writer is held to.
+std::string json_record_line(const SyncRecord& r) {
+  using memkit::detail::utf8;
+  const auto optional = [](const std::optional<std::string>& text) {
+    return text ? utf8(*text) : nlohmann::json(nullptr);
+  };
+  nlohmann::json o = nlohmann::json::object();
+  o["id"] = utf8(r.id);
+  o["workspace_id"] = utf8(r.workspace_id);
+  o["table"] = std::string(memorybox::sync_table_name(r.table));
+  o["file"] = utf8(r.file);
+  o["category"] = optional(r.category);
+  o["text"] = utf8(r.text);
+  o["confidence"] = r.confidence ? nlohmann::json(*r.confidence) : nlohmann::json(nullptr);
+  o["verified"] = optional(r.verified);
+  o["updated_at"] = utf8(r.updated_at);
+  o["deleted"] = r.deleted;
+  return memkit::detail::canonical_dump(o) + "\n";
+}
+
+// Returns true iff the direct line reader agrees with the JSON-tree reader on `line`: a record it
+// reads is the JSON reader's, and it reads every line in canonical form.
 bool readers_agree(const std::string& line) {
-  const std::optional<SyncRecord> fast = sync::detail::read_canonical_record_line(line);
-  const Result<SyncRecord> slow = memorybox::parse_record_line(line);
+  const std::optional<SyncRecord> fast = memorybox::detail::read_canonical_record_line(line);
+  const Result<SyncRecord> slow = memorybox::detail::parse_record_line_json(line);
   if (fast) return slow.ok() && *fast == *slow;
   std::string with_lf = line;
   if (with_lf.empty() || with_lf.back() != '\n') with_lf += '\n';
-  return !(slow.ok() && memorybox::record_line(*slow) == with_lf);
+  return !(slow.ok() && json_record_line(*slow) == with_lf);
 }
 
 }  // namespace
@@ -468,7 +489,7 @@ TEST_CASE("shell: a directory remote reads a valid line in another JSON form as 
   CHECK(refused[0].reason == "the remote holds a different version with the same updated_at");
 }
 
-TEST_CASE("shell: the directory remote's line writer is record_line, byte for byte") {
+TEST_CASE("record lines: the direct writer is the JSON tree's canonical form, byte for byte") {
   SyncRecord odd = memory(kA, "id \"quoted\" \\ \x7f", "", 0);
   odd.text = "ctl \x00\x01\x08\x09\x0a\x0c\x0d\x1f\x7f bad \xff\xc3 \xe2\x82 ok \xe2\x82\xac"s;
   odd.file = "memory/\xc3(.md";
@@ -485,20 +506,26 @@ TEST_CASE("shell: the directory remote's line writer is record_line, byte for by
   for (const SyncRecord& record :
        {odd, tombstone, zero, full, session_log(kA, "s", "## S\r\n\n- `x`\n", 2),
         daily_log(kB, "d", "# 2026-05-01\n\n- \u65e5\u672c\n", 3)}) {
-    std::string fast;
-    sync::detail::append_record_line(fast, record);
-    CHECK(fast == memorybox::record_line(record));
-    const Result<SyncRecord> slow = memorybox::parse_record_line(fast);
-    const std::optional<SyncRecord> read = sync::detail::read_canonical_record_line(fast);
+    std::string fast = "kept ";
+    memorybox::append_record_line(fast, record);
+    CHECK(fast == "kept " + json_record_line(record));
+    CHECK(memorybox::record_line(record) == json_record_line(record));
+    fast.erase(0, 5);
+    const Result<SyncRecord> slow = memorybox::detail::parse_record_line_json(fast);
+    const std::optional<SyncRecord> read = memorybox::detail::read_canonical_record_line(fast);
+    const Result<SyncRecord> parsed = memorybox::parse_record_line(fast);
     REQUIRE(slow.ok());
     REQUIRE(read.has_value());
+    REQUIRE(parsed.ok());
     CHECK(*read == *slow);
+    CHECK(*parsed == *slow);
   }
 }
 
-TEST_CASE("shell: the directory remote knows which records read back unchanged") {
+TEST_CASE("record lines: which records read back unchanged") {
   const auto reads_back = [](const SyncRecord& record) {
-    const Result<SyncRecord> parsed = memorybox::parse_record_line(memorybox::record_line(record));
+    const Result<SyncRecord> parsed =
+        memorybox::detail::parse_record_line_json(json_record_line(record));
     return parsed.ok() && *parsed == record;
   };
   std::vector<SyncRecord> records;
@@ -551,13 +578,13 @@ TEST_CASE("shell: the directory remote knows which records read back unchanged")
   int unchanged = 0;
   for (const SyncRecord& record : records) {
     INFO(memorybox::record_line(record));
-    CHECK(sync::detail::reads_back_unchanged(record) == reads_back(record));
+    CHECK(memorybox::detail::reads_back_unchanged(record) == reads_back(record));
     if (reads_back(record)) ++unchanged;
   }
   CHECK(unchanged == 4);  // the three tables, and a deleted fact without a score
 }
 
-TEST_CASE("shell: the directory remote's line reader agrees with parse_record_line") {
+TEST_CASE("record lines: the direct reader agrees with the JSON-tree reader") {
   const std::string base = memorybox::record_line(memory(kA, "m1", "- t", 7));
   // Each edit replaces the first occurrence of `from` in the canonical line.
   const std::vector<std::pair<std::string, std::string>> edits = {
@@ -625,7 +652,7 @@ TEST_CASE("shell: the directory remote's line reader agrees with parse_record_li
     if (!from.empty()) line.replace(line.find(from), from.size(), to);
     INFO(line);
     CHECK(readers_agree(line));
-    if (sync::detail::read_canonical_record_line(line)) ++accepted;
+    if (memorybox::detail::read_canonical_record_line(line)) ++accepted;
   }
   // The base, confidence 100 and 0, \u001f, a raw DEL, a deleted fact that keeps its score, no
   // category, and no final LF.
@@ -634,7 +661,8 @@ TEST_CASE("shell: the directory remote's line reader agrees with parse_record_li
   tombstone.deleted = true;
   tombstone.confidence = std::nullopt;
   tombstone.verified = std::nullopt;
-  CHECK(sync::detail::read_canonical_record_line(memorybox::record_line(tombstone)) == tombstone);
+  CHECK(memorybox::detail::read_canonical_record_line(memorybox::record_line(tombstone)) ==
+        tombstone);
 
   // Random edits of canonical lines.
   SyncRecord escaped = memory(kA, "m\\1", "a\"b\\c\x01\td", 7);
@@ -665,7 +693,7 @@ TEST_CASE("shell: the directory remote's line reader agrees with parse_record_li
           break;
       }
     }
-    if (sync::detail::read_canonical_record_line(line)) ++random_accepted;
+    if (memorybox::detail::read_canonical_record_line(line)) ++random_accepted;
     if (!readers_agree(line)) {
       ++mismatches;
       example = line;

@@ -1,7 +1,5 @@
-// Record lines without a JSON tree. The canonical form (compaction.md §12.1) of a record is one
-// fixed sequence: the ten keys in bytewise order, no blanks, strings with only '"', '\' and control
-// characters escaped, integers in shortest decimal form.
-#include "sync/record_lines.hpp"
+// The JSON Lines form of sync records without a JSON tree (spec memorybox.md §9 Records).
+#include "memorybox/record_lines.hpp"
 
 #include <cstdint>
 
@@ -9,11 +7,9 @@
 #include "memkit/clock.hpp"
 #include "memkit/text.hpp"
 
-namespace memkit::sync::detail {
+namespace memkit::memorybox {
 
 namespace {
-
-using memorybox::SyncRecord;
 
 void append_optional_string(std::string& out, const std::optional<std::string>& text) {
   if (text) {
@@ -152,19 +148,20 @@ class CanonicalReader final {
 };
 
 // parse_record_line's checks of the values, given valid UTF-8 strings.
-bool passes_value_checks(const SyncRecord& r) { return !memorybox::record_problem(r); }
+bool passes_value_checks(const SyncRecord& r) { return !record_problem(r); }
 
 bool is_utf8(std::string_view text) noexcept { return !find_invalid_utf8(text); }
 
 }  // namespace
 
-bool reads_back_unchanged(const SyncRecord& r) {
+bool detail::reads_back_unchanged(const SyncRecord& r) {
   return is_utf8(r.id) && is_utf8(r.workspace_id) && is_utf8(r.file) &&
          (!r.category || is_utf8(*r.category)) && is_utf8(r.text) &&
          (!r.verified || is_utf8(*r.verified)) && is_utf8(r.updated_at) && passes_value_checks(r);
 }
 
 void append_record_line(std::string& out, const SyncRecord& record) {
+  // memkit::detail::append_json_string writes canonical_dump(utf8(text)): invalid UTF-8 repaired.
   out += "{\"category\":";
   append_optional_string(out, record.category);
   out += ",\"confidence\":";
@@ -174,7 +171,7 @@ void append_record_line(std::string& out, const SyncRecord& record) {
   out += ",\"id\":";
   memkit::detail::append_json_string(out, record.id);
   out += ",\"table\":\"";
-  out += memorybox::sync_table_name(record.table);
+  out += sync_table_name(record.table);
   out += "\",\"text\":";
   memkit::detail::append_json_string(out, record.text);
   out += ",\"updated_at\":";
@@ -186,7 +183,13 @@ void append_record_line(std::string& out, const SyncRecord& record) {
   out += "}\n";
 }
 
-std::optional<SyncRecord> read_canonical_record_line(std::string_view line) {
+std::string record_line(const SyncRecord& record) {
+  std::string out;
+  append_record_line(out, record);
+  return out;
+}
+
+std::optional<SyncRecord> detail::read_canonical_record_line(std::string_view line) {
   if (!line.empty() && line.back() == '\n') line.remove_suffix(1);
   if (find_invalid_utf8(line)) return std::nullopt;
   CanonicalReader in(line);
@@ -204,16 +207,18 @@ std::optional<SyncRecord> read_canonical_record_line(std::string_view line) {
   if (!canonical) return std::nullopt;
 
   // parse_record_line's checks; a line that fails one goes to it for the message.
-  const std::optional<memorybox::SyncTable> parsed_table = memorybox::parse_sync_table(table);
+  const std::optional<SyncTable> parsed_table = parse_sync_table(table);
   if (!parsed_table) return std::nullopt;
   r.table = *parsed_table;
   if (!passes_value_checks(r)) return std::nullopt;
   return r;
 }
 
-Result<SyncRecord> read_record_line(std::string_view line) {
-  if (std::optional<SyncRecord> fast = read_canonical_record_line(line)) return std::move(*fast);
-  return memorybox::parse_record_line(line);
+Result<SyncRecord> parse_record_line(std::string_view line) {
+  if (std::optional<SyncRecord> fast = detail::read_canonical_record_line(line)) {
+    return std::move(*fast);
+  }
+  return detail::parse_record_line_json(line);
 }
 
-}  // namespace memkit::sync::detail
+}  // namespace memkit::memorybox
