@@ -21,7 +21,8 @@ class Sha256Hasher final {
   Sha256Hasher(const Sha256Hasher&) = delete;
   Sha256Hasher& operator=(const Sha256Hasher&) = delete;
   void update(std::string_view bytes) noexcept;
-  [[nodiscard]] Sha256 finish() noexcept;  // REQUIRES: called once
+  [[nodiscard]] Sha256 finish() noexcept;  // REQUIRES: called once since construction or restart
+  void restart() noexcept;                 // ready for new pieces, as if new
 
  private:
   void* context_;  // EVP_MD_CTX, kept out of the public header

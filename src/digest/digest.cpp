@@ -54,6 +54,12 @@ void Sha256Hasher::update(std::string_view bytes) noexcept {
   }
 }
 
+void Sha256Hasher::restart() noexcept {
+  if (EVP_DigestInit_ex2(static_cast<EVP_MD_CTX*>(context_), sha256_md(), nullptr) != 1) {
+    std::terminate();
+  }
+}
+
 Sha256 Sha256Hasher::finish() noexcept {
   Sha256 out{};
   unsigned int size = 0;

@@ -30,7 +30,11 @@ std::string record_text(const Document& doc, const Entry& entry) {
 }
 
 void record_text_into(const Document& doc, const Entry& entry, std::string& text) {
-  text.clear();
+  const std::string_view view = record_text_view(doc, entry, text);
+  if (view.data() != text.data()) text.assign(view);
+}
+
+std::string_view record_text_view(const Document& doc, const Entry& entry, std::string& scratch) {
   const std::string_view bytes = doc.bytes();
   if (entry.kind == EntryKind::daily) {
     std::size_t at = doc.content_begin();
@@ -42,26 +46,48 @@ void record_text_into(const Document& doc, const Entry& entry, std::string& text
         at = line.begin + line.terminator.size();
       }
     }
-    text.assign(bytes.substr(at));
-    return;
+    return bytes.substr(at);
   }
-  const std::size_t end = content_end(doc, entry);
-  std::size_t kept_end = 0;  // text's size after its last non-blank line
+  // One piece of the file unless a field line comes before the last non-blank text line (a
+  // bullet's fields follow its text; a section's follow its heading).
+  std::size_t kept_end = entry.begin;  // after the last non-blank text line
+  bool field_seen = false;
+  bool split = false;
+  {
+    std::size_t at = entry.begin;
+    auto field = entry.fields.begin();
+    LineCursor cursor(bytes, entry.begin, entry.end, entry.first_line);
+    Line line{};
+    while (cursor.next(line)) {
+      const std::size_t line_end = line.begin + line.content.size() + line.terminator.size();
+      while (field != entry.fields.end() && field->end <= at) ++field;
+      if (field != entry.fields.end() && field->begin == at) {
+        field_seen = true;
+      } else if (!memkit::detail::is_blank(line.content)) {
+        split = split || field_seen;
+        kept_end = line_end;
+      }
+      at = line_end;
+    }
+  }
+  if (!split) return bytes.substr(entry.begin, kept_end - entry.begin);
+  scratch.clear();
+  std::size_t scratch_end = 0;  // scratch's size after its last non-blank line
   std::size_t at = entry.begin;
   auto field = entry.fields.begin();
-  LineCursor cursor(bytes, entry.begin, end, entry.first_line);
+  LineCursor cursor(bytes, entry.begin, kept_end, entry.first_line);
   Line line{};
   while (cursor.next(line)) {
     const std::size_t line_end = line.begin + line.content.size() + line.terminator.size();
     while (field != entry.fields.end() && field->end <= at) ++field;
-    const bool is_field = field != entry.fields.end() && field->begin == at;
-    if (!is_field) {
-      text.append(bytes.substr(at, line_end - at));
-      if (!memkit::detail::is_blank(line.content)) kept_end = text.size();
+    if (field == entry.fields.end() || field->begin != at) {
+      scratch.append(bytes.substr(at, line_end - at));
+      if (!memkit::detail::is_blank(line.content)) scratch_end = scratch.size();
     }
     at = line_end;
   }
-  text.resize(kept_end);
+  scratch.resize(scratch_end);
+  return scratch;
 }
 
 std::string_view field_value(const Document& doc, const Field& field) noexcept {
@@ -72,12 +98,17 @@ std::string_view field_value(const Document& doc, const Field& field) noexcept {
 
 namespace {
 
+// "<size>:", the prefix of a field of `size` bytes.
+void add_size(std::string& out, std::size_t size) {
+  char digits[24];
+  const auto [end, ec] = std::to_chars(digits, digits + sizeof digits, size);
+  out.append(digits, end);
+  out += ':';
+}
+
 // Length-prefixed, so that no two different records hash the same bytes.
 void add_field(std::string& out, std::string_view bytes) {
-  char size[24];
-  const auto [end, ec] = std::to_chars(size, size + sizeof size, bytes.size());
-  out.append(size, end);
-  out += ':';
+  add_size(out, bytes.size());
   out.append(bytes);
 }
 
@@ -92,12 +123,19 @@ void add_optional(std::string& out, const std::optional<std::string_view>& value
 }  // namespace
 
 std::array<char, 32> digest_of(const DigestParts& parts, std::string& scratch) {
+  // The fields before the text and its length, then the text where it is, then the rest: the
+  // text is hashed without being copied.
+  thread_local Sha256Hasher hasher;
+  hasher.restart();
   scratch.clear();
   add_field(scratch, parts.id);
   add_field(scratch, sync_table_name(parts.table));
   add_field(scratch, parts.file);
   add_optional(scratch, parts.category);
-  add_field(scratch, parts.text);
+  add_size(scratch, parts.text.size());
+  hasher.update(scratch);
+  hasher.update(parts.text);
+  scratch.clear();
   char confidence[12];
   std::optional<std::string_view> confidence_text;
   if (parts.confidence) {
@@ -108,7 +146,8 @@ std::array<char, 32> digest_of(const DigestParts& parts, std::string& scratch) {
   add_optional(scratch, confidence_text);
   add_optional(scratch, parts.verified);
   scratch += parts.deleted ? 'D' : 'L';
-  const Sha256 hash = sha256(scratch);
+  hasher.update(scratch);
+  const Sha256 hash = hasher.finish();
   static constexpr char kHex[] = "0123456789abcdef";
   std::array<char, 32> out{};
   for (std::size_t i = 0; i < 16; ++i) {

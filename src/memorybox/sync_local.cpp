@@ -21,7 +21,7 @@ namespace memkit::memorybox {
 namespace {
 
 using detail::field_value;
-using detail::record_text_into;
+using detail::record_text_view;
 
 constexpr std::string_view kDailyPrefix = "memory/daily/";
 
@@ -124,8 +124,8 @@ Result<LocalScan> scan_local(const Inputs& inputs, std::string_view workspace_id
   const auto hold = [&](std::string_view id, std::string_view path, std::size_t begin) {
     holders.push_back(Holder{fast_hash(id), id, path, begin});
   };
-  std::string text;     // the entry's record text, reused
-  std::string scratch;  // digest_of's, reused
+  std::string text_scratch;  // an entry's record text when it is not one piece of its file
+  std::string scratch;       // digest_of's, reused
   for (const std::string& path : tier_files_1_to_4(inputs)) {
     const std::optional<SyncTable> table = sync_table_of(path);
     if (!table) continue;
@@ -179,7 +179,7 @@ Result<LocalScan> scan_local(const Inputs& inputs, std::string_view workspace_id
           return;
         }
       }
-      record_text_into(doc, entry, text);
+      const std::string_view text = record_text_view(doc, entry, text_scratch);
       const bool memories = *table == SyncTable::memories;
       const std::optional<std::string_view> category =
           memories && entry.category ? std::optional<std::string_view>(*entry.category)
@@ -213,7 +213,7 @@ Result<LocalScan> scan_local(const Inputs& inputs, std::string_view workspace_id
         local.record.category = entry.category;
         local.effective = detail::effective_on(*stored, *verified, today);
       }
-      local.record.text = text;
+      local.record.text = std::string(text);
       local.record.updated_at =
           updated && is_utc_millis(*updated) ? std::string(*updated) : file_time;
       if (id) {
