@@ -10,6 +10,7 @@
 
 #include "curated/words.hpp"
 #include "json/canonical.hpp"
+#include "json/canonical_cursor.hpp"
 #include "memkit/curated.hpp"
 #include "memkit/curated_log.hpp"
 #include "memkit/findings.hpp"
@@ -164,93 +165,10 @@ struct Reader {
 // whitespace. Each step matches exactly or fails. A line it fails on goes through the JSON parser
 // and Reader instead, so what it accepts reads exactly as there, and only faster: history.jsonl
 // holds every body ever written, and story and show --history read all of it.
-class Canonical final {
+class Canonical final : public detail::CanonicalCursor {
  public:
-  explicit Canonical(std::string_view line) noexcept : rest_(line) {}
-
-  [[nodiscard]] bool done() const noexcept { return rest_.empty(); }
-
-  bool literal(std::string_view text) noexcept {
-    if (!rest_.starts_with(text)) return false;
-    rest_.remove_prefix(text.size());
-    return true;
-  }
-
-  // A JSON string with the escapes \" \\ \/ \b \f \n \r \t and \u below U+0080 (the ones
-  // canonical JSON writes); false for any other escape and for a raw control character, which
-  // the JSON parser refuses. REQUIRES: the line is well-formed UTF-8 (the parser checks that too).
-  bool string(std::string& out) {
-    if (!literal("\"")) return false;
-    out.clear();
-    std::size_t i = 0;
-    while (true) {
-      const std::size_t run = i;
-      while (i < rest_.size()) {
-        const auto c = static_cast<unsigned char>(rest_[i]);
-        if (c == '"' || c == '\\' || c < 0x20) break;
-        ++i;
-      }
-      out.append(rest_.substr(run, i - run));
-      if (i == rest_.size()) return false;
-      if (rest_[i] == '"') {
-        rest_.remove_prefix(i + 1);
-        return true;
-      }
-      if (rest_[i] != '\\' || i + 1 == rest_.size()) return false;  // a raw control character
-      const char escape = rest_[i + 1];
-      i += 2;
-      switch (escape) {
-        case '"':
-        case '\\':
-        case '/':
-          out += escape;
-          break;
-        case 'b':
-          out += '\b';
-          break;
-        case 'f':
-          out += '\f';
-          break;
-        case 'n':
-          out += '\n';
-          break;
-        case 'r':
-          out += '\r';
-          break;
-        case 't':
-          out += '\t';
-          break;
-        case 'u': {
-          if (i + 4 > rest_.size()) return false;
-          unsigned cp = 0;
-          for (std::size_t k = 0; k < 4; ++k) {
-            const char h = rest_[i + k];
-            const int digit = h >= '0' && h <= '9'   ? h - '0'
-                              : h >= 'a' && h <= 'f' ? h - 'a' + 10
-                              : h >= 'A' && h <= 'F' ? h - 'A' + 10
-                                                     : -1;
-            if (digit < 0) return false;
-            cp = cp * 16 + static_cast<unsigned>(digit);
-          }
-          if (cp >= 0x80) return false;
-          out += static_cast<char>(cp);
-          i += 4;
-          break;
-        }
-        default:
-          return false;
-      }
-    }
-  }
-
-  bool optional_string(std::optional<std::string>& out) {
-    if (literal("null")) {
-      out.reset();
-      return true;
-    }
-    out.emplace();
-    return string(*out);
-  }
+  explicit Canonical(std::string_view line) noexcept
+      : CanonicalCursor(line, detail::JsonEscapes::ascii) {}
 
   // An enum word through `parse`.
   template <class Enum, class Parse>
@@ -262,17 +180,7 @@ class Canonical final {
     return true;
   }
 
-  bool boolean(bool& out) noexcept {
-    if (literal("true")) {
-      out = true;
-      return true;
-    }
-    out = false;
-    return literal("false");
-  }
-
  private:
-  std::string_view rest_;
   std::string scratch_;
 };
 

@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "json/canonical.hpp"
+#include "json/canonical_cursor.hpp"
 #include "memkit/clock.hpp"
 #include "memkit/text.hpp"
 
@@ -19,99 +20,12 @@ void append_optional_string(std::string& out, const std::optional<std::string>& 
   }
 }
 
-int hex_value(char c) noexcept {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  return -1;  // canonical escapes use lower-case digits only
-}
-
 // Reads one canonical line from left to right; each step returns false at the first byte that
 // is not where the canonical form puts it.
-class CanonicalReader final {
+class CanonicalReader final : public memkit::detail::CanonicalCursor {
  public:
-  explicit CanonicalReader(std::string_view line) noexcept : line_(line) {}
-
-  [[nodiscard]] bool at_end() const noexcept { return at_ == line_.size(); }
-
-  bool literal(std::string_view expected) noexcept {
-    if (line_.substr(at_, expected.size()) != expected) return false;
-    at_ += expected.size();
-    return true;
-  }
-
-  // A string with canonical escapes only: \" \\ \b \f \n \r \t, and \u00XX for the other
-  // control characters.
-  bool string(std::string& out) {
-    if (!literal("\"")) return false;
-    out.clear();
-    std::size_t run = at_;  // the start of bytes copied as they are
-    while (at_ < line_.size()) {
-      const auto c = static_cast<unsigned char>(line_[at_]);
-      if (c == '"') {
-        out.append(line_.substr(run, at_ - run));
-        ++at_;
-        return true;
-      }
-      if (c < 0x20) return false;  // a raw control character: not JSON
-      if (c != '\\') {
-        ++at_;
-        continue;
-      }
-      out.append(line_.substr(run, at_ - run));
-      if (at_ + 1 >= line_.size()) return false;
-      const char escaped = line_[at_ + 1];
-      at_ += 2;
-      switch (escaped) {
-        case '"':
-        case '\\':
-          out += escaped;
-          break;
-        case 'b':
-          out += '\b';
-          break;
-        case 'f':
-          out += '\f';
-          break;
-        case 'n':
-          out += '\n';
-          break;
-        case 'r':
-          out += '\r';
-          break;
-        case 't':
-          out += '\t';
-          break;
-        case 'u': {
-          if (!literal("00") || at_ + 2 > line_.size()) return false;
-          const int high = hex_value(line_[at_]);
-          const int low = hex_value(line_[at_ + 1]);
-          if (high < 0 || high > 1 || low < 0) return false;
-          const char control = static_cast<char>(high * 16 + low);
-          // These have their short escapes in the canonical form.
-          if (control == '\b' || control == '\f' || control == '\n' || control == '\r' ||
-              control == '\t') {
-            return false;
-          }
-          out += control;
-          at_ += 2;
-          break;
-        }
-        default:
-          return false;
-      }
-      run = at_;
-    }
-    return false;
-  }
-
-  bool optional_string(std::optional<std::string>& out) {
-    if (literal("null")) {
-      out.reset();
-      return true;
-    }
-    out.emplace();
-    return string(*out);
-  }
+  explicit CanonicalReader(std::string_view line) noexcept
+      : CanonicalCursor(line, memkit::detail::JsonEscapes::canonical) {}
 
   // null, or an integer 0-100 in shortest form.
   bool optional_confidence(std::optional<std::uint32_t>& out) noexcept {
@@ -120,31 +34,16 @@ class CanonicalReader final {
       return true;
     }
     std::uint32_t value = 0;
-    const std::size_t start = at_;
-    while (at_ < line_.size() && line_[at_] >= '0' && line_[at_] <= '9' && at_ - start < 4) {
-      value = value * 10 + static_cast<std::uint32_t>(line_[at_] - '0');
-      ++at_;
+    std::size_t digits = 0;
+    while (digits < rest_.size() && digits < 4 && rest_[digits] >= '0' && rest_[digits] <= '9') {
+      value = value * 10 + static_cast<std::uint32_t>(rest_[digits] - '0');
+      ++digits;
     }
-    const std::size_t digits = at_ - start;
-    if (digits == 0 || digits > 3 || (digits > 1 && line_[start] == '0') || value > 100) {
-      return false;
-    }
+    if (digits == 0 || digits > 3 || (digits > 1 && rest_[0] == '0') || value > 100) return false;
+    rest_.remove_prefix(digits);
     out = value;
     return true;
   }
-
-  bool boolean(bool& out) noexcept {
-    if (literal("true")) {
-      out = true;
-      return true;
-    }
-    out = false;
-    return literal("false");
-  }
-
- private:
-  std::string_view line_;
-  std::size_t at_ = 0;
 };
 
 // parse_record_line's checks of the values, given valid UTF-8 strings.
@@ -203,7 +102,7 @@ std::optional<SyncRecord> detail::read_canonical_record_line(std::string_view li
       in.string(table) && in.literal(",\"text\":") && in.string(r.text) &&
       in.literal(",\"updated_at\":") && in.string(r.updated_at) && in.literal(",\"verified\":") &&
       in.optional_string(r.verified) && in.literal(",\"workspace_id\":") &&
-      in.string(r.workspace_id) && in.literal("}") && in.at_end();
+      in.string(r.workspace_id) && in.literal("}") && in.done();
   if (!canonical) return std::nullopt;
 
   // parse_record_line's checks; a line that fails one goes to it for the message.

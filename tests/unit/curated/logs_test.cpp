@@ -220,6 +220,38 @@ TEST_CASE("history parse: reads back exactly what history_line writes") {
   CHECK(log.records == records);
 }
 
+TEST_CASE("history parse: escapes read alike on the direct path and through the JSON parser") {
+  RowState state = thread_state();
+  state.body = "body";
+  const std::string line = history_line(record_of(HistoryOp::insert, std::nullopt, state));
+  // Each form of the body, and what it reads as.
+  const std::vector<std::pair<std::string, std::string>> bodies = {
+      {R"(a\/b)", "a/b"},
+      {R"(\u0041\u007e)", "A~"},
+      {R"(\u000A\u001f)", "\n\x1f"},
+      {R"(\n\t\"\\)", "\n\t\"\\"},
+      {R"(\u00e9)", "\xc3\xa9"},
+      {R"(\u0041\u00)", ""},
+  };
+  for (const auto& [form, text] : bodies) {
+    std::string direct = line;
+    direct.replace(direct.find(R"("body":"body")"), 13, "\"body\":\"" + form + "\"");
+    std::string parsed = direct;  // a blank after the first key: only the JSON parser reads it
+    parsed.replace(parsed.find("\":"), 2, "\": ");
+    INFO(direct);
+    const HistoryLog a = parse_history(direct, kHistoryPath);
+    const HistoryLog b = parse_history(parsed, kHistoryPath);
+    CHECK(a.records == b.records);
+    CHECK(a.findings.size() == b.findings.size());
+    if (text.empty()) {  // not a valid string: skipped both ways
+      CHECK(a.records.empty());
+      continue;
+    }
+    REQUIRE(a.records.size() == 1);
+    CHECK(a.records[0].after->body == text);
+  }
+}
+
 TEST_CASE("history parse: a line that is not a record is skipped with a warning at path:line") {
   const std::string good = history_line(record_of(HistoryOp::insert, std::nullopt, thread_state()));
   const std::string link = history_line(link_record(HistoryOp::link, LinkKind::supersedes, "x"));
