@@ -24,14 +24,9 @@ std::size_t content_end(const Document& doc, const Entry& entry) {
 }
 
 std::string record_text(const Document& doc, const Entry& entry) {
-  std::string text;
-  record_text_into(doc, entry, text);
-  return text;
-}
-
-void record_text_into(const Document& doc, const Entry& entry, std::string& text) {
-  const std::string_view view = record_text_view(doc, entry, text);
-  if (view.data() != text.data()) text.assign(view);
+  std::string scratch;
+  const std::string_view text = record_text_view(doc, entry, scratch);
+  return text.data() == scratch.data() ? scratch : std::string(text);
 }
 
 std::string_view record_text_view(const Document& doc, const Entry& entry, std::string& scratch) {

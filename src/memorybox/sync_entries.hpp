@@ -21,8 +21,6 @@ namespace memkit::memorybox::detail {
 // lines, byte for byte; for a daily file, the bytes after its `Id:` line and the empty line after
 // it (all of them).
 [[nodiscard]] std::string record_text(const Document& doc, const Entry& entry);
-// record_text written over `out` (its capacity reused).
-void record_text_into(const Document& doc, const Entry& entry, std::string& out);
 // record_text as a view: of the document's bytes when the text is one piece of them (a bullet
 // whose field lines follow its text), else of `scratch`, where it is built.
 [[nodiscard]] std::string_view record_text_view(const Document& doc, const Entry& entry,
