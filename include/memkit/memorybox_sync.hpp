@@ -204,6 +204,9 @@ class SyncBase final {
   // Whether the base holds `id` with `digest` (32 hex digits): the scan's question, answered from
   // the table alone. The id is known by its hash; the digest, which covers the id, settles it.
   [[nodiscard]] bool holds(std::string_view id, std::string_view digest) const noexcept;
+  // Starts fetching the table slot of `id` into the cache, so that a holds(id, ...) after some
+  // other work (the scan digests the entry in between) does not wait for memory.
+  void prefetch(std::string_view id) const noexcept;
   void insert_or_assign(std::string_view id, const BaseEntry& entry);
   // Calls visit(id, table, file, digest) for each id, in no particular order.
   template <typename Visit>
@@ -215,7 +218,7 @@ class SyncBase final {
   friend bool operator==(const SyncBase& a, const SyncBase& b);
 
  private:
-  friend Result<SyncBase> parse_sync_base(std::string_view bytes);
+  friend Result<SyncBase> parse_sync_base(std::shared_ptr<const std::string> bytes);
   struct Item {
     std::string_view id;    // of bytes_ or owned_
     std::string_view file;  // of bytes_ or owned_
@@ -251,6 +254,8 @@ class SyncBase final {
 // naming the line).
 [[nodiscard]] std::string render_sync_base(const SyncBase& base);
 [[nodiscard]] Result<SyncBase> parse_sync_base(std::string_view bytes);
+// The same without copying: the base keeps `bytes` (nullptr reads as empty).
+[[nodiscard]] Result<SyncBase> parse_sync_base(std::shared_ptr<const std::string> bytes);
 // `base` with each entry of `changes` set.
 [[nodiscard]] SyncBase merged_base(SyncBase base, const SyncBase& changes);
 

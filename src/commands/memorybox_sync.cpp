@@ -88,6 +88,12 @@ struct State {
   std::vector<SyncRecord> conflicts;
 };
 
+// Whether two reads of a state file found the same bytes (or both found none).
+bool same_bytes(const std::shared_ptr<const std::string>& a,
+                const std::shared_ptr<const std::string>& b) {
+  return a && b ? *a == *b : a == b;
+}
+
 // `earlier`, when given, is a State read before: when the base file has not changed since, its
 // parsed base is moved from it rather than parsed again.
 Result<State> read_state(AgentRoot& root, const memorybox::Inputs& inputs,
@@ -101,11 +107,11 @@ Result<State> read_state(AgentRoot& root, const memorybox::Inputs& inputs,
     if (!parsed) return parsed.status();
     state.sync = std::move(*parsed);
   }
-  if (earlier != nullptr && state.files.base && earlier->files.base == state.files.base) {
+  if (earlier != nullptr && state.files.base && same_bytes(earlier->files.base, state.files.base)) {
     state.base = std::move(earlier->base);
     state.base_rewrite = earlier->base_rewrite;
   } else if (state.files.base) {
-    Result<memorybox::SyncBase> base = memorybox::parse_sync_base(*state.files.base);
+    Result<memorybox::SyncBase> base = memorybox::parse_sync_base(state.files.base);
     if (!base) return base.status();
     state.base = std::move(*base);
     const std::string_view bytes = *state.files.base;
@@ -238,7 +244,7 @@ bool same_reads(const memorybox::Inputs& a, const State& sa, const memorybox::In
   const std::vector<FileSnapshot>& fb = b.snapshot.files();
   return fa.size() == fb.size() && std::equal(fa.begin(), fa.end(), fb.begin(), same_file) &&
          same_file(sa.files.conflicts_file, sb.files.conflicts_file) &&
-         sa.files.state == sb.files.state && sa.files.base == sb.files.base &&
+         sa.files.state == sb.files.state && same_bytes(sa.files.base, sb.files.base) &&
          sa.files.conflicts == sb.files.conflicts && sa.files.modified == sb.files.modified;
 }
 

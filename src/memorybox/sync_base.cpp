@@ -18,17 +18,40 @@ std::uint32_t fingerprint(std::uint64_t hash) noexcept {
   return static_cast<std::uint32_t>(hash >> 32);
 }
 
-int hex_value(char c) noexcept { return c <= '9' ? c - '0' : c - 'a' + 10; }
+// A lower-case hex digit's value, 0xff for any other byte.
+constexpr std::array<std::uint8_t, 256> kHexValue = [] {
+  std::array<std::uint8_t, 256> values{};
+  values.fill(0xff);
+  for (int c = '0'; c <= '9'; ++c) values[c] = static_cast<std::uint8_t>(c - '0');
+  for (int c = 'a'; c <= 'f'; ++c) values[c] = static_cast<std::uint8_t>(c - 'a' + 10);
+  return values;
+}();
 
-// 32 lower-case hex digits as 16 bytes (anything else as zeros: never equal to a parsed digest).
+// 32 lower-case hex digits as 16 bytes into `out`; false (and `out` unspecified) for anything else.
+bool digest_bytes(std::string_view digest, std::array<std::uint8_t, 16>& out) noexcept {
+  if (digest.size() != 32) return false;
+  std::uint8_t invalid = 0;
+  for (std::size_t i = 0; i < 16; ++i) {
+    const std::uint8_t high = kHexValue[static_cast<unsigned char>(digest[2 * i])];
+    const std::uint8_t low = kHexValue[static_cast<unsigned char>(digest[2 * i + 1])];
+    invalid |= high | low;
+    out[i] = static_cast<std::uint8_t>(high << 4 | low);
+  }
+  return (invalid & 0xf0) == 0;
+}
+
+// The same, anything but a digest as zeros: never equal to a parsed digest.
 std::array<std::uint8_t, 16> digest_bytes(std::string_view digest) noexcept {
   std::array<std::uint8_t, 16> out{};
-  if (digest.size() != 32) return out;
-  for (std::size_t i = 0; i < 16; ++i) {
-    out[i] =
-        static_cast<std::uint8_t>(hex_value(digest[2 * i]) << 4 | hex_value(digest[2 * i + 1]));
-  }
+  if (!digest_bytes(digest, out)) out.fill(0);
   return out;
+}
+
+// The table's length for `count` ids: a power of two, at most half full.
+std::size_t slot_count(std::size_t count) noexcept {
+  std::size_t size = 16;
+  while (size < 2 * count) size *= 2;
+  return size;
 }
 
 std::array<char, 32> digest_array(std::string_view digest) {
@@ -104,6 +127,10 @@ bool SyncBase::holds(std::string_view id, std::string_view digest) const noexcep
   }
 }
 
+void SyncBase::prefetch(std::string_view id) const noexcept {
+  if (!slots_.empty()) __builtin_prefetch(&slots_[fast_hash(id) & (slots_.size() - 1)]);
+}
+
 void SyncBase::index(std::uint32_t at, std::uint64_t hash) {
   const std::size_t mask = slots_.size() - 1;
   std::size_t slot = hash & mask;
@@ -114,8 +141,7 @@ void SyncBase::index(std::uint32_t at, std::uint64_t hash) {
 }
 
 void SyncBase::reserve_slots(std::size_t count) {
-  std::size_t size = 16;
-  while (size < 2 * count) size *= 2;
+  const std::size_t size = slot_count(count);
   if (size <= slots_.size()) return;
   slots_.assign(size, Slot{});
   for (std::size_t i = 0; i < items_.size(); ++i) {
@@ -209,20 +235,31 @@ std::string render_sync_base(const SyncBase& base) {
 }
 
 Result<SyncBase> parse_sync_base(std::string_view text) {
+  return parse_sync_base(std::make_shared<const std::string>(text));
+}
+
+Result<SyncBase> parse_sync_base(std::shared_ptr<const std::string> text) {
   SyncBase base;
-  base.bytes_ = std::make_shared<const std::string>(text);
-  const std::string_view bytes = *base.bytes_;
-  const auto lines = static_cast<std::size_t>(std::count(bytes.begin(), bytes.end(), '\n'));
-  base.items_.reserve(lines);
-  base.reserve_slots(lines);
+  base.bytes_ = std::move(text);
+  const std::string_view bytes = base.bytes_ ? std::string_view(*base.bytes_) : std::string_view();
+  // Two passes: the lines in order into items_ (reading the bytes front to back), then each into
+  // the table, its slot fetched a few lines ahead: a base of a million ids is mostly cache misses
+  // otherwise.
+  struct Pending {
+    std::uint64_t hash;
+    std::array<std::uint8_t, 16> digest;
+  };
+  std::vector<Pending> pending;
+  constexpr std::size_t kShortestLine = 32 + 1 + 8 + 1 + 1 + 1 + 1 + 1;  // digest\tmemories\tf\ti\n
+  base.items_.reserve(bytes.size() / kShortestLine + 1);
+  pending.reserve(bytes.size() / kShortestLine + 1);
   std::size_t line_number = 0;
-  std::size_t at = 0;
-  while (at < bytes.size()) {
+  for (std::size_t at = 0; at < bytes.size();) {
     ++line_number;
-    const std::size_t lf = bytes.find('\n', at);
     const auto bad = [&](std::string_view what) {
       return Status(Errc::parse, fmt::format(".memkit/sync/base.tsv:{}: {}", line_number, what));
     };
+    const std::size_t lf = bytes.find('\n', at);
     if (lf == std::string_view::npos) break;  // an append cut short: that id syncs again
     const std::string_view line = bytes.substr(at, lf - at);
     at = lf + 1;
@@ -231,9 +268,8 @@ Result<SyncBase> parse_sync_base(std::string_view text) {
     const std::size_t t3 = t2 == std::string_view::npos ? t2 : line.find('\t', t2 + 1);
     if (t3 == std::string_view::npos) return bad("expected digest, table, file and id");
     const std::string_view digest = line.substr(0, t1);
-    if (digest.size() != 32 || !std::all_of(digest.begin(), digest.end(), [](char c) {
-          return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
-        })) {
+    Pending next{};
+    if (digest.size() != 32 || !digest_bytes(digest, next.digest)) {
       return bad("the digest is not 32 lower-case hex digits");
     }
     const std::optional<SyncTable> table = parse_sync_table(line.substr(t1 + 1, t2 - t1 - 1));
@@ -241,8 +277,54 @@ Result<SyncBase> parse_sync_base(std::string_view text) {
     const std::string_view file = line.substr(t2 + 1, t3 - t2 - 1);
     const std::string_view id = line.substr(t3 + 1);
     if (file.empty() || id.empty()) return bad("empty file or id");
-    // A later line of an id replaces an earlier one; views of the kept bytes, no copies.
-    base.put(id, *table, file, digest, false);
+    next.hash = fast_hash(id);
+    base.items_.push_back(SyncBase::Item{id, file, digest_array(digest), *table});
+    pending.push_back(next);
+  }
+  base.slots_.assign(slot_count(pending.size()), SyncBase::Slot{});
+  // A later line of an id replaces an earlier one: its values go to the earlier item, and the
+  // later item is dropped (an empty id) and the items closed up after.
+  constexpr std::size_t kAhead = 8;
+  const std::size_t mask = base.slots_.size() - 1;
+  std::size_t dropped = 0;
+  for (std::size_t i = 0; i < pending.size(); ++i) {
+    if (i + kAhead < pending.size())
+      __builtin_prefetch(&base.slots_[pending[i + kAhead].hash & mask]);
+    const std::uint64_t hash = pending[i].hash;
+    std::size_t at = hash & mask;
+    for (; base.slots_[at].tag != kEmpty; at = (at + 1) & mask) {
+      const std::uint64_t tag = base.slots_[at].tag;
+      if (static_cast<std::uint32_t>(tag) == fingerprint(hash) &&
+          base.items_[(tag >> 32) - 1].id == base.items_[i].id) {
+        break;
+      }
+    }
+    if (base.slots_[at].tag == kEmpty) {
+      base.slots_[at] = SyncBase::Slot{
+          (static_cast<std::uint64_t>(i) + 1) << 32 | fingerprint(hash), pending[i].digest};
+      continue;
+    }
+    SyncBase::Item& earlier = base.items_[(base.slots_[at].tag >> 32) - 1];
+    earlier.file = base.items_[i].file;
+    earlier.digest = base.items_[i].digest;
+    earlier.table = base.items_[i].table;
+    base.slots_[at].digest = pending[i].digest;
+    base.items_[i].id = {};
+    ++dropped;
+  }
+  if (dropped > 0) {
+    std::vector<std::uint32_t> moved_to(base.items_.size());
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < base.items_.size(); ++i) {
+      moved_to[i] = static_cast<std::uint32_t>(kept);
+      if (!base.items_[i].id.empty()) base.items_[kept++] = base.items_[i];
+    }
+    base.items_.resize(kept);
+    for (SyncBase::Slot& slot : base.slots_) {
+      if (slot.tag == kEmpty) continue;
+      const std::uint64_t index = moved_to[(slot.tag >> 32) - 1];
+      slot.tag = (index + 1) << 32 | static_cast<std::uint32_t>(slot.tag);
+    }
   }
   return base;
 }

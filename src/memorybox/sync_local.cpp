@@ -166,6 +166,9 @@ Result<LocalScan> scan_local(const Inputs& inputs, std::string_view workspace_id
         }
       }
       if (id && id->empty()) id.reset();  // an empty Id line holds no Id: one is assigned
+      const bool focused =
+          id && focus.base != nullptr && entry.kind != EntryKind::daily && !focus.ids.contains(*id);
+      if (focused) focus.base->prefetch(*id);
       std::optional<std::uint32_t> stored;
       std::optional<CivilDate> verified;
       if (*table == SyncTable::memories) {
@@ -196,11 +199,9 @@ Result<LocalScan> scan_local(const Inputs& inputs, std::string_view workspace_id
                                     .verified = memories ? verified_text : std::nullopt,
                                     .deleted = false},
                                    scratch);
-        if (focus.base != nullptr && entry.kind != EntryKind::daily && !focus.ids.contains(*id)) {
-          if (focus.base->holds(*id, std::string_view(digest->data(), digest->size()))) {
-            scan.unchanged.push_back(*id);
-            return;
-          }
+        if (focused && focus.base->holds(*id, std::string_view(digest->data(), digest->size()))) {
+          scan.unchanged.push_back(*id);
+          return;
         }
       }
       LocalRecord local;

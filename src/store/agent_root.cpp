@@ -230,22 +230,28 @@ Result<SyncFiles> AgentRoot::read_sync_files(const memorybox::Inputs& inputs) co
   if (!state) return state.status();
   const Result<bool> sync = *state ? folder(".memkit/sync") : Result<bool>(false);
   if (!sync) return sync.status();
-  const auto read = [&](const std::string& path, std::optional<std::string>& out) -> Status {
+  // The bytes of a state file, nullopt when there is none.
+  const auto read = [&](const std::string& path) -> Result<std::optional<std::string>> {
     const Result<NodeType> type = fs_->node_type(absolute(path));
     if (!type) return relative(type.status());
-    if (*type == NodeType::none) return Status();
+    if (*type == NodeType::none) return std::optional<std::string>();
     if (*type != NodeType::file) return Status(Errc::unsafe_path, path + ": not a regular file");
     Result<std::string> bytes = fs_->read_file(absolute(path));
     if (!bytes) return relative(bytes.status());
-    out = std::move(*bytes);
-    return Status();
+    return std::optional<std::string>(std::move(*bytes));
   };
   if (*state) {
-    if (Status s = read(".memkit/sync.json", files.state); !s.ok()) return s;
+    Result<std::optional<std::string>> bytes = read(".memkit/sync.json");
+    if (!bytes) return bytes.status();
+    files.state = std::move(*bytes);
   }
   if (*sync) {
-    if (Status s = read(".memkit/sync/base.tsv", files.base); !s.ok()) return s;
-    if (Status s = read(".memkit/sync/conflicts.jsonl", files.conflicts); !s.ok()) return s;
+    Result<std::optional<std::string>> base = read(".memkit/sync/base.tsv");
+    if (!base) return base.status();
+    if (*base) files.base = std::make_shared<const std::string>(std::move(**base));
+    Result<std::optional<std::string>> conflicts = read(".memkit/sync/conflicts.jsonl");
+    if (!conflicts) return conflicts.status();
+    files.conflicts = std::move(*conflicts);
   }
   const std::string conflicts_path(memorybox::kSyncConflictsFile);
   files.conflicts_file = detail::read_entry(*fs_, absolute(conflicts_path), conflicts_path);

@@ -2,6 +2,7 @@
 // push): which files sync, the record digest and tombstones, .memkit/sync/base.tsv, the tier files
 // read as records with their Ids (assigning missing ones), and what a push sends.
 #include <algorithm>
+#include <memory>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -252,6 +253,47 @@ TEST_CASE(
         SyncBase{{"id-a", BaseEntry{SyncTable::memories, "f", digest_of('a')}},
                  {"id-b", BaseEntry{SyncTable::memories, "g", digest_of('c')}},
                  {"id-c", BaseEntry{SyncTable::daily_logs, "h", digest_of('d')}}});
+}
+
+TEST_CASE("sync_local: a long appended base keeps the last line of each id, in first-seen order") {
+  // 2,000 ids written whole, then two syncs appended: each repeats every third id and adds 500
+  // new ones. The items of the repeats are dropped and the table points at the closed-up items.
+  const auto line = [](int i, char digest, std::string_view file) {
+    return digest_of(digest) + "\tmemories\t" + std::string(file) + "\tid-" + std::to_string(i) +
+           "\n";
+  };
+  std::string bytes;
+  for (int i = 0; i < 2000; ++i) bytes += line(i, 'a', "memory/LONG_TERM.md");
+  int next = 2000;
+  for (const char round : {'b', 'c'}) {
+    for (int i = 0; i < 2000; i += 3) bytes += line(i, round, "memory/PATTERNS.md");
+    for (const int end = next + 500; next < end; ++next)
+      bytes += line(next, 'a', "memory/LONG_TERM.md");
+  }
+  const auto shared = std::make_shared<const std::string>(bytes);
+  const Result<SyncBase> base = parse_sync_base(shared);
+  REQUIRE(base);
+  CHECK(base->size() == 3000);
+  std::vector<std::string> order;
+  base->for_each([&](std::string_view id, SyncTable, std::string_view file, std::string_view) {
+    order.emplace_back(id);
+    // Views of the shared bytes, not copies.
+    CHECK(file.data() >= shared->data());
+    CHECK(file.data() < shared->data() + shared->size());
+  });
+  REQUIRE(order.size() == 3000);
+  for (int i = 0; i < 3000; ++i) {
+    CHECK(order[static_cast<std::size_t>(i)] == "id-" + std::to_string(i));
+    const std::string id = "id-" + std::to_string(i);
+    const bool repeated = i < 2000 && i % 3 == 0;
+    CHECK(base->at(id) == BaseEntry{SyncTable::memories,
+                                    repeated ? "memory/PATTERNS.md" : "memory/LONG_TERM.md",
+                                    digest_of(repeated ? 'c' : 'a')});
+    CHECK(base->holds(id, digest_of(repeated ? 'c' : 'a')));
+    CHECK_FALSE(base->holds(id, digest_of('b')));
+  }
+  CHECK(*base == *parse_sync_base(render_sync_base(*base)));
+  CHECK(parse_sync_base(std::shared_ptr<const std::string>())->empty());
 }
 
 TEST_CASE("sync_local: a SyncBase answers by id, grows, and copies independently of its source") {
