@@ -31,9 +31,10 @@ class FileSystem {
   [[nodiscard]] virtual Result<NodeType> node_type(const std::string& path) const = 0;
   // Reads a regular file whole; refuses to follow a final symbolic link.
   [[nodiscard]] virtual Result<std::string> read_file(const std::string& path) const = 0;
-  // SHA-256 of a regular file's bytes, read in pieces (the file is never held whole); refuses
-  // to follow a final symbolic link.
-  [[nodiscard]] virtual Result<Sha256> file_sha256(const std::string& path) const = 0;
+  // Whether a regular file's bytes are exactly `pieces`, one after another: the file is read in
+  // chunks and compared as it is read (never held whole). Refuses to follow a final symbolic link.
+  [[nodiscard]] virtual Result<bool> file_matches(
+      const std::string& path, std::span<const std::string_view> pieces) const = 0;
   // The names in a directory, sorted bytewise, without "." and "..".
   [[nodiscard]] virtual Result<std::vector<std::string>> list_directory(
       const std::string& path) const = 0;

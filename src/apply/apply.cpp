@@ -51,7 +51,7 @@ Status write_target(FileSystem& fs, const ApplyPaths& paths, const PlanOperation
   if (Status made = detail::create_parent_folders(fs, paths.memory_dir, op.path); !made.ok()) {
     return made;
   }
-  return write_file_atomically(fs, target, op.output.pieces(), op.output_sha256, false);
+  return write_file_atomically(fs, target, op.output.pieces(), false);
 }
 
 // A whole buffer as the one piece write_file_atomically takes.
@@ -79,12 +79,15 @@ Result<std::vector<std::optional<std::string_view>>> check_bases(
       bases.emplace_back();
       continue;
     }
-    const Result<Sha256> on_disk = fs.file_sha256(target);
-    if (!on_disk) return on_disk.status();
-    if (*on_disk != op.base_sha256) {
+    // The bytes the plan was made from, whose SHA-256 is base_sha256, compared as they are.
+    const std::string_view base(*op.output.base);
+    const Result<bool> unchanged =
+        fs.file_matches(target, std::span<const std::string_view>(&base, 1));
+    if (!unchanged) return unchanged.status();
+    if (!*unchanged) {
       return Status(Errc::io, op.path + ": changed while the plan was being applied");
     }
-    bases.emplace_back(std::string_view(*op.output.base));
+    bases.emplace_back(base);
   }
   return bases;
 }
@@ -104,15 +107,13 @@ Status run_transaction(FileSystem& fs, const ApplyPaths& paths, const Plan& plan
     const std::string backup = "b-" + std::to_string(n);
     const std::string prepared = "p-" + std::to_string(n);
     if (bases[n]) {
-      if (Status w = write_file_atomically(fs, join(dir, backup), one_piece(*bases[n]),
-                                           op.base_sha256, true);
+      if (Status w = write_file_atomically(fs, join(dir, backup), one_piece(*bases[n]), true);
           !w.ok()) {
         return w;
       }
     }
     if (op.kind != OperationKind::remove) {
-      if (Status w = write_file_atomically(fs, join(dir, prepared), op.output.pieces(),
-                                           op.output_sha256, true);
+      if (Status w = write_file_atomically(fs, join(dir, prepared), op.output.pieces(), true);
           !w.ok()) {
         return w;
       }
@@ -170,7 +171,7 @@ Status keep_applied_record(FileSystem& fs, const ApplyPaths& paths, const Plan& 
     const PlanOperation& op = plan.operations()[order[n]];
     if (bases[n]) {
       if (Status w = write_file_atomically(fs, join(dir, "b-" + std::to_string(n)),
-                                           one_piece(*bases[n]), op.base_sha256, true);
+                                           one_piece(*bases[n]), true);
           !w.ok()) {
         return w;
       }

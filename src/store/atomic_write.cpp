@@ -6,13 +6,11 @@ namespace memkit {
 
 Status write_file_atomically(FileSystem& fs, const std::string& path, std::string_view bytes,
                              bool create_only) {
-  return write_file_atomically(fs, path, std::span<const std::string_view>(&bytes, 1),
-                               sha256(bytes), create_only);
+  return write_file_atomically(fs, path, std::span<const std::string_view>(&bytes, 1), create_only);
 }
 
 Status write_file_atomically(FileSystem& fs, const std::string& path,
-                             std::span<const std::string_view> pieces, const Sha256& digest,
-                             bool create_only) {
+                             std::span<const std::string_view> pieces, bool create_only) {
   const std::size_t slash = path.find_last_of('/');
   const std::string directory = slash == std::string::npos ? "." : path.substr(0, slash);
   const Result<NodeType> existing = fs.node_type(path);
@@ -44,9 +42,11 @@ Status write_file_atomically(FileSystem& fs, const std::string& path,
     return status;
   }
   if (Status synced = fs.sync_directory(directory); !synced.ok()) return synced;
-  const Result<Sha256> written = fs.file_sha256(path);
+  // The read-back (compaction.md §12.3 step 9) compares the bytes themselves: the same check as
+  // comparing their SHA-256 with the one expected of them, without hashing the file twice.
+  const Result<bool> written = fs.file_matches(path, pieces);
   if (!written) return written.status();
-  if (*written != digest) return Status(Errc::io, path + ": read-back mismatch after the write");
+  if (!*written) return Status(Errc::io, path + ": read-back mismatch after the write");
   return Status();
 }
 

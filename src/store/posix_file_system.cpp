@@ -127,13 +127,19 @@ class PosixFileSystem final : public FileSystem {
     return io_error(path, errno);
   }
 
-  Result<Sha256> file_sha256(const std::string& path) const override {
+  Result<bool> file_matches(const std::string& path,
+                            std::span<const std::string_view> pieces) const override {
     FdCloser fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW));
     if (fd.get() < 0) return io_error(path, errno);
     struct stat st {};
     if (::fstat(fd.get(), &st) != 0) return io_error(path, errno);
     if (!S_ISREG(st.st_mode)) return Status(Errc::io, path + ": not a regular file");
-    Sha256Hasher hasher;
+    std::size_t expected = 0;
+    for (const std::string_view piece : pieces) expected += piece.size();
+    if (static_cast<std::uint64_t>(st.st_size) != expected) return false;
+    // The pieces still to compare: pieces[piece] from offset `at` on.
+    std::size_t piece = 0;
+    std::size_t at = 0;
     std::vector<char> buffer(std::size_t{1} << 20);
     while (true) {
       const ssize_t n = ::read(fd.get(), buffer.data(), buffer.size());
@@ -142,9 +148,24 @@ class PosixFileSystem final : public FileSystem {
         return io_error(path, errno);
       }
       if (n == 0) break;
-      hasher.update(std::string_view(buffer.data(), static_cast<std::size_t>(n)));
+      std::string_view chunk(buffer.data(), static_cast<std::size_t>(n));
+      while (!chunk.empty()) {
+        while (piece < pieces.size() && at == pieces[piece].size()) {
+          ++piece;
+          at = 0;
+        }
+        if (piece == pieces.size()) return false;  // longer than the pieces (it grew meanwhile)
+        const std::size_t size = std::min(chunk.size(), pieces[piece].size() - at);
+        if (chunk.substr(0, size) != pieces[piece].substr(at, size)) return false;
+        chunk.remove_prefix(size);
+        at += size;
+      }
     }
-    return hasher.finish();
+    while (piece < pieces.size() && at == pieces[piece].size()) {
+      ++piece;
+      at = 0;
+    }
+    return piece == pieces.size();
   }
 
   Result<std::string> write_temporary(const std::string& directory,

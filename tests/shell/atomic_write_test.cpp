@@ -160,6 +160,40 @@ TEST_CASE("shell: an atomic write reads the file back and reports a failed read-
   CHECK(read_bytes(target) == kNew);  // the write happened; the failure can only be the read-back
 }
 
+TEST_CASE("shell: file_matches compares a file with pieces as it reads, across chunk ends") {
+  TempDir dir;
+  FileSystem& fs = posix_file_system();
+  // Over two 1 MiB read chunks, with a piece boundary inside a chunk and on one.
+  std::string bytes(2 * 1024 * 1024 + 300, '\0');
+  for (std::size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<char>('a' + i % 23);
+  const fs::path target = dir.path() / "big.md";
+  write_bytes(target, bytes);
+  const auto matches = [&](const std::vector<std::string_view>& pieces) {
+    const Result<bool> r = fs.file_matches(target.string(), pieces);
+    REQUIRE(r);
+    return *r;
+  };
+  const std::string_view all(bytes);
+  CHECK(matches({all}));
+  CHECK(matches({all.substr(0, 1024 * 1024), all.substr(1024 * 1024)}));
+  CHECK(matches({"", all.substr(0, 7), "", all.substr(7, 1500000), all.substr(1500007), ""}));
+  CHECK_FALSE(matches({all.substr(0, all.size() - 1)}));  // the file is longer
+  CHECK_FALSE(matches({all, "x"}));                        // the file is shorter
+  std::string one_off = bytes;
+  one_off[1024 * 1024 + 5] = '!';  // the same length, one byte different in the second chunk
+  CHECK_FALSE(matches({std::string_view(one_off)}));
+  CHECK_FALSE(matches({}));
+  write_bytes(dir.path() / "empty.md", "");
+  const Result<bool> empty = fs.file_matches((dir.path() / "empty.md").string(), {});
+  REQUIRE(empty);
+  CHECK(*empty);
+  // A link is not followed, a folder is not a file, and a missing file is an error.
+  fs::create_symlink(target, dir.path() / "link.md");
+  CHECK_FALSE(fs.file_matches((dir.path() / "link.md").string(), {}));
+  CHECK_FALSE(fs.file_matches(dir.path().string(), {}));
+  CHECK_FALSE(fs.file_matches((dir.path() / "none.md").string(), {}));
+}
+
 TEST_CASE("shell: a new file gets mode 0644 whatever the umask") {
   for (const mode_t mask : {mode_t{0}, mode_t{022}, mode_t{077}, mode_t{0777}}) {
     CAPTURE(mask);

@@ -24,7 +24,7 @@ enum class Op : std::uint8_t {
   create_directory,
   remove_file,
   read_file,
-  file_sha256,
+  file_matches,
   append_file,
 };
 inline constexpr std::size_t kOpCount = 10;
@@ -47,8 +47,8 @@ inline std::string_view op_name(Op op) noexcept {
       return "remove_file";
     case Op::read_file:
       return "read_file";
-    case Op::file_sha256:
-      return "file_sha256";
+    case Op::file_matches:
+      return "file_matches";
     case Op::append_file:
       return "append_file";
   }
@@ -76,7 +76,7 @@ class FaultyFileSystem final : public FileSystem {
     fault_timing_ = timing;
     calls_.fill(0);
   }
-  // Fails every read_file and file_sha256 of a path that ends with `suffix`.
+  // Fails every read_file and file_matches of a path that ends with `suffix`.
   void fail_reads_of(std::string suffix) { unreadable_.push_back(std::move(suffix)); }
 
   [[nodiscard]] int calls(Op op) const noexcept { return calls_[static_cast<std::size_t>(op)]; }
@@ -97,10 +97,11 @@ class FaultyFileSystem final : public FileSystem {
     return inner_->read_file(path);
   }
 
-  Result<Sha256> file_sha256(const std::string& path) const override {
+  Result<bool> file_matches(const std::string& path,
+                            std::span<const std::string_view> pieces) const override {
     if (unreadable(path)) return Status(Errc::io, path + ": permission denied");
-    if (strikes(Op::file_sha256)) return injected(path);
-    return inner_->file_sha256(path);
+    if (strikes(Op::file_matches)) return injected(path);
+    return inner_->file_matches(path, pieces);
   }
 
   Result<std::vector<std::string>> list_directory(const std::string& path) const override {
