@@ -12,19 +12,32 @@
 namespace memkit::memorybox {
 namespace {
 
-// A `Key: value` line (after `indent` bytes of indentation), or nullopt.
-std::optional<Field> field_of(const Line& line, std::size_t indent) {
+// A `Key: value` line (after `indent` bytes of indentation) set into `field`, its strings
+// assigned so that a reused Field keeps their capacity; false (and `field` untouched) otherwise.
+bool read_field(const Line& line, std::size_t indent, Field& field) {
   const std::string_view content = line.content.substr(indent);
   const std::size_t colon = content.find(':');
-  if (colon == std::string_view::npos) return std::nullopt;
+  if (colon == std::string_view::npos) return false;
   const std::string_view key = content.substr(0, colon);
-  if (!is_field_key(key)) return std::nullopt;
+  if (!is_field_key(key)) return false;
   const std::string_view rest = content.substr(colon + 1);
-  if (!rest.empty() && rest[0] != ' ' && rest[0] != '\t') return std::nullopt;
+  if (!rest.empty() && rest[0] != ' ' && rest[0] != '\t') return false;
   const std::size_t content_end = line.begin + line.content.size();
-  return Field{
-      std::string(key), std::string(strip_w(rest)),          line.number, line.begin, indent,
-      content_end,      content_end + line.terminator.size()};
+  field.key.assign(key);
+  field.value.assign(strip_w(rest));
+  field.line = line.number;
+  field.begin = line.begin;
+  field.indent = indent;
+  field.content_end = content_end;
+  field.end = content_end + line.terminator.size();
+  return true;
+}
+
+// The same as a new Field, or nullopt.
+std::optional<Field> field_of(const Line& line, std::size_t indent) {
+  Field field{};
+  if (!read_field(line, indent, field)) return std::nullopt;
+  return field;
 }
 
 std::size_t line_end(const Line& line) noexcept {
@@ -66,6 +79,10 @@ void set_section_file_category(std::string_view path, Entry& entry) {
 void read_bullets(std::string_view path, const Document& doc, bool named, const Sink& out) {
   std::optional<std::string> h2;  // the enclosing H2's text, then " / " and the H3's
   std::size_t h2_size = 0;
+  // One entry reused from bullet to bullet: its strings and field list keep their capacity, so
+  // a file of uniform entries is read without an allocation per entry (unless `out` takes them).
+  Entry entry;
+  std::string joined;
   for (const Unit& unit : doc.units()) {
     if (unit.kind == UnitKind::heading) {
       Line line{};
@@ -84,14 +101,20 @@ void read_bullets(std::string_view path, const Document& doc, bool named, const 
       continue;
     }
     if (unit.kind != UnitKind::bullet_unit) continue;
-    Entry entry;
     entry.kind = EntryKind::bullet;
+    entry.id.clear();
+    entry.identity_key.clear();
     entry.first_line = unit.first_line;
     entry.last_line = unit.last_line;
     entry.begin = unit.begin;
     entry.end = unit.end;
-    entry.category = h2;
-    std::string joined;
+    if (!h2) {
+      entry.category.reset();
+    } else if (entry.category != h2) {
+      entry.category = *h2;
+    }
+    std::size_t fields = 0;
+    joined.clear();
     LineCursor cursor = doc.lines(unit);
     Line line{};
     bool first = true;
@@ -105,8 +128,12 @@ void read_bullets(std::string_view path, const Document& doc, bool named, const 
       const std::string_view c = line.content;
       const bool indented = c.rfind("  ", 0) == 0 || c.rfind("\t", 0) == 0;
       if (indented) {
-        if (std::optional<Field> field = field_of(line, c.size() - lstrip_w(c).size())) {
-          add_field(entry, std::move(*field));
+        if (fields == entry.fields.size()) {
+          if (entry.fields.empty()) entry.fields.reserve(4);
+          entry.fields.emplace_back();
+        }
+        if (read_field(line, c.size() - lstrip_w(c).size(), entry.fields[fields])) {
+          ++fields;
           continue;
         }
       }
@@ -114,6 +141,7 @@ void read_bullets(std::string_view path, const Document& doc, bool named, const 
       joined.push_back('\n');
       joined.append(rstrip_w(c));
     }
+    entry.fields.resize(fields);
     if (named) name_entry(entry, path, casefold(strip_w(joined)));
     out(entry);
   }
