@@ -38,6 +38,9 @@ Splice append_splice(const Document* doc, std::string_view bytes, bool bullet) {
 }  // namespace
 
 const Document& Documents::parsed(const std::string& path) {
+  if (known_ != nullptr) {
+    if (const auto known = known_->find(path); known != known_->end()) return known->second;
+  }
   auto found = parsed_.find(path);
   if (found == parsed_.end()) {
     found = parsed_.emplace(path, parse_markdown(inputs_->snapshot.find(path)->bytes)).first;

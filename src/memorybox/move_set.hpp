@@ -17,6 +17,9 @@ namespace memkit::memorybox::detail {
 class Documents final {
  public:
   explicit Documents(const Inputs& inputs) : inputs_(&inputs) {}
+  // With documents parsed before (sync's scan keeps its own), which are not parsed again.
+  Documents(const Inputs& inputs, const std::map<std::string, Document, std::less<>>& known)
+      : inputs_(&inputs), known_(&known) {}
   // The file's snapshot entry, or nullptr when the shell never looked at it.
   [[nodiscard]] const FileSnapshot* file(const std::string& path) const {
     return inputs_->snapshot.find(path);
@@ -26,6 +29,7 @@ class Documents final {
 
  private:
   const Inputs* inputs_;
+  const std::map<std::string, Document, std::less<>>* known_ = nullptr;
   std::map<std::string, Document> parsed_;
 };
 

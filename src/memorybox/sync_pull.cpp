@@ -195,8 +195,8 @@ class Changes final {
           return Status(Errc::internal, path + ": overlapping sync edits");
         }
       }
-      std::string bytes(f != nullptr && f->exists() ? f->text() : std::string_view());
-      if (!all.empty()) bytes = apply_splices(bytes, all);
+      const std::string_view before = f != nullptr && f->exists() ? f->text() : std::string_view();
+      std::string bytes = all.empty() ? std::string(before) : apply_splices(before, all);
       if (!w.additions.empty()) {
         Result<std::string> added = add_entries(path, std::move(bytes), w.additions);
         if (!added) return added.status();
@@ -247,7 +247,7 @@ class Changes final {
       }
     }
     // Files a plan may not change: links, unreadable files, unparseable ones.
-    detail::Documents docs(*inputs_);
+    detail::Documents docs(*inputs_, *parsed_);
     std::vector<PlanOperation> operations;
     for (const auto& [path, w] : work_) {
       if (!w.deleted) continue;
