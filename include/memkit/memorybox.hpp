@@ -186,6 +186,12 @@ inline constexpr std::array<std::string_view, 13> kFieldOrder = {
 // and keeps few of them (sync reads 100,000 per command). `visit` may move from the entry.
 void visit_entry_layout(std::string_view path, const Document& doc,
                         const std::function<void(Entry&)>& visit);
+// The same for share `share` of `shares` of the file, so that threads can each lay out one: the
+// entries of shares 0, 1, ... one after another are those of visit_entry_layout, in order. A file
+// of bullets is shared out bullet by bullet; any other file's entries all go to share 0.
+// REQUIRES: share < shares.
+void visit_entry_layout(std::string_view path, const Document& doc, std::size_t share,
+                        std::size_t shares, const std::function<void(Entry&)>& visit);
 
 // §3 `Confidence`: "0", "1", or 0-1 with one or two decimals, in hundredths; else nullopt.
 [[nodiscard]] std::optional<std::uint32_t> parse_confidence(std::string_view text) noexcept;

@@ -275,6 +275,9 @@ struct LocalRecord {
 struct ScanFocus {
   const SyncBase* base = nullptr;
   std::unordered_set<std::string_view> ids;  // e.g. the ids of the pulled records
+  // A file at least this large is laid out and read in two shares on two cores (the result is the
+  // same either way; tests set 0 to read every file so).
+  std::size_t parallel_bytes = std::size_t{1} << 20;
 };
 
 // What the local files hold for sync.

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <functional>
+#include <limits>
+#include <span>
 
 #include "markdown/line_kinds.hpp"
 #include "memkit/digest.hpp"
@@ -76,14 +78,34 @@ void set_section_file_category(std::string_view path, Entry& entry) {
   entry.category = std::string(given && !given->empty() ? *given : file_stem(path));
 }
 
-void read_bullets(std::string_view path, const Document& doc, bool named, const Sink& out) {
+// Which of a file's entries a reader takes: part `part` of `parts` equal shares.
+struct Share {
+  std::size_t part = 0;
+  std::size_t parts = 1;
+};
+
+// The bullet entries of `share` (bullets [from, to) of the file's, in order), each with the
+// category the headings before it give.
+void read_bullets(std::string_view path, const Document& doc, bool named, const Sink& out,
+                  Share share = {}) {
+  const std::span<const Unit> units = doc.units();
+  std::size_t from = 0;
+  std::size_t to = std::numeric_limits<std::size_t>::max();
+  if (share.parts > 1) {
+    const auto bullets = static_cast<std::size_t>(std::count_if(
+        units.begin(), units.end(), [](const Unit& u) { return u.kind == UnitKind::bullet_unit; }));
+    from = bullets * share.part / share.parts;
+    to = bullets * (share.part + 1) / share.parts;
+  }
+  std::size_t bullet = 0;         // the ordinal of the next bullet unit
   std::optional<std::string> h2;  // the enclosing H2's text, then " / " and the H3's
   std::size_t h2_size = 0;
   // One entry reused from bullet to bullet: its strings and field list keep their capacity, so
   // a file of uniform entries is read without an allocation per entry (unless `out` takes them).
   Entry entry;
   std::string joined;
-  for (const Unit& unit : doc.units()) {
+  // The headings before the share set the category its first bullets have.
+  for (const Unit& unit : units) {
     if (unit.kind == UnitKind::heading) {
       Line line{};
       LineCursor cursor = doc.lines(unit);
@@ -101,6 +123,8 @@ void read_bullets(std::string_view path, const Document& doc, bool named, const 
       continue;
     }
     if (unit.kind != UnitKind::bullet_unit) continue;
+    if (bullet == to) break;
+    if (bullet++ < from) continue;
     entry.kind = EntryKind::bullet;
     entry.id.clear();
     entry.identity_key.clear();
@@ -254,46 +278,50 @@ std::optional<std::string_view> Entry::field(std::string_view key) const noexcep
 
 namespace {
 
-void read_tier_entries(std::string_view path, const Document& doc, bool named, const Sink& out) {
+// The entries of `share` of the file: a file of bullets is shared out bullet by bullet; any other
+// file's entries all go to the first part.
+void read_tier_entries(std::string_view path, const Document& doc, bool named, const Sink& out,
+                       Share share = {}) {
   const std::string_view name = file_name(path);
+  const bool first = share.part == 0;
   if (path.rfind("memory/daily/", 0) == 0) {
-    if (const std::optional<CivilDate> date = daily_date(name)) {
-      Entry entry;
-      entry.kind = EntryKind::daily;
-      entry.first_line = doc.line_count() == 0 ? 0 : 1;
-      entry.last_line = doc.line_count();
-      entry.begin = doc.content_begin();
-      entry.end = doc.bytes().size();
-      if (named) name_entry(entry, path, "daily:" + std::string(name.substr(0, 10)));
-      Line line{};
-      LineCursor cursor = doc.lines();
-      if (cursor.next(line)) {
-        if (std::optional<Field> field = field_of(line, 0); field && field->key == "Id") {
-          add_field(entry, std::move(*field));
-        }
+    const std::optional<CivilDate> date = daily_date(name);
+    if (!date || !first) return;
+    Entry entry;
+    entry.kind = EntryKind::daily;
+    entry.first_line = doc.line_count() == 0 ? 0 : 1;
+    entry.last_line = doc.line_count();
+    entry.begin = doc.content_begin();
+    entry.end = doc.bytes().size();
+    if (named) name_entry(entry, path, "daily:" + std::string(name.substr(0, 10)));
+    Line line{};
+    LineCursor cursor = doc.lines();
+    if (cursor.next(line)) {
+      if (std::optional<Field> field = field_of(line, 0); field && field->key == "Id") {
+        add_field(entry, std::move(*field));
       }
-      out(entry);
     }
+    out(entry);
     return;
   }
   if (name == "SESSION_LOG.md") {
-    read_sessions(path, doc, named, out);
+    if (first) read_sessions(path, doc, named, out);
     return;
   }
-  const bool has_h2 = std::any_of(doc.sections().begin(), doc.sections().end(),
-                                  [](const Section& s) { return s.kind == SectionKind::section; });
   if (!is_section_file(name)) {
-    read_bullets(path, doc, named, out);
+    read_bullets(path, doc, named, out, share);
     return;
   }
   const Sink categorised = [&](Entry& entry) {
     set_section_file_category(path, entry);
     out(entry);
   };
-  if (has_h2) {
+  const bool has_h2 = std::any_of(doc.sections().begin(), doc.sections().end(),
+                                  [](const Section& s) { return s.kind == SectionKind::section; });
+  if (!has_h2) {
+    read_bullets(path, doc, named, categorised, share);
+  } else if (first) {
     read_sections(path, doc, named, categorised);
-  } else {
-    read_bullets(path, doc, named, categorised);
   }
 }
 
@@ -308,6 +336,11 @@ std::vector<Entry> read_entries(std::string_view path, const Document& doc) {
 void visit_entry_layout(std::string_view path, const Document& doc,
                         const std::function<void(Entry&)>& visit) {
   read_tier_entries(path, doc, false, visit);
+}
+
+void visit_entry_layout(std::string_view path, const Document& doc, std::size_t share,
+                        std::size_t shares, const std::function<void(Entry&)>& visit) {
+  read_tier_entries(path, doc, false, visit, Share{share, shares});
 }
 
 }  // namespace memkit::memorybox

@@ -15,6 +15,7 @@
 #include "memorybox/field_editor.hpp"
 #include "memorybox/field_line.hpp"
 #include "memorybox/sync_entries.hpp"
+#include "parallel/run_both.hpp"
 
 namespace memkit::memorybox {
 
@@ -111,6 +112,119 @@ std::string entry_name(const LocalScan& scan, const Holder& holder) {
   return std::string(holder.path);
 }
 
+// What reading some entries of a file gives, in file order.
+struct Part {
+  std::vector<LocalRecord> records;
+  std::vector<std::string_view> unchanged;
+  std::vector<std::string_view> dormant;
+  std::vector<Holder> holders;
+  std::vector<Splice> splices;  // the Id lines of the assigned Ids
+  std::string text_scratch;     // an entry's record text when it is not one piece of its file
+  std::string digest_scratch;   // digest_of's
+};
+
+// Reads the entries of one synced file into a Part. It writes nothing but the Part it is given,
+// so two threads may read two shares of one file into two parts.
+struct FileReader {
+  const Document& doc;
+  std::string_view path;
+  std::string_view stored_path;  // path, as kept in LocalScan::documents
+  SyncTable table;
+  std::string_view file_time;
+  std::string_view workspace_id;
+  std::string_view now_text;
+  CivilDate today;
+  std::int64_t now_millis;
+  const ScanFocus& focus;
+
+  void read(Entry& entry, Part& out) const {
+    std::optional<std::string_view> id;
+    std::optional<std::string_view> confidence_text;
+    std::optional<std::string_view> verified_text;
+    std::optional<std::string_view> updated;
+    for (const Field& f : entry.fields) {
+      if (f.key == "Id" && !id) {
+        id = field_value(doc, f);
+      } else if (f.key == "Confidence" && !confidence_text) {
+        confidence_text = field_value(doc, f);
+      } else if (f.key == "Verified" && !verified_text) {
+        verified_text = field_value(doc, f);
+      } else if (f.key == "Updated" && !updated) {
+        updated = field_value(doc, f);
+      }
+    }
+    if (id && id->empty()) id.reset();  // an empty Id line holds no Id: one is assigned
+    const bool focused =
+        id && focus.base != nullptr && entry.kind != EntryKind::daily && !focus.ids.contains(*id);
+    if (focused) focus.base->prefetch(*id);  // needed after the digest below
+    std::optional<std::uint32_t> stored;
+    std::optional<CivilDate> verified;
+    if (table == SyncTable::memories) {
+      stored = confidence_text ? parse_confidence(*confidence_text) : std::nullopt;
+      verified = verified_text ? parse_iso_date(*verified_text) : std::nullopt;
+      if (!stored || !verified) {  // unscored: does not sync now (§9 Records)
+        if (id) {
+          out.dormant.push_back(*id);
+          out.holders.push_back(Holder{fast_hash(*id), *id, stored_path, entry.begin});
+        }
+        return;
+      }
+    }
+    const std::string_view text = record_text_view(doc, entry, out.text_scratch);
+    const bool memories = table == SyncTable::memories;
+    const std::optional<std::string_view> category =
+        memories && entry.category ? std::optional<std::string_view>(*entry.category)
+                                   : std::nullopt;
+    std::optional<std::array<char, 32>> digest;
+    if (id) {
+      out.holders.push_back(Holder{fast_hash(*id), *id, stored_path, entry.begin});
+      digest = detail::digest_of({.id = *id,
+                                  .table = table,
+                                  .file = path,
+                                  .category = category,
+                                  .text = text,
+                                  .confidence = stored,
+                                  .verified = memories ? verified_text : std::nullopt,
+                                  .deleted = false},
+                                 out.digest_scratch);
+      if (focused && focus.base->holds(*id, std::string_view(digest->data(), digest->size()))) {
+        out.unchanged.push_back(*id);
+        return;
+      }
+    }
+    LocalRecord local;
+    local.record.workspace_id = std::string(workspace_id);
+    local.record.table = table;
+    local.record.file = path;
+    if (memories) {
+      local.record.confidence = stored;
+      local.record.verified = std::string(*verified_text);
+      local.record.category = entry.category;
+      local.effective = detail::effective_on(*stored, *verified, today);
+    }
+    local.record.text = std::string(text);
+    local.record.updated_at =
+        updated && is_utc_millis(*updated) ? std::string(*updated) : std::string(file_time);
+    if (id) {
+      local.record.id = std::string(*id);
+      local.digest = std::string(digest->data(), digest->size());
+    } else {
+      const std::string seed =
+          fmt::format("memkit-id\n{}\n{}\n{}\n{}", now_text, path, entry.begin,
+                      doc.bytes().substr(entry.begin, entry.end - entry.begin));
+      const Sha256 h = sha256(seed);
+      std::array<std::uint8_t, 10> random{};
+      std::copy_n(h.begin(), random.size(), random.begin());
+      local.record.id = uuid_v7(static_cast<std::uint64_t>(now_millis), random);
+      local.digest = record_digest(local.record);
+      local.assigned = true;
+      for (Splice& s : id_splices(doc, entry, local.record.id)) out.splices.push_back(std::move(s));
+    }
+    local.entry = std::move(entry);
+    out.records.push_back(std::move(local));
+  }
+};
+
 }  // namespace
 
 Result<LocalScan> scan_local(const Inputs& inputs, std::string_view workspace_id,
@@ -121,11 +235,6 @@ Result<LocalScan> scan_local(const Inputs& inputs, std::string_view workspace_id
   const CivilDate today = now.local_date();
   // Sorted by hash after the scan, so that an Id held twice is found without a node per Id.
   std::vector<Holder> holders;
-  const auto hold = [&](std::string_view id, std::string_view path, std::size_t begin) {
-    holders.push_back(Holder{fast_hash(id), id, path, begin});
-  };
-  std::string text_scratch;  // an entry's record text when it is not one piece of its file
-  std::string scratch;       // digest_of's, reused
   for (const std::string& path : tier_files_1_to_4(inputs)) {
     const std::optional<SyncTable> table = sync_table_of(path);
     if (!table) continue;
@@ -148,94 +257,29 @@ Result<LocalScan> scan_local(const Inputs& inputs, std::string_view workspace_id
     }
     const auto mtime = modified.find(path);
     const std::string& file_time = mtime != modified.end() ? mtime->second : now_text;
-    std::vector<Splice>* splices = nullptr;
-    visit_entry_layout(path, doc, [&](Entry& entry) {
-      std::optional<std::string_view> id;
-      std::optional<std::string_view> confidence_text;
-      std::optional<std::string_view> verified_text;
-      std::optional<std::string_view> updated;
-      for (const Field& f : entry.fields) {
-        if (f.key == "Id" && !id) {
-          id = field_value(doc, f);
-        } else if (f.key == "Confidence" && !confidence_text) {
-          confidence_text = field_value(doc, f);
-        } else if (f.key == "Verified" && !verified_text) {
-          verified_text = field_value(doc, f);
-        } else if (f.key == "Updated" && !updated) {
-          updated = field_value(doc, f);
-        }
+    const FileReader reader{doc,      path,  stored_path,       *table, file_time, workspace_id,
+                            now_text, today, now.unix_millis(), focus};
+    // A large file is laid out and read in two shares, one per core, each into its part.
+    std::vector<Part> parts(file->bytes->size() < focus.parallel_bytes ? 1 : 2);
+    if (parts.size() == 1) {
+      visit_entry_layout(path, doc, [&](Entry& entry) { reader.read(entry, parts[0]); });
+    } else {
+      const auto read_share = [&](std::size_t share) {
+        visit_entry_layout(path, doc, share, 2,
+                           [&](Entry& entry) { reader.read(entry, parts[share]); });
+      };
+      memkit::detail::run_both([&] { read_share(0); }, [&] { read_share(1); });
+    }
+    for (Part& part : parts) {  // in file order
+      for (LocalRecord& r : part.records) scan.records.push_back(std::move(r));
+      scan.unchanged.insert(scan.unchanged.end(), part.unchanged.begin(), part.unchanged.end());
+      for (const std::string_view id : part.dormant) scan.dormant.emplace(id);
+      holders.insert(holders.end(), part.holders.begin(), part.holders.end());
+      if (!part.splices.empty()) {
+        std::vector<Splice>& splices = scan.id_splices[path];
+        for (Splice& splice : part.splices) splices.push_back(std::move(splice));
       }
-      if (id && id->empty()) id.reset();  // an empty Id line holds no Id: one is assigned
-      const bool focused =
-          id && focus.base != nullptr && entry.kind != EntryKind::daily && !focus.ids.contains(*id);
-      if (focused) focus.base->prefetch(*id);
-      std::optional<std::uint32_t> stored;
-      std::optional<CivilDate> verified;
-      if (*table == SyncTable::memories) {
-        stored = confidence_text ? parse_confidence(*confidence_text) : std::nullopt;
-        verified = verified_text ? parse_iso_date(*verified_text) : std::nullopt;
-        if (!stored || !verified) {  // unscored: does not sync now (§9 Records)
-          if (id) {
-            scan.dormant.emplace(*id);
-            hold(*id, stored_path, entry.begin);
-          }
-          return;
-        }
-      }
-      const std::string_view text = record_text_view(doc, entry, text_scratch);
-      const bool memories = *table == SyncTable::memories;
-      const std::optional<std::string_view> category =
-          memories && entry.category ? std::optional<std::string_view>(*entry.category)
-                                     : std::nullopt;
-      std::optional<std::array<char, 32>> digest;
-      if (id) {
-        hold(*id, stored_path, entry.begin);
-        digest = detail::digest_of({.id = *id,
-                                    .table = *table,
-                                    .file = path,
-                                    .category = category,
-                                    .text = text,
-                                    .confidence = stored,
-                                    .verified = memories ? verified_text : std::nullopt,
-                                    .deleted = false},
-                                   scratch);
-        if (focused && focus.base->holds(*id, std::string_view(digest->data(), digest->size()))) {
-          scan.unchanged.push_back(*id);
-          return;
-        }
-      }
-      LocalRecord local;
-      local.record.workspace_id = std::string(workspace_id);
-      local.record.table = *table;
-      local.record.file = path;
-      if (memories) {
-        local.record.confidence = stored;
-        local.record.verified = std::string(*verified_text);
-        local.record.category = entry.category;
-        local.effective = detail::effective_on(*stored, *verified, today);
-      }
-      local.record.text = std::string(text);
-      local.record.updated_at =
-          updated && is_utc_millis(*updated) ? std::string(*updated) : file_time;
-      if (id) {
-        local.record.id = std::string(*id);
-        local.digest = std::string(digest->data(), digest->size());
-      } else {
-        const std::string seed =
-            fmt::format("memkit-id\n{}\n{}\n{}\n{}", now_text, path, entry.begin,
-                        doc.bytes().substr(entry.begin, entry.end - entry.begin));
-        const Sha256 h = sha256(seed);
-        std::array<std::uint8_t, 10> random{};
-        std::copy_n(h.begin(), random.size(), random.begin());
-        local.record.id = uuid_v7(static_cast<std::uint64_t>(now.unix_millis()), random);
-        local.digest = record_digest(local.record);
-        local.assigned = true;
-        if (splices == nullptr) splices = &scan.id_splices[path];
-        for (Splice& s : id_splices(doc, entry, local.record.id)) splices->push_back(std::move(s));
-      }
-      local.entry = std::move(entry);
-      scan.records.push_back(std::move(local));
-    });
+    }
   }
   // Sorted by (hash, file order) as 16-byte keys: among the holders of one Id, the first in file
   // order is named first.

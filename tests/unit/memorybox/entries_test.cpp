@@ -123,6 +123,61 @@ TEST_CASE("memorybox: entries know their category and their byte range") {
   CHECK_FALSE(s[0].category.has_value());
 }
 
+TEST_CASE("memorybox: an entry layout read in shares is the whole layout, in order") {
+  // Bullets under H2s and H3s (a share may start below a heading it must still know), bullets
+  // before any heading, entries whose fields vary in number (the reader reuses one entry), a
+  // section file with H2 sections, one without, a session log and a daily file (not shared).
+  const std::string bullets =
+      "- Before any heading\n  Confidence: 0.50\n"
+      "# LONG_TERM\n\n## Stack\n- Uses PostgreSQL 15\n  Confidence: 0.90\n  Verified: 2026-10-01\n"
+      "  more text\n- Other fact\n### Hosts\n- db1 answers\n  Id: a\n  Updated: x\n  Source: y\n"
+      "- db2\n\n## Billing\n- Stripe\n  Verified: 2026-10-02\n# Other\n- loose\n  Confidence: 1\n";
+  const std::map<std::string, std::string> files = {
+      {"memory/LONG_TERM.md", bullets},
+      {"memory/PATTERNS.md", "# PATTERNS\n- one\n  Category: Ops\n- two\n"},
+      {"memory/MISTAKES.md", "# MISTAKES\n## First\nConfidence: 0.70\n## Second\ntext\n"},
+      {"memory/SESSION_LOG.md", "# S\n### 2026-11-01 one\nId: s1\n### 2026-11-02 two\n"},
+      {"memory/daily/2026-11-30.md", "Id: d1\n\n# Day\n- x\n"},
+  };
+  const auto key = [](const Entry& e) {
+    std::string out = std::to_string(e.begin) + "-" + std::to_string(e.end) + "/" +
+                      std::to_string(e.first_line_end) + " " + e.category.value_or("(none)");
+    for (const Field& f : e.fields) {
+      out += " " + f.key + "=" + f.value + "@" + std::to_string(f.begin) + "+" +
+             std::to_string(f.indent) + "," + std::to_string(f.content_end) + "," +
+             std::to_string(f.end) + ",L" + std::to_string(f.line);
+    }
+    return out;
+  };
+  for (const auto& [path, text] : files) {
+    CAPTURE(path);
+    const Document doc = parse_markdown(text);
+    REQUIRE(doc.parseable());
+    std::vector<std::string> whole;
+    visit_entry_layout(path, doc, [&](Entry& e) { whole.push_back(key(e)); });
+    REQUIRE_FALSE(whole.empty());
+    // The named reader finds the same entries.
+    const std::vector<Entry> named = read_entries(path, doc);
+    REQUIRE(named.size() == whole.size());
+    for (std::size_t i = 0; i < named.size(); ++i) CHECK(key(named[i]) == whole[i]);
+    for (std::size_t shares = 1; shares <= 6; ++shares) {
+      CAPTURE(shares);
+      std::vector<std::string> joined;
+      std::vector<std::size_t> sizes;
+      for (std::size_t share = 0; share < shares; ++share) {
+        const std::size_t before = joined.size();
+        visit_entry_layout(path, doc, share, shares, [&](Entry& e) { joined.push_back(key(e)); });
+        sizes.push_back(joined.size() - before);
+      }
+      CHECK(joined == whole);
+      // A file of bullets is shared out; the others are read whole by share 0.
+      const bool shared_out = path == "memory/LONG_TERM.md" || path == "memory/PATTERNS.md";
+      if (shares > 1 && !shared_out) CHECK(sizes[0] == whole.size());
+      if (shares == 2 && path == "memory/LONG_TERM.md") CHECK(sizes[1] > 0);
+    }
+  }
+}
+
 TEST_CASE("memorybox: confidence is 0, 1, or one or two decimals, in hundredths") {
   CHECK(parse_confidence("0") == 0u);
   CHECK(parse_confidence("1") == 100u);

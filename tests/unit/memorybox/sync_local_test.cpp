@@ -737,6 +737,26 @@ PushSelection push(const Files& files, const SyncBase& base, const Ids& open = {
   CHECK(same.records == full.records);
   CHECK(same.held == full.held);
   CHECK(same.splices == full.splices);
+  // Each file's entries read in two halves on two cores: the same scan, the same selection.
+  ScanFocus halves{&base, {}};
+  halves.parallel_bytes = 0;
+  const Result<LocalScan> split = scan_local(in, kWorkspace, modified, kNow, halves);
+  REQUIRE(split);
+  CHECK(split->findings == focused->findings);
+  CHECK(split->unchanged == focused->unchanged);
+  CHECK(split->dormant == focused->dormant);
+  CHECK(split->id_splices == focused->id_splices);
+  REQUIRE(split->records.size() == focused->records.size());
+  for (std::size_t i = 0; i < split->records.size(); ++i) {
+    CHECK(split->records[i].record == focused->records[i].record);
+    CHECK(split->records[i].digest == focused->records[i].digest);
+    CHECK(split->records[i].entry.begin == focused->records[i].entry.begin);
+    CHECK(split->records[i].assigned == focused->records[i].assigned);
+  }
+  const PushSelection two = select_push(in, *split, base, open, kWorkspace, kNow);
+  CHECK(two.records == full.records);
+  CHECK(two.held == full.held);
+  CHECK(two.splices == full.splices);
   return full;
 }
 
@@ -780,6 +800,11 @@ TEST_CASE("scan_local: with a focus, entries unchanged since the base are only l
   REQUIRE(dup);
   CHECK(dup->records.empty());
   REQUIRE(dup->findings.size() == 1);
+  ScanFocus halves{&dup_base, {}};
+  halves.parallel_bytes = 0;  // the two holders in different halves, read on different cores
+  const Result<LocalScan> split = scan_local(inputs_of(copied), kWorkspace, {}, kNow, halves);
+  REQUIRE(split);
+  CHECK(split->findings == dup->findings);
   CHECK(dup->findings[0].message == "the Id dup is held by " +
                                         id_of("memory/LONG_TERM.md", twice, 0) + " and " +
                                         id_of("memory/LONG_TERM.md", twice, 1));

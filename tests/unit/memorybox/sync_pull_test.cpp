@@ -134,6 +134,7 @@ Result<PullPlanning> plan(const Files& files, const SyncBase& base, std::vector<
   ScanFocus focus{&base, {}};
   for (const SyncRecord& r : remote) focus.ids.insert(r.id);
   for (const SyncRecord& r : open) focus.ids.insert(r.id);
+  focus.parallel_bytes = 0;  // and each file's entries read in halves on two cores
   const Result<LocalScan> local = scan_local(s.inputs, kWorkspace, {}, kNow, focus);
   REQUIRE(local);
   Setup focused = s;
