@@ -224,7 +224,10 @@ class Changes final {
     for (const auto& [path, records] : by_file) {
       const auto bytes = after.find(std::string(path));
       if (bytes == after.end()) continue;
-      const Document d = parse_markdown(bytes->second);
+      // Parsed where it is, not copied: `d` views after's bytes (a shared_ptr that owns nothing)
+      // and is gone before they change.
+      const Document d = parse_markdown(
+          std::shared_ptr<const std::string>(std::shared_ptr<void>(), &bytes->second));
       std::unordered_map<std::string_view, std::vector<Entry>> holders;
       for (const SyncRecord* r : records) holders.try_emplace(r->id);
       if (d.parseable()) {
