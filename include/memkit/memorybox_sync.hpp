@@ -231,14 +231,14 @@ class SyncBase final {
     std::uint64_t tag = 0;
     std::array<std::uint8_t, 16> digest{};
   };
+  // The slot holding `id` (of fast_hash `hash`), or the empty slot where it would go.
+  // REQUIRES: !slots_.empty().
+  [[nodiscard]] std::size_t probe(std::uint64_t hash, std::string_view id) const noexcept;
   [[nodiscard]] std::size_t slot_of(std::string_view id) const noexcept;  // or slots_.size()
   [[nodiscard]] const Item* item(std::string_view id) const noexcept;
   [[nodiscard]] std::string_view own_id(std::string_view id);
   [[nodiscard]] std::string_view own_file(std::string_view file);
   void index(std::uint32_t at, std::uint64_t hash);
-  // Sets the entry of `id`; `id` and `file` are copied when `own`, else they outlive the base.
-  void put(std::string_view id, SyncTable table, std::string_view file, std::string_view digest,
-           bool own);
   void reserve_slots(std::size_t count);      // room for `count` ids, at most half full
   std::shared_ptr<const std::string> bytes_;  // the parsed base.tsv, if any
   std::deque<std::string> ids_;               // ids set since (never moved)

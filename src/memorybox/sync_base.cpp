@@ -95,17 +95,22 @@ std::string_view SyncBase::own_file(std::string_view file) {
   return found != files_.end() ? *found : *files_.emplace(file).first;
 }
 
-std::size_t SyncBase::slot_of(std::string_view id) const noexcept {
-  if (slots_.empty()) return 0;
-  const std::uint64_t hash = fast_hash(id);
+std::size_t SyncBase::probe(std::uint64_t hash, std::string_view id) const noexcept {
   const std::size_t mask = slots_.size() - 1;
-  for (std::size_t at = hash & mask;; at = (at + 1) & mask) {
+  std::size_t at = hash & mask;
+  for (; slots_[at].tag != kEmpty; at = (at + 1) & mask) {
     const std::uint64_t tag = slots_[at].tag;
-    if (tag == kEmpty) return slots_.size();
     if (static_cast<std::uint32_t>(tag) == fingerprint(hash) && items_[(tag >> 32) - 1].id == id) {
-      return at;
+      break;
     }
   }
+  return at;
+}
+
+std::size_t SyncBase::slot_of(std::string_view id) const noexcept {
+  if (slots_.empty()) return 0;
+  const std::size_t at = probe(fast_hash(id), id);
+  return slots_[at].tag == kEmpty ? slots_.size() : at;
 }
 
 const SyncBase::Item* SyncBase::item(std::string_view id) const noexcept {
@@ -171,30 +176,20 @@ std::optional<std::string_view> SyncBase::digest(std::string_view id) const noex
 }
 
 void SyncBase::insert_or_assign(std::string_view id, const BaseEntry& entry) {
-  put(id, entry.table, entry.file, entry.digest, true);
-}
-
-void SyncBase::put(std::string_view id, SyncTable table, std::string_view file,
-                   std::string_view digest, bool own) {
   if (2 * (items_.size() + 1) > slots_.size()) reserve_slots(items_.size() + 1);
   const std::uint64_t hash = fast_hash(id);
-  const std::size_t mask = slots_.size() - 1;
-  std::size_t at = hash & mask;
-  for (; slots_[at].tag != kEmpty; at = (at + 1) & mask) {  // one probe: found, or where it goes
-    const std::uint64_t tag = slots_[at].tag;
-    if (static_cast<std::uint32_t>(tag) != fingerprint(hash)) continue;
-    Item& same = items_[(tag >> 32) - 1];
-    if (same.id != id) continue;
-    same.table = table;
-    if (same.file != file) same.file = own ? own_file(file) : file;
-    same.digest = digest_array(digest);
-    slots_[at].digest = digest_bytes(digest);
+  const std::size_t at = probe(hash, id);
+  if (slots_[at].tag != kEmpty) {
+    Item& same = items_[(slots_[at].tag >> 32) - 1];
+    same.table = entry.table;
+    if (same.file != entry.file) same.file = own_file(entry.file);
+    same.digest = digest_array(entry.digest);
+    slots_[at].digest = digest_bytes(entry.digest);
     return;
   }
-  items_.push_back(
-      Item{own ? own_id(id) : id, own ? own_file(file) : file, digest_array(digest), table});
+  items_.push_back(Item{own_id(id), own_file(entry.file), digest_array(entry.digest), entry.table});
   slots_[at] = Slot{static_cast<std::uint64_t>(items_.size()) << 32 | fingerprint(hash),
-                    digest_bytes(digest)};
+                    digest_bytes(entry.digest)};
 }
 
 bool operator==(const SyncBase& a, const SyncBase& b) {
@@ -291,14 +286,7 @@ Result<SyncBase> parse_sync_base(std::shared_ptr<const std::string> text) {
     if (i + kAhead < pending.size())
       __builtin_prefetch(&base.slots_[pending[i + kAhead].hash & mask]);
     const std::uint64_t hash = pending[i].hash;
-    std::size_t at = hash & mask;
-    for (; base.slots_[at].tag != kEmpty; at = (at + 1) & mask) {
-      const std::uint64_t tag = base.slots_[at].tag;
-      if (static_cast<std::uint32_t>(tag) == fingerprint(hash) &&
-          base.items_[(tag >> 32) - 1].id == base.items_[i].id) {
-        break;
-      }
-    }
+    const std::size_t at = base.probe(hash, base.items_[i].id);
     if (base.slots_[at].tag == kEmpty) {
       base.slots_[at] = SyncBase::Slot{
           (static_cast<std::uint64_t>(i) + 1) << 32 | fingerprint(hash), pending[i].digest};

@@ -140,6 +140,7 @@ class PosixFileSystem final : public FileSystem {
     // The pieces still to compare: pieces[piece] from offset `at` on.
     std::size_t piece = 0;
     std::size_t at = 0;
+    std::size_t matched = 0;  // bytes read and found equal (every byte read is compared)
     std::vector<char> buffer(std::size_t{1} << 20);
     while (true) {
       const ssize_t n = ::read(fd.get(), buffer.data(), buffer.size());
@@ -149,6 +150,7 @@ class PosixFileSystem final : public FileSystem {
       }
       if (n == 0) break;
       std::string_view chunk(buffer.data(), static_cast<std::size_t>(n));
+      matched += chunk.size();
       while (!chunk.empty()) {
         while (piece < pieces.size() && at == pieces[piece].size()) {
           ++piece;
@@ -161,11 +163,7 @@ class PosixFileSystem final : public FileSystem {
         at += size;
       }
     }
-    while (piece < pieces.size() && at == pieces[piece].size()) {
-      ++piece;
-      at = 0;
-    }
-    return piece == pieces.size();
+    return matched == expected;  // not shorter than the pieces (it shrank meanwhile)
   }
 
   Result<std::string> write_temporary(const std::string& directory,
