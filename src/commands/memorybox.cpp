@@ -103,7 +103,9 @@ void run_memorybox(const CommandRequest& inv, const CommandEnvironment& env, Com
     if (inv.format == OutputFormat::text) reply.text = fixed(memorybox_init_text(*made));
     return;
   }
-  const Result<memorybox::Inputs> inputs = root->read_memorybox_inputs();
+  const Result<memorybox::Inputs> inputs = memorybox_reads_under_lock_only(inv)
+                                               ? Result<memorybox::Inputs>(memorybox::Inputs{})
+                                               : root->read_memorybox_inputs();
   if (!inputs) {
     reply.findings.push_back(finding_from(inputs.status()));
     return;

@@ -432,6 +432,7 @@ void run_pull(MemoryBoxRun& run) {
   finish(shared, shared->plan.has_value(), written);
 }
 
+// run.inputs is empty (memorybox_reads_under_lock_only): the files are read once, under the lock.
 void run_push(MemoryBoxRun& run) {
   const std::optional<std::string> spec = option(run.inv, "--remote");
   if (!spec) {
@@ -691,6 +692,10 @@ Result<std::optional<memorybox::SyncHygiene>> sync_hygiene_of(MemoryBoxRun& run)
   for (const SyncRecord& r : state->conflicts) sync.open_conflicts.push_back(r.id);
   std::sort(sync.open_conflicts.begin(), sync.open_conflicts.end());
   return std::optional<memorybox::SyncHygiene>(std::move(sync));
+}
+
+bool memorybox_reads_under_lock_only(const CommandRequest& inv) {
+  return inv.command == "sync" && inv.positionals == std::vector<std::string>{"push"};
 }
 
 void run_memorybox_sync(MemoryBoxRun& run) {
