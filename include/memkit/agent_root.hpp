@@ -72,6 +72,9 @@ class AgentRoot final {
   // times of the files of `inputs` that sync (memorybox::sync_table_of).
   [[nodiscard]] Result<SyncFiles> read_sync_files(const memorybox::Inputs& inputs) const;
 
+  // The bytes of .memkit/<name> ("sync.json", "sync/base.tsv", ...), nullopt when it or a folder
+  // on the way is missing; never through a link (Errc::unsafe_path).
+  [[nodiscard]] Result<std::optional<std::string>> read_state_file(const std::string& name) const;
   // Replaces .memkit/<name> ("sync.json", "sync/base.tsv", "sync/conflicts.jsonl") atomically,
   // making .memkit/ and .memkit/sync/ when missing, never through a link.
   [[nodiscard]] Status write_state_file(const std::string& name, std::string_view bytes);

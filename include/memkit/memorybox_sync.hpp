@@ -404,6 +404,12 @@ struct PullInput {
   const FileSnapshot* conflicts_file = nullptr;  // memory/SYNC_CONFLICTS.md; nullptr: missing
 };
 
+// The checks of pulled records that need no local file: each of `workspace_id`, naming a synced
+// path of its table, and no id twice. Fails with Errc::parse naming the record. plan_pull makes
+// them first; a pull makes them before it takes the lock.
+[[nodiscard]] Status check_pulled(const std::vector<SyncRecord>& remote,
+                                  std::string_view workspace_id);
+
 // §9 steps 3-4: merges each remote record with the local entry of its id by the conflict rules
 // and plans the file changes (with the Id lines of local.id_splices). Fails with Errc::parse
 // naming the record for a remote record that cannot be written here (a file that is not a synced

@@ -114,7 +114,8 @@ void run_memorybox_resolve_archive(MemoryBoxRun& run);
 // memorybox.md §9 `sync pull|push|status|resolve` (memorybox_sync.cpp).
 void run_memorybox_sync(MemoryBoxRun& run);
 // Whether `inv` reads the root's files only under the lock, so that the shared start does not
-// read them first: `sync push` (it connects, then locks and reads).
+// read them first: `sync push` (it connects, then locks and reads) and `sync pull --apply
+// --confirm-plan` (it pulls, then locks, reads and plans).
 [[nodiscard]] bool memorybox_reads_under_lock_only(const CommandRequest& inv);
 // What hygiene item 10 reads of the sync state: nullopt when the root never synced.
 [[nodiscard]] Result<std::optional<memorybox::SyncHygiene>> sync_hygiene_of(MemoryBoxRun& run);

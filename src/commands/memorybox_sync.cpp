@@ -94,6 +94,19 @@ bool same_bytes(const std::shared_ptr<const std::string>& a,
   return a && b ? *a == *b : a == b;
 }
 
+// .memkit/sync.json alone: what a confirmed pull reads before it takes the lock.
+Result<State> read_sync_json(const AgentRoot& root) {
+  State state;
+  Result<std::optional<std::string>> bytes = root.read_state_file("sync.json");
+  if (!bytes) return bytes.status();
+  if (*bytes) {
+    Result<memorybox::SyncState> parsed = memorybox::parse_sync_state(**bytes);
+    if (!parsed) return parsed.status();
+    state.sync = std::move(*parsed);
+  }
+  return state;
+}
+
 // `earlier`, when given, is a State read before: when the base file has not changed since, its
 // parsed base is moved from it rather than parsed again.
 Result<State> read_state(AgentRoot& root, const memorybox::Inputs& inputs,
@@ -161,7 +174,8 @@ std::set<std::string, std::less<>> conflict_ids(const std::vector<SyncRecord>& c
 }
 
 // The workspace of this root: sync.json's, else --workspace-id, else a new one (when `create`).
-Result<std::optional<std::string>> workspace_of(const MemoryBoxRun& run, const State& state,
+Result<std::optional<std::string>> workspace_of(const MemoryBoxRun& run,
+                                                const std::optional<memorybox::SyncState>& sync,
                                                 bool create) {
   const std::optional<std::string> given = option(run.inv, "--workspace-id");
   if (given && !memorybox::is_uuid(*given)) {
@@ -169,12 +183,12 @@ Result<std::optional<std::string>> workspace_of(const MemoryBoxRun& run, const S
         Errc::invalid_argument,
         "--workspace-id: expected a UUID in lower-case 8-4-4-4-12 form, got '" + *given + "'");
   }
-  if (state.sync) {
-    if (given && *given != state.sync->workspace_id) {
+  if (sync) {
+    if (given && *given != sync->workspace_id) {
       return Status(Errc::invalid_argument, "--workspace-id: this root already syncs workspace " +
-                                                state.sync->workspace_id + " (.memkit/sync.json)");
+                                                sync->workspace_id + " (.memkit/sync.json)");
     }
-    return std::optional<std::string>(state.sync->workspace_id);
+    return std::optional<std::string>(sync->workspace_id);
   }
   if (given) return given;
   if (!create) return std::optional<std::string>();
@@ -280,8 +294,8 @@ std::string pull_text(const memorybox::PullPlanning& pull, std::uint64_t pulled,
 }
 
 // Pulls first, without the lock, so that an unreachable remote, a refused login or an invalid
-// record stops the pull with nothing written (not even .memkit/); then, under the lock, plans again
-// from the files as they are then, with the records already pulled.
+// record stops the pull with nothing written (not even .memkit/); then, under the lock, plans
+// (again, when it planned first) from the files as they are then, with the records pulled.
 void run_pull(MemoryBoxRun& run) {
   const std::optional<std::string> spec = option(run.inv, "--remote");
   if (!spec) {
@@ -294,12 +308,15 @@ void run_pull(MemoryBoxRun& run) {
     failed(run, Status(Errc::invalid_argument, "--confirm-plan: only with --apply"));
     return;
   }
-  Result<State> unlocked = read_state(run.root, run.inputs);
+  // Confirmed, the pull reads the files once, under the lock (where compaction.md §12.3 makes the
+  // plan again anyway): before it, only .memkit/sync.json, for the workspace and the cursor.
+  const bool confirmed = apply && confirm;
+  Result<State> unlocked = confirmed ? read_sync_json(run.root) : read_state(run.root, run.inputs);
   if (!unlocked) {
     run.reply.findings.push_back(local_finding(unlocked.status()));
     return;
   }
-  Result<std::optional<std::string>> workspace = workspace_of(run, *unlocked, true);
+  Result<std::optional<std::string>> workspace = workspace_of(run, unlocked->sync, true);
   if (!workspace) {
     failed(run, workspace.status());
     return;
@@ -314,6 +331,10 @@ void run_pull(MemoryBoxRun& run) {
   Result<sync::Pulled> pulled = (*remote)->pull(ws, cursor);
   if (!pulled) {
     run.reply.findings.push_back(remote_finding(pulled.status()));
+    return;
+  }
+  if (Status checked = memorybox::check_pulled(pulled->records, ws); !checked.ok()) {
+    run.reply.findings.push_back(remote_finding(checked));
     return;
   }
   const std::uint64_t count = pulled->records.size();
@@ -379,13 +400,16 @@ void run_pull(MemoryBoxRun& run) {
     }
     return false;
   };
-  const std::shared_ptr<const memorybox::PullPlanning> first = plan(run.inputs, *unlocked);
-  if (!first) return;
-  if (unconfirmed(first)) {
-    finish(first, false, {});
-    return;
+  std::shared_ptr<const memorybox::PullPlanning> first;
+  if (!confirmed) {
+    first = plan(run.inputs, *unlocked);
+    if (!first) return;
+    if (unconfirmed(first)) {
+      finish(first, false, {});
+      return;
+    }
   }
-  std::optional<Locked> locked = lock_and_read(run, &*unlocked);
+  std::optional<Locked> locked = lock_and_read(run, confirmed ? nullptr : &*unlocked);
   if (!locked) return;
   if (locked->state.sync && locked->state.sync->workspace_id != ws) {
     failed(run, Status(Errc::invalid_argument,
@@ -394,7 +418,7 @@ void run_pull(MemoryBoxRun& run) {
   }
   // Planned again only when the files changed since the first read.
   const std::shared_ptr<const memorybox::PullPlanning> shared =
-      same_reads(run.inputs, *unlocked, locked->inputs, locked->state)
+      first && same_reads(run.inputs, *unlocked, locked->inputs, locked->state)
           ? first
           : plan(locked->inputs, locked->state);
   if (!shared) return;
@@ -447,7 +471,7 @@ void run_push(MemoryBoxRun& run) {
   }
   std::optional<Locked> locked = lock_and_read(run);
   if (!locked) return;
-  Result<std::optional<std::string>> workspace = workspace_of(run, locked->state, true);
+  Result<std::optional<std::string>> workspace = workspace_of(run, locked->state.sync, true);
   if (!workspace) {
     failed(run, workspace.status());
     return;
@@ -695,7 +719,10 @@ Result<std::optional<memorybox::SyncHygiene>> sync_hygiene_of(MemoryBoxRun& run)
 }
 
 bool memorybox_reads_under_lock_only(const CommandRequest& inv) {
-  return inv.command == "sync" && inv.positionals == std::vector<std::string>{"push"};
+  if (inv.command != "sync" || inv.positionals.size() != 1) return false;
+  return inv.positionals[0] == "push" ||
+         (inv.positionals[0] == "pull" && has_flag(inv, "--apply") &&
+          option(inv, "--confirm-plan"));
 }
 
 void run_memorybox_sync(MemoryBoxRun& run) {

@@ -410,16 +410,6 @@ class Changes final {
   std::string conflict_notes_;
 };
 
-// The remote record's file is a synced path of its table: nothing from a remote can name a file
-// outside the tier files (§9; README "Bad input").
-Status check_remote(const SyncRecord& r, std::string_view workspace_id) {
-  if (r.workspace_id != workspace_id) return bad_record(r, "belongs to another workspace");
-  if (sync_table_of(r.file) != r.table) {
-    return bad_record(r, "its file is not a synced file of its table");
-  }
-  return Status();
-}
-
 // Writes the remote record over or beside the local entry: in place, moved, or deleted.
 PullAction take_remote(Changes& changes, const LocalRecord& local, const SyncRecord& r,
                        std::vector<const SyncRecord*>& written, std::string_view drop_field = {}) {
@@ -462,7 +452,24 @@ std::string_view pull_action_name(PullAction action) noexcept {
   return "unchanged";
 }
 
+// The remote record's file is a synced path of its table: nothing from a remote can name a file
+// outside the tier files (§9; README "Bad input").
+Status check_pulled(const std::vector<SyncRecord>& remote, std::string_view workspace_id) {
+  std::set<std::string_view> seen;
+  for (const SyncRecord& r : remote) {
+    if (r.workspace_id != workspace_id) return bad_record(r, "belongs to another workspace");
+    if (sync_table_of(r.file) != r.table) {
+      return bad_record(r, "its file is not a synced file of its table");
+    }
+    if (!seen.insert(r.id).second) return bad_record(r, "the remote holds this id twice");
+  }
+  return Status();
+}
+
 Result<PullPlanning> plan_pull(const PullInput& input, const ClockReading& now) {
+  if (Status checked = check_pulled(input.remote, input.workspace_id); !checked.ok()) {
+    return checked;
+  }
   const LocalScan& local = *input.local;
   PullPlanning out;
   const SyncBase& base = *input.base;
@@ -481,12 +488,7 @@ Result<PullPlanning> plan_pull(const PullInput& input, const ClockReading& now) 
 
   std::vector<const SyncRecord*> remote;
   remote.reserve(input.remote.size());
-  std::set<std::string_view> seen;
-  for (const SyncRecord& r : input.remote) {
-    if (Status s = check_remote(r, input.workspace_id); !s.ok()) return s;
-    if (!seen.insert(r.id).second) return bad_record(r, "the remote holds this id twice");
-    remote.push_back(&r);
-  }
+  for (const SyncRecord& r : input.remote) remote.push_back(&r);
   std::sort(remote.begin(), remote.end(), [](const SyncRecord* a, const SyncRecord* b) {
     return std::tie(a->table, a->id) < std::tie(b->table, b->id);
   });

@@ -224,35 +224,34 @@ Status AgentRoot::folders_for(const std::string& path, bool make_folders) {
   return Status();
 }
 
+Result<std::optional<std::string>> AgentRoot::read_state_file(const std::string& name) const {
+  const std::string path = ".memkit/" + name;
+  for (std::size_t slash = path.find('/'); slash != std::string::npos;
+       slash = path.find('/', slash + 1)) {
+    const Result<bool> there = folder(path.substr(0, slash));
+    if (!there) return there.status();
+    if (!*there) return std::optional<std::string>();
+  }
+  const Result<NodeType> type = fs_->node_type(absolute(path));
+  if (!type) return relative(type.status());
+  if (*type == NodeType::none) return std::optional<std::string>();
+  if (*type != NodeType::file) return Status(Errc::unsafe_path, path + ": not a regular file");
+  Result<std::string> bytes = fs_->read_file(absolute(path));
+  if (!bytes) return relative(bytes.status());
+  return std::optional<std::string>(std::move(*bytes));
+}
+
 Result<SyncFiles> AgentRoot::read_sync_files(const memorybox::Inputs& inputs) const {
   SyncFiles files;
-  const Result<bool> state = folder(".memkit");
+  Result<std::optional<std::string>> state = read_state_file("sync.json");
   if (!state) return state.status();
-  const Result<bool> sync = *state ? folder(".memkit/sync") : Result<bool>(false);
-  if (!sync) return sync.status();
-  // The bytes of a state file, nullopt when there is none.
-  const auto read = [&](const std::string& path) -> Result<std::optional<std::string>> {
-    const Result<NodeType> type = fs_->node_type(absolute(path));
-    if (!type) return relative(type.status());
-    if (*type == NodeType::none) return std::optional<std::string>();
-    if (*type != NodeType::file) return Status(Errc::unsafe_path, path + ": not a regular file");
-    Result<std::string> bytes = fs_->read_file(absolute(path));
-    if (!bytes) return relative(bytes.status());
-    return std::optional<std::string>(std::move(*bytes));
-  };
-  if (*state) {
-    Result<std::optional<std::string>> bytes = read(".memkit/sync.json");
-    if (!bytes) return bytes.status();
-    files.state = std::move(*bytes);
-  }
-  if (*sync) {
-    Result<std::optional<std::string>> base = read(".memkit/sync/base.tsv");
-    if (!base) return base.status();
-    if (*base) files.base = std::make_shared<const std::string>(std::move(**base));
-    Result<std::optional<std::string>> conflicts = read(".memkit/sync/conflicts.jsonl");
-    if (!conflicts) return conflicts.status();
-    files.conflicts = std::move(*conflicts);
-  }
+  files.state = std::move(*state);
+  Result<std::optional<std::string>> base = read_state_file("sync/base.tsv");
+  if (!base) return base.status();
+  if (*base) files.base = std::make_shared<const std::string>(std::move(**base));
+  Result<std::optional<std::string>> conflicts = read_state_file("sync/conflicts.jsonl");
+  if (!conflicts) return conflicts.status();
+  files.conflicts = std::move(*conflicts);
   const std::string conflicts_path(memorybox::kSyncConflictsFile);
   files.conflicts_file = detail::read_entry(*fs_, absolute(conflicts_path), conflicts_path);
   for (const FileSnapshot& f : inputs.snapshot.files()) {

@@ -439,18 +439,39 @@ def scenario_bad_remote(base, cases):
         a = seeded(base, "bad-" + name)
         run(a, "status", now="2026-11-30T09:00:00Z", remote=False, expect=0)
         before = tree_digest(a)
-        # A remote that cannot be read is refused by both; an invalid row only by a pull.
-        for verb in ("pull",) if code_expected == "MK-BOX-025" else ("pull", "push"):
+        lock = os.path.join(a, ".memkit", "lock")
+        locked_before = os.path.exists(lock)
+        # A remote that cannot be read is refused by each; an invalid row only by a pull. A
+        # confirmed pull (which reads the files only under the lock) takes no lock either.
+        pulls = [("pull",), ("pull", "--apply", "--confirm-plan", "0123456789abcdef")]
+        for verb in pulls if code_expected == "MK-BOX-025" else pulls + [("push",)]:
             env = dict(ENV, **env_extra)
-            code, out = run(a, verb, "--workspace-id", ws, now="2026-11-30T09:00:00Z", env=env,
+            code, out = run(a, *verb, "--workspace-id", ws, now="2026-11-30T09:00:00Z", env=env,
                             remote=remote)
             check(code == 2 and code_expected in codes(out),
                   "bad remote %s: %s gives %s, exit 2: got %d %s" % (
-                      name, verb, code_expected, code, json.dumps(out.get("findings"))))
-            if verb == "pull":
-                check(tree_digest(a) == before, "bad remote %s: the pull wrote nothing" % name)
+                      name, " ".join(verb), code_expected, code,
+                      json.dumps(out.get("findings"))))
+            if verb[0] == "pull":
+                check(tree_digest(a) == before and os.path.exists(lock) == locked_before,
+                      "bad remote %s: %s wrote nothing, not even the lock" % (name, " ".join(verb)))
             for secret in ("wrongpassword", "password=right"):
                 check(secret not in json.dumps(out), "bad remote %s: the password is printed" % name)
+
+
+def foreign_file_rows(base, remote_dir, ws):
+    """Valid rows of `ws` but one, which names a file outside the synced tier files."""
+    source = seeded(base, "foreign-source")
+    run(source, "push", "--workspace-id", ws, now="2026-11-30T08:00:00Z",
+        remote="dir:" + remote_dir, expect=0)
+    path = os.path.join(remote_dir, "memories.jsonl")
+    with open(path) as f:
+        lines = f.read().splitlines()
+    row = json.loads(lines[0])
+    row["file"] = "brain/SOUL.md"
+    lines[0] = json.dumps(row)
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
 
 
 def main():
@@ -475,8 +496,12 @@ def main():
             os.makedirs(broken)
             with open(os.path.join(broken, "memories.jsonl"), "w") as f:
                 f.write('{"id": "x"}\n')
+            foreign = os.path.join(base, "foreign-file-remote")
+            os.makedirs(foreign)
             bad = [("missing", unreachable, "MK-BOX-023", {}),
-                   ("invalid-row", "dir:" + broken, "MK-BOX-025", {})]
+                   ("invalid-row", "dir:" + broken, "MK-BOX-025", {}),
+                   ("foreign-file", "dir:" + foreign, "MK-BOX-025", {},
+                    lambda ws: foreign_file_rows(base, foreign, ws))]
         else:
             pg_dir = os.environ.get("MEMKIT_TEST_PG_DIR")
             if not pg_dir:
