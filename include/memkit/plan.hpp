@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -33,14 +34,28 @@ struct PlannedBytes {
   }
 };
 
+// One file a plan writes (made by plan_write or plan_remove). Its two SHA-256 digests are computed
+// when first asked for (for the Plan ID, a shown plan, a journal), on two cores for a large file,
+// and then kept: an operation written directly, which needs none of those, costs none.
+// REQUIRES: `output` is not changed after a digest or the plan's ID was read (copies share them).
 struct PlanOperation {
   std::string path;  // relative to the memory directory
   OperationKind kind = OperationKind::replace;
-  Sha256 base_sha256{};
-  Sha256 output_sha256{};
   // output.base is the file's bytes the plan was made from (empty for create); for remove the
   // splices delete them all.
   PlannedBytes output;
+
+  [[nodiscard]] const Sha256& base_sha256() const { return digests().base; }
+  [[nodiscard]] const Sha256& output_sha256() const { return digests().output; }
+
+ private:
+  struct Digests {
+    std::once_flag once;
+    Sha256 base{};
+    Sha256 output{};
+  };
+  [[nodiscard]] const Digests& digests() const;
+  std::shared_ptr<Digests> digests_ = std::make_shared<Digests>();
 };
 
 struct BudgetResult {
@@ -82,7 +97,8 @@ class Plan final {
                                    std::vector<BudgetResult> budget_results,
                                    bool sensitive = false);
 
-  [[nodiscard]] const std::string& id() const noexcept { return id_; }  // 16 lowercase hex
+  // 16 lowercase hex, computed when first asked for (with the operations' digests), then kept.
+  [[nodiscard]] const std::string& id() const;
   [[nodiscard]] const std::string& command() const noexcept { return command_; }
   [[nodiscard]] const PlanArguments& arguments() const noexcept { return arguments_; }
   [[nodiscard]] const std::vector<PlanOperation>& operations() const noexcept {
@@ -98,7 +114,11 @@ class Plan final {
 
  private:
   Plan() = default;
-  std::string id_;
+  struct Id {
+    std::once_flag once;
+    std::string text;
+  };
+  std::shared_ptr<Id> id_ = std::make_shared<Id>();
   std::string command_;
   PlanArguments arguments_;
   std::vector<PlanOperation> operations_;

@@ -120,8 +120,8 @@ Status run_transaction(FileSystem& fs, const ApplyPaths& paths, const Plan& plan
     }
     targets.push_back({{"path", detail::utf8(op.path)},
                        {"base_exists", bases[n].has_value()},
-                       {"base_sha256", to_hex(op.base_sha256)},
-                       {"output_sha256", to_hex(op.output_sha256)},
+                       {"base_sha256", to_hex(op.base_sha256())},
+                       {"output_sha256", to_hex(op.output_sha256())},
                        {"mode", std::string(operation_kind_name(op.kind))},
                        {"backup", bases[n] ? nlohmann::json(backup) : nlohmann::json(nullptr)},
                        {"prepared", op.kind != OperationKind::remove ? nlohmann::json(prepared)
@@ -178,9 +178,9 @@ Status keep_applied_record(FileSystem& fs, const ApplyPaths& paths, const Plan& 
     }
     targets.push_back({{"path", detail::utf8(op.path)},
                        {"base_exists", bases[n].has_value()},
-                       {"base_sha256", to_hex(op.base_sha256)},
+                       {"base_sha256", to_hex(op.base_sha256())},
                        {"output_exists", op.kind != OperationKind::remove},
-                       {"output_sha256", to_hex(op.output_sha256)}});
+                       {"output_sha256", to_hex(op.output_sha256())}});
   }
   const nlohmann::json record = {{"schema", 1},
                                  {"plan_id", plan.id()},

@@ -233,8 +233,8 @@ std::string plan_text(const Plan& plan) {
   for (const PlanOperation& op : plan.operations()) {
     out += fmt::format("- {}\n  Operation: {}\n", one_line(op.path), operation_kind_name(op.kind));
     if (!plan.sensitive()) {
-      out += fmt::format("  Base SHA-256: {}\n  Expected SHA-256: {}\n", to_hex(op.base_sha256),
-                         to_hex(op.output_sha256));
+      out += fmt::format("  Base SHA-256: {}\n  Expected SHA-256: {}\n", to_hex(op.base_sha256()),
+                         to_hex(op.output_sha256()));
     }
   }
   out += "Estimated budget result:\n";
@@ -361,8 +361,8 @@ std::string memorybox_plan_outcome(const std::optional<Plan>& plan, bool applied
   std::string out = "Plan ID: " + plan->id() + "\nTarget files:\n";
   for (const PlanOperation& op : plan->operations()) {
     out += fmt::format("- {}\n  Operation: {}\n  Base SHA-256: {}\n  Expected SHA-256: {}\n",
-                       one_line(op.path), operation_kind_name(op.kind), to_hex(op.base_sha256),
-                       to_hex(op.output_sha256));
+                       one_line(op.path), operation_kind_name(op.kind), to_hex(op.base_sha256()),
+                       to_hex(op.output_sha256()));
   }
   out += "Estimated budget result:\n";
   if (plan->budget_results().empty()) out += "- unchanged or not applicable\n";

@@ -198,8 +198,8 @@ json plan_value(const Plan& plan) {
   for (const PlanOperation& op : plan.operations()) {
     json row{{"path", utf8(op.path)}, {"operation", std::string(operation_kind_name(op.kind))}};
     if (!plan.sensitive()) {
-      row["base_sha256"] = to_hex(op.base_sha256);
-      row["expected_output_sha256"] = to_hex(op.output_sha256);
+      row["base_sha256"] = to_hex(op.base_sha256());
+      row["expected_output_sha256"] = to_hex(op.output_sha256());
     }
     operations.push_back(std::move(row));
   }

@@ -34,8 +34,27 @@ Plan Plan::create(std::string command, PlanArguments arguments,
                    [](const PlanOperation& a, const PlanOperation& b) { return a.path < b.path; });
   std::stable_sort(plan.budget_results_.begin(), plan.budget_results_.end(),
                    [](const BudgetResult& a, const BudgetResult& b) { return a.path < b.path; });
-  plan.id_ = sha256_hex(plan.canonical_json()).substr(0, 16);
   return plan;
+}
+
+const std::string& Plan::id() const {
+  std::call_once(id_->once, [this] { id_->text = sha256_hex(canonical_json()).substr(0, 16); });
+  return id_->text;
+}
+
+const PlanOperation::Digests& PlanOperation::digests() const {
+  std::call_once(digests_->once, [this] {
+    const std::string& base = *output.base;
+    // The two digests are independent: a large file has them computed on two cores.
+    if (base.size() >= (std::size_t{1} << 20)) {
+      detail::run_both([&] { digests_->output = sha256_of_splices(base, output.splices); },
+                       [&] { digests_->base = sha256(base); });
+    } else {
+      digests_->base = sha256(base);
+      digests_->output = sha256_of_splices(base, output.splices);
+    }
+  });
+  return *digests_;
 }
 
 std::string Plan::canonical_json() const {
@@ -56,8 +75,8 @@ std::string Plan::canonical_json() const {
   for (const PlanOperation& op : operations_) {
     operations.push_back({{"path", detail::utf8(op.path)},
                           {"operation", std::string(operation_kind_name(op.kind))},
-                          {"base_sha256", to_hex(op.base_sha256)},
-                          {"expected_output_sha256", to_hex(op.output_sha256)}});
+                          {"base_sha256", to_hex(op.base_sha256())},
+                          {"expected_output_sha256", to_hex(op.output_sha256())}});
   }
   return detail::canonical_dump({{"arguments", arguments},
                                  {"budget_results", budgets},
@@ -70,9 +89,9 @@ PlanOperation plan_remove(const FileSnapshot& file) {
   PlanOperation op;
   op.path = file.path;
   op.kind = OperationKind::remove;
-  op.base_sha256 = sha256(file.text());
-  op.output_sha256 = sha256("");
-  op.output = PlannedBytes{file.bytes, {Splice{0, file.text().size(), {}}}};
+  const std::shared_ptr<const std::string> bytes =
+      file.bytes ? file.bytes : std::make_shared<const std::string>();
+  op.output = PlannedBytes{bytes, {Splice{0, bytes->size(), {}}}};
   return op;
 }
 
@@ -82,14 +101,6 @@ PlanOperation plan_write(std::string path, std::shared_ptr<const std::string> ba
   op.path = std::move(path);
   op.kind = base_exists ? OperationKind::replace : OperationKind::create;
   if (!base) base = std::make_shared<const std::string>();
-  // The two digests are independent: a large file has them computed on two cores.
-  if (base->size() >= (std::size_t{1} << 20)) {
-    detail::run_both([&] { op.output_sha256 = sha256_of_splices(*base, splices); },
-                     [&] { op.base_sha256 = sha256(*base); });
-  } else {
-    op.base_sha256 = sha256(*base);
-    op.output_sha256 = sha256_of_splices(*base, splices);
-  }
   op.output = PlannedBytes{std::move(base), std::move(splices)};
   return op;
 }

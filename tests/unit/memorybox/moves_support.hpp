@@ -44,7 +44,7 @@ inline std::map<std::string, std::string> applied(std::map<std::string, std::str
       files.erase(op.path);
     } else {
       const std::string out = op.output.render();
-      CHECK(sha256(out) == op.output_sha256);  // the digest is of exactly these bytes
+      CHECK(sha256(out) == op.output_sha256());  // the digest is of exactly these bytes
       files[op.path] = out;
     }
   }

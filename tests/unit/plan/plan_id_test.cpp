@@ -3,6 +3,7 @@
 
 #include <memory>
 #include <string>
+#include <thread>
 
 #include "memkit/plan.hpp"
 
@@ -53,11 +54,11 @@ TEST_CASE("plan: the §20 changelog archival vector has Plan ID 6d7b146d885f8313
   const Plan plan =
       Plan::create("custodian compact", {{"memory_dir", "docs/memory"}, {"target", "changelog.md"}},
                    std::move(ops), std::move(budgets));
-  CHECK(to_hex(plan.operations()[0].output_sha256) ==
+  CHECK(to_hex(plan.operations()[0].output_sha256()) ==
         "b53c79e01eab86c1de8a2b59c8ec3fb93f8ca591fa84ec6cef300e833cf6853a");
-  CHECK(to_hex(plan.operations()[1].base_sha256) ==
+  CHECK(to_hex(plan.operations()[1].base_sha256()) ==
         "6f9f8db1c532cbb7299a7a4cf9b9260b8cefc1223face2cd0f828f09ea904431");
-  CHECK(to_hex(plan.operations()[1].output_sha256) ==
+  CHECK(to_hex(plan.operations()[1].output_sha256()) ==
         "86787e8a744e05b5cc41eb69903fb30f8e029afec95b0f32966c2c19b5d4b043");
   CHECK(plan.id() == "6d7b146d885f8313");
 }
@@ -77,4 +78,42 @@ TEST_CASE("plan: any change to an argument, a base byte or the command changes t
   CHECK(make("custodian compact", "docs/agent", base).id() != id);
   CHECK(make("custodian compact", "docs/memory", std::make_shared<const std::string>("- a\n- A\n"))
             .id() != id);
+}
+
+TEST_CASE(
+    "plan: digests and the ID, computed when first read, are the same from copies and threads") {
+  // Above 1 MiB, so the two digests are computed on two cores.
+  std::string text;
+  for (int i = 0; i < 40000; ++i) text += "- entry " + std::to_string(i) + " of the file\n";
+  const auto base = std::make_shared<const std::string>(text);
+  const auto make = [](const std::shared_ptr<const std::string>& bytes) {
+    std::vector<PlanOperation> ops;
+    ops.push_back(plan_write("big.md", bytes, true, {Splice{2, 7, "ENTRY"}}));
+    ops.push_back(plan_remove(FileSnapshot{
+        "gone.md", EntryState::file, std::make_shared<const std::string>("- old\n"), {}}));
+    return Plan::create("custodian compact", {{"target", "big.md"}}, std::move(ops), {});
+  };
+  const Plan plan = make(base);
+  const Plan copy = plan;  // before anything was computed: the copy shares what is computed later
+  std::string ids[2];
+  Sha256 outputs[2];
+  std::thread other([&] {
+    ids[1] = copy.id();
+    outputs[1] = copy.operations()[0].output_sha256();
+  });
+  ids[0] = plan.id();
+  outputs[0] = plan.operations()[0].output_sha256();
+  other.join();
+  CHECK(ids[0] == ids[1]);
+  CHECK(outputs[0] == outputs[1]);
+  std::string expected = text;
+  expected.replace(2, 5, "ENTRY");
+  CHECK(outputs[0] == sha256(expected));
+  CHECK(plan.operations()[0].base_sha256() == sha256(text));
+  // plan_remove: the base is the file, the output nothing.
+  CHECK(plan.operations()[1].base_sha256() == sha256("- old\n"));
+  CHECK(plan.operations()[1].output_sha256() == sha256(""));
+  // A plan made again has the same ID; with one base byte more, another.
+  CHECK(make(base).id() == ids[0]);
+  CHECK(make(std::make_shared<const std::string>(text + "\n")).id() != ids[0]);
 }
