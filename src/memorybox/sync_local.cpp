@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 #include <charconv>
 #include <unordered_map>
 #include <unordered_set>
@@ -233,7 +234,7 @@ Result<LocalScan> scan_local(const Inputs& inputs, std::string_view workspace_id
   LocalScan scan;
   const std::string now_text = now.utc_rfc3339_millis();
   const CivilDate today = now.local_date();
-  // Sorted by hash after the scan, so that an Id held twice is found without a node per Id.
+  // Checked after the scan, so that an Id held twice is found without a node per Id.
   std::vector<Holder> holders;
   for (const std::string& path : tier_files_1_to_4(inputs)) {
     const std::optional<SyncTable> table = sync_table_of(path);
@@ -281,26 +282,33 @@ Result<LocalScan> scan_local(const Inputs& inputs, std::string_view workspace_id
       }
     }
   }
-  // Sorted by (hash, file order) as 16-byte keys: among the holders of one Id, the first in file
-  // order is named first.
-  std::vector<std::pair<std::uint64_t, std::size_t>> order(holders.size());
-  for (std::size_t i = 0; i < holders.size(); ++i) order[i] = {holders[i].hash, i};
-  std::sort(order.begin(), order.end());
-  for (auto run = order.begin(); run != order.end();) {
-    const auto run_end =
-        std::find_if(run, order.end(), [&](const auto& h) { return h.first != run->first; });
-    for (auto h = run; h != run_end; ++h) {
-      const Holder& second = holders[h->second];
-      const auto first = std::find_if(
-          run, h, [&](const auto& earlier) { return holders[earlier.second].id == second.id; });
-      if (first == h) continue;
-      scan.findings.push_back(make_finding(
-          "MK-BOX-022", Severity::blocker, std::string(second.path),
-          fmt::format("the Id {} is held by {} and {}", second.id,
-                      entry_name(scan, holders[first->second]), entry_name(scan, second)),
-          "delete the Id: line of the copy; the next sync gives it a new Id"));
+  // An Id held twice: the holders go in file order into an open-addressing table of (hash, index),
+  // its slots fetched a few holders ahead; one whose Id is there already is a copy, and the
+  // holder there, the first in file order, is named first.
+  struct Slot {
+    std::uint64_t hash = 0;
+    std::size_t holder = 0;  // index + 1; 0 when empty
+  };
+  std::vector<Slot> table(std::bit_ceil(2 * holders.size() + 2));
+  const std::size_t mask = table.size() - 1;
+  constexpr std::size_t kAhead = 8;
+  for (std::size_t i = 0; i < holders.size(); ++i) {
+    if (i + kAhead < holders.size()) __builtin_prefetch(&table[holders[i + kAhead].hash & mask]);
+    const Holder& second = holders[i];
+    std::size_t at = second.hash & mask;
+    while (table[at].holder != 0 &&
+           (table[at].hash != second.hash || holders[table[at].holder - 1].id != second.id)) {
+      at = (at + 1) & mask;
     }
-    run = run_end;
+    if (table[at].holder == 0) {
+      table[at] = Slot{second.hash, i + 1};
+      continue;
+    }
+    scan.findings.push_back(make_finding(
+        "MK-BOX-022", Severity::blocker, std::string(second.path),
+        fmt::format("the Id {} is held by {} and {}", second.id,
+                    entry_name(scan, holders[table[at].holder - 1]), entry_name(scan, second)),
+        "delete the Id: line of the copy; the next sync gives it a new Id"));
   }
   sort_findings(scan.findings);
   return scan;
