@@ -402,6 +402,8 @@ struct PullInput {
   std::vector<SyncRecord> open_conflicts;  // the remote versions of the conflicts still open
   std::string_view workspace_id;
   const FileSnapshot* conflicts_file = nullptr;  // memory/SYNC_CONFLICTS.md; nullptr: missing
+  // A written file at least this large is read back in two shares, one per core (tests lower it).
+  std::size_t parallel_bytes = std::size_t{1} << 20;
 };
 
 // The checks of pulled records that need no local file: each of `workspace_id`, naming a synced

@@ -11,6 +11,7 @@
 #include "memorybox/gate_write.hpp"
 #include "memorybox/move_set.hpp"
 #include "memorybox/sync_entries.hpp"
+#include "parallel/run_both.hpp"
 
 namespace memkit::memorybox {
 
@@ -45,12 +46,13 @@ std::vector<detail::FieldText> kept_fields(const Document& doc, const Entry& ent
 class Changes final {
  public:
   Changes(const Inputs& inputs, const LocalScan& local, const FileSnapshot* conflicts_file,
-          const ClockReading& now)
+          const ClockReading& now, std::size_t parallel_bytes = std::size_t{1} << 20)
       : inputs_(&inputs),
         parsed_(&local.documents),
         conflicts_file_(conflicts_file),
         today_(now.local_date_iso()),
-        today_date_(now.local_date()) {}
+        today_date_(now.local_date()),
+        parallel_bytes_(parallel_bytes) {}
 
   const Document& doc(const std::string& path) {
     auto it = docs_.find(path);
@@ -228,16 +230,29 @@ class Changes final {
       // and is gone before they change.
       const Document d = parse_markdown(
           std::shared_ptr<const std::string>(std::shared_ptr<void>(), &bytes->second));
-      std::unordered_map<std::string_view, std::vector<Entry>> holders;
+      using Holders = std::unordered_map<std::string_view, std::vector<Entry>>;
+      Holders holders;
       for (const SyncRecord* r : records) holders.try_emplace(r->id);
-      if (d.parseable()) {
-        visit_entry_layout(path, d, [&](Entry& e) {
+      const auto keep_in = [](Holders& into) {
+        return [&into](Entry& e) {
           const std::optional<std::string_view> id = e.field("Id");
           if (!id) return;
-          if (const auto held = holders.find(*id); held != holders.end()) {
+          if (const auto held = into.find(*id); held != into.end()) {
             held->second.push_back(std::move(e));
           }
-        });
+        };
+      };
+      if (d.parseable() && bytes->second.size() < parallel_bytes_) {
+        visit_entry_layout(path, d, keep_in(holders));
+      } else if (d.parseable()) {
+        // A large file is laid out in two shares, one per core, joined in file order.
+        Holders later = holders;
+        memkit::detail::run_both([&] { visit_entry_layout(path, d, 0, 2, keep_in(holders)); },
+                                 [&] { visit_entry_layout(path, d, 1, 2, keep_in(later)); });
+        for (auto& [id, entries] : later) {
+          std::vector<Entry>& into = holders.find(id)->second;
+          for (Entry& e : entries) into.push_back(std::move(e));
+        }
       }
       for (const SyncRecord* r : records) {
         const auto held = holders.find(r->id);
@@ -408,6 +423,7 @@ class Changes final {
   std::map<std::string, Work> work_;
   std::map<std::string, Archive> archives_;
   std::string conflict_notes_;
+  std::size_t parallel_bytes_;
 };
 
 // Writes the remote record over or beside the local entry: in place, moved, or deleted.
@@ -473,7 +489,7 @@ Result<PullPlanning> plan_pull(const PullInput& input, const ClockReading& now) 
   const LocalScan& local = *input.local;
   PullPlanning out;
   const SyncBase& base = *input.base;
-  Changes changes(*input.inputs, local, input.conflicts_file, now);
+  Changes changes(*input.inputs, local, input.conflicts_file, now, input.parallel_bytes);
   for (const auto& [path, splices] : local.id_splices) {
     for (const Splice& s : splices) changes.splice(path, s);
   }

@@ -126,7 +126,8 @@ Setup setup(const Files& files, SyncBase base) {
 }
 
 // The pull's plan, checked to be the same when the scan reads in full only the entries that changed
-// since `base` and the ids pulled or in conflict (ScanFocus), as the command scans.
+// since `base` and the ids pulled or in conflict (ScanFocus), as the command scans, and when files
+// are scanned and read back in two shares.
 Result<PullPlanning> plan(const Files& files, const SyncBase& base, std::vector<SyncRecord> remote,
                           std::vector<SyncRecord> open = {}, const ClockReading& now = kNow) {
   const Setup s = setup(files, base);
@@ -139,7 +140,9 @@ Result<PullPlanning> plan(const Files& files, const SyncBase& base, std::vector<
   REQUIRE(local);
   Setup focused = s;
   focused.local = *local;
-  const Result<PullPlanning> same = plan_pull(focused.input(remote, open), now);
+  PullInput halves = focused.input(remote, open);
+  halves.parallel_bytes = 0;  // and each written file read back in halves on two cores
+  const Result<PullPlanning> same = plan_pull(halves, now);
   REQUIRE(same.ok() == full.ok());
   if (!full) {
     CHECK(same.status().message() == full.status().message());
