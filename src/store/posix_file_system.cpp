@@ -1,14 +1,12 @@
 // The POSIX FileSystem: the only code that makes system calls on memory files.
 #include <fcntl.h>
 #include <sys/file.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <boost/filesystem.hpp>
 #include <cerrno>
-#include <cstdint>
 #include <cstring>
 #include <random>
 #include <thread>
@@ -23,21 +21,6 @@ Status io_error(const std::string& path, int error) {
   std::string what = std::strerror(error);
   if (!what.empty()) what[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(what[0])));
   return Status(code, path + ": " + what);
-}
-
-// A buffer of a large file is asked to be backed by huge pages where the kernel allows it
-// (transparent_hugepage "madvise" or "always"): a 20 MB file then costs about ten page faults
-// instead of 5,000, which at 100,000 entries is most of the time of reading it. Only the 2 MiB
-// pages wholly inside the buffer are advised; failure (no THP in this kernel) changes nothing.
-void advise_huge_pages(char* data, std::size_t size) noexcept {
-  constexpr std::uintptr_t kHuge = std::uintptr_t{2} << 20;
-  if (size < 2 * kHuge) return;
-  const auto start = reinterpret_cast<std::uintptr_t>(data);
-  const std::uintptr_t first = (start + kHuge - 1) & ~(kHuge - 1);
-  const std::uintptr_t last = (start + size) & ~(kHuge - 1);
-  if (last > first) {
-    (void)::madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
-  }
 }
 
 class FdCloser final {
@@ -88,8 +71,6 @@ class PosixFileSystem final : public FileSystem {
     if (::fstat(fd.get(), &st) != 0) return io_error(path, errno);
     if (!S_ISREG(st.st_mode)) return Status(Errc::io, path + ": not a regular file");
     std::string bytes;
-    bytes.reserve(static_cast<std::size_t>(st.st_size));
-    advise_huge_pages(bytes.data(), bytes.capacity());
     bytes.resize(static_cast<std::size_t>(st.st_size));
     std::size_t done = 0;
     char more[4096];  // end of file is confirmed here, so the buffer never grows (and copies)

@@ -241,9 +241,9 @@ TEST_CASE("shell: every byte is written as given: empty, binary and large conten
   CHECK(read_bytes(target).empty());
 }
 
-TEST_CASE("shell: read_file gives every byte of small and large files (huge-page advised)") {
-  // 9 MiB + 5 spans whole 2 MiB pages whatever the buffer's alignment; the pattern has no period
-  // that a misplaced page could hide behind.
+TEST_CASE("shell: read_file gives every byte of small and large files") {
+  // 9 MiB + 5: many pages and an odd end; the pattern has no period a misplaced page could hide
+  // behind.
   std::string large(9 * 1024 * 1024 + 5, '\0');
   std::uint32_t x = 12345;
   for (char& c : large) {
