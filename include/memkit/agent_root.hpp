@@ -29,7 +29,7 @@ struct SyncFiles {
   std::shared_ptr<const std::string> base;  // .memkit/sync/base.tsv (shared with the parsed base)
   std::optional<std::string> conflicts;     // .memkit/sync/conflicts.jsonl
   FileSnapshot conflicts_file;              // memory/SYNC_CONFLICTS.md
-  memorybox::ModifiedTimes modified;        // every existing synced tier file
+  memorybox::ModifiedTimes modified;        // every existing synced tier file (modified_times)
 };
 
 class AgentRoot final {
@@ -68,9 +68,12 @@ class AgentRoot final {
   // REQUIRES: lock() is held, recover() left no transaction, and the plan was made under the lock.
   [[nodiscard]] Result<std::vector<std::string>> apply(const Plan& plan, const ClockReading& now);
 
-  // Reads the sync state files (never through a link: Errc::unsafe_path) and the modification
-  // times of the files of `inputs` that sync (memorybox::sync_table_of).
-  [[nodiscard]] Result<SyncFiles> read_sync_files(const memorybox::Inputs& inputs) const;
+  // Reads the sync state files (never through a link: Errc::unsafe_path); `modified` is left
+  // empty (modified_times gives it).
+  [[nodiscard]] Result<SyncFiles> read_sync_files() const;
+  // The modification times of the files of `inputs` that sync (memorybox::sync_table_of).
+  [[nodiscard]] Result<memorybox::ModifiedTimes> modified_times(
+      const memorybox::Inputs& inputs) const;
 
   // The bytes of .memkit/<name> ("sync.json", "sync/base.tsv", ...), nullopt when it or a folder
   // on the way is missing; never through a link (Errc::unsafe_path).

@@ -83,8 +83,8 @@ void run_tiers(const CommandRequest& inv, const CommandEnvironment& env, Command
 void run_curated(const CommandRequest& inv, const CommandEnvironment& env, CommandReply& reply);
 
 // One `memorybox` command after the shared start: the clock read, the agent root open and its files
-// read. A command that writes under the lock reads the files again there; one that reads them only
-// there (memorybox_reads_under_lock_only) gets empty `inputs`.
+// read. A command that writes under the lock reads the files again there; one that reads them
+// itself (memorybox_reads_its_own_files) gets empty `inputs`.
 struct MemoryBoxRun {
   const CommandRequest& inv;
   const CommandEnvironment& env;
@@ -113,10 +113,10 @@ void run_memorybox_resolve_archive(MemoryBoxRun& run);
 
 // memorybox.md §9 `sync pull|push|status|resolve` (memorybox_sync.cpp).
 void run_memorybox_sync(MemoryBoxRun& run);
-// Whether `inv` reads the root's files only under the lock, so that the shared start does not
-// read them first: `sync push` (it connects, then locks and reads) and `sync pull --apply
-// --confirm-plan` (it pulls, then locks, reads and plans).
-[[nodiscard]] bool memorybox_reads_under_lock_only(const CommandRequest& inv);
+// Whether `inv` reads the root's files itself, so that the shared start does not read them first:
+// every `sync` verb (it reads them with the sync state, the base parsed on a second core, and a
+// push or a confirmed pull only under the lock).
+[[nodiscard]] bool memorybox_reads_its_own_files(const CommandRequest& inv);
 // What hygiene item 10 reads of the sync state: nullopt when the root never synced.
 [[nodiscard]] Result<std::optional<memorybox::SyncHygiene>> sync_hygiene_of(MemoryBoxRun& run);
 

@@ -103,7 +103,7 @@ void run_memorybox(const CommandRequest& inv, const CommandEnvironment& env, Com
     if (inv.format == OutputFormat::text) reply.text = fixed(memorybox_init_text(*made));
     return;
   }
-  const Result<memorybox::Inputs> inputs = memorybox_reads_under_lock_only(inv)
+  const Result<memorybox::Inputs> inputs = memorybox_reads_its_own_files(inv)
                                                ? Result<memorybox::Inputs>(memorybox::Inputs{})
                                                : root->read_memorybox_inputs();
   if (!inputs) {

@@ -13,6 +13,7 @@
 
 #include "commands/flow.hpp"
 #include "memkit/sync_remote.hpp"
+#include "parallel/run_both.hpp"
 
 namespace memkit::commands_detail {
 
@@ -107,12 +108,12 @@ Result<State> read_sync_json(const AgentRoot& root) {
   return state;
 }
 
+// The state files read and parsed, all but the modification times (which need the root's files).
 // `earlier`, when given, is a State read before: when the base file has not changed since, its
 // parsed base is moved from it rather than parsed again.
-Result<State> read_state(AgentRoot& root, const memorybox::Inputs& inputs,
-                         State* earlier = nullptr) {
+Result<State> read_state_files(const AgentRoot& root, State* earlier) {
   State state;
-  Result<SyncFiles> files = root.read_sync_files(inputs);
+  Result<SyncFiles> files = root.read_sync_files();
   if (!files) return files.status();
   state.files = std::move(*files);
   if (state.files.state) {
@@ -148,6 +149,41 @@ Result<State> read_state(AgentRoot& root, const memorybox::Inputs& inputs,
     }
   }
   return state;
+}
+
+Result<State> read_state(const AgentRoot& root, const memorybox::Inputs& inputs,
+                         State* earlier = nullptr) {
+  Result<State> state = read_state_files(root, earlier);
+  if (!state) return state;
+  Result<memorybox::ModifiedTimes> modified = root.modified_times(inputs);
+  if (!modified) return modified.status();
+  state->files.modified = std::move(*modified);
+  return state;
+}
+
+// The root's files and the sync state, read at once: the state (the base, parsed) on a second core
+// while the files are read. A failure of the files is told first, as a finding of its own kind.
+struct RootRead {
+  memorybox::Inputs inputs;
+  State state;
+};
+std::optional<RootRead> read_root(MemoryBoxRun& run, State* earlier = nullptr) {
+  Result<memorybox::Inputs> inputs = Status(Errc::internal, "not read");
+  Result<State> state = Status(Errc::internal, "not read");
+  memkit::detail::run_both([&] { inputs = run.root.read_memorybox_inputs(); },
+                           [&] { state = read_state_files(run.root, earlier); });
+  if (!inputs) {
+    run.reply.findings.push_back(finding_from(inputs.status()));
+    return std::nullopt;
+  }
+  Result<memorybox::ModifiedTimes> modified =
+      state ? run.root.modified_times(*inputs) : Result<memorybox::ModifiedTimes>(state.status());
+  if (!modified) {
+    run.reply.findings.push_back(local_finding(modified.status()));
+    return std::nullopt;
+  }
+  state->files.modified = std::move(*modified);
+  return RootRead{std::move(*inputs), std::move(*state)};
 }
 
 // Sets `changes` in .memkit/sync/base.tsv: appended (a sync of 100 entries writes 100 lines), or
@@ -232,18 +268,10 @@ std::optional<Locked> lock_and_read(MemoryBoxRun& run, State* earlier = nullptr)
                            run.reply)) {
     return std::nullopt;
   }
-  Result<memorybox::Inputs> inputs = run.root.read_memorybox_inputs();
-  if (!inputs) {
-    run.reply.findings.push_back(finding_from(inputs.status()));
-    return std::nullopt;
-  }
-  out.inputs = std::move(*inputs);
-  Result<State> state = read_state(run.root, out.inputs, earlier);
-  if (!state) {
-    run.reply.findings.push_back(local_finding(state.status()));
-    return std::nullopt;
-  }
-  out.state = std::move(*state);
+  std::optional<RootRead> read = read_root(run, earlier);
+  if (!read) return std::nullopt;
+  out.inputs = std::move(read->inputs);
+  out.state = std::move(read->state);
   return out;
 }
 
@@ -311,12 +339,19 @@ void run_pull(MemoryBoxRun& run) {
   // Confirmed, the pull reads the files once, under the lock (where compaction.md §12.3 makes the
   // plan again anyway): before it, only .memkit/sync.json, for the workspace and the cursor.
   const bool confirmed = apply && confirm;
-  Result<State> unlocked = confirmed ? read_sync_json(run.root) : read_state(run.root, run.inputs);
-  if (!unlocked) {
-    run.reply.findings.push_back(local_finding(unlocked.status()));
-    return;
+  std::optional<RootRead> unlocked;
+  if (confirmed) {
+    Result<State> sync = read_sync_json(run.root);
+    if (!sync) {
+      run.reply.findings.push_back(local_finding(sync.status()));
+      return;
+    }
+    unlocked = RootRead{{}, std::move(*sync)};
+  } else {
+    unlocked = read_root(run);
+    if (!unlocked) return;
   }
-  Result<std::optional<std::string>> workspace = workspace_of(run, unlocked->sync, true);
+  Result<std::optional<std::string>> workspace = workspace_of(run, unlocked->state.sync, true);
   if (!workspace) {
     failed(run, workspace.status());
     return;
@@ -327,7 +362,8 @@ void run_pull(MemoryBoxRun& run) {
     run.reply.findings.push_back(remote_finding(remote.status()));
     return;
   }
-  const std::string cursor = unlocked->sync ? unlocked->sync->pull_cursor : std::string();
+  const std::string cursor =
+      unlocked->state.sync ? unlocked->state.sync->pull_cursor : std::string();
   Result<sync::Pulled> pulled = (*remote)->pull(ws, cursor);
   if (!pulled) {
     run.reply.findings.push_back(remote_finding(pulled.status()));
@@ -402,14 +438,14 @@ void run_pull(MemoryBoxRun& run) {
   };
   std::shared_ptr<const memorybox::PullPlanning> first;
   if (!confirmed) {
-    first = plan(run.inputs, *unlocked);
+    first = plan(unlocked->inputs, unlocked->state);
     if (!first) return;
     if (unconfirmed(first)) {
       finish(first, false, {});
       return;
     }
   }
-  std::optional<Locked> locked = lock_and_read(run, confirmed ? nullptr : &*unlocked);
+  std::optional<Locked> locked = lock_and_read(run, confirmed ? nullptr : &unlocked->state);
   if (!locked) return;
   if (locked->state.sync && locked->state.sync->workspace_id != ws) {
     failed(run, Status(Errc::invalid_argument,
@@ -418,7 +454,7 @@ void run_pull(MemoryBoxRun& run) {
   }
   // Planned again only when the files changed since the first read.
   const std::shared_ptr<const memorybox::PullPlanning> shared =
-      first && same_reads(run.inputs, *unlocked, locked->inputs, locked->state)
+      first && same_reads(unlocked->inputs, unlocked->state, locked->inputs, locked->state)
           ? first
           : plan(locked->inputs, locked->state);
   if (!shared) return;
@@ -456,7 +492,6 @@ void run_pull(MemoryBoxRun& run) {
   finish(shared, shared->plan.has_value(), written);
 }
 
-// run.inputs is empty (memorybox_reads_under_lock_only): the files are read once, under the lock.
 void run_push(MemoryBoxRun& run) {
   const std::optional<std::string> spec = option(run.inv, "--remote");
   if (!spec) {
@@ -566,30 +601,28 @@ void run_push(MemoryBoxRun& run) {
 }
 
 void run_status(MemoryBoxRun& run) {
-  Result<State> state = read_state(run.root, run.inputs);
-  if (!state) {
-    run.reply.findings.push_back(local_finding(state.status()));
-    return;
-  }
+  std::optional<RootRead> read = read_root(run);
+  if (!read) return;
+  const State& state = read->state;
   memorybox::SyncStatus status;
-  if (state->sync) {
-    status.workspace_id = state->sync->workspace_id;
-    status.last_pull_at = state->sync->last_pull_at;
-    status.last_push_at = state->sync->last_push_at;
-    status.last_push_ok = state->sync->last_push_ok;
+  if (state.sync) {
+    status.workspace_id = state.sync->workspace_id;
+    status.last_pull_at = state.sync->last_pull_at;
+    status.last_push_at = state.sync->last_push_at;
+    status.last_push_ok = state.sync->last_push_ok;
   }
   const std::string workspace = status.workspace_id.value_or(std::string(36, '0'));
   Result<memorybox::LocalScan> scan = memorybox::scan_local(
-      run.inputs, workspace, state->files.modified, run.now, {.base = &state->base, .ids = {}});
+      read->inputs, workspace, state.files.modified, run.now, {.base = &state.base, .ids = {}});
   if (!scan) {
     run.reply.findings.push_back(local_finding(scan.status()));
     return;
   }
   run.reply.findings = scan->findings;
   const memorybox::PushSelection selection = memorybox::select_push(
-      run.inputs, *scan, state->base, conflict_ids(state->conflicts), workspace, run.now);
+      read->inputs, *scan, state.base, conflict_ids(state.conflicts), workspace, run.now);
   status.pending_push = selection.records.size();
-  for (const SyncRecord& r : state->conflicts) status.open_conflicts.push_back(r.id);
+  for (const SyncRecord& r : state.conflicts) status.open_conflicts.push_back(r.id);
   std::sort(status.open_conflicts.begin(), status.open_conflicts.end());
   if (const std::optional<std::string> spec = option(run.inv, "--remote");
       spec && status.workspace_id) {
@@ -598,14 +631,14 @@ void run_status(MemoryBoxRun& run) {
       run.reply.findings.push_back(remote_finding(remote.status()));
       return;
     }
-    Result<sync::Pulled> pulled = (*remote)->pull(workspace, state->sync->pull_cursor);
+    Result<sync::Pulled> pulled = (*remote)->pull(workspace, state.sync->pull_cursor);
     if (!pulled) {
       run.reply.findings.push_back(remote_finding(pulled.status()));
       return;
     }
     std::uint64_t pending = 0;
     for (const SyncRecord& r : pulled->records) {
-      const std::optional<std::string_view> known = state->base.digest(r.id);
+      const std::optional<std::string_view> known = state.base.digest(r.id);
       if (!known || *known != memorybox::record_digest(r)) {
         ++pending;
       }
@@ -718,12 +751,7 @@ Result<std::optional<memorybox::SyncHygiene>> sync_hygiene_of(MemoryBoxRun& run)
   return std::optional<memorybox::SyncHygiene>(std::move(sync));
 }
 
-bool memorybox_reads_under_lock_only(const CommandRequest& inv) {
-  if (inv.command != "sync" || inv.positionals.size() != 1) return false;
-  return inv.positionals[0] == "push" ||
-         (inv.positionals[0] == "pull" && has_flag(inv, "--apply") &&
-          option(inv, "--confirm-plan"));
-}
+bool memorybox_reads_its_own_files(const CommandRequest& inv) { return inv.command == "sync"; }
 
 void run_memorybox_sync(MemoryBoxRun& run) {
   const std::vector<std::string>& words = run.inv.positionals;

@@ -241,7 +241,7 @@ Result<std::optional<std::string>> AgentRoot::read_state_file(const std::string&
   return std::optional<std::string>(std::move(*bytes));
 }
 
-Result<SyncFiles> AgentRoot::read_sync_files(const memorybox::Inputs& inputs) const {
+Result<SyncFiles> AgentRoot::read_sync_files() const {
   SyncFiles files;
   Result<std::optional<std::string>> state = read_state_file("sync.json");
   if (!state) return state.status();
@@ -254,15 +254,20 @@ Result<SyncFiles> AgentRoot::read_sync_files(const memorybox::Inputs& inputs) co
   files.conflicts = std::move(*conflicts);
   const std::string conflicts_path(memorybox::kSyncConflictsFile);
   files.conflicts_file = detail::read_entry(*fs_, absolute(conflicts_path), conflicts_path);
+  return files;
+}
+
+Result<memorybox::ModifiedTimes> AgentRoot::modified_times(const memorybox::Inputs& inputs) const {
+  memorybox::ModifiedTimes modified;
   for (const FileSnapshot& f : inputs.snapshot.files()) {
     if (!f.exists() || !memorybox::sync_table_of(f.path)) continue;
     const Result<std::int64_t> millis = fs_->modified_millis(absolute(f.path));
     if (!millis) return relative(millis.status());
     const Result<ClockReading> at = ClockReading::create(*millis, 0);
     if (!at) return at.status();
-    files.modified.emplace(f.path, at->utc_rfc3339_millis());
+    modified.emplace(f.path, at->utc_rfc3339_millis());
   }
-  return files;
+  return modified;
 }
 
 Status AgentRoot::write_state_file(const std::string& name, std::string_view bytes) {

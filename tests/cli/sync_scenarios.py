@@ -93,15 +93,15 @@ def append(root, path, text):
     write(root, path, read(root, path) + text)
 
 
-def tree_digest(root):
-    """Every file under the root (names and bytes), for "nothing was written"."""
+def tree_digest(root, skip=(os.path.join(".memkit", "lock"),)):
+    """Every file under the root (names and bytes) but `skip`, for "nothing was written"."""
     h = hashlib.sha256()
     for folder, dirs, files in sorted(os.walk(root)):
         dirs.sort()
         for name in sorted(files):
             path = os.path.join(folder, name)
             rel = os.path.relpath(path, root)
-            if rel == os.path.join(".memkit", "lock"):
+            if rel in skip:
                 continue
             h.update(rel.encode() + b"\0")
             with open(path, "rb") as f:
@@ -459,6 +459,39 @@ def scenario_bad_remote(base, cases):
                 check(secret not in json.dumps(out), "bad remote %s: the password is printed" % name)
 
 
+def scenario_bad_local_state(base):
+    """A base.tsv that does not parse is MK-PARSE-001 naming its line; a linked folder of the root
+    is told first when both are wrong (the files and the state are read at once). Nothing is
+    written: a writer (push, confirmed pull) reads under the lock, so only the lock file and the
+    .gitignore beside it may appear; status and a dry-run pull write nothing at all."""
+    lock_files = (os.path.join(".memkit", "lock"), os.path.join(".memkit", ".gitignore"))
+    a = seeded(base, "bad-state")
+    os.makedirs(os.path.join(a, ".memkit", "sync"), exist_ok=True)
+    write(a, ".memkit/sync/base.tsv", "zz\tmemories\tmemory/LONG_TERM.md\tid-1\n")
+    elsewhere = os.path.join(base, "elsewhere")
+    os.makedirs(elsewhere)
+    verbs = [("status",), ("push",), ("pull",),
+             ("pull", "--apply", "--confirm-plan", "0123456789abcdef")]
+    for linked in (False, True):
+        if linked:
+            shutil.rmtree(os.path.join(a, "memory", "ARCHIVES"), ignore_errors=True)
+            os.symlink(elsewhere, os.path.join(a, "memory", "ARCHIVES"))
+        before = tree_digest(a, lock_files)
+        for verb in verbs:
+            all_before = tree_digest(a, ())
+            code, out = run(a, *verb, now="2026-11-30T09:00:00Z", remote=verb[0] != "status")
+            messages = [f["message"] for f in out.get("findings", [])]
+            expected = ("MK-LAYOUT-001", "memory/ARCHIVES: is a symbolic link") if linked else (
+                "MK-PARSE-001", ".memkit/sync/base.tsv:1: the digest is not")
+            check(code == 2 and codes(out) == [expected[0]] and messages[0].startswith(expected[1]),
+                  "bad local state (linked=%s): %s gives %s: got %d %s" % (
+                      linked, " ".join(verb), expected[0], code, json.dumps(out.get("findings"))))
+            writer = verb[0] == "push" or "--apply" in verb
+            check(tree_digest(a, lock_files) == before and (
+                writer or tree_digest(a, ()) == all_before),
+                  "bad local state (linked=%s): %s wrote nothing" % (linked, " ".join(verb)))
+
+
 def foreign_file_rows(base, remote_dir, ws):
     """Valid rows of `ws` but one, which names a file outside the synced tier files."""
     source = seeded(base, "foreign-source")
@@ -520,7 +553,8 @@ def main():
                      ("conflict", lambda d: scenario_conflict(d)),
                      ("isolation", lambda d: scenario_isolation(d)),
                      ("base file", lambda d: scenario_base_file(d)),
-                     ("bad remote", lambda d: scenario_bad_remote(d, bad))]
+                     ("bad remote", lambda d: scenario_bad_remote(d, bad)),
+                     ("bad local state", lambda d: scenario_bad_local_state(d))]
         scenarios.append(("faults", lambda d: scenario_faults(d, unreachable, unreachable_env)))
         for name, scenario in scenarios:
             folder = tempfile.mkdtemp(dir=base, prefix=name.replace(" ", "-") + "-")
