@@ -8,6 +8,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "memkit/digest.hpp"
@@ -22,6 +23,14 @@ struct Splice {
   std::string insert;
   friend bool operator==(const Splice&, const Splice&) = default;
 };
+
+// `splice` alone, as the vector plan_write takes, its text moved in (a braced list would copy it:
+// a whole file's new bytes, for a replacement).
+[[nodiscard]] inline std::vector<Splice> only_splice(Splice splice) {
+  std::vector<Splice> out;
+  out.push_back(std::move(splice));
+  return out;
+}
 
 // Units first_unit..last_unit (indices into Document::units(), inclusive) removed as one piece:
 // a bullet unit, or a whole H2 section.

@@ -377,7 +377,7 @@ void run_pull(MemoryBoxRun& run) {
   // Plans the pull over the files and state as read; an unreadable file or two entries with one
   // Id (MK-BOX-022) come back as findings that stop it.
   const auto plan = [&](const memorybox::Inputs& inputs,
-                        const State& state) -> std::shared_ptr<const memorybox::PullPlanning> {
+                        const State& state) -> std::shared_ptr<memorybox::PullPlanning> {
     memorybox::ScanFocus focus{.base = &state.base, .ids = {}};
     for (const SyncRecord& r : pulled->records) focus.ids.insert(r.id);
     for (const SyncRecord& r : state.conflicts) focus.ids.insert(r.id);
@@ -403,20 +403,22 @@ void run_pull(MemoryBoxRun& run) {
       run.reply.findings.push_back(remote_finding(pull.status()));
       return nullptr;
     }
-    return std::make_shared<const memorybox::PullPlanning>(std::move(*pull));
+    return std::make_shared<memorybox::PullPlanning>(std::move(*pull));
   };
-  const auto finish = [&](const std::shared_ptr<const memorybox::PullPlanning>& shown, bool applied,
+  // The reply, once, at the end: the plan is moved into it (its new bytes can be the size of a
+  // file) after the JSON and text that name it.
+  const auto finish = [&](const std::shared_ptr<memorybox::PullPlanning>& shown, bool applied,
                           const std::vector<std::string>& written) {
     for (const Finding& f : shown->findings) run.reply.findings.push_back(f);
-    run.reply.plan = shown->plan;
     run.reply.applied = applied;
     run.reply.data = fixed(memorybox_sync_pull_json(*shown, ws, count, applied, written));
     if (run.inv.format == OutputFormat::text) {
       run.reply.text = fixed(pull_text(*shown, count, applied));
     }
+    run.reply.plan = std::move(shown->plan);
   };
   // What needs a confirmed Plan ID stops here unless it is confirmed.
-  const auto unconfirmed = [&](const std::shared_ptr<const memorybox::PullPlanning>& shown) {
+  const auto unconfirmed = [&](const std::shared_ptr<memorybox::PullPlanning>& shown) {
     if (stops(shown->findings)) return true;
     if (!shown->needs_confirmation) return false;
     if (!apply) return true;
@@ -436,7 +438,7 @@ void run_pull(MemoryBoxRun& run) {
     }
     return false;
   };
-  std::shared_ptr<const memorybox::PullPlanning> first;
+  std::shared_ptr<memorybox::PullPlanning> first;
   if (!confirmed) {
     first = plan(unlocked->inputs, unlocked->state);
     if (!first) return;
@@ -453,7 +455,7 @@ void run_pull(MemoryBoxRun& run) {
     return;
   }
   // Planned again only when the files changed since the first read.
-  const std::shared_ptr<const memorybox::PullPlanning> shared =
+  const std::shared_ptr<memorybox::PullPlanning> shared =
       first && same_reads(unlocked->inputs, unlocked->state, locked->inputs, locked->state)
           ? first
           : plan(locked->inputs, locked->state);

@@ -284,8 +284,9 @@ TargetCompaction plan_target_compaction(const CustodianInputs& inputs, std::stri
                            {Splice{0, archive_entry->bytes->size(), archive_bytes}}),
                 counter, 0);
     } else {
-      parts.add(plan_write(report.archive_path, nullptr, false, {Splice{0, 0, archive_bytes}}),
-                counter, 0);
+      parts.add(
+          plan_write(report.archive_path, nullptr, false, only_splice(Splice{0, 0, archive_bytes})),
+          counter, 0);
     }
     PlanOperation trimmed = plan_write(report.target, entry->bytes, true, candidate(keep));
     report.projected_tokens = counter.count(trimmed.output.render());

@@ -62,7 +62,7 @@ std::optional<Finding> uneditable(const Document& doc, const std::string& path) 
 }
 
 PlanOperation create_operation(std::string path, std::string bytes) {
-  return plan_write(std::move(path), nullptr, false, {Splice{0, 0, std::move(bytes)}});
+  return plan_write(std::move(path), nullptr, false, only_splice(Splice{0, 0, std::move(bytes)}));
 }
 
 // The budget of a path in the profile's tiers (§2, §10): a client in maintenance is in tier 2,

@@ -292,7 +292,7 @@ class Changes final {
       std::shared_ptr<const std::string> base = was ? f->bytes : nullptr;
       const std::size_t size = was ? f->text().size() : 0;
       operations.push_back(
-          plan_write(path, std::move(base), was, {Splice{0, size, std::move(bytes)}}));
+          plan_write(path, std::move(base), was, only_splice(Splice{0, size, std::move(bytes)})));
     }
     if (detail::stops(findings)) return std::optional<Plan>();
     if (operations.empty()) return std::optional<Plan>();

@@ -52,7 +52,7 @@ UndoPlanning plan_undo(const std::optional<AppliedRecord>& record, std::string_v
       std::shared_ptr<const std::string> current = exists ? now->bytes : nullptr;
       const std::size_t size = current ? current->size() : 0;
       operations.push_back(
-          plan_write(target.path, current, exists, {Splice{0, size, *target.base}}));
+          plan_write(target.path, current, exists, only_splice(Splice{0, size, *target.base})));
     } else {
       operations.push_back(plan_remove(*now));  // found by target.path
     }
