@@ -453,6 +453,28 @@ TEST_CASE("shell: a directory remote names the file and line of a bad line") {
   }
 }
 
+TEST_CASE("shell: a directory push reads the rows of its own ids only") {
+  TempDir dir;
+  const std::unique_ptr<Remote> remote = open_remote(dir);
+  CHECK(push(*remote, kA, {memory(kA, "m1", "- one", 1), memory(kA, "m2", "- two", 2)}).empty());
+  const std::string path = dir / "memories.jsonl";
+  // m1's row made invalid (a pull names it): a push of m2 passes over it, a push of m1 does not.
+  std::string bytes = read_bytes(path);
+  bytes.replace(bytes.find("\"confidence\":"), 15, "\"confidence\":101");
+  write_bytes(path, bytes);
+  const Result<Pulled> pulled = remote->pull(kA, "");
+  REQUIRE_FALSE(pulled.ok());
+  CHECK(pulled.status().message() == path + ":1: confidence is not an integer 0-100 or null");
+  const std::vector<Refusal> older = push(*remote, kA, {memory(kA, "m2", "- two, older", 1)});
+  REQUIRE(older.size() == 1);  // m2's row was read: the older version is refused
+  CHECK(older[0].id == "m2");
+  CHECK(push(*remote, kA, {memory(kA, "m2", "- two, newer", 3)}).empty());
+  const Result<std::vector<Refusal>> own =
+      remote->push(kA, std::vector<SyncRecord>{memory(kA, "m1", "- one, newer", 4)});
+  REQUIRE_FALSE(own.ok());
+  CHECK(own.status().message() == path + ":1: confidence is not an integer 0-100 or null");
+}
+
 TEST_CASE("shell: a directory push refuses a record a pull could not read, writing nothing") {
   TempDir dir;
   const std::unique_ptr<Remote> remote = open_remote(dir);
