@@ -21,6 +21,7 @@
 
 #include "memkit/memorybox_sync.hpp"
 #include "memkit/sync_remote.hpp"
+#include "memkit/text.hpp"
 #include "memorybox/record_lines.hpp"
 #include "sync/directory_files.hpp"
 #include "sync/directory_upsert.hpp"
@@ -98,8 +99,8 @@ Status for_each_line(std::string_view bytes, Visit&& visit) {
 }
 
 // The id of a record line when it is there plainly: the first `"id":"` (a key, as no string value
-// holds an unescaped quote) up to the next quote, with no escape in between. nullopt otherwise:
-// the line is then read in full.
+// holds an unescaped quote) up to the next quote, valid UTF-8 with no escape in between, so its
+// bytes are the id a parse would give. nullopt otherwise: the line is then read in full.
 std::optional<std::string_view> plain_id(std::string_view line) {
   constexpr std::string_view kKey = "\"id\":\"";
   const std::size_t key = line.find(kKey);
@@ -108,7 +109,7 @@ std::optional<std::string_view> plain_id(std::string_view line) {
   const std::size_t end = line.find('"', begin);
   if (end == std::string_view::npos) return std::nullopt;
   const std::string_view id = line.substr(begin, end - begin);
-  if (id.find('\\') != std::string_view::npos) return std::nullopt;
+  if (id.find('\\') != std::string_view::npos || find_invalid_utf8(id)) return std::nullopt;
   return id;
 }
 

@@ -473,6 +473,18 @@ TEST_CASE("shell: a directory push reads the rows of its own ids only") {
       remote->push(kA, std::vector<SyncRecord>{memory(kA, "m1", "- one, newer", 4)});
   REQUIRE_FALSE(own.ok());
   CHECK(own.status().message() == path + ":1: confidence is not an integer 0-100 or null");
+
+  // An id stored with a byte that is not UTF-8 is not passed over: the line is read in full, and
+  // refused as a pull refuses it, whichever id is pushed.
+  std::string raw = memorybox::record_line(memory(kA, "m9", "- raw", 5));
+  raw.replace(raw.find("\"id\":\"m9\"") + 7, 1, "\xFF");
+  write_bytes(path, raw);
+  for (const std::string& id : {std::string("m9"), std::string("m2")}) {
+    const Result<std::vector<Refusal>> stopped =
+        remote->push(kA, std::vector<SyncRecord>{memory(kA, id, "- x", 6)});
+    REQUIRE_FALSE(stopped.ok());
+    CHECK(stopped.status().message().rfind(path + ":1: invalid UTF-8", 0) == 0);
+  }
 }
 
 TEST_CASE("shell: a directory push refuses a record a pull could not read, writing nothing") {
