@@ -2,6 +2,7 @@
 // lock and apply, no applied record, and an interrupted apply finished by the next confirmed one.
 #include <doctest/doctest.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -93,6 +94,39 @@ TEST_CASE("shell: the agent root's lock refuses a linked .memkit") {
   REQUIRE_FALSE(lock.ok());
   CHECK(lock.status().code() == Errc::unsafe_path);
   CHECK(fs::is_empty(elsewhere.path()));
+}
+
+TEST_CASE("shell: a sync state file is read only where no link or folder stands in the way") {
+  TempDir dir;
+  TempDir elsewhere;
+  write_root(dir.path());
+  Result<AgentRoot> agent = AgentRoot::open(posix_file_system(), dir.str());
+  REQUIRE(agent.ok());
+  // No .memkit/, then no .memkit/sync/: nothing, not an error.
+  CHECK(agent->read_state_file("sync.json").value() == std::nullopt);
+  write_bytes(dir.path() / ".memkit/sync.json", "{}");
+  CHECK(agent->read_state_file("sync.json").value() == std::optional<std::string>("{}"));
+  CHECK(agent->read_state_file("sync/base.tsv").value() == std::nullopt);
+  // A linked .memkit/sync/, whatever it holds, is refused and not read through.
+  write_bytes(elsewhere.path() / "base.tsv", "x");
+  fs::create_directory_symlink(elsewhere.path(), dir.path() / ".memkit/sync");
+  Result<std::optional<std::string>> linked = agent->read_state_file("sync/base.tsv");
+  REQUIRE_FALSE(linked.ok());
+  CHECK(linked.status().code() == Errc::unsafe_path);
+  CHECK(linked.status().message().find(".memkit/sync: is a symbolic link") != std::string::npos);
+  Result<SyncFiles> files = agent->read_sync_files();
+  REQUIRE_FALSE(files.ok());
+  CHECK(files.status().code() == Errc::unsafe_path);
+  // A linked file, and a folder in a file's place.
+  fs::remove(dir.path() / ".memkit/sync");
+  fs::create_directories(dir.path() / ".memkit/sync/base.tsv");
+  fs::create_symlink(elsewhere.path() / "base.tsv", dir.path() / ".memkit/sync/conflicts.jsonl");
+  for (const char* name : {"sync/base.tsv", "sync/conflicts.jsonl"}) {
+    Result<std::optional<std::string>> refused = agent->read_state_file(name);
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.status().code() == Errc::unsafe_path);
+    CHECK(refused.status().message() == std::string(".memkit/") + name + ": not a regular file");
+  }
 }
 
 TEST_CASE("shell: the next confirmed apply finishes an interrupted memorybox apply first") {
