@@ -1,0 +1,77 @@
+// The CLI's operator new (src/cli/huge_pages.cpp), linked into this program as into `memkit`: a
+// large block lies in memory the kernel may back with huge pages, a small one is left alone, and
+// every block holds what is written to it.
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <string>
+
+namespace {
+
+// What /sys says of transparent huge pages: "always", "madvise", "never", or "" when absent.
+std::string thp_mode() {
+  std::ifstream in("/sys/kernel/mm/transparent_hugepage/enabled");
+  std::string line;
+  std::getline(in, line);
+  const std::size_t open = line.find('[');
+  const std::size_t close = line.find(']');
+  return open == std::string::npos || close == std::string::npos
+             ? std::string()
+             : line.substr(open + 1, close - open - 1);
+}
+
+// The THPeligible flag of the mapping holding `address`, from /proc/self/smaps (-1 if not found).
+int thp_eligible(const void* address) {
+  const auto at = reinterpret_cast<std::uintptr_t>(address);
+  std::ifstream in("/proc/self/smaps");
+  std::string line;
+  bool inside = false;
+  while (std::getline(in, line)) {
+    unsigned long begin = 0;
+    unsigned long end = 0;
+    if (std::sscanf(line.c_str(), "%lx-%lx ", &begin, &end) == 2 && line.find(':') > 8) {
+      inside = begin <= at && at < end;
+    } else if (inside && line.rfind("THPeligible:", 0) == 0) {
+      return std::stoi(line.substr(12));
+    }
+  }
+  return -1;
+}
+
+}  // namespace
+
+TEST_CASE("cli allocator: blocks of any size hold what is written to them") {
+  for (const std::size_t size :
+       {std::size_t{0}, std::size_t{1}, std::size_t{4096}, (std::size_t{2} << 20) - 1,
+        std::size_t{2} << 20, (std::size_t{9} << 20) + 5}) {
+    std::string bytes(size, '\0');
+    for (std::size_t i = 0; i < size; ++i) bytes[i] = static_cast<char>(i * 131 % 251);
+    bool same = true;
+    for (std::size_t i = 0; i < size; ++i)
+      same = same && bytes[i] == static_cast<char>(i * 131 % 251);
+    CHECK(same);
+  }
+  const auto array = std::make_unique<std::uint64_t[]>(std::size_t{1} << 20);  // 8 MiB, new[]
+  array[(std::size_t{1} << 20) - 1] = 7;
+  CHECK(array[(std::size_t{1} << 20) - 1] == 7);
+}
+
+#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+TEST_CASE("cli allocator: a block of 8 MiB may be backed by huge pages, one of 64 bytes is not") {
+  if (thp_mode() != "madvise") {
+    MESSAGE("transparent huge pages are '" << thp_mode() << "', not madvise: nothing to see");
+    return;
+  }
+  const std::size_t size = std::size_t{8} << 20;  // holds at least three whole 2 MiB pages
+  const std::unique_ptr<char[]> large(new char[size]);
+  const auto middle = reinterpret_cast<std::uintptr_t>(large.get()) + size / 2;
+  const std::uintptr_t page = middle & ~((std::uintptr_t{2} << 20) - 1);
+  CHECK(thp_eligible(reinterpret_cast<const void*>(page)) == 1);
+  const std::unique_ptr<char[]> small(new char[64]);
+  CHECK(thp_eligible(small.get()) == 0);
+}
+#endif
