@@ -262,6 +262,13 @@ Result<LocalScan> scan_local(const Inputs& inputs, std::string_view workspace_id
                             now_text, today, now.unix_millis(), focus};
     // A large file is laid out and read in two shares, one per core, each into its part.
     std::vector<Part> parts(file->bytes->size() < focus.parallel_bytes ? 1 : 2);
+    // Room for every entry's Id at once (each unit or section is at most one entry), so that the
+    // lists are not built again each time they double.
+    const std::size_t entries = doc.units().size() + doc.sections().size();
+    for (Part& part : parts) {
+      part.holders.reserve(entries / parts.size() + 1);
+      if (focus.base != nullptr) part.unchanged.reserve(entries / parts.size() + 1);
+    }
     if (parts.size() == 1) {
       visit_entry_layout(path, doc, [&](Entry& entry) { reader.read(entry, parts[0]); });
     } else {
@@ -271,6 +278,14 @@ Result<LocalScan> scan_local(const Inputs& inputs, std::string_view workspace_id
       };
       memkit::detail::run_both([&] { read_share(0); }, [&] { read_share(1); });
     }
+    std::size_t held = holders.size();
+    std::size_t located = scan.unchanged.size();
+    for (const Part& part : parts) {
+      held += part.holders.size();
+      located += part.unchanged.size();
+    }
+    holders.reserve(held);
+    scan.unchanged.reserve(located);
     for (Part& part : parts) {  // in file order
       for (LocalRecord& r : part.records) scan.records.push_back(std::move(r));
       scan.unchanged.insert(scan.unchanged.end(), part.unchanged.begin(), part.unchanged.end());
