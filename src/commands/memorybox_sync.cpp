@@ -338,8 +338,10 @@ void run_pull(MemoryBoxRun& run) {
   }
   // Confirmed, the pull reads the files once, under the lock (where compaction.md §12.3 makes the
   // plan again anyway): before it, only .memkit/sync.json, for the workspace and the cursor.
+  // Otherwise it connects while it reads the root (nothing is written until both are done).
   const bool confirmed = apply && confirm;
   std::optional<RootRead> unlocked;
+  Result<std::unique_ptr<sync::Remote>> remote = Status(Errc::internal, "not connected");
   if (confirmed) {
     Result<State> sync = read_sync_json(run.root);
     if (!sync) {
@@ -348,7 +350,8 @@ void run_pull(MemoryBoxRun& run) {
     }
     unlocked = RootRead{{}, std::move(*sync)};
   } else {
-    unlocked = read_root(run);
+    memkit::detail::run_both([&] { unlocked = read_root(run); },
+                             [&] { remote = open_remote(run.inv, run.env, *spec); });
     if (!unlocked) return;
   }
   Result<std::optional<std::string>> workspace = workspace_of(run, unlocked->state.sync, true);
@@ -357,7 +360,7 @@ void run_pull(MemoryBoxRun& run) {
     return;
   }
   const std::string ws = **workspace;
-  Result<std::unique_ptr<sync::Remote>> remote = open_remote(run.inv, run.env, *spec);
+  if (confirmed) remote = open_remote(run.inv, run.env, *spec);
   if (!remote) {
     run.reply.findings.push_back(remote_finding(remote.status()));
     return;
