@@ -15,7 +15,7 @@ if(TARGET memkit_cli)
   install(TARGETS memkit_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT Runtime)
 endif()
 # memkit::postgres (MEMKIT_WITH_POSTGRES), the PostgreSQL sync adapter, in an export set of its
-# own: find_package(memkit) looks for libpq only when asked, with COMPONENTS postgres.
+# own: find_package(memkit) offers it only when asked, with COMPONENTS postgres.
 set(_memkit_header_excludes)
 if(TARGET memkit_postgres)
   install(TARGETS memkit_postgres

@@ -27,7 +27,7 @@ std::string_view first_line(std::string_view message) {
 }
 
 bool succeeded(const PGresult* result) noexcept {
-  const ExecStatusType status = PQresultStatus(result);
+  const ExecStatusType status = libpq().PQresultStatus(result);
   return status == PGRES_TUPLES_OK || status == PGRES_COMMAND_OK;
 }
 
@@ -44,17 +44,18 @@ Status io_error(std::string_view what, std::string_view libpq_message) {
 }
 
 Result<Connection> Connection::open(const std::string& conninfo) {
+  if (Result<const LibPq*> loaded = load_libpq(); !loaded) return loaded.status();
   char* parse_error = nullptr;
-  PQconninfoOption* parsed = PQconninfoParse(conninfo.c_str(), &parse_error);
+  PQconninfoOption* parsed = libpq().PQconninfoParse(conninfo.c_str(), &parse_error);
   if (parsed == nullptr) {
     if (parse_error == nullptr) return Status(Errc::out_of_memory, "PostgreSQL: out of memory");
-    PQfreemem(parse_error);
+    libpq().PQfreemem(parse_error);
     return Status(
         Errc::invalid_argument,
         "PostgreSQL: connecting: the connection string is not a valid libpq keyword/value "
         "string or URI");
   }
-  PQconninfoFree(parsed);
+  libpq().PQconninfoFree(parsed);
 
   // `conninfo` goes in as an expanded dbname, so it may be a URI or a keyword/value string; the
   // keywords after it win over the same keywords inside it. memkit's text is UTF-8 whatever the
@@ -62,11 +63,12 @@ Result<Connection> Connection::open(const std::string& conninfo) {
   const char* const keywords[] = {"dbname", "fallback_application_name", "client_encoding",
                                   nullptr};
   const char* const values[] = {conninfo.c_str(), "memkit", "UTF8", nullptr};
-  PGconn* raw = PQconnectdbParams(keywords, values, /*expand_dbname=*/1);
+  PGconn* raw = libpq().PQconnectdbParams(keywords, values, /*expand_dbname=*/1);
   if (raw == nullptr) return Status(Errc::out_of_memory, "PostgreSQL: out of memory");
   Connection connection(raw);
-  PQsetNoticeProcessor(raw, ignore_notice, nullptr);
-  if (PQstatus(raw) != CONNECTION_OK) return io_error("connecting", PQerrorMessage(raw));
+  libpq().PQsetNoticeProcessor(raw, ignore_notice, nullptr);
+  if (libpq().PQstatus(raw) != CONNECTION_OK)
+    return io_error("connecting", libpq().PQerrorMessage(raw));
   return connection;
 }
 
@@ -75,19 +77,20 @@ bool Connection::alive() {
   // Nothing is in flight between calls, so anything readable now is a message the server sent
   // on its own (a FATAL before it closed the connection) or the end of file itself. A few
   // rounds read both; an open, quiet connection stops at the first poll.
-  for (int round = 0; round < 4 && PQstatus(conn) == CONNECTION_OK; ++round) {
-    pollfd waiting{.fd = PQsocket(conn), .events = POLLIN, .revents = 0};
+  for (int round = 0; round < 4 && libpq().PQstatus(conn) == CONNECTION_OK; ++round) {
+    pollfd waiting{.fd = libpq().PQsocket(conn), .events = POLLIN, .revents = 0};
     if (::poll(&waiting, 1, 0) <= 0) break;
-    if (PQconsumeInput(conn) == 0) break;  // end of file: libpq marks the connection bad
-    while (PGnotify* note = PQnotifies(conn)) PQfreemem(note);  // parses what was read
+    if (libpq().PQconsumeInput(conn) == 0) break;  // end of file: libpq marks the connection bad
+    while (PGnotify* note = libpq().PQnotifies(conn))
+      libpq().PQfreemem(note);  // parses what was read
   }
-  return PQstatus(conn) == CONNECTION_OK;
+  return libpq().PQstatus(conn) == CONNECTION_OK;
 }
 
 Status Connection::reconnect() {
-  PQreset(conn_.get());
-  if (PQstatus(conn_.get()) != CONNECTION_OK) {
-    return io_error("reconnecting", PQerrorMessage(conn_.get()));
+  libpq().PQreset(conn_.get());
+  if (libpq().PQstatus(conn_.get()) != CONNECTION_OK) {
+    return io_error("reconnecting", libpq().PQerrorMessage(conn_.get()));
   }
   return Status();
 }
@@ -95,18 +98,18 @@ Status Connection::reconnect() {
 Result<PgResult> Connection::run(std::string_view what, const char* sql,
                                  std::initializer_list<const char*> params) {
   const std::vector<const char*> values(params);
-  PgResult result(PQexecParams(conn_.get(), sql, static_cast<int>(values.size()), nullptr,
-                               values.data(), nullptr, nullptr, /*resultFormat=text*/ 0));
-  if (result == nullptr) return io_error(what, PQerrorMessage(conn_.get()));
-  if (!succeeded(result.get())) return io_error(what, PQresultErrorMessage(result.get()));
+  PgResult result(libpq().PQexecParams(conn_.get(), sql, static_cast<int>(values.size()), nullptr,
+                                       values.data(), nullptr, nullptr, /*resultFormat=text*/ 0));
+  if (result == nullptr) return io_error(what, libpq().PQerrorMessage(conn_.get()));
+  if (!succeeded(result.get())) return io_error(what, libpq().PQresultErrorMessage(result.get()));
   ++successes_;
   return result;
 }
 
 Status Connection::run_script(std::string_view what, const char* sql) {
-  const PgResult result(PQexec(conn_.get(), sql));
-  if (result == nullptr) return io_error(what, PQerrorMessage(conn_.get()));
-  if (!succeeded(result.get())) return io_error(what, PQresultErrorMessage(result.get()));
+  const PgResult result(libpq().PQexec(conn_.get(), sql));
+  if (result == nullptr) return io_error(what, libpq().PQerrorMessage(conn_.get()));
+  if (!succeeded(result.get())) return io_error(what, libpq().PQresultErrorMessage(result.get()));
   ++successes_;
   return Status();
 }
@@ -115,10 +118,10 @@ Status Connection::copy_in(std::string_view what, const char* copy_sql,
                            const std::function<bool(std::string&)>& produce) {
   PGconn* conn = conn_.get();
   {
-    const PgResult started(PQexec(conn, copy_sql));
-    if (started == nullptr) return io_error(what, PQerrorMessage(conn));
-    if (PQresultStatus(started.get()) != PGRES_COPY_IN) {
-      return io_error(what, PQresultErrorMessage(started.get()));
+    const PgResult started(libpq().PQexec(conn, copy_sql));
+    if (started == nullptr) return io_error(what, libpq().PQerrorMessage(conn));
+    if (libpq().PQresultStatus(started.get()) != PGRES_COPY_IN) {
+      return io_error(what, libpq().PQresultErrorMessage(started.get()));
     }
   }
   std::string buffer;
@@ -130,25 +133,26 @@ Status Connection::copy_in(std::string_view what, const char* copy_sql,
     // PQputCopyData takes an int; a field is at most 1 GiB, so only a freak row comes near.
     if (!buffer.empty()) {
       sent = buffer.size() <= INT_MAX &&
-             PQputCopyData(conn, buffer.data(), static_cast<int>(buffer.size())) == 1;
+             libpq().PQputCopyData(conn, buffer.data(), static_cast<int>(buffer.size())) == 1;
     }
   }
   // A failed send ends the COPY with an error, so the server stores none of it.
-  if (PQputCopyEnd(conn, sent ? nullptr : "memkit could not send every row") != 1) sent = false;
+  if (libpq().PQputCopyEnd(conn, sent ? nullptr : "memkit could not send every row") != 1)
+    sent = false;
   Status status;
-  while (PGresult* raw = PQgetResult(conn)) {
+  while (PGresult* raw = libpq().PQgetResult(conn)) {
     const PgResult result(raw);
-    const ExecStatusType state = PQresultStatus(raw);
+    const ExecStatusType state = libpq().PQresultStatus(raw);
     if (state == PGRES_COPY_IN || state == PGRES_COPY_OUT) {
       // libpq is still in the COPY (the end could not be sent): it would hand this out forever.
-      if (status.ok()) status = io_error(what, PQerrorMessage(conn));
+      if (status.ok()) status = io_error(what, libpq().PQerrorMessage(conn));
       break;
     }
     if (state != PGRES_COMMAND_OK && status.ok()) {
-      status = io_error(what, PQresultErrorMessage(raw));
+      status = io_error(what, libpq().PQresultErrorMessage(raw));
     }
   }
-  if (status.ok() && !sent) status = io_error(what, PQerrorMessage(conn));
+  if (status.ok() && !sent) status = io_error(what, libpq().PQerrorMessage(conn));
   if (status.ok()) ++successes_;
   return status;
 }
@@ -173,7 +177,7 @@ Status Transaction::commit(std::string_view what) {
   open_ = false;  // committed, or rolled back by the server when COMMIT failed
   if (!committed) return committed.status();
   // COMMIT of a transaction the server had already aborted succeeds as "ROLLBACK".
-  if (std::string_view(PQcmdStatus(committed->get())) != "COMMIT") {
+  if (std::string_view(libpq().PQcmdStatus(committed->get())) != "COMMIT") {
     return io_error(what, "the server rolled the transaction back");
   }
   return Status();

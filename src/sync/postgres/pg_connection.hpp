@@ -3,8 +3,6 @@
 // adapter's messages ("PostgreSQL: <what>: <libpq's first line>", never the connection string).
 #pragma once
 
-#include <libpq-fe.h>
-
 #include <cstdint>
 #include <functional>
 #include <initializer_list>
@@ -12,12 +10,13 @@
 #include <string>
 #include <string_view>
 
+#include "libpq.hpp"
 #include "memkit/result.hpp"
 
 namespace memkit::detail::pg {
 
 struct ResultFree {
-  void operator()(PGresult* result) const noexcept { PQclear(result); }
+  void operator()(PGresult* result) const noexcept { libpq().PQclear(result); }
 };
 using PgResult = std::unique_ptr<PGresult, ResultFree>;
 
@@ -41,7 +40,9 @@ class Connection final {
   [[nodiscard]] Status reconnect();
   // Returns true iff libpq has found the connection lost (the last failure was the connection's,
   // not a statement's).
-  [[nodiscard]] bool lost() const noexcept { return PQstatus(conn_.get()) == CONNECTION_BAD; }
+  [[nodiscard]] bool lost() const noexcept {
+    return libpq().PQstatus(conn_.get()) == CONNECTION_BAD;
+  }
 
   // Runs one statement with text parameters (nullptr is SQL NULL) and returns its result: rows
   // for a query (PGRES_TUPLES_OK) or PGRES_COMMAND_OK. Anything else is io_error(what, ...).
@@ -62,7 +63,7 @@ class Connection final {
 
  private:
   struct ConnFinish {
-    void operator()(PGconn* conn) const noexcept { PQfinish(conn); }
+    void operator()(PGconn* conn) const noexcept { libpq().PQfinish(conn); }
   };
   explicit Connection(PGconn* conn) : conn_(conn) {}
 

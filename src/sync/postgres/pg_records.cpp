@@ -46,11 +46,12 @@ void append_number(std::string& out, std::uint64_t number) {
 }
 
 std::string_view value(const PGresult* rows, int row, int column) {
-  return {PQgetvalue(rows, row, column), static_cast<std::size_t>(PQgetlength(rows, row, column))};
+  return {libpq().PQgetvalue(rows, row, column),
+          static_cast<std::size_t>(libpq().PQgetlength(rows, row, column))};
 }
 
 std::optional<std::string> optional_value(const PGresult* rows, int row, int column) {
-  if (PQgetisnull(rows, row, column)) return std::nullopt;
+  if (libpq().PQgetisnull(rows, row, column)) return std::nullopt;
   return std::string(value(rows, row, column));
 }
 
@@ -153,7 +154,7 @@ Result<SyncRecord> record_from_row(const PGresult* rows, int row, std::string_vi
   r.file = std::string(value(rows, row, kFile));
   r.category = optional_value(rows, row, kCategory);
   r.text = std::string(value(rows, row, kText));
-  if (!PQgetisnull(rows, row, kConfidence)) {
+  if (!libpq().PQgetisnull(rows, row, kConfidence)) {
     const std::string_view text = value(rows, row, kConfidence);
     std::uint32_t confidence = 0;
     const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), confidence);
@@ -179,8 +180,8 @@ std::optional<std::string> refusal_reason(const SyncRecord& incoming, const PGre
     return "the remote holds a newer version";
   }
   const auto same = [&](int column, const std::optional<std::string>& mine) {
-    return PQgetisnull(rows, row, column) ? !mine.has_value()
-                                          : mine && value(rows, row, column) == *mine;
+    return libpq().PQgetisnull(rows, row, column) ? !mine.has_value()
+                                                  : mine && value(rows, row, column) == *mine;
   };
   const std::optional<std::string> confidence =
       incoming.confidence ? std::optional<std::string>(std::to_string(*incoming.confidence))

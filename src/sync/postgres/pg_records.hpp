@@ -2,14 +2,13 @@
 // anything, a record as a row of COPY, and a pulled row back as a checked record.
 #pragma once
 
-#include <libpq-fe.h>
-
 #include <cstdint>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 
+#include "libpq.hpp"
 #include "memkit/memorybox_sync.hpp"
 #include "memkit/result.hpp"
 

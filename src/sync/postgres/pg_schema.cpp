@@ -61,14 +61,14 @@ Result<int> stored_version(Connection& connection) {
   constexpr std::string_view what = "reading the schema version";
   Result<PgResult> exists = connection.run(what, "SELECT to_regclass('memkit_schema') IS NOT NULL");
   if (!exists) return exists.status();
-  if (std::string_view(PQgetvalue(exists->get(), 0, 0)) != "t") return 0;
+  if (std::string_view(libpq().PQgetvalue(exists->get(), 0, 0)) != "t") return 0;
   Result<PgResult> rows = connection.run(what, "SELECT version FROM memkit_schema");
   if (!rows) return rows.status();
-  const int count = PQntuples(rows->get());
+  const int count = libpq().PQntuples(rows->get());
   if (count != 1) {
     return layout_error("memkit_schema holds " + std::to_string(count) + " rows; it must hold one");
   }
-  const std::string_view text = PQgetvalue(rows->get(), 0, 0);
+  const std::string_view text = libpq().PQgetvalue(rows->get(), 0, 0);
   int version = 0;
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), version);
   if (error != std::errc() || end != text.data() + text.size() || version < 0) {

@@ -52,7 +52,8 @@ std::optional<std::int64_t> parse_revision(std::string_view text) {
 }
 
 std::string_view cell(const PGresult* rows, int row, int column) {
-  return {PQgetvalue(rows, row, column), static_cast<std::size_t>(PQgetlength(rows, row, column))};
+  return {pg::libpq().PQgetvalue(rows, row, column),
+          static_cast<std::size_t>(pg::libpq().PQgetlength(rows, row, column))};
 }
 
 // The ids as a PostgreSQL text array literal: each element quoted, with " and \ escaped.
@@ -142,7 +143,7 @@ class PostgresRemote final : public Remote {
         connection_.run("pull", pg::pull_sql().c_str(), {workspace.c_str(), after_text.c_str()});
     if (!rows) return rows.status();
     const PGresult* result = rows->get();
-    const int count = PQntuples(result);
+    const int count = pg::libpq().PQntuples(result);
     Pulled pulled;
     pulled.records.reserve(static_cast<std::size_t>(count));
     std::int64_t last = after;
@@ -197,11 +198,11 @@ class PostgresRemote final : public Remote {
       Result<pg::PgResult> stored = connection_.run(
           "push: storing the records", pg::store_sql(table).c_str(), {workspace.c_str()});
       if (!stored) return stored.status();
-      if (PQntuples(stored->get()) == static_cast<int>(mine.size())) continue;
+      if (pg::libpq().PQntuples(stored->get()) == static_cast<int>(mine.size())) continue;
 
       // The records left alone meet a row as new or newer: the same record, or a refusal.
       std::unordered_set<std::string_view> stored_ids;
-      for (int row = 0; row < PQntuples(stored->get()); ++row) {
+      for (int row = 0; row < pg::libpq().PQntuples(stored->get()); ++row) {
         stored_ids.insert(cell(stored->get(), row, 0));
       }
       std::vector<const SyncRecord*> left;
@@ -214,7 +215,7 @@ class PostgresRemote final : public Remote {
                           pg::stored_rows_sql(table).c_str(), {workspace.c_str(), ids.c_str()});
       if (!rows) return rows.status();
       std::unordered_map<std::string_view, int> row_of;
-      for (int row = 0; row < PQntuples(rows->get()); ++row) {
+      for (int row = 0; row < pg::libpq().PQntuples(rows->get()); ++row) {
         row_of.emplace(cell(rows->get(), row, pg::kId), row);
       }
       for (const SyncRecord* record : left) {
