@@ -58,6 +58,12 @@ class AgentRoot final {
   // waiting up to `timeout_seconds` (Errc::lock_busy).
   [[nodiscard]] Result<std::unique_ptr<LockHandle>> lock(double timeout_seconds);
 
+  // Returns true iff lock() would write nothing and recover(true) would find nothing to finish:
+  // .memkit, its lock file and its .gitignore are there (none a link) and .memkit/txn holds no
+  // transaction. True at the moment it looks (another process may leave a transaction later);
+  // anything it cannot look at makes it false.
+  [[nodiscard]] bool lock_writes_nothing() const;
+
   // compaction.md §12.5 for what a crash left in .memkit/txn: lists the unfinished
   // transactions; with `apply`, drops a prepared one and rolls a committing one forward, and a
   // conflict keeps its transaction (MK-TXN-002 in the findings). REQUIRES with apply: lock().

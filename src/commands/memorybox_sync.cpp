@@ -256,7 +256,10 @@ struct Locked {
   State state;
 };
 
-std::optional<Locked> lock_and_read(MemoryBoxRun& run, State* earlier = nullptr) {
+// With `may_write` false, a transaction a crash left is not finished: it stops with MK-TXN-001
+// and nothing written (the caller is not yet connected to its remote).
+std::optional<Locked> lock_and_read(MemoryBoxRun& run, State* earlier = nullptr,
+                                    bool may_write = true) {
   Locked out;
   Result<std::unique_ptr<LockHandle>> lock = run.root.lock(run.inv.lock_timeout_seconds);
   if (!lock) {
@@ -264,10 +267,15 @@ std::optional<Locked> lock_and_read(MemoryBoxRun& run, State* earlier = nullptr)
     return std::nullopt;
   }
   out.lock = std::move(*lock);
-  if (!finish_transactions([&run](bool apply) { return run.root.recover(apply); }, "memorybox",
-                           run.reply)) {
-    return std::nullopt;
-  }
+  const auto recover = [&run, may_write](bool apply) -> Result<Recovery> {
+    if (apply && !may_write) {
+      return Status(Errc::io,
+                    ".memkit/txn: a transaction was left while this push started; nothing was "
+                    "written: run it again to finish the transaction first");
+    }
+    return run.root.recover(apply);
+  };
+  if (!finish_transactions(recover, "memorybox", run.reply)) return std::nullopt;
   std::optional<RootRead> read = read_root(run, earlier);
   if (!read) return std::nullopt;
   out.inputs = std::move(read->inputs);
@@ -503,47 +511,80 @@ void run_push(MemoryBoxRun& run) {
     failed(run, Status(Errc::invalid_argument, "--remote: required (dir:PATH or postgres)"));
     return;
   }
-  // Connected first: an unreachable remote or a refused login writes nothing.
-  Result<std::unique_ptr<sync::Remote>> remote = open_remote(run.inv, run.env, *spec);
-  if (!remote) {
-    run.reply.findings.push_back(remote_finding(remote.status()));
-    return;
+  // What to send, found under the lock: the root read and scanned, the records selected. Nothing
+  // is written until the remote is connected; a stop is told in run.reply and gives nullopt.
+  struct Prepared {
+    Locked locked;
+    memorybox::SyncState sync;
+    memorybox::LocalScan scan;
+    memorybox::PushSelection selection;
+  };
+  const auto prepare = [&run](bool may_write) -> std::optional<Prepared> {
+    std::optional<Locked> locked = lock_and_read(run, nullptr, may_write);
+    if (!locked) return std::nullopt;
+    Result<std::optional<std::string>> workspace = workspace_of(run, locked->state.sync, true);
+    if (!workspace) {
+      failed(run, workspace.status());
+      return std::nullopt;
+    }
+    memorybox::SyncState sync =
+        locked->state.sync.value_or(memorybox::SyncState{.workspace_id = **workspace,
+                                                         .last_pull_at = {},
+                                                         .last_push_at = {},
+                                                         .last_push_ok = false,
+                                                         .pull_cursor = ""});
+    Result<memorybox::LocalScan> scan =
+        memorybox::scan_local(locked->inputs, sync.workspace_id, locked->state.files.modified,
+                              run.now, {.base = &locked->state.base, .ids = {}});
+    if (!scan) {
+      run.reply.findings.push_back(local_finding(scan.status()));
+      return std::nullopt;
+    }
+    if (!scan->findings.empty()) {  // MK-BOX-022: nothing is written or sent
+      run.reply.findings = scan->findings;
+      run.reply.data = fixed("{}");
+      return std::nullopt;
+    }
+    memorybox::PushSelection selection =
+        memorybox::select_push(locked->inputs, *scan, locked->state.base,
+                               conflict_ids(locked->state.conflicts), sync.workspace_id, run.now);
+    return Prepared{std::move(*locked), std::move(sync), std::move(*scan), std::move(selection)};
+  };
+  // Connected before anything is written: an unreachable remote or a refused login writes
+  // nothing. Where taking the lock writes nothing either (an earlier sync made its files and no
+  // transaction waits), it connects while it prepares, and a remote that fails is told alone, as
+  // if it had connected first; else it connects first.
+  Result<std::unique_ptr<sync::Remote>> remote = Status(Errc::internal, "not connected");
+  std::optional<Prepared> prepared;
+  if (run.root.lock_writes_nothing()) {
+    CommandReply before = run.reply;
+    memkit::detail::run_both([&] { prepared = prepare(false); },
+                             [&] { remote = open_remote(run.inv, run.env, *spec); });
+    if (!remote) {
+      prepared.reset();  // the lock too
+      run.reply = std::move(before);
+      run.reply.findings.push_back(remote_finding(remote.status()));
+      return;
+    }
+  } else {
+    remote = open_remote(run.inv, run.env, *spec);
+    if (!remote) {
+      run.reply.findings.push_back(remote_finding(remote.status()));
+      return;
+    }
+    prepared = prepare(true);
   }
-  std::optional<Locked> locked = lock_and_read(run);
-  if (!locked) return;
-  Result<std::optional<std::string>> workspace = workspace_of(run, locked->state.sync, true);
-  if (!workspace) {
-    failed(run, workspace.status());
-    return;
-  }
-  memorybox::SyncState sync =
-      locked->state.sync.value_or(memorybox::SyncState{.workspace_id = **workspace,
-                                                       .last_pull_at = {},
-                                                       .last_push_at = {},
-                                                       .last_push_ok = false,
-                                                       .pull_cursor = ""});
-  Result<memorybox::LocalScan> scan =
-      memorybox::scan_local(locked->inputs, sync.workspace_id, locked->state.files.modified,
-                            run.now, {.base = &locked->state.base, .ids = {}});
-  if (!scan) {
-    run.reply.findings.push_back(local_finding(scan.status()));
-    return;
-  }
-  if (!scan->findings.empty()) {  // MK-BOX-022: nothing is written or sent
-    run.reply.findings = scan->findings;
-    run.reply.data = fixed("{}");
-    return;
-  }
+  if (!prepared) return;
+  Locked& locked = prepared->locked;
+  memorybox::SyncState& sync = prepared->sync;
+  const memorybox::PushSelection& selection = prepared->selection;
   memorybox::PushReport report;
   report.workspace_id = sync.workspace_id;
-  for (const memorybox::LocalRecord& r : scan->records) {
+  for (const memorybox::LocalRecord& r : prepared->scan.records) {
     if (r.assigned) report.assigned.push_back(r.record.id);
   }
-  const memorybox::PushSelection selection =
-      memorybox::select_push(locked->inputs, *scan, locked->state.base,
-                             conflict_ids(locked->state.conflicts), sync.workspace_id, run.now);
   // The fields first: once a record is sent, its entry must carry the Id it was sent with.
-  if (const std::optional<Plan> fields = field_plan(locked->inputs, selection.splices)) {
+  if (const std::optional<Plan> fields = field_plan(locked.inputs, selection.splices)) {
     Result<std::vector<std::string>> applied = run.root.apply(*fields, run.now);
     if (!applied) {
       failed(run, applied.status());
@@ -574,7 +615,7 @@ void run_push(MemoryBoxRun& run) {
           r.id, memorybox::BaseEntry{r.table, r.file, memorybox::record_digest(r)});
     }
   }
-  if (failed(run, write_base(run.root, locked->state, acknowledged))) return;
+  if (failed(run, write_base(run.root, locked.state, acknowledged))) return;
   sync.last_push_at = run.now.utc_rfc3339_millis();
   sync.last_push_ok = report.refused.empty();
   if (failed(run, run.root.write_state_file("sync.json", memorybox::render_sync_state(sync)))) {

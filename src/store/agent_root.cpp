@@ -353,6 +353,21 @@ Result<std::unique_ptr<LockHandle>> AgentRoot::lock(double timeout_seconds) {
   return held;
 }
 
+bool AgentRoot::lock_writes_nothing() const {
+  const Result<bool> state = folder(".memkit");
+  if (!state || !*state) return false;
+  for (const char* file : {".memkit/lock", ".memkit/.gitignore"}) {
+    const Result<NodeType> type = fs_->node_type(absolute(file));
+    if (!type || *type != NodeType::file) return false;
+  }
+  const Result<NodeType> txn = fs_->node_type(absolute(".memkit/txn"));
+  if (!txn) return false;
+  if (*txn == NodeType::none) return true;
+  if (*txn != NodeType::directory) return false;
+  const Result<std::vector<std::string>> pending = fs_->list_directory(absolute(".memkit/txn"));
+  return pending && pending->empty();
+}
+
 Result<Recovery> AgentRoot::recover(bool apply) {
   Result<Recovery> recovery =
       recover_transactions(*fs_, ApplyPaths{root_, absolute(".memkit")}, apply, false);

@@ -349,6 +349,22 @@ def scenario_faults(base, unreachable, unreachable_env):
     _, pushed = run(a, "push", "--workspace-id", ws, now="2026-11-30T09:05:00Z", expect=0)
     check(pushed["data"]["sent"] == 5 and pushed["data"]["last_push_ok"],
           "faults: the queued records are sent later: %s" % pushed["data"])
+    # A root that has synced connects while it takes the lock and reads: a remote that fails then
+    # still writes nothing (no Updated stamp for the edit, no base line, no sync.json change), and
+    # the edit waits.
+    write(a, "memory/LONG_TERM.md", read(a, "memory/LONG_TERM.md").replace(
+        "Deploys happen on Tuesdays", "Deploys happen on Tuesdays (edited offline)", 1))
+    before = tree_digest(a)
+    code, failed = run(a, "push", now="2026-11-30T09:05:30Z", remote=unreachable,
+                       env=unreachable_env)
+    check(code == 2 and codes(failed) == ["MK-BOX-023"],
+          "faults: a synced root's push to an unreachable remote is MK-BOX-023 alone: %d %s" % (
+              code, codes(failed)))
+    check(tree_digest(a) == before, "faults: a synced root's push that cannot connect writes nothing")
+    _, status = run(a, "status", now="2026-11-30T09:05:40Z", remote=False, expect=0)
+    check(status["data"]["pending_push"] == 1, "faults: the edit waits: %s" % status["data"])
+    _, pushed = run(a, "push", now="2026-11-30T09:05:50Z", expect=0)
+    check(pushed["data"]["sent"] == 1, "faults: the edit is sent later: %s" % pushed["data"])
     # A push repeated after a lost acknowledgement (the base never written) is acknowledged.
     os.remove(os.path.join(a, ".memkit", "sync", "base.tsv"))
     _, again = run(a, "push", now="2026-11-30T09:06:00Z", expect=0)
