@@ -256,8 +256,8 @@ struct Locked {
   State state;
 };
 
-// With `may_write` false, a transaction a crash left is not finished: it stops with MK-TXN-001
-// and nothing written (the caller is not yet connected to its remote).
+// With `may_write` false, a transaction a crash left is not finished: it stops with an error and
+// nothing written (the caller is not yet connected to its remote; the next run finishes it).
 std::optional<Locked> lock_and_read(MemoryBoxRun& run, State* earlier = nullptr,
                                     bool may_write = true) {
   Locked out;
