@@ -89,6 +89,12 @@ std::int32_t workspace_lock_key(std::string_view workspace_id) noexcept {
 }
 
 Status migrate_schema(Connection& connection) {
+  // The usual case, a current schema, is read without a transaction or the lock: a migration
+  // commits its tables and the new version together, so a current version is a whole schema.
+  if (Result<int> current = stored_version(connection);
+      current && *current == sync::kPostgresSchemaVersion) {
+    return Status();
+  }
   Transaction transaction(connection);
   if (Status begun = transaction.begin("creating the schema", "BEGIN"); !begun.ok()) return begun;
   const std::string lock_class = std::to_string(kSchemaLockClass);
