@@ -583,19 +583,32 @@ void run_push(MemoryBoxRun& run) {
   for (const memorybox::LocalRecord& r : prepared->scan.records) {
     if (r.assigned) report.assigned.push_back(r.record.id);
   }
-  // The fields first: once a record is sent, its entry must carry the Id it was sent with.
-  if (const std::optional<Plan> fields = field_plan(locked.inputs, selection.splices)) {
-    Result<std::vector<std::string>> applied = run.root.apply(*fields, run.now);
-    if (!applied) {
-      failed(run, applied.status());
-      return;
-    }
+  // The field lines written and the records sent. Where Ids were assigned, the fields go first:
+  // once a record is sent, its entry must carry the Id it was sent with. Else the two run at once
+  // (the records then carry only Ids their entries hold): a write that fails after the remote
+  // stored the records leaves the base as it was, so the next push sends them again, the same
+  // rows upserted with a later time.
+  const std::optional<Plan> fields = field_plan(locked.inputs, selection.splices);
+  Result<std::vector<std::string>> applied = std::vector<std::string>{};
+  Result<std::vector<sync::Refusal>> refused = std::vector<sync::Refusal>{};
+  const auto write_fields = [&] {
+    if (fields) applied = run.root.apply(*fields, run.now);
+  };
+  const auto send = [&] {
+    if (!selection.records.empty()) refused = (*remote)->push(sync.workspace_id, selection.records);
+  };
+  if (fields && !selection.records.empty() && report.assigned.empty()) {
+    memkit::detail::run_both(write_fields, send);
+  } else {
+    write_fields();
+    if (applied) send();
+  }
+  if (!applied) {
+    failed(run, applied.status());
+    return;
   }
   report.sent = selection.records.size();
   report.held = selection.held;
-  Result<std::vector<sync::Refusal>> refused =
-      selection.records.empty() ? Result<std::vector<sync::Refusal>>(std::vector<sync::Refusal>{})
-                                : (*remote)->push(sync.workspace_id, selection.records);
   if (!refused) {
     // Nothing acknowledged: the records wait for the next push (the offline queue is the base).
     sync.last_push_ok = false;

@@ -31,7 +31,16 @@ Status write_file_atomically(FileSystem& fs, const std::string& path,
     mode = *current;
   }
   const Result<std::string> temporary = fs.write_temporary(directory, pieces);
-  if (!temporary) return temporary.status();
+  if (!temporary) {
+    // Named by the file it was for: a temporary's name means nothing to the reader.
+    std::string why = temporary.status().message();
+    const std::string prefix = directory + "/.memkit-tmp-";
+    if (const std::size_t colon = why.find(": ");
+        why.compare(0, prefix.size(), prefix) == 0 && colon != std::string::npos) {
+      why.erase(0, colon + 2);
+    }
+    return Status(temporary.status().code(), path + ": not written: " + why);
+  }
   Status status = fs.set_mode(*temporary, mode);
   if (status.ok()) {
     status =

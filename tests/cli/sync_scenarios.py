@@ -365,10 +365,53 @@ def scenario_faults(base, unreachable, unreachable_env):
     check(status["data"]["pending_push"] == 1, "faults: the edit waits: %s" % status["data"])
     _, pushed = run(a, "push", now="2026-11-30T09:05:50Z", expect=0)
     check(pushed["data"]["sent"] == 1, "faults: the edit is sent later: %s" % pushed["data"])
+    # Where no Id is assigned, the Updated stamps are written while the records are sent: a write
+    # that fails (memory/ made immutable) after the remote stored the edit leaves the root as it
+    # was, base and sync.json too, and the next push sends the edit again.
+    write(a, "memory/LONG_TERM.md", read(a, "memory/LONG_TERM.md").replace(
+        "(edited offline)", "(edited twice)", 1))
+    memory = os.path.join(a, "memory")
+    records_of_a = 5
+    if subprocess.run(["chattr", "+i", memory], capture_output=True).returncode != 0:
+        print("sync scenarios: chattr +i is not supported here; a failed local write is not tried")
+    else:
+        before = tree_digest(a)
+        try:
+            code, failed = run(a, "push", now="2026-11-30T09:05:52Z")
+        finally:
+            subprocess.run(["chattr", "-i", memory], check=True)
+        check(code == 2 and any(f["message"].startswith("memory/LONG_TERM.md: not written: ")
+                                for f in failed["findings"]),
+              "faults: a failed local write is an error naming the file: %d %s" % (
+                  code, failed["findings"]))
+        check(tree_digest(a) == before, "faults: a push whose local write failed changed the root")
+        seen = new_root(base, "seen")
+        run(seen, "pull", "--workspace-id", ws, now="2026-11-30T09:05:54Z", expect=0)
+        check("(edited twice)" in read(seen, "memory/LONG_TERM.md"),
+              "faults: the records went out while the stamps were written")
+        _, pushed = run(a, "push", now="2026-11-30T09:05:56Z", expect=0)
+        check(pushed["data"]["sent"] == 1 and not pushed["data"]["refused"],
+              "faults: the edit whose stamp failed is sent again: %s" % pushed["data"])
+        # An entry given an Id is sent only once its Id line is written: none goes out here.
+        append(a, "memory/LONG_TERM.md", "- Fact with no Id yet\n  Confidence: 0.90\n"
+               "  Verified: 2026-11-30\n  Updated: 2026-11-30T09:00:00.000Z\n")
+        subprocess.run(["chattr", "+i", memory], check=True)
+        try:
+            code, failed = run(a, "push", now="2026-11-30T09:05:57Z")
+        finally:
+            subprocess.run(["chattr", "-i", memory], check=True)
+        check(code == 2, "faults: a failed Id line is an error: %d %s" % (code, codes(failed)))
+        pull(seen, "2026-11-30T09:05:58Z")
+        check("Fact with no Id yet" not in read(seen, "memory/LONG_TERM.md"),
+              "faults: a record went out without its Id line written")
+        _, pushed = run(a, "push", now="2026-11-30T09:05:59Z", expect=0)
+        check(pushed["data"]["sent"] == 1 and len(pushed["data"]["assigned"]) == 1,
+              "faults: the new entry is sent once its Id is written: %s" % pushed["data"])
+        records_of_a = 6
     # A push repeated after a lost acknowledgement (the base never written) is acknowledged.
     os.remove(os.path.join(a, ".memkit", "sync", "base.tsv"))
     _, again = run(a, "push", now="2026-11-30T09:06:00Z", expect=0)
-    check(again["data"]["sent"] == 5 and not again["data"]["refused"],
+    check(again["data"]["sent"] == records_of_a and not again["data"]["refused"],
           "faults: a repeated push is acknowledged, not refused: %s" % again["data"])
     run(b, "pull", "--workspace-id", ws, now="2026-11-30T09:07:00Z", expect=0)
     converged(a, b, base, "faults: after the repeated push")

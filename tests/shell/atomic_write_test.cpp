@@ -91,6 +91,9 @@ TEST_CASE(
     CHECK_FALSE(status.ok());
     CHECK(status.code() == Errc::io);
     CHECK(status.message().find("injected fault") != std::string::npos);
+    if (s.op == Op::write_temporary) {  // named by its target, not by the temporary
+      CHECK(status.message().rfind(target.string() + ": not written: ", 0) == 0);
+    }
     if (old_state_expected(s)) {
       if (s.existing) {
         CHECK(read_bytes(target) == kOld);
