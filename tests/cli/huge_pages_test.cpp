@@ -1,6 +1,6 @@
-// The CLI's operator new (src/cli/huge_pages.cpp), linked into this program as into `memkit`: a
-// large block lies in memory the kernel may back with huge pages, a small one is left alone, and
-// every block holds what is written to it.
+// The CLI's operator new (src/cli/huge_pages.cpp), linked into this program as into `memkit`:
+// blocks large and small lie in memory the kernel may back with huge pages, and every block holds
+// what is written to it.
 #include <doctest/doctest.h>
 
 #include <cstdint>
@@ -9,6 +9,7 @@
 #include <memory>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -61,7 +62,7 @@ TEST_CASE("cli allocator: blocks of any size hold what is written to them") {
 }
 
 #if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
-TEST_CASE("cli allocator: a block of 8 MiB may be backed by huge pages, one of 64 bytes is not") {
+TEST_CASE("cli allocator: blocks large and small lie in memory that huge pages may back") {
   if (thp_mode() != "madvise") {
     MESSAGE("transparent huge pages are '" << thp_mode() << "', not madvise: nothing to see");
     return;
@@ -72,6 +73,13 @@ TEST_CASE("cli allocator: a block of 8 MiB may be backed by huge pages, one of 6
   const std::uintptr_t page = middle & ~((std::uintptr_t{2} << 20) - 1);
   CHECK(thp_eligible(reinterpret_cast<const void*>(page)) == 1);
   const std::unique_ptr<char[]> small(new char[64]);
-  CHECK(thp_eligible(small.get()) == 0);
+  CHECK(thp_eligible(small.get()) == 1);
+  // Blocks of 1 MiB (from the heap, never touched) until the heap has grown past its first step
+  // of 256 MiB: what it grew by is advised too.
+  std::vector<std::unique_ptr<char[]>> blocks;
+  for (int i = 0; i < 300; ++i) blocks.emplace_back(new char[std::size_t{1} << 20]);
+  CHECK(thp_eligible(blocks.back().get()) == 1);
+  const std::unique_ptr<char[]> after(new char[64]);
+  CHECK(thp_eligible(after.get()) == 1);
 }
 #endif
