@@ -1,5 +1,6 @@
 // Content digests: SHA-256 for plan IDs and file hashes that must match across machines, and
-// XXH3 for fast in-memory indexes that never leave the process.
+// XXH3 for fast in-memory indexes that never leave the process and for digests a root keeps for
+// itself (the sync base), which no other machine compares.
 #pragma once
 
 #include <array>
@@ -32,5 +33,9 @@ class Sha256Hasher final {
 
 // A 64-bit non-cryptographic hash, stable for one build; never persist it.
 [[nodiscard]] std::uint64_t fast_hash(std::string_view bytes) noexcept;
+
+// XXH3-128 (xxHash 0.8's stable, seedless form) in its canonical big-endian byte order: the same
+// bytes give the same digest on every machine and build. Not a defence against a chosen collision.
+[[nodiscard]] std::array<std::uint8_t, 16> xxh3_128(std::string_view bytes) noexcept;
 
 }  // namespace memkit

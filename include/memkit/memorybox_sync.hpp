@@ -160,10 +160,19 @@ inline constexpr std::string_view kSyncConflictsFile = "memory/SYNC_CONFLICTS.md
 // memory/daily/YYYY-MM-DD.md (a valid date) -> daily_logs; nullopt for any other path.
 [[nodiscard]] std::optional<SyncTable> sync_table_of(std::string_view path) noexcept;
 
-// What "changed since the last sync" compares (32 hex digits of SHA-256): every field of the
-// record but workspace_id and updated_at, so a file's modification time moving (the updated_at of
-// an entry without `Updated`) is no change.
-[[nodiscard]] std::string record_digest(const SyncRecord& record);
+// How a base's record digests are made (OUR DECISION). Version 2, a base.tsv that starts with
+// kSyncBaseHeader (every base memkit starts now): XXH3-128, a tenth of SHA-256's cost per entry,
+// enough since the base never leaves the root and a collision could only hide a change. Version
+// 1, a base.tsv without that line (memkit before it): the first 128 bits of SHA-256; such a base
+// is read and appended to as it is.
+enum class BaseDigests : std::uint8_t { sha256 = 1, xxh3 = 2 };
+inline constexpr std::string_view kSyncBaseHeader = "# memkit sync base 2: XXH3-128 digests\n";
+
+// What "changed since the last sync" compares (32 hex digits): every field of the record but
+// workspace_id and updated_at, so a file's modification time moving (the updated_at of an entry
+// without `Updated`) is no change.
+[[nodiscard]] std::string record_digest(const SyncRecord& record,
+                                        BaseDigests digests = BaseDigests::xxh3);
 
 // The tombstone a push sends for an entry deleted locally: no text, no scores, deleted.
 [[nodiscard]] SyncRecord tombstone(std::string id, std::string workspace_id, SyncTable table,
@@ -185,6 +194,7 @@ struct BaseEntry {
 class SyncBase final {
  public:
   SyncBase() = default;
+  explicit SyncBase(BaseDigests digests) noexcept : digests_(digests) {}
   SyncBase(std::initializer_list<std::pair<std::string_view, BaseEntry>> entries);
   SyncBase(const SyncBase& other);
   SyncBase& operator=(const SyncBase& other);
@@ -193,6 +203,8 @@ class SyncBase final {
   ~SyncBase() = default;
 
   [[nodiscard]] std::size_t size() const noexcept { return items_.size(); }
+  // How its digests are made: xxh3 for a new base, sha256 for a base.tsv of version 1.
+  [[nodiscard]] BaseDigests digests() const noexcept { return digests_; }
   [[nodiscard]] bool empty() const noexcept { return items_.empty(); }
   [[nodiscard]] bool contains(std::string_view id) const noexcept;
   // The entry of `id`, or nullopt.
@@ -245,14 +257,19 @@ class SyncBase final {
   std::set<std::string, std::less<>> files_;  // files set since, once each
   std::vector<Item> items_;
   std::vector<Slot> slots_;  // open addressing, a power of two long, at most half full
+  BaseDigests digests_ = BaseDigests::xxh3;
 };
 
-// One line per id, sorted bytewise by id: "<digest>\t<table>\t<file>\t<id>\n". The file is
+// kSyncBaseHeader (a base of version 2), then one line per id, sorted bytewise by id:
+// "<digest>\t<table>\t<file>\t<id>\n". Another first line that starts with '#' is a base of a
+// later version: Errc::layout. The file is
 // appended to (OUR DECISION: a sync of 100 entries writes 100 lines, not the whole base), so
 // parsing takes a later line of an id over an earlier one and ignores a last line without its LF
 // (an append cut short by a crash: that id is merely synced again). Otherwise strict (Errc::parse
 // naming the line).
 [[nodiscard]] std::string render_sync_base(const SyncBase& base);
+// Its lines alone, sorted by id, for appending to a base.tsv of the same digests.
+[[nodiscard]] std::string render_sync_base_lines(const SyncBase& base);
 [[nodiscard]] Result<SyncBase> parse_sync_base(std::string_view bytes);
 // The same without copying: the base keeps `bytes` (nullptr reads as empty).
 [[nodiscard]] Result<SyncBase> parse_sync_base(std::shared_ptr<const std::string> bytes);
@@ -295,7 +312,13 @@ struct LocalScan {
   // order; a daily file's Id line and empty line at its top).
   std::map<std::string, std::vector<Splice>> id_splices;
   std::vector<Finding> findings;  // MK-BOX-022 (BLOCKER) for each Id held by two entries
+  // How the records' digests were made: as the focus base's are (xxh3 without a base).
+  BaseDigests digests = BaseDigests::xxh3;
 };
+
+// A scanned record's digest as `digests` make it: its own when the scan made them so.
+[[nodiscard]] std::string digest_as(const LocalScan& scan, const LocalRecord& record,
+                                    BaseDigests digests);
 
 // The files' modification times, "path" -> UTC with milliseconds, for entries without `Updated`.
 using ModifiedTimes = std::map<std::string, std::string, std::less<>>;

@@ -186,15 +186,16 @@ std::optional<RootRead> read_root(MemoryBoxRun& run, State* earlier = nullptr) {
   return RootRead{std::move(*inputs), std::move(*state)};
 }
 
-// Sets `changes` in .memkit/sync/base.tsv: appended (a sync of 100 entries writes 100 lines), or
-// the whole base written again when State::base_rewrite.
+// Sets `changes` (digests made as the base's are) in .memkit/sync/base.tsv: appended (a sync of
+// 100 entries writes 100 lines), or the whole base written when there is none yet (its first line
+// says its version) or State::base_rewrite.
 Status write_base(AgentRoot& root, const State& state, const memorybox::SyncBase& changes) {
   if (changes.empty()) return Status();
-  if (state.base_rewrite) {
+  if (state.base_rewrite || !state.files.base || state.files.base->empty()) {
     return root.write_state_file(
         "sync/base.tsv", memorybox::render_sync_base(memorybox::merged_base(state.base, changes)));
   }
-  return root.append_state_file("sync/base.tsv", memorybox::render_sync_base(changes));
+  return root.append_state_file("sync/base.tsv", memorybox::render_sync_base_lines(changes));
 }
 
 std::string conflicts_bytes(const std::vector<SyncRecord>& conflicts) {
@@ -621,11 +622,12 @@ void run_push(MemoryBoxRun& run) {
   report.refused = std::move(*refused);
   std::set<std::string_view> not_stored;
   for (const sync::Refusal& r : report.refused) not_stored.insert(r.id);
-  memorybox::SyncBase acknowledged;
+  const memorybox::BaseDigests digests = locked.state.base.digests();
+  memorybox::SyncBase acknowledged(digests);
   for (const SyncRecord& r : selection.records) {
     if (!not_stored.contains(r.id)) {
       acknowledged.insert_or_assign(
-          r.id, memorybox::BaseEntry{r.table, r.file, memorybox::record_digest(r)});
+          r.id, memorybox::BaseEntry{r.table, r.file, memorybox::record_digest(r, digests)});
     }
   }
   if (failed(run, write_base(run.root, locked.state, acknowledged))) return;
@@ -698,7 +700,7 @@ void run_status(MemoryBoxRun& run) {
     std::uint64_t pending = 0;
     for (const SyncRecord& r : pulled->records) {
       const std::optional<std::string_view> known = state.base.digest(r.id);
-      if (!known || *known != memorybox::record_digest(r)) {
+      if (!known || *known != memorybox::record_digest(r, state.base.digests())) {
         ++pending;
       }
     }

@@ -3,6 +3,7 @@
 #include <openssl/evp.h>
 #include <xxhash.h>
 
+#include <algorithm>
 #include <exception>
 #include <memory>
 #include <new>
@@ -84,6 +85,14 @@ std::string sha256_hex(std::string_view bytes) { return to_hex(sha256(bytes)); }
 
 std::uint64_t fast_hash(std::string_view bytes) noexcept {
   return XXH3_64bits(bytes.data(), bytes.size());
+}
+
+std::array<std::uint8_t, 16> xxh3_128(std::string_view bytes) noexcept {
+  XXH128_canonical_t canonical;
+  XXH128_canonicalFromHash(&canonical, XXH3_128bits(bytes.data(), bytes.size()));
+  std::array<std::uint8_t, 16> out{};
+  std::copy_n(canonical.digest, out.size(), out.begin());
+  return out;
 }
 
 }  // namespace memkit

@@ -66,7 +66,7 @@ SyncBase::SyncBase(std::initializer_list<std::pair<std::string_view, BaseEntry>>
   for (const auto& [id, entry] : entries) insert_or_assign(id, entry);
 }
 
-SyncBase::SyncBase(const SyncBase& other) : bytes_(other.bytes_) {
+SyncBase::SyncBase(const SyncBase& other) : bytes_(other.bytes_), digests_(other.digests_) {
   // The views into other.owned_ are owned again here; views into the shared bytes stay.
   items_.reserve(other.items_.size());
   const std::string_view parsed = bytes_ ? std::string_view(*bytes_) : std::string_view();
@@ -193,7 +193,7 @@ void SyncBase::insert_or_assign(std::string_view id, const BaseEntry& entry) {
 }
 
 bool operator==(const SyncBase& a, const SyncBase& b) {
-  if (a.size() != b.size()) return false;
+  if (a.size() != b.size() || a.digests_ != b.digests_) return false;
   return std::all_of(a.items_.begin(), a.items_.end(), [&](const SyncBase::Item& x) {
     const SyncBase::Item* y = b.item(x.id);
     return y != nullptr && y->table == x.table && y->file == x.file && y->digest == x.digest;
@@ -201,6 +201,11 @@ bool operator==(const SyncBase& a, const SyncBase& b) {
 }
 
 std::string render_sync_base(const SyncBase& base) {
+  return (base.digests() == BaseDigests::xxh3 ? std::string(kSyncBaseHeader) : std::string()) +
+         render_sync_base_lines(base);
+}
+
+std::string render_sync_base_lines(const SyncBase& base) {
   struct Line {
     std::string_view id;
     SyncTable table;
@@ -236,7 +241,19 @@ Result<SyncBase> parse_sync_base(std::string_view text) {
 Result<SyncBase> parse_sync_base(std::shared_ptr<const std::string> text) {
   SyncBase base;
   base.bytes_ = std::move(text);
-  const std::string_view bytes = base.bytes_ ? std::string_view(*base.bytes_) : std::string_view();
+  std::string_view bytes = base.bytes_ ? std::string_view(*base.bytes_) : std::string_view();
+  std::size_t line_number = 0;
+  if (bytes.rfind(kSyncBaseHeader, 0) == 0) {
+    bytes.remove_prefix(kSyncBaseHeader.size());
+    line_number = 1;
+  } else if (!bytes.empty() && bytes.front() == '#') {
+    return Status(Errc::layout,
+                  fmt::format(".memkit/sync/base.tsv:1: a base of a later version than this "
+                              "memkit reads ({}): upgrade memkit",
+                              bytes.substr(0, std::min(bytes.find('\n'), std::size_t{60}))));
+  } else if (!bytes.empty()) {
+    base.digests_ = BaseDigests::sha256;  // version 1
+  }
   // Two passes: the lines in order into items_ (reading the bytes front to back), then each into
   // the table, its slot fetched a few lines ahead: a base of a million ids is mostly cache misses
   // otherwise.
@@ -248,7 +265,6 @@ Result<SyncBase> parse_sync_base(std::shared_ptr<const std::string> text) {
   constexpr std::size_t kShortestLine = 32 + 1 + 8 + 1 + 1 + 1 + 1 + 1;  // digest\tmemories\tf\ti\n
   base.items_.reserve(bytes.size() / kShortestLine + 1);
   pending.reserve(bytes.size() / kShortestLine + 1);
-  std::size_t line_number = 0;
   for (std::size_t at = 0; at < bytes.size();) {
     ++line_number;
     const auto bad = [&](std::string_view what) {

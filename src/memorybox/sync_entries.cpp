@@ -117,20 +117,26 @@ void add_optional(std::string& out, const std::optional<std::string_view>& value
 
 }  // namespace
 
-std::array<char, 32> digest_of(const DigestParts& parts, std::string& scratch) {
-  // The fields before the text and its length, then the text where it is, then the rest: the
-  // text is hashed without being copied.
+std::array<char, 32> digest_of(const DigestParts& parts, std::string& scratch,
+                               BaseDigests digests) {
+  // The fields before the text and its length, then the text, then the rest: for SHA-256 the
+  // text is hashed where it is; XXH3 is faster over the bytes in one piece.
   thread_local Sha256Hasher hasher;
-  hasher.restart();
+  const bool sha = digests == BaseDigests::sha256;
+  if (sha) hasher.restart();
   scratch.clear();
   add_field(scratch, parts.id);
   add_field(scratch, sync_table_name(parts.table));
   add_field(scratch, parts.file);
   add_optional(scratch, parts.category);
   add_size(scratch, parts.text.size());
-  hasher.update(scratch);
-  hasher.update(parts.text);
-  scratch.clear();
+  if (sha) {
+    hasher.update(scratch);
+    hasher.update(parts.text);
+    scratch.clear();
+  } else {
+    scratch.append(parts.text);
+  }
   char confidence[12];
   std::optional<std::string_view> confidence_text;
   if (parts.confidence) {
@@ -141,8 +147,14 @@ std::array<char, 32> digest_of(const DigestParts& parts, std::string& scratch) {
   add_optional(scratch, confidence_text);
   add_optional(scratch, parts.verified);
   scratch += parts.deleted ? 'D' : 'L';
-  hasher.update(scratch);
-  const Sha256 hash = hasher.finish();
+  std::array<std::uint8_t, 16> hash{};
+  if (sha) {
+    hasher.update(scratch);
+    const Sha256 full = hasher.finish();
+    std::copy_n(full.begin(), hash.size(), hash.begin());
+  } else {
+    hash = xxh3_128(scratch);
+  }
   static constexpr char kHex[] = "0123456789abcdef";
   std::array<char, 32> out{};
   for (std::size_t i = 0; i < 16; ++i) {

@@ -41,7 +41,8 @@ struct DigestParts {
   bool deleted = false;
 };
 // record_digest of the parts, built in `scratch` (its capacity reused).
-[[nodiscard]] std::array<char, 32> digest_of(const DigestParts& parts, std::string& scratch);
+[[nodiscard]] std::array<char, 32> digest_of(const DigestParts& parts, std::string& scratch,
+                                             BaseDigests digests);
 
 // The effective confidence of a stored value verified on `verified`, on `today` (§6).
 [[nodiscard]] std::uint32_t effective_on(std::uint32_t stored, const CivilDate& verified,

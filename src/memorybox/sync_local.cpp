@@ -62,7 +62,7 @@ std::optional<SyncTable> sync_table_of(std::string_view path) noexcept {
   return std::nullopt;
 }
 
-std::string record_digest(const SyncRecord& record) {
+std::string record_digest(const SyncRecord& record, BaseDigests digests) {
   std::string scratch;
   const std::optional<std::string_view> category =
       record.category ? std::optional<std::string_view>(*record.category) : std::nullopt;
@@ -76,7 +76,7 @@ std::string record_digest(const SyncRecord& record) {
                                                          .confidence = record.confidence,
                                                          .verified = verified,
                                                          .deleted = record.deleted},
-                                                        scratch);
+                                                        scratch, digests);
   return std::string(digest.data(), digest.size());
 }
 
@@ -137,6 +137,7 @@ struct FileReader {
   CivilDate today;
   std::int64_t now_millis;
   const ScanFocus& focus;
+  BaseDigests digests;  // the base's, so that its digests and these compare
 
   void read(Entry& entry, Part& out) const {
     std::optional<std::string_view> id;
@@ -187,7 +188,7 @@ struct FileReader {
                                   .confidence = stored,
                                   .verified = memories ? verified_text : std::nullopt,
                                   .deleted = false},
-                                 out.digest_scratch);
+                                 out.digest_scratch, digests);
       if (focused && focus.base->holds(*id, std::string_view(digest->data(), digest->size()))) {
         out.unchanged.push_back(*id);
         return;
@@ -217,7 +218,7 @@ struct FileReader {
       std::array<std::uint8_t, 10> random{};
       std::copy_n(h.begin(), random.size(), random.begin());
       local.record.id = uuid_v7(static_cast<std::uint64_t>(now_millis), random);
-      local.digest = record_digest(local.record);
+      local.digest = record_digest(local.record, digests);
       local.assigned = true;
       for (Splice& s : id_splices(doc, entry, local.record.id)) out.splices.push_back(std::move(s));
     }
@@ -228,10 +229,15 @@ struct FileReader {
 
 }  // namespace
 
+std::string digest_as(const LocalScan& scan, const LocalRecord& record, BaseDigests digests) {
+  return scan.digests == digests ? record.digest : record_digest(record.record, digests);
+}
+
 Result<LocalScan> scan_local(const Inputs& inputs, std::string_view workspace_id,
                              const ModifiedTimes& modified, const ClockReading& now,
                              const ScanFocus& focus) {
   LocalScan scan;
+  scan.digests = focus.base != nullptr ? focus.base->digests() : BaseDigests::xxh3;
   const std::string now_text = now.utc_rfc3339_millis();
   const CivilDate today = now.local_date();
   // Checked after the scan, so that an Id held twice is found without a node per Id.
@@ -258,8 +264,8 @@ Result<LocalScan> scan_local(const Inputs& inputs, std::string_view workspace_id
     }
     const auto mtime = modified.find(path);
     const std::string& file_time = mtime != modified.end() ? mtime->second : now_text;
-    const FileReader reader{doc,      path,  stored_path,       *table, file_time, workspace_id,
-                            now_text, today, now.unix_millis(), focus};
+    const FileReader reader{doc,      path,  stored_path,       *table, file_time,   workspace_id,
+                            now_text, today, now.unix_millis(), focus,  scan.digests};
     // A large file is laid out and read in two shares, one per core, each into its part.
     std::vector<Part> parts(file->bytes->size() < focus.parallel_bytes ? 1 : 2);
     // Room for every entry's Id at once (each unit or section is at most one entry), so that the
@@ -343,7 +349,7 @@ PushSelection select_push(const Inputs& inputs, const LocalScan& local, const Sy
       continue;
     }
     const std::optional<std::string_view> known = base.digest(r.record.id);
-    if (known && *known == r.digest) continue;
+    if (known && *known == digest_as(local, r, base.digests())) continue;
     selection.records.push_back(r.record);
     if (!known || r.entry.kind == EntryKind::daily) continue;
     // Changed since the last sync: stamped now.
@@ -381,7 +387,7 @@ PushSelection select_push(const Inputs& inputs, const LocalScan& local, const Sy
       }
       SyncRecord gone =
           tombstone(std::string(id), std::string(workspace_id), table, std::string(file), now_text);
-      if (record_digest(gone) != digest) tombstones.push_back(std::move(gone));
+      if (record_digest(gone, base.digests()) != digest) tombstones.push_back(std::move(gone));
     });
   }
   std::sort(tombstones.begin(), tombstones.end(),

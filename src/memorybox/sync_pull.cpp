@@ -489,6 +489,7 @@ Result<PullPlanning> plan_pull(const PullInput& input, const ClockReading& now) 
   const LocalScan& local = *input.local;
   PullPlanning out;
   const SyncBase& base = *input.base;
+  out.base_changes = SyncBase(base.digests());
   Changes changes(*input.inputs, local, input.conflicts_file, now, input.parallel_bytes);
   for (const auto& [path, splices] : local.id_splices) {
     for (const Splice& s : splices) changes.splice(path, s);
@@ -529,7 +530,7 @@ Result<PullPlanning> plan_pull(const PullInput& input, const ClockReading& now) 
                   .action = PullAction::unchanged,
                   .rule = std::nullopt};
     const std::optional<std::string_view> known = base.digest(r.id);
-    const std::string digest = record_digest(r);
+    const std::string digest = record_digest(r, base.digests());
     const bool remote_changed = !known || *known != digest;
     const auto found = by_id.find(r.id);
     const LocalRecord* l = found == by_id.end() ? nullptr : found->second;
@@ -558,8 +559,9 @@ Result<PullPlanning> plan_pull(const PullInput& input, const ClockReading& now) 
       }
     } else {
       item.file = l->record.file;
-      const bool local_changed = !known || *known != l->digest;
-      if (l->digest == digest) {
+      const std::string local_digest = digest_as(local, *l, base.digests());
+      const bool local_changed = !known || *known != local_digest;
+      if (local_digest == digest) {
         remember();
       } else if (!remote_changed) {
         item.action = PullAction::kept_local;
@@ -621,6 +623,7 @@ Result<Resolution> plan_resolve(const PullInput& input, std::string_view id, boo
   }
   const SyncRecord& r = *open;
   Resolution out;
+  out.base_changes = SyncBase(input.base->digests());
   out.id = std::string(id);
   out.take = take_remote_side ? "remote" : "local";
   for (const SyncRecord& c : input.open_conflicts) {
@@ -654,7 +657,8 @@ Result<Resolution> plan_resolve(const PullInput& input, std::string_view id, boo
   }
   changes.conflict_note(
       fmt::format("Resolved {} \u2014 {}: took {}.\n", id, changes.today(), out.take));
-  out.base_changes.insert_or_assign(out.id, BaseEntry{r.table, r.file, record_digest(r)});
+  out.base_changes.insert_or_assign(
+      out.id, BaseEntry{r.table, r.file, record_digest(r, input.base->digests())});
   std::vector<Finding> findings;
   Result<std::optional<Plan>> plan = changes.build(
       "memorybox sync resolve", {{"id", out.id}, {"take", out.take}}, written, findings);

@@ -435,10 +435,16 @@ def scenario_faults(base, unreachable, unreachable_env):
               "faults: both concurrent pushes landed")
 
 
+BASE_HEADER = "# memkit sync base 2: XXH3-128 digests\n"
+
+
 def base_lines(root):
+    """The lines of base.tsv after its first, which says its version."""
     with open(os.path.join(root, ".memkit", "sync", "base.tsv"), encoding="utf-8",
               newline="") as f:
-        return f.read().splitlines(keepends=True)
+        lines = f.read().splitlines(keepends=True)
+    check(lines[:1] == [BASE_HEADER], "base: the first line says the version: %r" % lines[:1])
+    return lines[1:]
 
 
 def scenario_base_file(base):
@@ -463,7 +469,7 @@ def scenario_base_file(base):
     # written whole.
     path = os.path.join(a, ".memkit", "sync", "base.tsv")
     with open(path, "w", encoding="utf-8", newline="") as f:
-        f.write("".join(second[:5]) + second[5][:20])
+        f.write(BASE_HEADER + "".join(second[:5]) + second[5][:20])
     _, status = run(a, "status", now="2026-11-30T10:02:00Z", remote=False, expect=0)
     check(status["data"]["pending_push"] == 1,
           "base: the torn line's id is pending again: %s" % status["data"])

@@ -187,14 +187,18 @@ TEST_CASE("sync_local: the base renders one sorted line per id and parses back")
       {"a id with spaces", BaseEntry{SyncTable::memories, "memory/LONG_TERM.md", digest_of('a')}},
       {"c\tid", BaseEntry{SyncTable::daily_logs, "memory/daily/2026-11-30.md", digest_of('0')}},
   };
+  const std::string lines = digest_of('a') + "\tmemories\tmemory/LONG_TERM.md\ta id with spaces\n" +
+                            digest_of('b') + "\tsession_logs\tmemory/SESSION_LOG.md\tb-id\n" +
+                            digest_of('0') + "\tdaily_logs\tmemory/daily/2026-11-30.md\tc\tid\n";
   const std::string bytes = render_sync_base(base);
-  CHECK(bytes == digest_of('a') + "\tmemories\tmemory/LONG_TERM.md\ta id with spaces\n" +
-                     digest_of('b') + "\tsession_logs\tmemory/SESSION_LOG.md\tb-id\n" +
-                     digest_of('0') + "\tdaily_logs\tmemory/daily/2026-11-30.md\tc\tid\n");
+  CHECK(bytes == "# memkit sync base 2: XXH3-128 digests\n" + lines);
+  CHECK(render_sync_base_lines(base) == lines);  // what an append adds
   const Result<SyncBase> back = parse_sync_base(bytes);
   REQUIRE(back);
+  CHECK(back->digests() == BaseDigests::xxh3);
   CHECK(*back == base);
-  CHECK(render_sync_base(SyncBase{}).empty());
+  CHECK(render_sync_base(SyncBase{}) == kSyncBaseHeader);
+  CHECK(render_sync_base_lines(SyncBase{}).empty());
   const Result<SyncBase> empty = parse_sync_base("");
   REQUIRE(empty);
   CHECK(empty->empty());
@@ -223,6 +227,16 @@ TEST_CASE("sync_local: bad base lines are refused with their line number") {
         ".memkit/sync/base.tsv:1: empty file or id");
   CHECK(problem(digest_of('a') + "\tmemories\tf\t\n") ==
         ".memkit/sync/base.tsv:1: empty file or id");
+  // After the first line of version 2, lines count from 2.
+  CHECK(problem(std::string(kSyncBaseHeader) + good + "\n") ==
+        ".memkit/sync/base.tsv:3: expected digest, table, file and id");
+  // A first line of another version is a base this memkit cannot read: refused, not taken apart.
+  const Result<SyncBase> later = parse_sync_base("# memkit sync base 3: BLAKE3 digests\n" + good);
+  REQUIRE_FALSE(later);
+  CHECK(later.status().code() == Errc::layout);
+  CHECK(later.status().message() ==
+        ".memkit/sync/base.tsv:1: a base of a later version than this memkit reads (# memkit "
+        "sync base 3: BLAKE3 digests): upgrade memkit");
 }
 
 TEST_CASE(
@@ -231,14 +245,15 @@ TEST_CASE(
   const std::string a1 = digest_of('a') + "\tmemories\tmemory/LONG_TERM.md\tid-a\n";
   const std::string b1 = digest_of('b') + "\tmemories\tmemory/LONG_TERM.md\tid-b\n";
   const std::string a2 = digest_of('c') + "\tmemories\tmemory/PATTERNS.md\tid-a\n";
-  const Result<SyncBase> later = parse_sync_base(a1 + b1 + a2);
+  const std::string h(kSyncBaseHeader);
+  const Result<SyncBase> later = parse_sync_base(h + a1 + b1 + a2);
   REQUIRE(later);
   CHECK(*later ==
         SyncBase{{"id-a", BaseEntry{SyncTable::memories, "memory/PATTERNS.md", digest_of('c')}},
                  {"id-b", BaseEntry{SyncTable::memories, "memory/LONG_TERM.md", digest_of('b')}}});
   // A crash cut the last append short: its id is merely synced again.
   for (const std::size_t cut : {std::size_t{1}, std::size_t{10}, a2.size() - 1}) {
-    const Result<SyncBase> torn = parse_sync_base(a1 + b1 + a2.substr(0, cut));
+    const Result<SyncBase> torn = parse_sync_base(h + a1 + b1 + a2.substr(0, cut));
     REQUIRE(torn);
     CHECK(torn->at("id-a") ==
           BaseEntry{SyncTable::memories, "memory/LONG_TERM.md", digest_of('a')});
@@ -959,4 +974,42 @@ TEST_CASE("select_push: on a first push everything is sent as it is, with the ne
   CHECK(spliced(fresh, p.splices).at("memory/MISTAKES.md") ==
         "## M\nConfidence: 0.7\nVerified: 2026-11-20\nId: " +
             record_in(s, "memory/MISTAKES.md", 0).record.id + "\nbody\n");
+}
+
+TEST_CASE(
+    "sync_local: a base of version 1 (no first line) keeps SHA-256 digests: compared and "
+    "appended to as they are") {
+  const LocalScan full = scan(kPushed);
+  std::string v1;  // base.tsv as memkit wrote it before version 2
+  for (const LocalRecord& r : full.records) {
+    const std::string sha = record_digest(r.record, BaseDigests::sha256);
+    CHECK(sha != record_digest(r.record));
+    CHECK(sha.size() == 32);
+    CHECK(sha.find_first_not_of("0123456789abcdef") == std::string::npos);
+    v1 += sha + "\t" + std::string(sync_table_name(r.record.table)) + "\t" + r.record.file + "\t" +
+          r.record.id + "\n";
+  }
+  const Result<SyncBase> base = parse_sync_base(v1);
+  REQUIRE(base);
+  CHECK(base->digests() == BaseDigests::sha256);
+  CHECK(render_sync_base(*base).rfind('#', 0) == std::string::npos);  // still version 1
+  const Result<SyncBase> again = parse_sync_base(render_sync_base(*base));
+  REQUIRE(again);
+  CHECK(*again == *base);
+  // Nothing changed: nothing to send; one edit: that record alone, with the base's digests.
+  CHECK(push(kPushed, *base).records.empty());
+  Files edited = kPushed;
+  std::string& lt = edited["memory/LONG_TERM.md"];
+  lt.replace(lt.find("Redis 7"), 7, "Redis 8");
+  const PushSelection one = push(edited, *base);
+  REQUIRE(one.records.size() == 1);
+  CHECK(one.records[0].id == "id-b");
+  const Result<LocalScan> focused =
+      scan_local(inputs_of(edited), kWorkspace, {}, kNow, {&*base, {}});
+  REQUIRE(focused);
+  CHECK(focused->digests == BaseDigests::sha256);
+  REQUIRE(focused->records.size() == 2);  // the edit and the daily file, always read in full
+  for (const LocalRecord& r : focused->records) {
+    CHECK(r.digest == record_digest(r.record, BaseDigests::sha256));
+  }
 }
