@@ -22,8 +22,6 @@ struct JournalTarget {
   std::string prepared;
 };
 
-const std::string kEmptySha = sha256_hex("");
-
 // The state of a target on disk: its bytes' digest, or the empty digest when it is absent.
 Result<std::string> current_digest(FileSystem& fs, const std::string& path) {
   const Result<NodeType> type = fs.node_type(path);
