@@ -216,6 +216,10 @@ class SyncBase final {
   // Whether the base holds `id` with `digest` (32 hex digits): the scan's question, answered from
   // the table alone. The id is known by its hash; the digest, which covers the id, settles it.
   [[nodiscard]] bool holds(std::string_view id, std::string_view digest) const noexcept;
+  // The same, as the id's position among the ids (1 to size()), 0 when not held so.
+  [[nodiscard]] std::uint32_t holding(std::string_view id, std::string_view digest) const noexcept;
+  // The position of `id` among the ids (1 to size()) whatever its digest, 0 when absent.
+  [[nodiscard]] std::uint32_t position(std::string_view id) const noexcept;
   // Starts fetching the table slot of `id` into the cache, so that a holds(id, ...) after some
   // other work (the scan digests the entry in between) does not wait for memory.
   void prefetch(std::string_view id) const noexcept;

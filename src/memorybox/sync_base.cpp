@@ -119,17 +119,27 @@ const SyncBase::Item* SyncBase::item(std::string_view id) const noexcept {
 }
 
 bool SyncBase::holds(std::string_view id, std::string_view digest) const noexcept {
-  if (slots_.empty()) return false;
+  return holding(id, digest) != 0;
+}
+
+std::uint32_t SyncBase::holding(std::string_view id, std::string_view digest) const noexcept {
+  if (slots_.empty()) return 0;
   const std::uint64_t hash = fast_hash(id);
   const std::array<std::uint8_t, 16> wanted = digest_bytes(digest);
   const std::size_t mask = slots_.size() - 1;
+  // The digest covers the id, so an equal digest with the id's fingerprint is the id's slot.
   for (std::size_t at = hash & mask;; at = (at + 1) & mask) {
     const Slot& slot = slots_[at];
-    if (slot.tag == kEmpty) return false;
+    if (slot.tag == kEmpty) return 0;
     if (static_cast<std::uint32_t>(slot.tag) == fingerprint(hash) && slot.digest == wanted) {
-      return true;
+      return static_cast<std::uint32_t>(slot.tag >> 32);
     }
   }
+}
+
+std::uint32_t SyncBase::position(std::string_view id) const noexcept {
+  const std::size_t at = slot_of(id);
+  return at < slots_.size() ? static_cast<std::uint32_t>(slots_[at].tag >> 32) : 0;
 }
 
 void SyncBase::prefetch(std::string_view id) const noexcept {

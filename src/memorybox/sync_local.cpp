@@ -103,6 +103,7 @@ struct Holder {
   std::string_view id;
   std::string_view path;
   std::size_t begin = 0;
+  std::uint32_t in_base = 0;  // the Id's position in the base when it holds the entry unchanged
 };
 
 std::string entry_name(const LocalScan& scan, const Holder& holder) {
@@ -189,9 +190,14 @@ struct FileReader {
                                   .verified = memories ? verified_text : std::nullopt,
                                   .deleted = false},
                                  out.digest_scratch, digests);
-      if (focused && focus.base->holds(*id, std::string_view(digest->data(), digest->size()))) {
-        out.unchanged.push_back(*id);
-        return;
+      if (focused) {
+        const std::uint32_t at =
+            focus.base->holding(*id, std::string_view(digest->data(), digest->size()));
+        if (at != 0) {
+          out.holders.back().in_base = at;
+          out.unchanged.push_back(*id);
+          return;
+        }
       }
     }
     LocalRecord local;
@@ -303,33 +309,50 @@ Result<LocalScan> scan_local(const Inputs& inputs, std::string_view workspace_id
       }
     }
   }
-  // An Id held twice: the holders go in file order into an open-addressing table of (hash, index),
-  // its slots fetched a few holders ahead; one whose Id is there already is a copy, and the
-  // holder there, the first in file order, is named first.
+  // An Id held twice: the holders go in file order, each claiming its Id; one whose Id is claimed
+  // already is a copy, and the claimant, the first in file order, is named first. An Id the base
+  // holds is claimed by its position there (known already for an unchanged entry, else looked up:
+  // an edited copy of an unchanged entry is found too); any other in an open-addressing table of
+  // (hash, index). So a root in step with its base is checked without a table entry per Id.
+  const SyncBase* base = focus.base;
+  std::vector<std::uint32_t> claimed(base != nullptr ? base->size() : 0);  // holder index + 1
+  std::size_t others = 0;
+  for (Holder& h : holders) {
+    if (h.in_base == 0 && base != nullptr) h.in_base = base->position(h.id);
+    if (h.in_base == 0) ++others;
+  }
   struct Slot {
     std::uint64_t hash = 0;
     std::size_t holder = 0;  // index + 1; 0 when empty
   };
-  std::vector<Slot> table(std::bit_ceil(2 * holders.size() + 2));
+  std::vector<Slot> table(std::bit_ceil(2 * others + 2));
   const std::size_t mask = table.size() - 1;
-  constexpr std::size_t kAhead = 8;
   for (std::size_t i = 0; i < holders.size(); ++i) {
-    if (i + kAhead < holders.size()) __builtin_prefetch(&table[holders[i + kAhead].hash & mask]);
     const Holder& second = holders[i];
-    std::size_t at = second.hash & mask;
-    while (table[at].holder != 0 &&
-           (table[at].hash != second.hash || holders[table[at].holder - 1].id != second.id)) {
-      at = (at + 1) & mask;
+    std::size_t first = 0;  // the claimant's index + 1
+    if (second.in_base != 0) {
+      std::uint32_t& claim = claimed[second.in_base - 1];
+      if (claim == 0)
+        claim = static_cast<std::uint32_t>(i + 1);
+      else
+        first = claim;
+    } else {
+      std::size_t at = second.hash & mask;
+      while (table[at].holder != 0 &&
+             (table[at].hash != second.hash || holders[table[at].holder - 1].id != second.id)) {
+        at = (at + 1) & mask;
+      }
+      if (table[at].holder == 0)
+        table[at] = Slot{second.hash, i + 1};
+      else
+        first = table[at].holder;
     }
-    if (table[at].holder == 0) {
-      table[at] = Slot{second.hash, i + 1};
-      continue;
-    }
-    scan.findings.push_back(make_finding(
-        "MK-BOX-022", Severity::blocker, std::string(second.path),
-        fmt::format("the Id {} is held by {} and {}", second.id,
-                    entry_name(scan, holders[table[at].holder - 1]), entry_name(scan, second)),
-        "delete the Id: line of the copy; the next sync gives it a new Id"));
+    if (first == 0) continue;
+    scan.findings.push_back(
+        make_finding("MK-BOX-022", Severity::blocker, std::string(second.path),
+                     fmt::format("the Id {} is held by {} and {}", second.id,
+                                 entry_name(scan, holders[first - 1]), entry_name(scan, second)),
+                     "delete the Id: line of the copy; the next sync gives it a new Id"));
   }
   sort_findings(scan.findings);
   return scan;

@@ -823,6 +823,31 @@ TEST_CASE("scan_local: with a focus, entries unchanged since the base are only l
   CHECK(dup->findings[0].message == "the Id dup is held by " +
                                         id_of("memory/LONG_TERM.md", twice, 0) + " and " +
                                         id_of("memory/LONG_TERM.md", twice, 1));
+  // An edited copy before an unchanged entry, and two holders of an Id the base never held: each
+  // copy found, the first in file order named first.
+  const std::string one = "- one\n  Confidence: 0.9\n  Verified: 2026-11-01\n  Id: dup\n";
+  const Files single{{"memory/LONG_TERM.md", one}};
+  const SyncBase one_base = base_of(scan(single));
+  const std::string mixed =
+      "- one, edited\n  Confidence: 0.9\n  Verified: 2026-11-01\n  Id: dup\n" + one +
+      "- new\n  Confidence: 0.9\n  Verified: 2026-11-01\n  Id: fresh\n" +
+      "- new again\n  Confidence: 0.9\n  Verified: 2026-11-01\n  Id: fresh\n";
+  const Files both{{"memory/LONG_TERM.md", mixed}};
+  for (const std::size_t parallel : {std::size_t{1} << 20, std::size_t{0}}) {
+    ScanFocus focus{&one_base, {}};
+    focus.parallel_bytes = parallel;
+    const Result<LocalScan> found = scan_local(inputs_of(both), kWorkspace, {}, kNow, focus);
+    REQUIRE(found);
+    CHECK(found->unchanged == std::vector<std::string_view>{"dup"});
+    REQUIRE(found->findings.size() == 2);
+    std::set<std::string> messages;
+    for (const Finding& f : found->findings) messages.insert(f.message);
+    CHECK(messages == std::set<std::string>{
+                          "the Id dup is held by " + id_of("memory/LONG_TERM.md", mixed, 0) +
+                              " and " + id_of("memory/LONG_TERM.md", mixed, 1),
+                          "the Id fresh is held by " + id_of("memory/LONG_TERM.md", mixed, 2) +
+                              " and " + id_of("memory/LONG_TERM.md", mixed, 3)});
+  }
 }
 
 TEST_CASE("select_push: nothing changed since the base, nothing sent or written") {
