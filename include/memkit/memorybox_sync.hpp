@@ -293,12 +293,22 @@ struct LocalRecord {
 // not the root): with a base, an entry whose record_digest equals the base's is only located,
 // its Id kept in LocalScan::unchanged, unless `ids` names it. Entries without an Id and daily
 // files are always read in full. Without a base, every entry is.
+// Synced files parsed, by path.
+using ParsedFiles = std::map<std::string, Document, std::less<>>;
+
+// The synced tier 1-4 files of `inputs` that are there, parsed as scan_local parses them: a caller
+// may parse them while it waits for something else (the base) and give them to scan_local.
+[[nodiscard]] ParsedFiles parse_synced_files(const Inputs& inputs);
+
 struct ScanFocus {
   const SyncBase* base = nullptr;
   std::unordered_set<std::string_view> ids;  // e.g. the ids of the pulled records
   // A file at least this large is laid out and read in two shares on two cores (the result is the
   // same either way; tests set 0 to read every file so).
   std::size_t parallel_bytes = std::size_t{1} << 20;
+  // Files parsed already (parse_synced_files); one not there, or parsed from other bytes than the
+  // inputs hold, is parsed by the scan.
+  const ParsedFiles* parsed = nullptr;
 };
 
 // What the local files hold for sync.
@@ -308,7 +318,7 @@ struct LocalScan {
   // valid while those are.
   std::vector<std::string_view> unchanged;
   // The synced files as parsed, by path (for the edits a push or pull plans).
-  std::map<std::string, Document, std::less<>> documents;
+  ParsedFiles documents;
   // Ids of entries that carry an Id but do not sync now (an unscored memories entry): they are
   // neither pushed nor taken as deleted.
   std::set<std::string, std::less<>> dormant;

@@ -162,16 +162,23 @@ Result<State> read_state(const AgentRoot& root, const memorybox::Inputs& inputs,
 }
 
 // The root's files and the sync state, read at once: the state (the base, parsed) on a second core
-// while the files are read. A failure of the files is told first, as a finding of its own kind.
+// while the files are read and parsed, since the base takes longer. A failure of the files is
+// told first, as a finding of its own kind.
 struct RootRead {
   memorybox::Inputs inputs;
   State state;
+  memorybox::ParsedFiles parsed;
 };
 std::optional<RootRead> read_root(MemoryBoxRun& run, State* earlier = nullptr) {
   Result<memorybox::Inputs> inputs = Status(Errc::internal, "not read");
   Result<State> state = Status(Errc::internal, "not read");
-  memkit::detail::run_both([&] { inputs = run.root.read_memorybox_inputs(); },
-                           [&] { state = read_state_files(run.root, earlier); });
+  memorybox::ParsedFiles parsed;
+  memkit::detail::run_both(
+      [&] {
+        inputs = run.root.read_memorybox_inputs();
+        if (inputs) parsed = memorybox::parse_synced_files(*inputs);
+      },
+      [&] { state = read_state_files(run.root, earlier); });
   if (!inputs) {
     run.reply.findings.push_back(finding_from(inputs.status()));
     return std::nullopt;
@@ -183,7 +190,7 @@ std::optional<RootRead> read_root(MemoryBoxRun& run, State* earlier = nullptr) {
     return std::nullopt;
   }
   state->files.modified = std::move(*modified);
-  return RootRead{std::move(*inputs), std::move(*state)};
+  return RootRead{std::move(*inputs), std::move(*state), std::move(parsed)};
 }
 
 // Sets `changes` (digests made as the base's are) in .memkit/sync/base.tsv: appended (a sync of
@@ -255,6 +262,7 @@ struct Locked {
   std::unique_ptr<LockHandle> lock;
   memorybox::Inputs inputs;
   State state;
+  memorybox::ParsedFiles parsed;
 };
 
 // With `may_write` false, a transaction a crash left is not finished: it stops with an error and
@@ -281,6 +289,7 @@ std::optional<Locked> lock_and_read(MemoryBoxRun& run, State* earlier = nullptr,
   if (!read) return std::nullopt;
   out.inputs = std::move(read->inputs);
   out.state = std::move(read->state);
+  out.parsed = std::move(read->parsed);
   return out;
 }
 
@@ -357,7 +366,7 @@ void run_pull(MemoryBoxRun& run) {
       run.reply.findings.push_back(local_finding(sync.status()));
       return;
     }
-    unlocked = RootRead{{}, std::move(*sync)};
+    unlocked = RootRead{{}, std::move(*sync), {}};
   } else {
     memkit::detail::run_both([&] { unlocked = read_root(run); },
                              [&] { remote = open_remote(run.inv, run.env, *spec); });
@@ -388,9 +397,10 @@ void run_pull(MemoryBoxRun& run) {
   const std::uint64_t count = pulled->records.size();
   // Plans the pull over the files and state as read; an unreadable file or two entries with one
   // Id (MK-BOX-022) come back as findings that stop it.
-  const auto plan = [&](const memorybox::Inputs& inputs,
-                        const State& state) -> std::shared_ptr<memorybox::PullPlanning> {
-    memorybox::ScanFocus focus{.base = &state.base, .ids = {}};
+  const auto plan =
+      [&](const memorybox::Inputs& inputs, const State& state,
+          const memorybox::ParsedFiles& parsed) -> std::shared_ptr<memorybox::PullPlanning> {
+    memorybox::ScanFocus focus{.base = &state.base, .ids = {}, .parsed = &parsed};
     for (const SyncRecord& r : pulled->records) focus.ids.insert(r.id);
     for (const SyncRecord& r : state.conflicts) focus.ids.insert(r.id);
     Result<memorybox::LocalScan> scan =
@@ -452,7 +462,7 @@ void run_pull(MemoryBoxRun& run) {
   };
   std::shared_ptr<memorybox::PullPlanning> first;
   if (!confirmed) {
-    first = plan(unlocked->inputs, unlocked->state);
+    first = plan(unlocked->inputs, unlocked->state, unlocked->parsed);
     if (!first) return;
     if (unconfirmed(first)) {
       finish(first, false, {});
@@ -470,7 +480,7 @@ void run_pull(MemoryBoxRun& run) {
   const std::shared_ptr<memorybox::PullPlanning> shared =
       first && same_reads(unlocked->inputs, unlocked->state, locked->inputs, locked->state)
           ? first
-          : plan(locked->inputs, locked->state);
+          : plan(locked->inputs, locked->state, locked->parsed);
   if (!shared) return;
   if (unconfirmed(shared)) {
     finish(shared, false, {});
@@ -534,9 +544,9 @@ void run_push(MemoryBoxRun& run) {
                                                          .last_push_at = {},
                                                          .last_push_ok = false,
                                                          .pull_cursor = ""});
-    Result<memorybox::LocalScan> scan =
-        memorybox::scan_local(locked->inputs, sync.workspace_id, locked->state.files.modified,
-                              run.now, {.base = &locked->state.base, .ids = {}});
+    Result<memorybox::LocalScan> scan = memorybox::scan_local(
+        locked->inputs, sync.workspace_id, locked->state.files.modified, run.now,
+        {.base = &locked->state.base, .ids = {}, .parsed = &locked->parsed});
     if (!scan) {
       run.reply.findings.push_back(local_finding(scan.status()));
       return std::nullopt;
@@ -673,8 +683,9 @@ void run_status(MemoryBoxRun& run) {
     status.last_push_ok = state.sync->last_push_ok;
   }
   const std::string workspace = status.workspace_id.value_or(std::string(36, '0'));
-  Result<memorybox::LocalScan> scan = memorybox::scan_local(
-      read->inputs, workspace, state.files.modified, run.now, {.base = &state.base, .ids = {}});
+  Result<memorybox::LocalScan> scan =
+      memorybox::scan_local(read->inputs, workspace, state.files.modified, run.now,
+                            {.base = &state.base, .ids = {}, .parsed = &read->parsed});
   if (!scan) {
     run.reply.findings.push_back(local_finding(scan.status()));
     return;
@@ -748,7 +759,7 @@ void run_resolve(MemoryBoxRun& run) {
     return;
   }
   const std::string workspace = locked->state.sync->workspace_id;
-  memorybox::ScanFocus focus{.base = &locked->state.base, .ids = {*id}};
+  memorybox::ScanFocus focus{.base = &locked->state.base, .ids = {*id}, .parsed = &locked->parsed};
   Result<memorybox::LocalScan> scan = memorybox::scan_local(
       locked->inputs, workspace, locked->state.files.modified, run.now, focus);
   if (!scan) {

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <memory>
 
 #include "markdown/line_kinds.hpp"
 #include "memkit/digest.hpp"
@@ -121,9 +122,12 @@ std::array<char, 32> digest_of(const DigestParts& parts, std::string& scratch,
                                BaseDigests digests) {
   // The fields before the text and its length, then the text, then the rest: for SHA-256 the
   // text is hashed where it is; XXH3 is faster over the bytes in one piece.
-  thread_local Sha256Hasher hasher;
   const bool sha = digests == BaseDigests::sha256;
-  if (sha) hasher.restart();
+  // Made on first use only: a hasher starts OpenSSL, which a base of version 2 never needs.
+  thread_local std::unique_ptr<Sha256Hasher> made;
+  if (sha && !made) made = std::make_unique<Sha256Hasher>();
+  Sha256Hasher* const hasher = made.get();
+  if (sha) hasher->restart();
   scratch.clear();
   add_field(scratch, parts.id);
   add_field(scratch, sync_table_name(parts.table));
@@ -131,8 +135,8 @@ std::array<char, 32> digest_of(const DigestParts& parts, std::string& scratch,
   add_optional(scratch, parts.category);
   add_size(scratch, parts.text.size());
   if (sha) {
-    hasher.update(scratch);
-    hasher.update(parts.text);
+    hasher->update(scratch);
+    hasher->update(parts.text);
     scratch.clear();
   } else {
     scratch.append(parts.text);
@@ -149,8 +153,8 @@ std::array<char, 32> digest_of(const DigestParts& parts, std::string& scratch,
   scratch += parts.deleted ? 'D' : 'L';
   std::array<std::uint8_t, 16> hash{};
   if (sha) {
-    hasher.update(scratch);
-    const Sha256 full = hasher.finish();
+    hasher->update(scratch);
+    const Sha256 full = hasher->finish();
     std::copy_n(full.begin(), hash.size(), hash.begin());
   } else {
     hash = xxh3_128(scratch);

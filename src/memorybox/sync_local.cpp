@@ -235,6 +235,17 @@ struct FileReader {
 
 }  // namespace
 
+ParsedFiles parse_synced_files(const Inputs& inputs) {
+  ParsedFiles parsed;
+  for (const std::string& path : tier_files_1_to_4(inputs)) {
+    const FileSnapshot* file = inputs.snapshot.find(path);
+    if (sync_table_of(path) && file != nullptr && file->state == EntryState::file) {
+      parsed.emplace(path, parse_markdown(file->bytes));
+    }
+  }
+  return parsed;
+}
+
 std::string digest_as(const LocalScan& scan, const LocalRecord& record, BaseDigests digests) {
   return scan.digests == digests ? record.digest : record_digest(record.record, digests);
 }
@@ -260,7 +271,16 @@ Result<LocalScan> scan_local(const Inputs& inputs, std::string_view workspace_id
       return Status(file->state == EntryState::unreadable ? Errc::io : Errc::unsafe_path,
                     path + ": " + why);
     }
-    const Document& doc = scan.documents.emplace(path, parse_markdown(file->bytes)).first->second;
+    const Document* given = nullptr;
+    if (focus.parsed != nullptr) {
+      const auto found = focus.parsed->find(path);
+      if (found != focus.parsed->end() && found->second.bytes().data() == file->bytes->data()) {
+        given = &found->second;
+      }
+    }
+    const Document& doc =
+        scan.documents.emplace(path, given != nullptr ? *given : parse_markdown(file->bytes))
+            .first->second;
     const std::string_view stored_path = scan.documents.find(path)->first;
     if (const auto& issue = doc.parse_error()) {
       return Status(Errc::parse, describe_issue(*issue, path));

@@ -1038,3 +1038,35 @@ TEST_CASE(
     CHECK(r.digest == record_digest(r.record, BaseDigests::sha256));
   }
 }
+
+TEST_CASE(
+    "scan_local: files parsed beforehand are used only where they were parsed from its bytes") {
+  const SyncBase base = base_of(scan(kPushed));
+  const Inputs in = inputs_of(kPushed);
+  const ParsedFiles parsed = parse_synced_files(in);
+  std::vector<std::string> paths;
+  for (const auto& [path, doc] : parsed) paths.push_back(path);
+  CHECK(paths == std::vector<std::string>{"memory/LONG_TERM.md", "memory/SESSION_LOG.md",
+                                          "memory/daily/2026-11-29.md"});
+  const Result<LocalScan> plain = scan_local(in, kWorkspace, {}, kNow, {&base, {}});
+  REQUIRE(plain);
+  ScanFocus given{&base, {}};
+  given.parsed = &parsed;
+  const Result<LocalScan> reused = scan_local(in, kWorkspace, {}, kNow, given);
+  REQUIRE(reused);
+  CHECK(reused->unchanged == plain->unchanged);
+  CHECK(reused->records.size() == plain->records.size());
+  for (const auto& [path, doc] : parsed) {
+    CHECK(reused->documents.at(path).units().data() == doc.units().data());  // the same parse
+  }
+  // Parsed from other bytes (the files changed since): parsed again, from the inputs' own.
+  Files edited = kPushed;
+  edited["memory/LONG_TERM.md"] += "- Another\n  Confidence: 0.50\n  Verified: 2026-11-30\n";
+  const ParsedFiles stale = parse_synced_files(inputs_of(edited));
+  given.parsed = &stale;
+  const Result<LocalScan> fresh = scan_local(in, kWorkspace, {}, kNow, given);
+  REQUIRE(fresh);
+  CHECK(fresh->records.size() == plain->records.size());
+  CHECK(fresh->documents.at("memory/LONG_TERM.md").bytes().data() ==
+        in.snapshot.find("memory/LONG_TERM.md")->text().data());
+}
