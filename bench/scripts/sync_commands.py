@@ -3,14 +3,16 @@
 are a full initial push of 100,000 entries in under 10 s and an incremental sync of 100 changed
 entries in under 100 ms.
 
-usage: sync_commands.py MEMKIT dir|postgres [--entries N] [--changes K] [--repeat R]
+usage: sync_commands.py MEMKIT dir|postgres [--entries N] [--changes K] [--repeat R] [--rounds C]
 
 `postgres` reads the connection string from MEMKIT_SYNC_CONNINFO (start a throwaway server with
 `tests/postgres/pg_server.py start DIR` and use DIR/conninfo). Each run uses a new workspace id, so
 runs do not see each other. Timed, each R times (fresh roots each time) with the median printed:
   push-all     the first push of N entries (Ids assigned and written, then every record sent)
   pull-all     a new root's first pull of the N records (every entry added)
-  push-K       a push after K entries were edited
+  push-K       a push after K entries were edited (C rounds of K other entries each, default 5:
+               the first round also meets the server writing out the N rows it was just sent,
+               which later rounds, as an agent's day of syncs, do not)
   pull-K       the other root's pull of those K edits (a plan to confirm: dry run + apply)
   push, nothing changed   a push that finds nothing to send: the cost of finding out
   status (local only)     `sync status` without a remote: the scan of the root alone
@@ -55,7 +57,7 @@ def sync(memkit, verb, root, remote, *extra):
             "--format", "json", *extra]
 
 
-def one_run(memkit, remote, entries, changes, base):
+def one_run(memkit, remote, entries, changes, rounds, base):
     import json
     a, b = os.path.join(base, "a"), os.path.join(base, "b")
     os.makedirs(a)
@@ -64,32 +66,39 @@ def one_run(memkit, remote, entries, changes, base):
     timed_run([memkit, "memorybox", "init", "--root", b], "sync_commands")
     ws = str(uuid.uuid4())
     t = {}
+
+    def add(name, seconds):
+        t.setdefault(name, []).append(seconds)
+
     t["push-all"], _ = timed_run(sync(memkit, "push", a, remote, "--workspace-id", ws),
                                  "sync_commands")
     t["pull-all"], _ = timed_run(sync(memkit, "pull", b, remote, "--workspace-id", ws),
                                  "sync_commands")
+    t = {name: [seconds] for name, seconds in t.items()}
     path = os.path.join(a, "memory", "LONG_TERM.md")
-    with open(path, encoding="utf-8") as f:
-        text = f.read()
     step = max(1, entries // changes)
-    for i in range(0, step * changes, step):
-        text = text.replace(f"- Fact {i}: ", f"- Fact {i} (edited): ", 1)
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(text)
-    t[f"push-{changes}"], _ = timed_run(sync(memkit, "push", a, remote), "sync_commands")
-    seconds, out = timed_run(sync(memkit, "pull", b, remote), "sync_commands", capture=True)
-    plan = json.loads(out)["data"]["plan"]["plan_id"]
-    applied, out = timed_run(sync(memkit, "pull", b, remote, "--apply", "--confirm-plan", plan),
-                             "sync_commands", capture=True)
-    data = json.loads(out)["data"]
-    updated = sum(1 for i in data["items"] if i["action"] == "updated")
-    if updated != changes or not data["applied"]:
-        sys.exit(f"sync_commands: the pull applied {updated} of {changes} edits")
-    t[f"pull-{changes}"] = seconds + applied
-    t[f"pull-{changes} apply only"] = applied
-    t["push, nothing changed"], _ = timed_run(sync(memkit, "push", a, remote), "sync_commands")
+    for r in range(rounds):  # other entries each round: Fact r, r + step, ...
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        for i in range(r % step, step * changes, step):
+            text = text.replace(f"- Fact {i}: ", f"- Fact {i} (edited): ", 1)
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+        add(f"push-{changes}", timed_run(sync(memkit, "push", a, remote), "sync_commands")[0])
+        seconds, out = timed_run(sync(memkit, "pull", b, remote), "sync_commands", capture=True)
+        plan = json.loads(out)["data"]["plan"]["plan_id"]
+        applied, out = timed_run(
+            sync(memkit, "pull", b, remote, "--apply", "--confirm-plan", plan), "sync_commands",
+            capture=True)
+        data = json.loads(out)["data"]
+        updated = sum(1 for i in data["items"] if i["action"] == "updated")
+        if updated != changes or not data["applied"]:
+            sys.exit(f"sync_commands: the pull applied {updated} of {changes} edits")
+        add(f"pull-{changes}", seconds + applied)
+        add(f"pull-{changes} apply only", applied)
+    add("push, nothing changed", timed_run(sync(memkit, "push", a, remote), "sync_commands")[0])
     status = [memkit, "memorybox", "sync", "status", "--root", a, "--now", NOW, "--format", "json"]
-    t["status (local only)"], _ = timed_run(status, "sync_commands")
+    add("status (local only)", timed_run(status, "sync_commands")[0])
     return t
 
 
@@ -104,6 +113,7 @@ def main():
 
     entries, changes, repeat = value("--entries", 100000), value("--changes", 100), value(
         "--repeat", 3)
+    rounds = value("--rounds", 5)
     for line in machine_lines(memkit, NOW):
         print(line)
     results = {}
@@ -117,14 +127,15 @@ def main():
                 if "MEMKIT_SYNC_CONNINFO" not in os.environ:
                     sys.exit("sync_commands: set MEMKIT_SYNC_CONNINFO for the postgres remote")
                 remote = "postgres"
-            for name, seconds in one_run(memkit, remote, entries, changes, base).items():
-                results.setdefault(name, []).append(seconds)
+            for name, seconds in one_run(memkit, remote, entries, changes, rounds, base).items():
+                results.setdefault(name, []).extend(seconds)
         finally:
             shutil.rmtree(base, ignore_errors=True)
-    print(f"remote:  {kind}; {entries} entries, {changes} changed; median of {repeat}")
+    print(f"remote:  {kind}; {entries} entries, {changes} changed; {repeat} root pairs, "
+          f"{rounds} rounds of edits each; medians")
     for name, values in results.items():
         print(f"  {name:24} {statistics.median(values) * 1000:10.1f} ms   "
-              f"(min {min(values) * 1000:.1f}, max {max(values) * 1000:.1f})")
+              f"(min {min(values) * 1000:.1f}, max {max(values) * 1000:.1f}, n={len(values)})")
 
 
 if __name__ == "__main__":
