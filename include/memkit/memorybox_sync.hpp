@@ -213,14 +213,13 @@ class SyncBase final {
   [[nodiscard]] BaseEntry at(std::string_view id) const;
   // The digest held for `id` (a view of this base, valid until it changes), or nullopt.
   [[nodiscard]] std::optional<std::string_view> digest(std::string_view id) const noexcept;
-  // Whether the base holds `id` with `digest` (32 hex digits): the scan's question, answered from
-  // the table alone. The id is known by its hash; the digest, which covers the id, settles it.
-  [[nodiscard]] bool holds(std::string_view id, std::string_view digest) const noexcept;
-  // The same, as the id's position among the ids (1 to size()), 0 when not held so.
+  // Whether the base holds `id` with `digest` (32 hex digits), as the id's position among the ids
+  // (1 to size()), 0 when it does not: the scan's question, answered from the table alone. The id
+  // is known by its hash; the digest, which covers the id, settles it.
   [[nodiscard]] std::uint32_t holding(std::string_view id, std::string_view digest) const noexcept;
   // The position of `id` among the ids (1 to size()) whatever its digest, 0 when absent.
   [[nodiscard]] std::uint32_t position(std::string_view id) const noexcept;
-  // Starts fetching the table slot of `id` into the cache, so that a holds(id, ...) after some
+  // Starts fetching the table slot of `id` into the cache, so that a holding(id, ...) after some
   // other work (the scan digests the entry in between) does not wait for memory.
   void prefetch(std::string_view id) const noexcept;
   void insert_or_assign(std::string_view id, const BaseEntry& entry);
@@ -289,10 +288,6 @@ struct LocalRecord {
   bool assigned = false;                   // the Id is new: an Id line is to be written
 };
 
-// Which entries a scan reads in full (OUR DECISION, so that an incremental sync costs the change,
-// not the root): with a base, an entry whose record_digest equals the base's is only located,
-// its Id kept in LocalScan::unchanged, unless `ids` names it. Entries without an Id and daily
-// files are always read in full. Without a base, every entry is.
 // Synced files parsed, by path.
 using ParsedFiles = std::map<std::string, Document, std::less<>>;
 
@@ -300,6 +295,10 @@ using ParsedFiles = std::map<std::string, Document, std::less<>>;
 // may parse them while it waits for something else (the base) and give them to scan_local.
 [[nodiscard]] ParsedFiles parse_synced_files(const Inputs& inputs);
 
+// Which entries a scan reads in full (OUR DECISION, so that an incremental sync costs the change,
+// not the root): with a base, an entry whose record_digest equals the base's is only located,
+// its Id kept in LocalScan::unchanged, unless `ids` names it. Entries without an Id and daily
+// files are always read in full. Without a base, every entry is.
 struct ScanFocus {
   const SyncBase* base = nullptr;
   std::unordered_set<std::string_view> ids;  // e.g. the ids of the pulled records

@@ -118,10 +118,6 @@ const SyncBase::Item* SyncBase::item(std::string_view id) const noexcept {
   return at < slots_.size() ? &items_[(slots_[at].tag >> 32) - 1] : nullptr;
 }
 
-bool SyncBase::holds(std::string_view id, std::string_view digest) const noexcept {
-  return holding(id, digest) != 0;
-}
-
 std::uint32_t SyncBase::holding(std::string_view id, std::string_view digest) const noexcept {
   if (slots_.empty()) return 0;
   const std::uint64_t hash = fast_hash(id);

@@ -304,8 +304,9 @@ TEST_CASE("sync_local: a long appended base keeps the last line of each id, in f
     CHECK(base->at(id) == BaseEntry{SyncTable::memories,
                                     repeated ? "memory/PATTERNS.md" : "memory/LONG_TERM.md",
                                     digest_of(repeated ? 'c' : 'a')});
-    CHECK(base->holds(id, digest_of(repeated ? 'c' : 'a')));
-    CHECK_FALSE(base->holds(id, digest_of('b')));
+    CHECK(base->holding(id, digest_of(repeated ? 'c' : 'a')) == base->position(id));
+    CHECK(base->position(id) != 0);
+    CHECK(base->holding(id, digest_of('b')) == 0);
   }
   CHECK(*base == *parse_sync_base(render_sync_base(*base)));
   CHECK(parse_sync_base(std::shared_ptr<const std::string>())->empty());
@@ -315,7 +316,8 @@ TEST_CASE("sync_local: a SyncBase answers by id, grows, and copies independently
   SyncBase base;
   CHECK(base.empty());
   CHECK_FALSE(base.contains("id-0"));
-  CHECK_FALSE(base.holds("id-0", digest_of('a')));
+  CHECK(base.holding("id-0", digest_of('a')) == 0);
+  CHECK(base.position("id-0") == 0);
   // Enough ids to grow the table several times.
   for (int i = 0; i < 5000; ++i) {
     base.insert_or_assign("id-" + std::to_string(i),
@@ -329,8 +331,9 @@ TEST_CASE("sync_local: a SyncBase answers by id, grows, and copies independently
     CHECK(base.at(id) ==
           BaseEntry{SyncTable::memories, "memory/file-" + std::to_string(i % 7), digest});
     CHECK(base.digest(id) == std::optional<std::string_view>(digest));
-    CHECK(base.holds(id, digest));
-    CHECK_FALSE(base.holds(id, digest_of('0')));
+    CHECK(base.holding(id, digest) == static_cast<std::uint32_t>(i + 1));  // in insertion order
+    CHECK(base.position(id) == static_cast<std::uint32_t>(i + 1));
+    CHECK(base.holding(id, digest_of('0')) == 0);
   }
   CHECK_FALSE(base.find("id-5000"));
   CHECK_THROWS_AS(static_cast<void>(base.at("id-5000")), std::out_of_range);
@@ -338,8 +341,8 @@ TEST_CASE("sync_local: a SyncBase answers by id, grows, and copies independently
   base.insert_or_assign(
       "id-7", BaseEntry{SyncTable::daily_logs, "memory/daily/2026-11-30.md", digest_of('9')});
   CHECK(base.size() == 5000);
-  CHECK(base.holds("id-7", digest_of('9')));
-  CHECK_FALSE(base.holds("id-7", digest_of('b')));
+  CHECK(base.holding("id-7", digest_of('9')) == 8);
+  CHECK(base.holding("id-7", digest_of('b')) == 0);
   // A copy owns what it views: it outlives its source, and changing one leaves the other.
   const Result<SyncBase> parsed = parse_sync_base(render_sync_base(base));
   REQUIRE(parsed);
@@ -999,6 +1002,22 @@ TEST_CASE("select_push: on a first push everything is sent as it is, with the ne
   CHECK(spliced(fresh, p.splices).at("memory/MISTAKES.md") ==
         "## M\nConfidence: 0.7\nVerified: 2026-11-20\nId: " +
             record_in(s, "memory/MISTAKES.md", 0).record.id + "\nbody\n");
+}
+
+TEST_CASE("sync_local: a record's digest is the same from build to build, in both versions") {
+  const SyncRecord r{.id = "id-golden",
+                     .workspace_id = std::string(kWorkspace),
+                     .table = SyncTable::memories,
+                     .file = "memory/LONG_TERM.md",
+                     .category = "Stack",
+                     .text = "- Uses PostgreSQL 15\n",
+                     .confidence = 90,
+                     .verified = "2026-11-01",
+                     .updated_at = std::string(kNowUtc),
+                     .deleted = false};
+  // As memkit at aaeee16 wrote it in base.tsv for this entry (version 1).
+  CHECK(record_digest(r, BaseDigests::sha256) == "2b4bce31cf228d467d34cf1642f94969");
+  CHECK(record_digest(r) == "50aaa084fedc23711b06fc7d5bff673f");
 }
 
 TEST_CASE(
