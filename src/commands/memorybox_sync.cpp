@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <functional>
 
 #include "commands/flow.hpp"
 #include "memkit/sync_remote.hpp"
@@ -163,20 +164,30 @@ Result<State> read_state(const AgentRoot& root, const memorybox::Inputs& inputs,
 
 // The root's files and the sync state, read at once: the state (the base, parsed) on a second core
 // while the files are read and parsed, since the base takes longer. A failure of the files is
-// told first, as a finding of its own kind.
+// told first, as a finding of its own kind. `alongside` (opening the remote), if any, runs on a
+// third thread, started after the state's: it loads libpq, and glibc makes a thread started
+// while a library loads wait for the load to end.
 struct RootRead {
   memorybox::Inputs inputs;
   State state;
   memorybox::ParsedFiles parsed;
 };
-std::optional<RootRead> read_root(MemoryBoxRun& run, State* earlier = nullptr) {
+std::optional<RootRead> read_root(MemoryBoxRun& run, State* earlier = nullptr,
+                                  const std::function<void()>& alongside = {}) {
   Result<memorybox::Inputs> inputs = Status(Errc::internal, "not read");
   Result<State> state = Status(Errc::internal, "not read");
   memorybox::ParsedFiles parsed;
+  const auto read_files = [&] {
+    inputs = run.root.read_memorybox_inputs();
+    if (inputs) parsed = memorybox::parse_synced_files(*inputs);
+  };
   memkit::detail::run_both(
       [&] {
-        inputs = run.root.read_memorybox_inputs();
-        if (inputs) parsed = memorybox::parse_synced_files(*inputs);
+        if (alongside) {
+          memkit::detail::run_both(read_files, alongside);
+        } else {
+          read_files();
+        }
       },
       [&] { state = read_state_files(run.root, earlier); });
   if (!inputs) {
@@ -267,8 +278,10 @@ struct Locked {
 
 // With `may_write` false, a transaction a crash left is not finished: it stops with an error and
 // nothing written (the caller is not yet connected to its remote; the next run finishes it).
+// `alongside` runs while the root is read (read_root), and not at all if it stops before.
 std::optional<Locked> lock_and_read(MemoryBoxRun& run, State* earlier = nullptr,
-                                    bool may_write = true) {
+                                    bool may_write = true,
+                                    const std::function<void()>& alongside = {}) {
   Locked out;
   Result<std::unique_ptr<LockHandle>> lock = run.root.lock(run.inv.lock_timeout_seconds);
   if (!lock) {
@@ -285,7 +298,7 @@ std::optional<Locked> lock_and_read(MemoryBoxRun& run, State* earlier = nullptr,
     return run.root.recover(apply);
   };
   if (!finish_transactions(recover, "memorybox", run.reply)) return std::nullopt;
-  std::optional<RootRead> read = read_root(run, earlier);
+  std::optional<RootRead> read = read_root(run, earlier, alongside);
   if (!read) return std::nullopt;
   out.inputs = std::move(read->inputs);
   out.state = std::move(read->state);
@@ -368,8 +381,7 @@ void run_pull(MemoryBoxRun& run) {
     }
     unlocked = RootRead{{}, std::move(*sync), {}};
   } else {
-    memkit::detail::run_both([&] { unlocked = read_root(run); },
-                             [&] { remote = open_remote(run.inv, run.env, *spec); });
+    unlocked = read_root(run, nullptr, [&] { remote = open_remote(run.inv, run.env, *spec); });
     if (!unlocked) return;
   }
   Result<std::optional<std::string>> workspace = workspace_of(run, unlocked->state.sync, true);
@@ -530,8 +542,9 @@ void run_push(MemoryBoxRun& run) {
     memorybox::LocalScan scan;
     memorybox::PushSelection selection;
   };
-  const auto prepare = [&run](bool may_write) -> std::optional<Prepared> {
-    std::optional<Locked> locked = lock_and_read(run, nullptr, may_write);
+  const auto prepare = [&run](bool may_write,
+                              const std::function<void()>& alongside) -> std::optional<Prepared> {
+    std::optional<Locked> locked = lock_and_read(run, nullptr, may_write, alongside);
     if (!locked) return std::nullopt;
     Result<std::optional<std::string>> workspace = workspace_of(run, locked->state.sync, true);
     if (!workspace) {
@@ -569,8 +582,12 @@ void run_push(MemoryBoxRun& run) {
   std::optional<Prepared> prepared;
   if (run.root.lock_writes_nothing()) {
     CommandReply before = run.reply;
-    memkit::detail::run_both([&] { prepared = prepare(false); },
-                             [&] { remote = open_remote(run.inv, run.env, *spec); });
+    bool opened = false;
+    prepared = prepare(false, [&] {
+      remote = open_remote(run.inv, run.env, *spec);
+      opened = true;
+    });
+    if (!opened) remote = open_remote(run.inv, run.env, *spec);  // it stopped before reading
     if (!remote) {
       prepared.reset();  // the lock too
       run.reply = std::move(before);
@@ -583,7 +600,7 @@ void run_push(MemoryBoxRun& run) {
       run.reply.findings.push_back(remote_finding(remote.status()));
       return;
     }
-    prepared = prepare(true);
+    prepared = prepare(true, {});
   }
   if (!prepared) return;
   Locked& locked = prepared->locked;
