@@ -286,6 +286,7 @@ struct LocalRecord {
   Entry entry;                             // where it is, in record.file (no entry ID: layout)
   std::optional<std::uint32_t> effective;  // memories: the effective confidence today (§6)
   bool assigned = false;                   // the Id is new: an Id line is to be written
+  bool own_time = false;  // record.updated_at is the entry's `Updated` (not the file's time)
 };
 
 // Synced files parsed, by path.
@@ -350,7 +351,10 @@ using ModifiedTimes = std::map<std::string, std::string, std::less<>>;
 // `now`, once. An entry changed since the last sync (its digest differs from the base's) is sent
 // with `updated_at` = now, and its `Updated` line is set to now in the file (OUR DECISION: an edit
 // made by hand leaves `Updated` as it was; without this, the remote would refuse the edit as no
-// newer than what it holds). A daily file has no `Updated` line: its time is the file's.
+// newer than what it holds), unless its own `Updated` is later than `synced_at` (the later of
+// last_push_at and last_pull_at; empty: none): then whatever changed it set its time, and it is
+// sent with that time and its file left as it is. A daily file has no `Updated` line: its time is
+// the file's.
 struct PushSelection {
   std::vector<SyncRecord> records;  // local order, then tombstones by id
   std::vector<std::string> held;    // ids not sent because a conflict is open, sorted
@@ -360,7 +364,8 @@ struct PushSelection {
 [[nodiscard]] PushSelection select_push(const Inputs& inputs, const LocalScan& local,
                                         const SyncBase& base,
                                         const std::set<std::string, std::less<>>& open_conflicts,
-                                        std::string_view workspace_id, const ClockReading& now);
+                                        std::string_view workspace_id, const ClockReading& now,
+                                        std::string_view synced_at = {});
 
 // One record a remote did not store, and why (sync_remote.hpp's adapters return these).
 struct PushRefusal {

@@ -268,6 +268,13 @@ std::optional<Plan> field_plan(const memorybox::Inputs& inputs,
   return Plan::create("memorybox sync push", {}, std::move(operations), {});
 }
 
+// The later of the last push and the last pull ("" before either): an entry whose own `Updated`
+// is later was given its time since, and a push leaves it as it is (select_push).
+std::string last_synced(const std::optional<memorybox::SyncState>& sync) {
+  if (!sync) return {};
+  return std::max(sync->last_push_at.value_or(""), sync->last_pull_at.value_or(""));
+}
+
 // The shared start of every sync command: the lock, what a crash left, the files read again.
 struct Locked {
   std::unique_ptr<LockHandle> lock;
@@ -569,9 +576,9 @@ void run_push(MemoryBoxRun& run) {
       run.reply.data = fixed("{}");
       return std::nullopt;
     }
-    memorybox::PushSelection selection =
-        memorybox::select_push(locked->inputs, *scan, locked->state.base,
-                               conflict_ids(locked->state.conflicts), sync.workspace_id, run.now);
+    memorybox::PushSelection selection = memorybox::select_push(
+        locked->inputs, *scan, locked->state.base, conflict_ids(locked->state.conflicts),
+        sync.workspace_id, run.now, last_synced(locked->state.sync));
     return Prepared{std::move(*locked), std::move(sync), std::move(*scan), std::move(selection)};
   };
   // Connected before anything is written: an unreachable remote or a refused login writes
@@ -708,8 +715,9 @@ void run_status(MemoryBoxRun& run) {
     return;
   }
   run.reply.findings = scan->findings;
-  const memorybox::PushSelection selection = memorybox::select_push(
-      read->inputs, *scan, state.base, conflict_ids(state.conflicts), workspace, run.now);
+  const memorybox::PushSelection selection =
+      memorybox::select_push(read->inputs, *scan, state.base, conflict_ids(state.conflicts),
+                             workspace, run.now, last_synced(state.sync));
   status.pending_push = selection.records.size();
   for (const SyncRecord& r : state.conflicts) status.open_conflicts.push_back(r.id);
   std::sort(status.open_conflicts.begin(), status.open_conflicts.end());

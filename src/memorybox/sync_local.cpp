@@ -212,8 +212,8 @@ struct FileReader {
       local.effective = detail::effective_on(*stored, *verified, today);
     }
     local.record.text = std::string(text);
-    local.record.updated_at =
-        updated && is_utc_millis(*updated) ? std::string(*updated) : std::string(file_time);
+    local.own_time = updated && is_utc_millis(*updated);
+    local.record.updated_at = local.own_time ? std::string(*updated) : std::string(file_time);
     if (id) {
       local.record.id = std::string(*id);
       local.digest = std::string(digest->data(), digest->size());
@@ -398,7 +398,8 @@ Result<LocalScan> scan_local(const Inputs& inputs, std::string_view workspace_id
 
 PushSelection select_push(const Inputs& inputs, const LocalScan& local, const SyncBase& base,
                           const std::set<std::string, std::less<>>& open_conflicts,
-                          std::string_view workspace_id, const ClockReading& now) {
+                          std::string_view workspace_id, const ClockReading& now,
+                          std::string_view synced_at) {
   PushSelection selection;
   selection.splices = local.id_splices;
   const std::string now_text = now.utc_rfc3339_millis();
@@ -413,7 +414,9 @@ PushSelection select_push(const Inputs& inputs, const LocalScan& local, const Sy
     if (known && *known == digest_as(local, r, base.digests())) continue;
     selection.records.push_back(r.record);
     if (!known || r.entry.kind == EntryKind::daily) continue;
-    // Changed since the last sync: stamped now.
+    // Changed since the last sync: stamped now, unless what changed it set `Updated` since (both
+    // are RFC 3339 UTC with milliseconds, which order as text).
+    if (!synced_at.empty() && r.own_time && r.record.updated_at > synced_at) continue;
     selection.records.back().updated_at = now_text;
     auto doc = local.documents.find(r.record.file);
     const Document parsed = doc != local.documents.end()

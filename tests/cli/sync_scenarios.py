@@ -223,6 +223,21 @@ def scenario_converge(base):
           "Source: ops channel" in read(a, "memory/LONG_TERM.md"),
           "converge: the edit replaces the text and keeps A's other fields")
     converged(a, b, base, "converge after an edit")
+    # B edits it again and sets its Updated itself, later than its last sync (as memkit's own
+    # writes do): the push sends it with that time and leaves the file as it is.
+    text = read(b, "memory/LONG_TERM.md")
+    check(text.count("Updated: 2026-11-30T10:00:00.000Z") == 1, "converge: B's stamp is there")
+    text = text.replace("Deploys happen on Thursdays", "Deploys happen on Fridays").replace(
+        "Updated: 2026-11-30T10:00:00.000Z", "Updated: 2026-11-30T10:30:00.000Z")
+    write(b, "memory/LONG_TERM.md", text)
+    _, pushed = run(b, "push", now="2026-11-30T10:40:00Z", expect=0)
+    check(pushed["data"].get("sent") == 1, "converge: B sends its own-timed edit")
+    check(read(b, "memory/LONG_TERM.md") == text, "converge: a push leaves an own-timed edit as is")
+    pull(a, "2026-11-30T10:45:00Z")
+    check("Fridays" in read(a, "memory/LONG_TERM.md") and
+          "Updated: 2026-11-30T10:30:00.000Z" in read(a, "memory/LONG_TERM.md"),
+          "converge: A takes the edit with B's own time")
+    converged(a, b, base, "converge after an own-timed edit")
     # A deletes the pattern; B's pull archives its copy.
     write(a, "memory/PATTERNS.md", "# PATTERNS\n")
     _, pushed = run(a, "push", now="2026-11-30T11:00:00Z", expect=0)

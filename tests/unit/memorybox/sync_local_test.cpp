@@ -742,16 +742,16 @@ const Files kPushed = {
 // What a push selects, checked to be the same when the scan reads in full only the entries that
 // changed since `base` (ScanFocus).
 PushSelection push(const Files& files, const SyncBase& base, const Ids& open = {},
-                   const ModifiedTimes& modified = {}) {
+                   const ModifiedTimes& modified = {}, std::string_view synced_at = {}) {
   const Inputs in = inputs_of(files);
   const Result<LocalScan> s = scan_local(in, kWorkspace, modified, kNow);
   REQUIRE(s);
-  PushSelection full = select_push(in, *s, base, open, kWorkspace, kNow);
+  PushSelection full = select_push(in, *s, base, open, kWorkspace, kNow, synced_at);
   const Result<LocalScan> focused = scan_local(in, kWorkspace, modified, kNow, {&base, {}});
   REQUIRE(focused);
   CHECK(focused->findings == s->findings);
   CHECK(focused->records.size() + focused->unchanged.size() == s->records.size());
-  const PushSelection same = select_push(in, *focused, base, open, kWorkspace, kNow);
+  const PushSelection same = select_push(in, *focused, base, open, kWorkspace, kNow, synced_at);
   CHECK(same.records == full.records);
   CHECK(same.held == full.held);
   CHECK(same.splices == full.splices);
@@ -771,7 +771,7 @@ PushSelection push(const Files& files, const SyncBase& base, const Ids& open = {
     CHECK(split->records[i].entry.begin == focused->records[i].entry.begin);
     CHECK(split->records[i].assigned == focused->records[i].assigned);
   }
-  const PushSelection two = select_push(in, *split, base, open, kWorkspace, kNow);
+  const PushSelection two = select_push(in, *split, base, open, kWorkspace, kNow, synced_at);
   CHECK(two.records == full.records);
   CHECK(two.held == full.held);
   CHECK(two.splices == full.splices);
@@ -903,6 +903,56 @@ TEST_CASE("select_push: a changed entry is sent at now, and its Updated line set
   for (const SyncRecord& sent : p.records) {
     if (sent.table == SyncTable::daily_logs) continue;
     CHECK(record_with_id(rescanned, sent.id).record == sent);
+  }
+}
+
+TEST_CASE("select_push: an entry whose own Updated is later than the last sync keeps it") {
+  const SyncBase base = base_of(scan(kPushed));
+  constexpr std::string_view kSynced = "2026-11-30T08:00:00.000Z";
+  Files edited = kPushed;
+  std::string& lt = edited["memory/LONG_TERM.md"];
+  // id-a: edited, no Updated line (its time would be the file's, later than the sync): stamped.
+  lt.replace(lt.find("PostgreSQL 15"), 13, "PostgreSQL 16");
+  // id-b: edited with its Updated set after the sync (as memkit's own writes do): kept.
+  lt.replace(lt.find("Redis 7"), 7, "Redis 8");
+  lt.replace(lt.find("2026-11-29T08:00:00.000Z"), 24, "2026-11-30T08:30:00.000Z");
+  // id-s: edited, its Updated from before the sync (a hand edit leaves it): stamped.
+  edited["memory/SESSION_LOG.md"] =
+      "### 2026-11-29 s\nUpdated: 2026-11-30T07:00:00.000Z\nId: id-s\nmore\n";
+  const ModifiedTimes modified{{"memory/LONG_TERM.md", "2026-11-30T08:45:00.000Z"}};
+  const PushSelection p = push(edited, base, {}, modified, kSynced);
+  REQUIRE(p.records.size() == 3);
+  CHECK(p.records[0].id == "id-a");
+  CHECK(p.records[0].updated_at == kNowUtc);
+  CHECK(p.records[1].id == "id-b");
+  CHECK(p.records[1].updated_at == "2026-11-30T08:30:00.000Z");
+  CHECK(p.records[2].id == "id-s");
+  CHECK(p.records[2].updated_at == kNowUtc);
+  const Files after = spliced(edited, p.splices);
+  CHECK(after.at("memory/LONG_TERM.md")
+            .find("Redis 8\n  Confidence: 0.80\n  Verified: 2026-11-01\n"
+                  "  Updated: 2026-11-30T08:30:00.000Z\n") != std::string::npos);
+  CHECK(after.at("memory/LONG_TERM.md")
+            .find("PostgreSQL 16\n  Confidence: 0.90\n  Verified: "
+                  "2026-11-01\n  Updated: 2026-11-30T09:00:00.000Z\n") != std::string::npos);
+  CHECK(after.at("memory/SESSION_LOG.md") ==
+        "### 2026-11-29 s\nUpdated: 2026-11-30T09:00:00.000Z\nId: id-s\nmore\n");
+  // Only id-b changed: nothing written, sent with its own time.
+  Files only_b = kPushed;
+  std::string& b = only_b["memory/LONG_TERM.md"];
+  b.replace(b.find("Redis 7"), 7, "Redis 8");
+  b.replace(b.find("2026-11-29T08:00:00.000Z"), 24, "2026-11-30T08:30:00.000Z");
+  const PushSelection q = push(only_b, base, {}, {}, kSynced);
+  REQUIRE(q.records.size() == 1);
+  CHECK(q.records[0].updated_at == "2026-11-30T08:30:00.000Z");
+  CHECK(q.splices.empty());
+  // Its Updated no later than the last sync (equal), or no last sync known: stamped.
+  for (const std::string_view synced :
+       {std::string_view("2026-11-30T08:30:00.000Z"), std::string_view()}) {
+    const PushSelection r = push(only_b, base, {}, {}, synced);
+    REQUIRE(r.records.size() == 1);
+    CHECK(r.records[0].updated_at == kNowUtc);
+    CHECK(r.splices.size() == 1);
   }
 }
 
