@@ -57,9 +57,16 @@ Status layout_error(std::string message) {
 }
 
 // The version the database holds: 0 without memkit_schema (a fresh database).
+// Whether memkit_schema exists is read from pg_class itself, not through to_regclass: that looks
+// in the session's catalog cache, which an advisory lock does not refresh, so a session that
+// waited for another's migration would still find no table (and fail to create it). Reading
+// pg_class locks it, which brings the cache up to date too.
 Result<int> stored_version(Connection& connection) {
   constexpr std::string_view what = "reading the schema version";
-  Result<PgResult> exists = connection.run(what, "SELECT to_regclass('memkit_schema') IS NOT NULL");
+  Result<PgResult> exists =
+      connection.run(what,
+                     "SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_class c WHERE c.relname = "
+                     "'memkit_schema' AND pg_catalog.pg_table_is_visible(c.oid))");
   if (!exists) return exists.status();
   if (std::string_view(libpq().PQgetvalue(exists->get(), 0, 0)) != "t") return 0;
   Result<PgResult> rows = connection.run(what, "SELECT version FROM memkit_schema");
