@@ -10,10 +10,14 @@ usage: sync_commands.py MEMKIT dir|postgres [--entries N] [--changes K] [--repea
 runs do not see each other. Timed, each R times (fresh roots each time) with the median printed:
   push-all     the first push of N entries (Ids assigned and written, then every record sent)
   pull-all     a new root's first pull of the N records (every entry added)
-  push-K       a push after K entries were edited (C rounds of K other entries each, default 5:
-               the first round also meets the server writing out the N rows it was just sent,
-               which later rounds, as an agent's day of syncs, do not)
+  push-K       a push after K entries were edited by hand, their `Updated` left as it was, so
+               that the push stamps them and writes the file (C rounds of K other entries each,
+               default 5: the first round also meets the server writing out the N rows it was
+               just sent, which later rounds, as an agent's day of syncs, do not)
   pull-K       the other root's pull of those K edits (a plan to confirm: dry run + apply)
+  push-K own-timed   the same after K edits that set their `Updated` too (as memkit's own writes
+               do): sent with that time, no file written (C rounds, alternating with the others,
+               each followed by the pull)
   push, nothing changed   a push that finds nothing to send: the cost of finding out
   status (local only)     `sync status` without a remote: the scan of the root alone
 Standard library only.
@@ -77,14 +81,29 @@ def one_run(memkit, remote, entries, changes, rounds, base):
     t = {name: [seconds] for name, seconds in t.items()}
     path = os.path.join(a, "memory", "LONG_TERM.md")
     step = max(1, entries // changes)
-    for r in range(rounds):  # other entries each round: Fact r, r + step, ...
+    for r in range(2 * rounds):  # other entries each round: Fact r, r + step, ...
+        own = r % 2 == 1  # every other round, their Updated set later than the last sync too
         with open(path, encoding="utf-8") as f:
             text = f.read()
+        pieces, done = [], 0  # the text cut at each edit, in file order (facts are in order)
         for i in range(r % step, step * changes, step):
-            text = text.replace(f"- Fact {i}: ", f"- Fact {i} (edited): ", 1)
+            head = f"- Fact {i}: "
+            at = text.index(head, done)
+            pieces += [text[done:at], f"- Fact {i} (edited): "]
+            done = at + len(head)
+            if own:
+                field = text.index("  Updated: ", done) + len("  Updated: ")
+                pieces += [text[done:field], "2026-11-30T18:00:01.000Z"]
+                done = field + 24
+        text = "".join(pieces) + text[done:]
         with open(path, "w", encoding="utf-8") as f:
             f.write(text)
-        add(f"push-{changes}", timed_run(sync(memkit, "push", a, remote), "sync_commands")[0])
+        name = f"push-{changes} own-timed" if own else f"push-{changes}"
+        add(name, timed_run(sync(memkit, "push", a, remote), "sync_commands")[0])
+        if own:
+            with open(path, encoding="utf-8") as f:
+                if f.read() != text:  # a memkit from before cd214d8 stamps every edit
+                    add(f"push-{changes} own-timed wrote the file", 0.0)
         seconds, out = timed_run(sync(memkit, "pull", b, remote), "sync_commands", capture=True)
         plan = json.loads(out)["data"]["plan"]["plan_id"]
         applied, out = timed_run(

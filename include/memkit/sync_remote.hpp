@@ -55,6 +55,11 @@ class Remote {
   // that the caller may count on: the whole call is retried later.
   [[nodiscard]] virtual Result<std::vector<Refusal>> push(
       std::string_view workspace_id, std::span<const memorybox::SyncRecord> records) = 0;
+
+  // Readies what a push soon after will need, so that the push itself does less (the PostgreSQL
+  // adapter creates its session's incoming table): called while the caller prepares the records.
+  // Optional, and never an error: a push does whatever this did not.
+  virtual void prepare_push() {}
 };
 
 // The directory adapter (§9): one JSON Lines file per table in `folder` (memories.jsonl,

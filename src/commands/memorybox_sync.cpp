@@ -164,16 +164,16 @@ Result<State> read_state(const AgentRoot& root, const memorybox::Inputs& inputs,
 
 // The root's files and the sync state, read at once: the state (the base, parsed) on a second core
 // while the files are read and parsed, since the base takes longer. A failure of the files is
-// told first, as a finding of its own kind. `alongside` (opening the remote), if any, runs on a
-// third thread, started after the state's: it loads libpq, and glibc makes a thread started
-// while a library loads wait for the load to end.
+// told first, as a finding of its own kind. `started`, if any, is called once the state's thread
+// is running: a caller starts the remote's opening there, which loads libpq, and glibc makes a
+// thread started while a library loads wait for the load to end.
 struct RootRead {
   memorybox::Inputs inputs;
   State state;
   memorybox::ParsedFiles parsed;
 };
 std::optional<RootRead> read_root(MemoryBoxRun& run, State* earlier = nullptr,
-                                  const std::function<void()>& alongside = {}) {
+                                  const std::function<void()>& started = {}) {
   Result<memorybox::Inputs> inputs = Status(Errc::internal, "not read");
   Result<State> state = Status(Errc::internal, "not read");
   memorybox::ParsedFiles parsed;
@@ -183,11 +183,8 @@ std::optional<RootRead> read_root(MemoryBoxRun& run, State* earlier = nullptr,
   };
   memkit::detail::run_both(
       [&] {
-        if (alongside) {
-          memkit::detail::run_both(read_files, alongside);
-        } else {
-          read_files();
-        }
+        if (started) started();
+        read_files();
       },
       [&] { state = read_state_files(run.root, earlier); });
   if (!inputs) {
@@ -285,10 +282,10 @@ struct Locked {
 
 // With `may_write` false, a transaction a crash left is not finished: it stops with an error and
 // nothing written (the caller is not yet connected to its remote; the next run finishes it).
-// `alongside` runs while the root is read (read_root), and not at all if it stops before.
+// `started` is read_root's, not called at all if it stops before reading.
 std::optional<Locked> lock_and_read(MemoryBoxRun& run, State* earlier = nullptr,
                                     bool may_write = true,
-                                    const std::function<void()>& alongside = {}) {
+                                    const std::function<void()>& started = {}) {
   Locked out;
   Result<std::unique_ptr<LockHandle>> lock = run.root.lock(run.inv.lock_timeout_seconds);
   if (!lock) {
@@ -305,7 +302,7 @@ std::optional<Locked> lock_and_read(MemoryBoxRun& run, State* earlier = nullptr,
     return run.root.recover(apply);
   };
   if (!finish_transactions(recover, "memorybox", run.reply)) return std::nullopt;
-  std::optional<RootRead> read = read_root(run, earlier, alongside);
+  std::optional<RootRead> read = read_root(run, earlier, started);
   if (!read) return std::nullopt;
   out.inputs = std::move(read->inputs);
   out.state = std::move(read->state);
@@ -388,7 +385,11 @@ void run_pull(MemoryBoxRun& run) {
     }
     unlocked = RootRead{{}, std::move(*sync), {}};
   } else {
-    unlocked = read_root(run, nullptr, [&] { remote = open_remote(run.inv, run.env, *spec); });
+    std::optional<memkit::detail::Background> opening;
+    unlocked = read_root(run, nullptr, [&] {
+      opening.emplace([&] { remote = open_remote(run.inv, run.env, *spec); });
+    });
+    if (opening) opening->join();
     if (!unlocked) return;
   }
   Result<std::optional<std::string>> workspace = workspace_of(run, unlocked->state.sync, true);
@@ -550,8 +551,8 @@ void run_push(MemoryBoxRun& run) {
     memorybox::PushSelection selection;
   };
   const auto prepare = [&run](bool may_write,
-                              const std::function<void()>& alongside) -> std::optional<Prepared> {
-    std::optional<Locked> locked = lock_and_read(run, nullptr, may_write, alongside);
+                              const std::function<void()>& started) -> std::optional<Prepared> {
+    std::optional<Locked> locked = lock_and_read(run, nullptr, may_write, started);
     if (!locked) return std::nullopt;
     Result<std::optional<std::string>> workspace = workspace_of(run, locked->state.sync, true);
     if (!workspace) {
@@ -589,12 +590,19 @@ void run_push(MemoryBoxRun& run) {
   std::optional<Prepared> prepared;
   if (run.root.lock_writes_nothing()) {
     CommandReply before = run.reply;
-    bool opened = false;
+    // Opened while the root is read and scanned, from when the state's thread is running.
+    std::optional<memkit::detail::Background> opening;
     prepared = prepare(false, [&] {
-      remote = open_remote(run.inv, run.env, *spec);
-      opened = true;
+      opening.emplace([&] {
+        remote = open_remote(run.inv, run.env, *spec);
+        if (remote) (*remote)->prepare_push();
+      });
     });
-    if (!opened) remote = open_remote(run.inv, run.env, *spec);  // it stopped before reading
+    if (opening) {
+      opening->join();
+    } else {
+      remote = open_remote(run.inv, run.env, *spec);  // it stopped before reading
+    }
     if (!remote) {
       prepared.reset();  // the lock too
       run.reply = std::move(before);

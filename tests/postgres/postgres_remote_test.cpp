@@ -151,6 +151,31 @@ TEST_CASE("postgres: open creates schema version 1 in an empty database and reop
   CHECK(pull_all(*again, workspace) == std::vector{memory(workspace, "a", "- kept\n", at_ms(0))});
 }
 
+// Two agents starting at once on a new database: one creates the schema, the others wait for it
+// and find it made (a check made before the wait must not decide what happens after it).
+TEST_CASE("postgres: opens racing on an empty database all succeed and create the schema once") {
+  const Server s = server();
+  for (int round = 0; round < 3; ++round) {
+    const Database db = new_database(s);
+    constexpr int kOpens = 6;
+    std::vector<std::string> failures(kOpens);
+    std::atomic<int> ready{0};
+    std::vector<std::thread> threads;
+    for (int i = 0; i < kOpens; ++i) {
+      threads.emplace_back([&, i] {
+        ready.fetch_add(1);
+        while (ready.load() < kOpens) std::this_thread::yield();
+        const Result<std::unique_ptr<Remote>> remote = sync::open_postgres_remote(db.conninfo);
+        if (!remote.ok()) failures[i] = remote.status().message();
+      });
+    }
+    for (std::thread& t : threads) t.join();
+    for (const std::string& failure : failures) CHECK_MESSAGE(failure.empty(), failure);
+    Sql sql(db.conninfo);
+    CHECK(sql.scalar("SELECT string_agg(version::text, ',') FROM memkit_schema") == "1");
+  }
+}
+
 TEST_CASE("postgres: a database with a newer schema version is refused with Errc::layout") {
   const Server s = server();
   const Database db = new_database(s);
@@ -349,6 +374,33 @@ TEST_CASE("postgres: a repeated push acknowledges every record and stores nothin
   Result<Pulled> after = remote->pull(workspace, first->cursor);
   REQUIRE(after.ok());
   CHECK(after->records.empty());
+}
+
+// The incoming table lives as long as the session (made by prepare_push() or the first push) and
+// is emptied when each push commits: a later push sends its own records, never an earlier push's.
+TEST_CASE("postgres: each push sends only its own records through the session's incoming table") {
+  const Server s = server();
+  const std::unique_ptr<Remote> remote = open_remote(s.conninfo);
+  const std::string workspace = new_workspace();
+  Sql sql(s.conninfo);
+  const std::string text_of = "SELECT text FROM memories WHERE workspace_id = $1::uuid AND id = $2";
+  for (const bool prepared : {true, false}) {
+    const std::string x = prepared ? "x1" : "x2";
+    const std::string y = prepared ? "y1" : "y2";
+    if (prepared) {
+      remote->prepare_push();
+      remote->prepare_push();  // once is enough; twice is harmless
+    }
+    CHECK(push_ok(*remote, workspace, {memory(workspace, x, "- x\n", at_ms(5))}).empty());
+    // The stored x made older by hand: x sent again would replace it.
+    sql.query(
+        "UPDATE memories SET updated_at = updated_at - interval '1 hour', text = 'by hand' "
+        "WHERE workspace_id = $1::uuid AND id = $2",
+        {workspace, x});
+    CHECK(push_ok(*remote, workspace, {memory(workspace, y, "- y\n", at_ms(5))}).empty());
+    CHECK(sql.scalar(text_of, {workspace, x}) == "by hand");
+    CHECK(sql.scalar(text_of, {workspace, y}) == "- y\n");
+  }
 }
 
 TEST_CASE("postgres: an older version is refused and the newer one kept") {
@@ -616,6 +668,7 @@ TEST_CASE("postgres restart: the next call reconnects after the server restarted
   const std::unique_ptr<Remote> remote = open_remote(s.conninfo);
   const std::string workspace = new_workspace();
   const SyncRecord first = memory(workspace, "a", "- a\n", at_ms(1));
+  remote->prepare_push();  // the session's incoming table, gone with the session
   CHECK(push_ok(*remote, workspace, {first}).empty());
 
   std::string command;

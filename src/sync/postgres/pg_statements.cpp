@@ -79,7 +79,7 @@ const std::string& create_incoming_sql() {
       "CREATE TEMPORARY TABLE memkit_incoming (tbl smallint NOT NULL, id text NOT NULL, "
       " file text NOT NULL, category text, text text NOT NULL, "
       "confidence smallint, verified date, updated_at timestamptz NOT NULL, "
-      "deleted boolean NOT NULL) ON COMMIT DROP";
+      "deleted boolean NOT NULL) ON COMMIT DELETE ROWS";
   return sql;
 }
 

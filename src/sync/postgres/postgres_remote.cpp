@@ -10,10 +10,11 @@
 // transaction visible before it releases its locks), and a pull that sees B's rows sees A's.
 //
 // Pushing. The records are checked (nothing is sent when one is invalid) and copied into a
-// temporary table with COPY; then, under the lock, one INSERT ... ON CONFLICT per table stores
-// those without a row or with an older one, each with a new revision. The records it left alone
-// are looked up: refused when the stored row is newer, or as new with other content;
-// acknowledged when it is the same record. All in one transaction: a failure stores nothing.
+// temporary table with COPY (the session's, made once: by prepare_push() or the first push); then,
+// under the lock, one INSERT ... ON CONFLICT per table stores those without a row or with an older
+// one, each with a new revision. The records it left alone are looked up: refused when the stored
+// row is newer, or as new with other content; acknowledged when it is the same record. All in one
+// transaction: a failure stores nothing.
 #include <algorithm>
 #include <charconv>
 #include <cstdint>
@@ -101,6 +102,13 @@ class PostgresRemote final : public Remote {
     return with_reconnect<Pulled>([&]() { return pull_once(workspace, after, cursor); });
   }
 
+  void prepare_push() override {
+    if (incoming_ready_ || !connection_.alive()) return;
+    incoming_ready_ =
+        connection_.run("push: creating the incoming table", pg::create_incoming_sql().c_str())
+            .ok();
+  }
+
   [[nodiscard]] Result<std::vector<Refusal>> push(std::string_view workspace_id,
                                                   std::span<const SyncRecord> records) override {
     if (Status checked = pg::check_push(workspace_id, records); !checked.ok()) return checked;
@@ -118,12 +126,14 @@ class PostgresRemote final : public Remote {
   Result<T> with_reconnect(const Call& call) {
     bool reconnected = false;
     if (!connection_.alive()) {
+      incoming_ready_ = false;  // a new session
       if (Status status = connection_.reconnect(); !status.ok()) return status;
       reconnected = true;
     }
     const std::uint64_t before = connection_.successes();
     Result<T> result = call();
     if (!result && !reconnected && connection_.lost() && connection_.successes() == before) {
+      incoming_ready_ = false;
       if (Status status = connection_.reconnect(); !status.ok()) return status;
       result = call();
     }
@@ -174,10 +184,13 @@ class PostgresRemote final : public Remote {
                                          std::span<const SyncRecord> records) {
     pg::Transaction transaction(connection_);
     if (Status begun = transaction.begin("push", "BEGIN"); !begun.ok()) return begun;
-    if (Result<pg::PgResult> created =
-            connection_.run("push: creating the incoming table", pg::create_incoming_sql().c_str());
-        !created) {
-      return created.status();
+    const bool creating = !incoming_ready_;  // made in this transaction: kept if it commits
+    if (creating) {
+      if (Result<pg::PgResult> created = connection_.run("push: creating the incoming table",
+                                                         pg::create_incoming_sql().c_str());
+          !created) {
+        return created.status();
+      }
     }
     std::size_t next = 0;
     const Status copied = connection_.copy_in("push: sending the records", pg::kCopyIncomingSql,
@@ -242,10 +255,13 @@ class PostgresRemote final : public Remote {
       }
     }
     if (Status committed = transaction.commit("push"); !committed.ok()) return committed;
+    if (creating) incoming_ready_ = true;
     return refusals;
   }
 
   pg::Connection connection_;
+  // The session's incoming table exists (created once per session, emptied at each commit).
+  bool incoming_ready_ = false;
 };
 
 }  // namespace
