@@ -24,6 +24,9 @@ inline constexpr char32_t kReplacementCharacter = U'\uFFFD';
 // well-formed. Runs at memory-bandwidth speed on ASCII.
 [[nodiscard]] std::optional<std::size_t> find_invalid_utf8(std::string_view bytes) noexcept;
 
+// The number of LF bytes in `bytes` (memchr's speed: several times std::count's on large files).
+[[nodiscard]] std::size_t count_newlines(std::string_view bytes) noexcept;
+
 // Returns OK iff `text` is well-formed UTF-8 without a NUL byte: what memkit accepts as text to
 // write into a memory file. Otherwise Errc::invalid_argument, "<what>: invalid UTF-8 at byte N"
 // or "<what>: a NUL byte at byte N".

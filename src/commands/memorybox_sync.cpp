@@ -14,6 +14,7 @@
 
 #include "commands/flow.hpp"
 #include "memkit/sync_remote.hpp"
+#include "memkit/text.hpp"
 #include "parallel/run_both.hpp"
 
 namespace memkit::commands_detail {
@@ -130,7 +131,7 @@ Result<State> read_state_files(const AgentRoot& root, State* earlier) {
     if (!base) return base.status();
     state.base = std::move(*base);
     const std::string_view bytes = *state.files.base;
-    const auto lines = static_cast<std::size_t>(std::count(bytes.begin(), bytes.end(), '\n'));
+    const auto lines = static_cast<std::size_t>(count_newlines(bytes));
     state.base_rewrite =
         (!bytes.empty() && bytes.back() != '\n') || lines > 2 * state.base.size() + 1024;
   }

@@ -156,8 +156,7 @@ Scan scan_inbox(std::string_view bytes, std::size_t content_begin) {
                                          : parts[1]         ? parts[1]->bad_utf8
                                                             : std::nullopt;
   if (bad) {
-    const auto line = 1 + std::count(bytes.begin() + static_cast<std::ptrdiff_t>(content_begin),
-                                     bytes.begin() + static_cast<std::ptrdiff_t>(*bad), '\n');
+    const auto line = 1 + count_newlines(bytes.substr(content_begin, *bad - content_begin));
     scan.utf8_error = TextIssue{TextProblem::invalid_utf8, static_cast<std::uint32_t>(line)};
   }
   scan.parse_error = parts[0]->parse_error;

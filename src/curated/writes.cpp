@@ -295,7 +295,7 @@ void Planner::check_row_files() {
     }
     if (const std::optional<std::size_t> bad = find_invalid_utf8(*file.bytes)) {
       const auto line = static_cast<std::uint32_t>(
-          1 + std::count(file.bytes->begin(), file.bytes->begin() + static_cast<long>(*bad), '\n'));
+          1 + count_newlines(std::string_view(*file.bytes).substr(0, *bad)));
       write_.findings.push_back(make_finding(
           "MK-UTF8-001", Severity::blocker, file.path,
           describe_issue({.problem = TextProblem::invalid_utf8, .line = line}, file.path),

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "memkit/memorybox.hpp"
+#include "memkit/text.hpp"
 
 namespace memkit::memorybox {
 namespace {
@@ -40,7 +41,7 @@ const std::vector<TierSpec>& default_tiers() {
 
 std::uint64_t line_count(std::string_view bytes) noexcept {
   if (bytes.substr(0, 3) == "\xEF\xBB\xBF") bytes.remove_prefix(3);
-  const auto terminated = static_cast<std::uint64_t>(std::count(bytes.begin(), bytes.end(), '\n'));
+  const auto terminated = static_cast<std::uint64_t>(count_newlines(bytes));
   return terminated + (!bytes.empty() && bytes.back() != '\n' ? 1 : 0);
 }
 

@@ -204,7 +204,7 @@ Status DirectoryRemote::line_error(SyncTable table, std::uint64_t from, std::siz
     if (file->is_open()) {
       if (Status s = detail::read_range(*file, path, 0, from, before); !s.ok()) return s;
     }
-    line += static_cast<std::uint64_t>(std::count(before.begin(), before.end(), '\n'));
+    line += static_cast<std::uint64_t>(count_newlines(before));
   }
   return Status(Errc::parse, path + ":" + std::to_string(line) + ": " + std::string(problem));
 }
@@ -213,7 +213,7 @@ Status DirectoryRemote::collect(SyncTable table, std::string_view workspace_id,
                                 const NewLines& read, std::vector<SyncRecord>& out) const {
   const std::string_view lines = read.lines;
   std::vector<SyncRecord> parsed;
-  parsed.reserve(static_cast<std::size_t>(std::count(lines.begin(), lines.end(), '\n')));
+  parsed.reserve(static_cast<std::size_t>(count_newlines(lines)));
   Status status = for_each_line(lines, [&](std::string_view line, std::size_t index) {
     Result<SyncRecord> record = memorybox::parse_record_line(line);
     if (!record) return line_error(table, read.from, index, problem_of(record.status()));

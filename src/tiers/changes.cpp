@@ -49,8 +49,7 @@ std::optional<std::shared_ptr<const std::string>> base_of(const Snapshot& files,
       break;
   }
   if (const std::optional<std::size_t> bad = find_invalid_utf8(file->text())) {
-    const auto line = static_cast<std::uint32_t>(
-        1 + std::count(file->text().begin(), file->text().begin() + *bad, '\n'));
+    const auto line = static_cast<std::uint32_t>(1 + count_newlines(file->text().substr(0, *bad)));
     findings.push_back(make_finding("MK-UTF8-001", Severity::blocker, path,
                                     describe_issue({TextProblem::invalid_utf8, line}, path),
                                     "repair the file's encoding before writing to it"));
@@ -320,7 +319,7 @@ Change plan_write_data(const Snapshot& files, const WriteData& request, const Cl
   const std::string data_path = std::string(kDataDir) + "/" + name.value;
   if (const std::optional<std::size_t> bad = find_invalid_utf8(request.csv)) {
     const auto line = static_cast<std::uint32_t>(
-        1 + std::count(request.csv.begin(), request.csv.begin() + *bad, '\n'));
+        1 + count_newlines(std::string_view(request.csv).substr(0, *bad)));
     change.findings.push_back(make_finding(
         "MK-UTF8-001", Severity::blocker, data_path,
         describe_issue({TextProblem::invalid_utf8, line}, data_path), "store the data as UTF-8"));

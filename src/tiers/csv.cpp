@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "memkit/text.hpp"
 #include "memkit/tiers.hpp"
 #include "tiers/stamps.hpp"
 
@@ -42,7 +43,7 @@ CsvParse parse_csv(std::string_view bytes, CsvScan scan) {
             return parsed;
           }
           const std::string_view inside = bytes.substr(pos, quote - pos);
-          line += static_cast<std::uint32_t>(std::count(inside.begin(), inside.end(), '\n'));
+          line += static_cast<std::uint32_t>(count_newlines(inside));
           if (keep) field.append(inside);
           pos = quote + 1;
           if (pos < bytes.size() && bytes[pos] == '"') {
