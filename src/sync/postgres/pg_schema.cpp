@@ -56,6 +56,21 @@ Status layout_error(std::string message) {
   return Status(Errc::layout, "PostgreSQL: " + std::move(message));
 }
 
+// The version in memkit_schema's rows: one row holding a version.
+Result<int> version_in(const PgResult& rows) {
+  const int count = libpq().PQntuples(rows.get());
+  if (count != 1) {
+    return layout_error("memkit_schema holds " + std::to_string(count) + " rows; it must hold one");
+  }
+  const std::string_view text = libpq().PQgetvalue(rows.get(), 0, 0);
+  int version = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), version);
+  if (error != std::errc() || end != text.data() + text.size() || version < 0) {
+    return layout_error("memkit_schema holds the version '" + std::string(text) + "'");
+  }
+  return version;
+}
+
 // The version the database holds: 0 without memkit_schema (a fresh database).
 // Whether memkit_schema exists is read from pg_class itself, not through to_regclass: that looks
 // in the session's catalog cache, which an advisory lock does not refresh, so a session that
@@ -71,17 +86,7 @@ Result<int> stored_version(Connection& connection) {
   if (std::string_view(libpq().PQgetvalue(exists->get(), 0, 0)) != "t") return 0;
   Result<PgResult> rows = connection.run(what, "SELECT version FROM memkit_schema");
   if (!rows) return rows.status();
-  const int count = libpq().PQntuples(rows->get());
-  if (count != 1) {
-    return layout_error("memkit_schema holds " + std::to_string(count) + " rows; it must hold one");
-  }
-  const std::string_view text = libpq().PQgetvalue(rows->get(), 0, 0);
-  int version = 0;
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), version);
-  if (error != std::errc() || end != text.data() + text.size() || version < 0) {
-    return layout_error("memkit_schema holds the version '" + std::string(text) + "'");
-  }
-  return version;
+  return version_in(*rows);
 }
 
 }  // namespace
@@ -96,11 +101,16 @@ std::int32_t workspace_lock_key(std::string_view workspace_id) noexcept {
 }
 
 Status migrate_schema(Connection& connection) {
-  // The usual case, a current schema, is read without a transaction or the lock: a migration
-  // commits its tables and the new version together, so a current version is a whole schema.
-  if (Result<int> current = stored_version(connection);
-      current && *current == sync::kPostgresSchemaVersion) {
-    return Status();
+  // The usual case, a current schema, is one query without a transaction or the lock: a
+  // migration commits its tables and the new version together, so a current version is a whole
+  // schema. Anything else (no such table yet, another version) is settled under the lock.
+  if (Result<PgResult> rows =
+          connection.run("reading the schema version", "SELECT version FROM memkit_schema");
+      rows) {
+    if (Result<int> current = version_in(*rows);
+        current && *current == sync::kPostgresSchemaVersion) {
+      return Status();
+    }
   }
   Transaction transaction(connection);
   if (Status begun = transaction.begin("creating the schema", "BEGIN"); !begun.ok()) return begun;
