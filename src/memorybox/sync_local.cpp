@@ -302,9 +302,11 @@ Result<LocalScan> scan_local(const Inputs& inputs, std::string_view workspace_id
     const std::size_t entries = doc.units().size() + doc.sections().size();
     for (Part& part : parts) {
       part.holders.reserve(entries / parts.size() + 1);
-      if (focus.base != nullptr) part.unchanged.reserve(entries / parts.size() + 1);
+      const bool becomes_scans = &part == &parts[0] && scan.unchanged.empty();
+      if (focus.base != nullptr) {
+        part.unchanged.reserve(becomes_scans ? entries + 1 : entries / parts.size() + 1);
+      }
     }
-    if (focus.base != nullptr && scan.unchanged.empty()) parts[0].unchanged.reserve(entries + 1);
     if (parts.size() == 1) {
       visit_entry_layout(path, doc, [&](Entry& entry) { reader.read(entry, parts[0]); });
     } else {
