@@ -70,7 +70,7 @@ std::string base_of(const Inputs& in) {
 
 struct Root {
   Inputs inputs;
-  std::shared_ptr<const std::string> base_bytes;
+  std::string base_bytes;
   SyncBase base;
 };
 
@@ -80,7 +80,7 @@ const Root& root_of(std::size_t n) {
   if (found == roots.end()) {
     Root root;
     root.inputs = inputs_of(long_term(n));
-    root.base_bytes = std::make_shared<const std::string>(base_of(root.inputs));
+    root.base_bytes = base_of(root.inputs);
     root.base = *parse_sync_base(root.base_bytes);
     found = roots.emplace(n, std::move(root)).first;
   }
@@ -98,7 +98,7 @@ void BM_parse_sync_base(benchmark::State& state) {
     if (!base || base->size() != entries(state)) state.SkipWithError("the base does not parse");
     benchmark::DoNotOptimize(base);
   }
-  state.SetBytesProcessed(state.iterations() * static_cast<std::int64_t>(root.base_bytes->size()));
+  state.SetBytesProcessed(state.iterations() * static_cast<std::int64_t>(root.base_bytes.size()));
 }
 BENCHMARK(BM_parse_sync_base)
     ->ArgName("entries")

@@ -26,7 +26,7 @@ struct MemoryBoxInit {
 // What sync keeps beside the tier files (memorybox.md §9), as read.
 struct SyncFiles {
   std::optional<std::string> state;         // .memkit/sync.json
-  std::shared_ptr<const std::string> base;  // .memkit/sync/base.tsv (shared with the parsed base)
+  std::shared_ptr<const std::string> base;  // .memkit/sync/base.tsv
   std::optional<std::string> conflicts;     // .memkit/sync/conflicts.jsonl
   FileSnapshot conflicts_file;              // memory/SYNC_CONFLICTS.md
   memorybox::ModifiedTimes modified;        // every existing synced tier file (modified_times)

@@ -13,6 +13,7 @@
 #include <functional>
 
 #include "commands/flow.hpp"
+#include "memkit/digest.hpp"
 #include "memkit/sync_remote.hpp"
 #include "memkit/text.hpp"
 #include "parallel/run_both.hpp"
@@ -81,8 +82,16 @@ Result<std::unique_ptr<sync::Remote>> open_remote(const CommandRequest& inv,
 }
 
 // The sync state as read: sync.json, the base and the open conflicts.
+// A state file as read, told apart from another read by its XXH3-128 (its bytes are not kept).
+struct FileMark {
+  std::size_t size = 0;
+  std::array<std::uint8_t, 16> digest{};
+  friend bool operator==(const FileMark&, const FileMark&) = default;
+};
+
 struct State {
-  SyncFiles files;
+  SyncFiles files;  // files.base dropped once parsed: base_read tells it apart
+  std::optional<FileMark> base_read;
   std::optional<memorybox::SyncState> sync;
   memorybox::SyncBase base;
   // base.tsv has a torn last line, or more than twice the lines the base needs: the next change
@@ -90,12 +99,6 @@ struct State {
   bool base_rewrite = false;
   std::vector<SyncRecord> conflicts;
 };
-
-// Whether two reads of a state file found the same bytes (or both found none).
-bool same_bytes(const std::shared_ptr<const std::string>& a,
-                const std::shared_ptr<const std::string>& b) {
-  return a && b ? *a == *b : a == b;
-}
 
 // .memkit/sync.json alone: what a confirmed pull reads before it takes the lock.
 Result<State> read_sync_json(const AgentRoot& root) {
@@ -123,17 +126,23 @@ Result<State> read_state_files(const AgentRoot& root, State* earlier) {
     if (!parsed) return parsed.status();
     state.sync = std::move(*parsed);
   }
-  if (earlier != nullptr && state.files.base && same_bytes(earlier->files.base, state.files.base)) {
-    state.base = std::move(earlier->base);
-    state.base_rewrite = earlier->base_rewrite;
-  } else if (state.files.base) {
-    Result<memorybox::SyncBase> base = memorybox::parse_sync_base(state.files.base);
-    if (!base) return base.status();
-    state.base = std::move(*base);
+  if (state.files.base) {
     const std::string_view bytes = *state.files.base;
-    const auto lines = static_cast<std::size_t>(count_newlines(bytes));
-    state.base_rewrite =
-        (!bytes.empty() && bytes.back() != '\n') || lines > 2 * state.base.size() + 1024;
+    state.base_read = FileMark{bytes.size(), xxh3_128(bytes)};
+    if (earlier != nullptr && earlier->base_read == state.base_read) {
+      state.base = std::move(earlier->base);
+      state.base_rewrite = earlier->base_rewrite;
+    } else {
+      Result<memorybox::SyncBase> base = memorybox::parse_sync_base(bytes);
+      if (!base) return base.status();
+      state.base = std::move(*base);
+      const auto lines = static_cast<std::size_t>(count_newlines(bytes));
+      state.base_rewrite =
+          (!bytes.empty() && bytes.back() != '\n') || lines > 2 * state.base.size() + 1024;
+    }
+    // Parsed, the base keeps none of its bytes: their memory (10 MB at 100,000 ids) goes back to
+    // the heap for what the scan makes next.
+    state.files.base.reset();
   }
   if (state.files.conflicts) {
     std::string_view rest = *state.files.conflicts;
@@ -207,7 +216,7 @@ std::optional<RootRead> read_root(MemoryBoxRun& run, State* earlier = nullptr,
 // says its version) or State::base_rewrite.
 Status write_base(AgentRoot& root, const State& state, const memorybox::SyncBase& changes) {
   if (changes.empty()) return Status();
-  if (state.base_rewrite || !state.files.base || state.files.base->empty()) {
+  if (state.base_rewrite || !state.base_read || state.base_read->size == 0) {
     return root.write_state_file(
         "sync/base.tsv", memorybox::render_sync_base(memorybox::merged_base(state.base, changes)));
   }
@@ -322,7 +331,7 @@ bool same_reads(const memorybox::Inputs& a, const State& sa, const memorybox::In
   const std::vector<FileSnapshot>& fb = b.snapshot.files();
   return fa.size() == fb.size() && std::equal(fa.begin(), fa.end(), fb.begin(), same_file) &&
          same_file(sa.files.conflicts_file, sb.files.conflicts_file) &&
-         sa.files.state == sb.files.state && same_bytes(sa.files.base, sb.files.base) &&
+         sa.files.state == sb.files.state && sa.base_read == sb.base_read &&
          sa.files.conflicts == sb.files.conflicts && sa.files.modified == sb.files.modified;
 }
 
@@ -744,8 +753,9 @@ void run_status(MemoryBoxRun& run) {
     }
     std::uint64_t pending = 0;
     for (const SyncRecord& r : pulled->records) {
-      const std::optional<std::string_view> known = state.base.digest(r.id);
-      if (!known || *known != memorybox::record_digest(r, state.base.digests())) {
+      const std::optional<std::array<char, 32>> known = state.base.digest(r.id);
+      if (!known || std::string_view(known->data(), known->size()) !=
+                        memorybox::record_digest(r, state.base.digests())) {
         ++pending;
       }
     }

@@ -7,6 +7,7 @@
 
 #include "memkit/digest.hpp"
 #include "memkit/memorybox_sync.hpp"
+#include "memkit/text.hpp"
 
 namespace memkit::memorybox {
 
@@ -54,11 +55,9 @@ std::size_t slot_count(std::size_t count) noexcept {
   return size;
 }
 
-std::array<char, 32> digest_array(std::string_view digest) {
-  std::array<char, 32> out{};
-  std::copy_n(digest.begin(), std::min(digest.size(), out.size()), out.begin());
-  return out;
-}
+// Ids of 16 MiB or more do not fit an Item.
+constexpr std::size_t kIdSizeLimit = std::size_t{1} << 24;
+constexpr std::uint64_t kIdsLimit = std::uint64_t{1} << 40;
 
 }  // namespace
 
@@ -66,33 +65,36 @@ SyncBase::SyncBase(std::initializer_list<std::pair<std::string_view, BaseEntry>>
   for (const auto& [id, entry] : entries) insert_or_assign(id, entry);
 }
 
-SyncBase::SyncBase(const SyncBase& other) : bytes_(other.bytes_), digests_(other.digests_) {
-  // The views into other.owned_ are owned again here; views into the shared bytes stay.
-  items_.reserve(other.items_.size());
-  const std::string_view parsed = bytes_ ? std::string_view(*bytes_) : std::string_view();
-  const auto parsed_has = [&](std::string_view text) {
-    return !parsed.empty() && text.data() >= parsed.data() &&
-           text.data() + text.size() <= parsed.data() + parsed.size();
-  };
-  for (const Item& item : other.items_) {
-    Item copy = item;
-    if (!parsed_has(item.id)) copy.id = own_id(item.id);
-    if (!parsed_has(item.file)) copy.file = own_file(item.file);
-    items_.push_back(copy);
+std::array<char, 32> SyncBase::hex_of(const std::array<std::uint8_t, 16>& digest) {
+  constexpr std::string_view kDigits = "0123456789abcdef";
+  std::array<char, 32> out{};
+  for (std::size_t i = 0; i < digest.size(); ++i) {
+    out[2 * i] = kDigits[digest[i] >> 4];
+    out[2 * i + 1] = kDigits[digest[i] & 0xf];
   }
-  slots_ = other.slots_;
+  return out;
 }
 
-SyncBase& SyncBase::operator=(const SyncBase& other) {
-  if (this != &other) *this = SyncBase(other);
-  return *this;
+std::uint32_t SyncBase::file_index(std::string_view file) {
+  const auto found = file_indexes_.find(file);
+  if (found != file_indexes_.end()) return found->second;
+  const auto index = static_cast<std::uint32_t>(files_.size());
+  files_.emplace_back(file);
+  file_indexes_.emplace(file, index);
+  return index;
 }
 
-std::string_view SyncBase::own_id(std::string_view id) { return ids_.emplace_back(id); }
-
-std::string_view SyncBase::own_file(std::string_view file) {
-  const auto found = files_.find(file);
-  return found != files_.end() ? *found : *files_.emplace(file).first;
+SyncBase::Item SyncBase::new_item(std::string_view id, std::uint32_t file, SyncTable table) {
+  if (id.size() >= kIdSizeLimit || ids_.size() + id.size() >= kIdsLimit) {
+    throw std::length_error("SyncBase: an id of 16 MiB or more, or 1 TiB of ids");
+  }
+  Item item;
+  item.id_at = ids_.size() & (kIdsLimit - 1);
+  item.id_size = id.size() & (kIdSizeLimit - 1);
+  item.file = file;
+  item.table = table;
+  ids_.append(id);
+  return item;
 }
 
 std::size_t SyncBase::probe(std::uint64_t hash, std::string_view id) const noexcept {
@@ -100,7 +102,8 @@ std::size_t SyncBase::probe(std::uint64_t hash, std::string_view id) const noexc
   std::size_t at = hash & mask;
   for (; slots_[at].tag != kEmpty; at = (at + 1) & mask) {
     const std::uint64_t tag = slots_[at].tag;
-    if (static_cast<std::uint32_t>(tag) == fingerprint(hash) && items_[(tag >> 32) - 1].id == id) {
+    if (static_cast<std::uint32_t>(tag) == fingerprint(hash) &&
+        id_of(items_[(tag >> 32) - 1]) == id) {
       break;
     }
   }
@@ -113,21 +116,15 @@ std::size_t SyncBase::slot_of(std::string_view id) const noexcept {
   return slots_[at].tag == kEmpty ? slots_.size() : at;
 }
 
-const SyncBase::Item* SyncBase::item(std::string_view id) const noexcept {
-  const std::size_t at = slot_of(id);
-  return at < slots_.size() ? &items_[(slots_[at].tag >> 32) - 1] : nullptr;
-}
-
-std::uint32_t SyncBase::holding(std::string_view id, std::string_view digest) const noexcept {
+std::uint32_t SyncBase::holding(std::uint64_t id_hash, std::string_view digest) const noexcept {
   if (slots_.empty()) return 0;
-  const std::uint64_t hash = fast_hash(id);
   const std::array<std::uint8_t, 16> wanted = digest_bytes(digest);
   const std::size_t mask = slots_.size() - 1;
   // The digest covers the id, so an equal digest with the id's fingerprint is the id's slot.
-  for (std::size_t at = hash & mask;; at = (at + 1) & mask) {
+  for (std::size_t at = id_hash & mask;; at = (at + 1) & mask) {
     const Slot& slot = slots_[at];
     if (slot.tag == kEmpty) return 0;
-    if (static_cast<std::uint32_t>(slot.tag) == fingerprint(hash) && slot.digest == wanted) {
+    if (static_cast<std::uint32_t>(slot.tag) == fingerprint(id_hash) && slot.digest == wanted) {
       return static_cast<std::uint32_t>(slot.tag >> 32);
     }
   }
@@ -138,35 +135,32 @@ std::uint32_t SyncBase::position(std::string_view id) const noexcept {
   return at < slots_.size() ? static_cast<std::uint32_t>(slots_[at].tag >> 32) : 0;
 }
 
-void SyncBase::prefetch(std::string_view id) const noexcept {
-  if (!slots_.empty()) __builtin_prefetch(&slots_[fast_hash(id) & (slots_.size() - 1)]);
-}
-
-void SyncBase::index(std::uint32_t at, std::uint64_t hash) {
-  const std::size_t mask = slots_.size() - 1;
-  std::size_t slot = hash & mask;
-  while (slots_[slot].tag != kEmpty) slot = (slot + 1) & mask;
-  const Item& item = items_[at];
-  slots_[slot] = Slot{(static_cast<std::uint64_t>(at) + 1) << 32 | fingerprint(hash),
-                      digest_bytes(std::string_view(item.digest.data(), item.digest.size()))};
+void SyncBase::prefetch(std::uint64_t id_hash) const noexcept {
+  if (!slots_.empty()) __builtin_prefetch(&slots_[id_hash & (slots_.size() - 1)]);
 }
 
 void SyncBase::reserve_slots(std::size_t count) {
   const std::size_t size = slot_count(count);
   if (size <= slots_.size()) return;
+  std::vector<Slot> old = std::move(slots_);
   slots_.assign(size, Slot{});
-  for (std::size_t i = 0; i < items_.size(); ++i) {
-    index(static_cast<std::uint32_t>(i), fast_hash(items_[i].id));
+  const std::size_t mask = size - 1;
+  for (const Slot& slot : old) {
+    if (slot.tag == kEmpty) continue;
+    std::size_t at = fast_hash(id_of(items_[(slot.tag >> 32) - 1])) & mask;
+    while (slots_[at].tag != kEmpty) at = (at + 1) & mask;
+    slots_[at] = slot;
   }
 }
 
-bool SyncBase::contains(std::string_view id) const noexcept { return item(id) != nullptr; }
+bool SyncBase::contains(std::string_view id) const noexcept { return slot_of(id) < slots_.size(); }
 
 std::optional<BaseEntry> SyncBase::find(std::string_view id) const {
-  const Item* found = item(id);
-  if (found == nullptr) return std::nullopt;
-  return BaseEntry{found->table, std::string(found->file),
-                   std::string(found->digest.data(), found->digest.size())};
+  const std::size_t at = slot_of(id);
+  if (at == slots_.size()) return std::nullopt;
+  const Item& item = items_[(slots_[at].tag >> 32) - 1];
+  const std::array<char, 32> hex = hex_of(slots_[at].digest);
+  return BaseEntry{item.table, files_[item.file], std::string(hex.data(), hex.size())};
 }
 
 BaseEntry SyncBase::at(std::string_view id) const {
@@ -175,10 +169,10 @@ BaseEntry SyncBase::at(std::string_view id) const {
   return std::move(*found);
 }
 
-std::optional<std::string_view> SyncBase::digest(std::string_view id) const noexcept {
-  const Item* found = item(id);
-  if (found == nullptr) return std::nullopt;
-  return std::string_view(found->digest.data(), found->digest.size());
+std::optional<std::array<char, 32>> SyncBase::digest(std::string_view id) const noexcept {
+  const std::size_t at = slot_of(id);
+  if (at == slots_.size()) return std::nullopt;
+  return hex_of(slots_[at].digest);
 }
 
 void SyncBase::insert_or_assign(std::string_view id, const BaseEntry& entry) {
@@ -188,21 +182,25 @@ void SyncBase::insert_or_assign(std::string_view id, const BaseEntry& entry) {
   if (slots_[at].tag != kEmpty) {
     Item& same = items_[(slots_[at].tag >> 32) - 1];
     same.table = entry.table;
-    if (same.file != entry.file) same.file = own_file(entry.file);
-    same.digest = digest_array(entry.digest);
+    same.file = file_index(entry.file);
     slots_[at].digest = digest_bytes(entry.digest);
     return;
   }
-  items_.push_back(Item{own_id(id), own_file(entry.file), digest_array(entry.digest), entry.table});
+  items_.push_back(new_item(id, file_index(entry.file), entry.table));
   slots_[at] = Slot{static_cast<std::uint64_t>(items_.size()) << 32 | fingerprint(hash),
                     digest_bytes(entry.digest)};
 }
 
 bool operator==(const SyncBase& a, const SyncBase& b) {
   if (a.size() != b.size() || a.digests_ != b.digests_) return false;
-  return std::all_of(a.items_.begin(), a.items_.end(), [&](const SyncBase::Item& x) {
-    const SyncBase::Item* y = b.item(x.id);
-    return y != nullptr && y->table == x.table && y->file == x.file && y->digest == x.digest;
+  return std::all_of(a.slots_.begin(), a.slots_.end(), [&](const SyncBase::Slot& x) {
+    if (x.tag == kEmpty) return true;
+    const SyncBase::Item& item = a.items_[(x.tag >> 32) - 1];
+    const std::size_t at = b.slot_of(a.id_of(item));
+    if (at == b.slots_.size()) return false;
+    const SyncBase::Item& other = b.items_[(b.slots_[at].tag >> 32) - 1];
+    return other.table == item.table && b.files_[other.file] == a.files_[item.file] &&
+           b.slots_[at].digest == x.digest;
   });
 }
 
@@ -216,19 +214,21 @@ std::string render_sync_base_lines(const SyncBase& base) {
     std::string_view id;
     SyncTable table;
     std::string_view file;
-    std::string_view digest;
+    std::array<char, 32> digest;
   };
   std::vector<Line> lines;
   lines.reserve(base.size());
   base.for_each(
       [&](std::string_view id, SyncTable table, std::string_view file, std::string_view digest) {
-        lines.push_back({id, table, file, digest});
+        Line line{id, table, file, {}};
+        std::copy_n(digest.begin(), line.digest.size(), line.digest.begin());
+        lines.push_back(line);
       });
   std::sort(lines.begin(), lines.end(), [](const Line& a, const Line& b) { return a.id < b.id; });
   std::string out;
   out.reserve(base.size() * 110);
   for (const Line& line : lines) {
-    out += line.digest;
+    out.append(line.digest.data(), line.digest.size());
     out += '\t';
     out += sync_table_name(line.table);
     out += '\t';
@@ -240,14 +240,8 @@ std::string render_sync_base_lines(const SyncBase& base) {
   return out;
 }
 
-Result<SyncBase> parse_sync_base(std::string_view text) {
-  return parse_sync_base(std::make_shared<const std::string>(text));
-}
-
-Result<SyncBase> parse_sync_base(std::shared_ptr<const std::string> text) {
+Result<SyncBase> parse_sync_base(std::string_view bytes) {
   SyncBase base;
-  base.bytes_ = std::move(text);
-  std::string_view bytes = base.bytes_ ? std::string_view(*base.bytes_) : std::string_view();
   std::size_t line_number = 0;
   if (bytes.rfind(kSyncBaseHeader, 0) == 0) {
     bytes.remove_prefix(kSyncBaseHeader.size());
@@ -260,17 +254,43 @@ Result<SyncBase> parse_sync_base(std::shared_ptr<const std::string> text) {
   } else if (!bytes.empty()) {
     base.digests_ = BaseDigests::sha256;  // version 1
   }
-  // Two passes: the lines in order into items_ (reading the bytes front to back), then each into
-  // the table, its slot fetched a few lines ahead: a base of a million ids is mostly cache misses
-  // otherwise.
+  // Each line's id goes into the table a few lines after it is read, its slot fetched meanwhile:
+  // a base of a million ids is mostly cache misses otherwise.
+  const auto lines = static_cast<std::size_t>(count_newlines(bytes));
+  base.items_.reserve(lines);
+  // The ids' room: what the lines hold but their digests, tabs, tables and LFs (so more than they
+  // need; room reserved is not memory touched).
+  constexpr std::size_t kAroundId = 32 + 1 + 8 + 1 + 1 + 1 + 1;  // digest\tmemories\tf\t...\n
+  base.ids_.reserve(bytes.size() > lines * kAroundId ? bytes.size() - lines * kAroundId : 0);
+  base.slots_.assign(slot_count(lines), SyncBase::Slot{});
+  constexpr std::size_t kAhead = 8;
   struct Pending {
-    std::uint64_t hash;
-    std::array<std::uint8_t, 16> digest;
+    std::uint64_t hash = 0;
+    std::array<std::uint8_t, 16> digest{};
   };
-  std::vector<Pending> pending;
-  constexpr std::size_t kShortestLine = 32 + 1 + 8 + 1 + 1 + 1 + 1 + 1;  // digest\tmemories\tf\ti\n
-  base.items_.reserve(bytes.size() / kShortestLine + 1);
-  pending.reserve(bytes.size() / kShortestLine + 1);
+  std::array<Pending, kAhead> pending{};
+  const std::size_t mask = base.slots_.size() - 1;
+  std::vector<bool> dropped;  // sized only when a later line of an id is met
+  // A later line of an id replaces an earlier one: its values go to the earlier item, and the
+  // later item is dropped and the items closed up after.
+  const auto place = [&](std::size_t i) {
+    const Pending& next = pending[i % kAhead];
+    const std::size_t at = base.probe(next.hash, base.id_of(base.items_[i]));
+    if (base.slots_[at].tag == kEmpty) {
+      base.slots_[at] = SyncBase::Slot{
+          (static_cast<std::uint64_t>(i) + 1) << 32 | fingerprint(next.hash), next.digest};
+      return;
+    }
+    SyncBase::Item& earlier = base.items_[(base.slots_[at].tag >> 32) - 1];
+    earlier.file = base.items_[i].file;
+    earlier.table = base.items_[i].table;
+    base.slots_[at].digest = next.digest;
+    if (dropped.empty()) dropped.resize(lines);
+    dropped[i] = true;
+  };
+  std::string_view last_file;
+  std::uint32_t last_file_index = 0;
+  std::size_t count = 0;
   for (std::size_t at = 0; at < bytes.size();) {
     ++line_number;
     const auto bad = [&](std::string_view what) {
@@ -285,7 +305,8 @@ Result<SyncBase> parse_sync_base(std::shared_ptr<const std::string> text) {
     const std::size_t t3 = t2 == std::string_view::npos ? t2 : line.find('\t', t2 + 1);
     if (t3 == std::string_view::npos) return bad("expected digest, table, file and id");
     const std::string_view digest = line.substr(0, t1);
-    Pending next{};
+    Pending& next = pending[count % kAhead];
+    if (count >= kAhead) place(count - kAhead);  // the slot it frees is next's
     if (digest.size() != 32 || !digest_bytes(digest, next.digest)) {
       return bad("the digest is not 32 lower-case hex digits");
     }
@@ -294,40 +315,23 @@ Result<SyncBase> parse_sync_base(std::shared_ptr<const std::string> text) {
     const std::string_view file = line.substr(t2 + 1, t3 - t2 - 1);
     const std::string_view id = line.substr(t3 + 1);
     if (file.empty() || id.empty()) return bad("empty file or id");
+    if (id.size() >= kIdSizeLimit) return bad("an id of 16 MiB or more");
     next.hash = fast_hash(id);
-    base.items_.push_back(SyncBase::Item{id, file, digest_array(digest), *table});
-    pending.push_back(next);
-  }
-  base.slots_.assign(slot_count(pending.size()), SyncBase::Slot{});
-  // A later line of an id replaces an earlier one: its values go to the earlier item, and the
-  // later item is dropped (an empty id) and the items closed up after.
-  constexpr std::size_t kAhead = 8;
-  const std::size_t mask = base.slots_.size() - 1;
-  std::size_t dropped = 0;
-  for (std::size_t i = 0; i < pending.size(); ++i) {
-    if (i + kAhead < pending.size())
-      __builtin_prefetch(&base.slots_[pending[i + kAhead].hash & mask]);
-    const std::uint64_t hash = pending[i].hash;
-    const std::size_t at = base.probe(hash, base.items_[i].id);
-    if (base.slots_[at].tag == kEmpty) {
-      base.slots_[at] = SyncBase::Slot{
-          (static_cast<std::uint64_t>(i) + 1) << 32 | fingerprint(hash), pending[i].digest};
-      continue;
+    __builtin_prefetch(&base.slots_[next.hash & mask]);
+    if (file != last_file || base.files_.empty()) {
+      last_file_index = base.file_index(file);
+      last_file = file;
     }
-    SyncBase::Item& earlier = base.items_[(base.slots_[at].tag >> 32) - 1];
-    earlier.file = base.items_[i].file;
-    earlier.digest = base.items_[i].digest;
-    earlier.table = base.items_[i].table;
-    base.slots_[at].digest = pending[i].digest;
-    base.items_[i].id = {};
-    ++dropped;
+    base.items_.push_back(base.new_item(id, last_file_index, *table));
+    ++count;
   }
-  if (dropped > 0) {
+  for (std::size_t i = count > kAhead ? count - kAhead : 0; i < count; ++i) place(i);
+  if (!dropped.empty()) {
     std::vector<std::uint32_t> moved_to(base.items_.size());
     std::size_t kept = 0;
     for (std::size_t i = 0; i < base.items_.size(); ++i) {
       moved_to[i] = static_cast<std::uint32_t>(kept);
-      if (!base.items_[i].id.empty()) base.items_[kept++] = base.items_[i];
+      if (!dropped[i]) base.items_[kept++] = base.items_[i];
     }
     base.items_.resize(kept);
     for (SyncBase::Slot& slot : base.slots_) {

@@ -160,7 +160,8 @@ struct FileReader {
     if (id && id->empty()) id.reset();  // an empty Id line holds no Id: one is assigned
     const bool focused =
         id && focus.base != nullptr && entry.kind != EntryKind::daily && !focus.ids.contains(*id);
-    if (focused) focus.base->prefetch(*id);  // needed after the digest below
+    const std::uint64_t id_hash = id ? fast_hash(*id) : 0;
+    if (focused) focus.base->prefetch(id_hash);  // needed after the digest below
     std::optional<std::uint32_t> stored;
     std::optional<CivilDate> verified;
     if (table == SyncTable::memories) {
@@ -169,7 +170,7 @@ struct FileReader {
       if (!stored || !verified) {  // unscored: does not sync now (§9 Records)
         if (id) {
           out.dormant.push_back(*id);
-          out.holders.push_back(Holder{fast_hash(*id), *id, stored_path, entry.begin});
+          out.holders.push_back(Holder{id_hash, *id, stored_path, entry.begin});
         }
         return;
       }
@@ -181,7 +182,7 @@ struct FileReader {
                                    : std::nullopt;
     std::optional<std::array<char, 32>> digest;
     if (id) {
-      out.holders.push_back(Holder{fast_hash(*id), *id, stored_path, entry.begin});
+      out.holders.push_back(Holder{id_hash, *id, stored_path, entry.begin});
       digest = detail::digest_of({.id = *id,
                                   .table = table,
                                   .file = path,
@@ -193,7 +194,7 @@ struct FileReader {
                                  out.digest_scratch, digests);
       if (focused) {
         const std::uint32_t at =
-            focus.base->holding(*id, std::string_view(digest->data(), digest->size()));
+            focus.base->holding(id_hash, std::string_view(digest->data(), digest->size()));
         if (at != 0) {
           out.holders.back().in_base = at;
           out.unchanged.push_back(*id);
@@ -412,8 +413,11 @@ PushSelection select_push(const Inputs& inputs, const LocalScan& local, const Sy
       selection.held.push_back(r.record.id);
       continue;
     }
-    const std::optional<std::string_view> known = base.digest(r.record.id);
-    if (known && *known == digest_as(local, r, base.digests())) continue;
+    const std::optional<std::array<char, 32>> known = base.digest(r.record.id);
+    if (known &&
+        std::string_view(known->data(), known->size()) == digest_as(local, r, base.digests())) {
+      continue;
+    }
     selection.records.push_back(r.record);
     if (!known || r.entry.kind == EntryKind::daily) continue;
     // Changed since the last sync: stamped now, unless what changed it set `Updated` since (both

@@ -529,7 +529,11 @@ Result<PullPlanning> plan_pull(const PullInput& input, const ClockReading& now) 
                   .file = r.file,
                   .action = PullAction::unchanged,
                   .rule = std::nullopt};
-    const std::optional<std::string_view> known = base.digest(r.id);
+    const std::optional<std::array<char, 32>> base_digest = base.digest(r.id);
+    const std::optional<std::string_view> known =
+        base_digest ? std::optional<std::string_view>(
+                          std::string_view(base_digest->data(), base_digest->size()))
+                    : std::nullopt;
     const std::string digest = record_digest(r, base.digests());
     const bool remote_changed = !known || *known != digest;
     const auto found = by_id.find(r.id);
