@@ -16,6 +16,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 import uuid
 
 MEMKIT = None
@@ -636,6 +637,9 @@ def main():
                      ("bad remote", lambda d: scenario_bad_remote(d, bad)),
                      ("bad local state", lambda d: scenario_bad_local_state(d))]
         scenarios.append(("faults", lambda d: scenario_faults(d, unreachable, unreachable_env)))
+        if KIND == "postgres":
+            scenarios.append(("base changed while pulling",
+                              lambda d: scenario_base_changed_while_pulling(d, pg_dir)))
         for name, scenario in scenarios:
             folder = tempfile.mkdtemp(dir=base, prefix=name.replace(" ", "-") + "-")
             before = len(FAILURES)
@@ -650,6 +654,87 @@ def main():
         print("%d check(s) failed" % len(FAILURES), file=sys.stderr)
         return 1
     return 0
+
+
+def psql_rows(conninfo, sql):
+    done = subprocess.run(["psql", "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-d",
+                           conninfo, "-c", sql], check=True, capture_output=True, text=True)
+    return done.stdout.strip()
+
+
+def wait_for(condition, what, seconds=30):
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            fail("timed out waiting for " + what)
+            return False
+        time.sleep(0.05)
+    return True
+
+
+def scenario_base_changed_while_pulling(base, pg_dir):
+    """A pull plans with the base as it is under the lock: a base.tsv that changed while the pull
+    waited for the remote is read again, not taken from the pull's first read (PostgreSQL only:
+    a lock held on the table makes the pull wait)."""
+    with open(os.path.join(pg_dir, "env.json")) as f:
+        env = json.load(f)
+    db = "memkit_window_%s" % uuid.uuid4().hex[:8]
+    conninfo = "host=%s port=%s user=postgres dbname=" % (env["socket_dir"], env["port"])
+    psql(conninfo + "postgres", "CREATE DATABASE %s" % db)
+    conninfo += db
+    own = dict(ENV, MEMKIT_SYNC_CONNINFO=conninfo)
+    ws = str(uuid.uuid4())
+    a = seeded(base, "a")
+    b = new_root(base, "b")
+    run(a, "push", "--workspace-id", ws, now="2026-11-30T09:00:00Z", env=own, expect=0)
+    run(b, "pull", "--workspace-id", ws, now="2026-11-30T09:01:00Z", env=own, expect=0)
+    # A edits a fact and pushes it; A's base now ends with that fact's new line.
+    write(a, "memory/LONG_TERM.md", read(a, "memory/LONG_TERM.md").replace(
+        "Deploys happen on Tuesdays", "Deploys happen on Wednesdays"))
+    run(a, "push", now="2026-11-30T10:00:00Z", env=own, expect=0)
+    b_base = os.path.join(b, ".memkit", "sync", "base.tsv")
+    with open(b_base, "rb") as f:
+        b_bytes = f.read()
+    with open(os.path.join(a, ".memkit", "sync", "base.tsv"), "rb") as f:
+        edited = f.read().splitlines(keepends=True)[-1]
+    check(b"memories" in edited and edited not in b_bytes, "window: A's base has the new line")
+    # As B's first read finds it, its base already holds A's edit: nothing to pull. As it is
+    # under the lock, the edit is new to B: an update (which waits for confirmation).
+    with open(b_base, "ab") as f:
+        f.write(edited)
+    locker = subprocess.Popen(["psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", conninfo],
+                              stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
+    puller = None
+    try:
+        locker.stdin.write("BEGIN; LOCK TABLE memories IN ACCESS EXCLUSIVE MODE;\n")
+        locker.stdin.flush()
+        if not wait_for(lambda: psql_rows(
+                conninfo, "SELECT count(*) FROM pg_locks l JOIN pg_class c ON c.oid = l.relation "
+                "WHERE c.relname = 'memories' AND l.mode = 'AccessExclusiveLock' AND l.granted")
+                == "1", "the table lock"):
+            return
+        puller = subprocess.Popen(
+            [MEMKIT, "memorybox", "sync", "pull", "--root", b, "--remote", "postgres", "--now",
+             "2026-11-30T10:05:00Z", "--format", "json"], env=own, stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, text=True)
+        if not wait_for(lambda: psql_rows(
+                conninfo, "SELECT count(*) FROM pg_locks WHERE NOT granted") != "0",
+                "the pull to wait for the table"):
+            return
+        with open(b_base, "wb") as f:
+            f.write(b_bytes)
+    finally:
+        locker.stdin.write("COMMIT;\n")
+        locker.stdin.close()
+        locker.wait(timeout=60)
+        if puller is not None:
+            out, err = puller.communicate(timeout=120)
+    data = json.loads(out).get("data", {}) if out else {}
+    check([i["action"] for i in data.get("items", [])] == ["updated"],
+          "window: the pull planned with the base read under the lock: %s %s" % (out, err))
+    check(data.get("needs_confirmation") is True and data.get("applied") is False,
+          "window: the update waits for confirmation: %s" % data)
+    check("Tuesdays" in read(b, "memory/LONG_TERM.md"), "window: B's file is as it was")
 
 
 def psql(conninfo, sql):
