@@ -97,22 +97,27 @@ SyncRecord tombstone(std::string id, std::string workspace_id, SyncTable table, 
 
 namespace {
 
-// An entry holding an Id, for MK-BOX-022: where it begins. Entries are named (their entry IDs
-// computed) only when an Id turns out to be held twice.
+// An entry holding an Id, for MK-BOX-022: the Id, a view of its file's bytes (which says where
+// the entry is, and so names it if the Id turns out to be held twice).
 struct Holder {
-  std::uint64_t hash = 0;  // fast_hash of the Id
   std::string_view id;
-  std::string_view path;
-  std::size_t begin = 0;
   std::uint32_t in_base = 0;  // the Id's position in the base when it holds the entry unchanged
 };
 
-std::string entry_name(const LocalScan& scan, const Holder& holder) {
-  const Document& doc = scan.documents.find(holder.path)->second;
-  for (const Entry& entry : read_entries(holder.path, doc)) {
-    if (entry.begin == holder.begin) return entry.id;
+// The holders of one part, in file order.
+struct HolderRun {
+  std::string_view path;  // as kept in LocalScan::documents
+  std::vector<Holder> holders;
+};
+
+// The entry ID of the entry of `path` whose bytes hold the Id `holder` views.
+std::string entry_name(const LocalScan& scan, std::string_view path, const Holder& holder) {
+  const Document& doc = scan.documents.find(path)->second;
+  const auto at = static_cast<std::size_t>(holder.id.data() - doc.bytes().data());
+  for (const Entry& entry : read_entries(path, doc)) {
+    if (entry.begin <= at && at < entry.end) return entry.id;
   }
-  return std::string(holder.path);
+  return std::string(path);
 }
 
 // What reading some entries of a file gives, in file order.
@@ -131,7 +136,6 @@ struct Part {
 struct FileReader {
   const Document& doc;
   std::string_view path;
-  std::string_view stored_path;  // path, as kept in LocalScan::documents
   SyncTable table;
   std::string_view file_time;
   std::string_view workspace_id;
@@ -160,7 +164,7 @@ struct FileReader {
     if (id && id->empty()) id.reset();  // an empty Id line holds no Id: one is assigned
     const bool focused =
         id && focus.base != nullptr && entry.kind != EntryKind::daily && !focus.ids.contains(*id);
-    const std::uint64_t id_hash = id ? fast_hash(*id) : 0;
+    const std::uint64_t id_hash = focused ? fast_hash(*id) : 0;
     if (focused) focus.base->prefetch(id_hash);  // needed after the digest below
     std::optional<std::uint32_t> stored;
     std::optional<CivilDate> verified;
@@ -170,7 +174,7 @@ struct FileReader {
       if (!stored || !verified) {  // unscored: does not sync now (§9 Records)
         if (id) {
           out.dormant.push_back(*id);
-          out.holders.push_back(Holder{id_hash, *id, stored_path, entry.begin});
+          out.holders.push_back(Holder{*id});
         }
         return;
       }
@@ -182,7 +186,7 @@ struct FileReader {
                                    : std::nullopt;
     std::optional<std::array<char, 32>> digest;
     if (id) {
-      out.holders.push_back(Holder{id_hash, *id, stored_path, entry.begin});
+      out.holders.push_back(Holder{*id});
       digest = detail::digest_of({.id = *id,
                                   .table = table,
                                   .file = path,
@@ -261,7 +265,7 @@ Result<LocalScan> scan_local(const Inputs& inputs, std::string_view workspace_id
   const CivilDate today = now.local_date();
   // Checked after the scan, so that an Id held twice is found without a node per Id: the parts'
   // lists in file order, kept as they are (a root of 100,000 entries holds 5 MB of them).
-  std::vector<std::vector<Holder>> holder_runs;
+  std::vector<HolderRun> holder_runs;
   for (const std::string& path : tier_files_1_to_4(inputs)) {
     const std::optional<SyncTable> table = sync_table_of(path);
     if (!table) continue;
@@ -293,8 +297,9 @@ Result<LocalScan> scan_local(const Inputs& inputs, std::string_view workspace_id
     }
     const auto mtime = modified.find(path);
     const std::string& file_time = mtime != modified.end() ? mtime->second : now_text;
-    const FileReader reader{doc,      path,  stored_path,       *table, file_time,   workspace_id,
-                            now_text, today, now.unix_millis(), focus,  scan.digests};
+    const FileReader reader{doc,          path,        *table, file_time,
+                            workspace_id, now_text,    today,  now.unix_millis(),
+                            focus,        scan.digests};
     // A large file is laid out and read in two shares, one per core, each into its part.
     std::vector<Part> parts(file->bytes->size() < focus.parallel_bytes ? 1 : 2);
     // Room for every entry's Id at once (each unit or section is at most one entry), so that the
@@ -325,7 +330,7 @@ Result<LocalScan> scan_local(const Inputs& inputs, std::string_view workspace_id
       for (LocalRecord& r : part.records) scan.records.push_back(std::move(r));
       scan.unchanged.insert(scan.unchanged.end(), part.unchanged.begin(), part.unchanged.end());
       for (const std::string_view id : part.dormant) scan.dormant.emplace(id);
-      if (!part.holders.empty()) holder_runs.push_back(std::move(part.holders));
+      if (!part.holders.empty()) holder_runs.push_back({stored_path, std::move(part.holders)});
       if (!part.splices.empty()) {
         std::vector<Splice>& splices = scan.id_splices[path];
         for (Splice& splice : part.splices) splices.push_back(std::move(splice));
@@ -341,18 +346,18 @@ Result<LocalScan> scan_local(const Inputs& inputs, std::string_view workspace_id
   std::vector<std::uint32_t> claimed(base != nullptr ? base->size() : 0);  // holder index + 1
   std::size_t others = 0;
   std::size_t count = 0;
-  for (std::vector<Holder>& run : holder_runs) {
-    count += run.size();
-    for (Holder& h : run) {
+  for (HolderRun& run : holder_runs) {
+    count += run.holders.size();
+    for (Holder& h : run.holders) {
       if (h.in_base == 0 && base != nullptr) h.in_base = base->position(h.id);
       if (h.in_base == 0) ++others;
     }
   }
-  // The holder of an index over all runs (looked up for copies only).
-  const auto holder_at = [&holder_runs](std::size_t index) -> const Holder& {
-    for (const std::vector<Holder>& run : holder_runs) {
-      if (index < run.size()) return run[index];
-      index -= run.size();
+  // The run and holder of an index over all runs (looked up for copies only).
+  const auto holder_at = [&holder_runs](std::size_t index) -> std::pair<const HolderRun*, Holder> {
+    for (const HolderRun& run : holder_runs) {
+      if (index < run.holders.size()) return {&run, run.holders[index]};
+      index -= run.holders.size();
     }
     throw std::logic_error("scan_local: no such holder");
   };
@@ -365,11 +370,11 @@ Result<LocalScan> scan_local(const Inputs& inputs, std::string_view workspace_id
   std::size_t run = 0;
   std::size_t in_run = 0;
   for (std::size_t i = 0; i < count; ++i, ++in_run) {
-    while (in_run == holder_runs[run].size()) {
+    while (in_run == holder_runs[run].holders.size()) {
       ++run;
       in_run = 0;
     }
-    const Holder& second = holder_runs[run][in_run];
+    const Holder& second = holder_runs[run].holders[in_run];
     std::size_t first = 0;  // the claimant's index + 1
     if (second.in_base != 0) {
       std::uint32_t& claim = claimed[second.in_base - 1];
@@ -378,22 +383,25 @@ Result<LocalScan> scan_local(const Inputs& inputs, std::string_view workspace_id
       else
         first = claim;
     } else {
-      std::size_t at = second.hash & mask;
+      const std::uint64_t hash = fast_hash(second.id);
+      std::size_t at = hash & mask;
       while (table[at].holder != 0 &&
-             (table[at].hash != second.hash || holder_at(table[at].holder - 1).id != second.id)) {
+             (table[at].hash != hash || holder_at(table[at].holder - 1).second.id != second.id)) {
         at = (at + 1) & mask;
       }
       if (table[at].holder == 0)
-        table[at] = Slot{second.hash, i + 1};
+        table[at] = Slot{hash, i + 1};
       else
         first = table[at].holder;
     }
     if (first == 0) continue;
-    scan.findings.push_back(
-        make_finding("MK-BOX-022", Severity::blocker, std::string(second.path),
-                     fmt::format("the Id {} is held by {} and {}", second.id,
-                                 entry_name(scan, holder_at(first - 1)), entry_name(scan, second)),
-                     "delete the Id: line of the copy; the next sync gives it a new Id"));
+    const std::string_view path = holder_runs[run].path;
+    const auto [claimant_run, claimant] = holder_at(first - 1);
+    scan.findings.push_back(make_finding(
+        "MK-BOX-022", Severity::blocker, std::string(path),
+        fmt::format("the Id {} is held by {} and {}", second.id,
+                    entry_name(scan, claimant_run->path, claimant), entry_name(scan, path, second)),
+        "delete the Id: line of the copy; the next sync gives it a new Id"));
   }
   sort_findings(scan.findings);
   return scan;
