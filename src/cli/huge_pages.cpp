@@ -1,7 +1,8 @@
 // The `memkit` executable's memory: every block lies in memory the kernel may back with 2 MiB
 // pages. A block of 2 MiB or more is made of whole 2 MiB pages (aligned, its size rounded up) and
 // advised (MADV_HUGEPAGE) before it is first touched; smaller blocks come from malloc's one heap,
-// which grows in steps of 256 MiB, each advised before a block lies in it.
+// which grows in steps of 256 MiB, each advised by the operator new whose malloc made it, before
+// the block is handed out (malloc has written only its header).
 //
 // Why: at 100,000 entries a sync command holds tens of megabytes read and built once (the root's
 // files, the base, the entries laid out), and on a kernel where transparent huge pages are
@@ -42,11 +43,12 @@ std::atomic<std::uintptr_t> advised_end{0};
 std::uintptr_t heap_end() { return reinterpret_cast<std::uintptr_t>(::sbrk(0)); }
 
 // Advises what the heap grew by since the last call. Two threads may both advise one range: the
-// advice is the same.
+// advice is the same. Before the heap is set up (a block made by another file's static
+// initialisation), there is nothing to advise: the heap so far stays as it is.
 void advise_heap_growth() {
   const std::uintptr_t end = heap_end();
   const std::uintptr_t from = advised_end.load(std::memory_order_relaxed) & kPageMask;
-  if (end <= from) return;
+  if (from == 0 || end <= from) return;
   (void)::madvise(reinterpret_cast<void*>(from), end - from, MADV_HUGEPAGE);
   advised_end.store(end, std::memory_order_relaxed);
 }
@@ -56,11 +58,9 @@ void advise_heap_growth() {
   (void)::mallopt(M_MMAP_THRESHOLD, 32 << 20);
   (void)::mallopt(M_TOP_PAD, 256 << 20);
   (void)::mallopt(M_TRIM_THRESHOLD, 512 << 20);
-  // The heap so far stays as it is; a block larger than what is left of it grows it now, by the
-  // pad, and the growth is advised before any block lies in it.
+  // The heap so far stays as it is; what it grows by from here on is advised by operator new
+  // below, right after the malloc that grew it.
   advised_end.store(heap_end(), std::memory_order_relaxed);
-  std::free(std::malloc(std::size_t{1} << 20));
-  advise_heap_growth();
   return true;
 }();
 
