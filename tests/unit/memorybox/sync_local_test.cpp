@@ -227,6 +227,18 @@ TEST_CASE("sync_local: bad base lines are refused with their line number") {
         ".memkit/sync/base.tsv:1: empty file or id");
   CHECK(problem(digest_of('a') + "\tmemories\tf\t\n") ==
         ".memkit/sync/base.tsv:1: empty file or id");
+  // An id is held with its length in 24 bits: one of 16 MiB or more is refused, read or set.
+  const std::string huge(std::size_t{1} << 24, 'x');
+  CHECK(problem(good + digest_of('b') + "\tmemories\tf\t" + huge + "\n") ==
+        ".memkit/sync/base.tsv:2: an id of 16 MiB or more");
+  const Result<SyncBase> longest =
+      parse_sync_base(digest_of('b') + "\tmemories\tf\t" + huge.substr(1) + "\n");
+  REQUIRE(longest);
+  CHECK(longest->contains(huge.substr(1)));
+  SyncBase set;
+  CHECK_THROWS_AS(set.insert_or_assign(huge, BaseEntry{SyncTable::memories, "f", digest_of('a')}),
+                  std::length_error);
+  CHECK(set.empty());
   // After the first line of version 2, lines count from 2.
   CHECK(problem(std::string(kSyncBaseHeader) + good + "\n") ==
         ".memkit/sync/base.tsv:3: expected digest, table, file and id");
