@@ -14,7 +14,10 @@
 // under the lock, one INSERT ... ON CONFLICT per table stores those without a row or with an older
 // one, each with a new revision. The records it left alone are looked up: refused when the stored
 // row is newer, or as new with other content; acknowledged when it is the same record. All in one
-// transaction: a failure stores nothing.
+// transaction: a failure stores nothing. (The records as array parameters of the INSERT, with no
+// table, were measured slower: a push of 100 at 100,000 entries took 123-128 ms against 108-112,
+// the session's first use of those types and of unnest() then falling inside the transaction,
+// where the table's creation runs beside the caller's scan.)
 #include <algorithm>
 #include <charconv>
 #include <cstdint>
