@@ -81,7 +81,6 @@ Result<std::unique_ptr<sync::Remote>> open_remote(const CommandRequest& inv,
   return env.open_postgres(conninfo);
 }
 
-// The sync state as read: sync.json, the base and the open conflicts.
 // A state file as read, told apart from another read by its XXH3-128 (its bytes are not kept).
 struct FileMark {
   std::size_t size = 0;
@@ -89,6 +88,7 @@ struct FileMark {
   friend bool operator==(const FileMark&, const FileMark&) = default;
 };
 
+// The sync state as read: sync.json, the base and the open conflicts.
 struct State {
   SyncFiles files;  // files.base dropped once parsed: base_read tells it apart
   std::optional<FileMark> base_read;
