@@ -1,9 +1,16 @@
+// SHA-256 is OpenSSL's, loaded when first used (dlopen of libcrypto.so.3, the soname of every
+// OpenSSL 3) instead of when a program starts. Linked, libcrypto cost every start of `memkit`
+// about 3 ms (some 120 page faults and its initialisation on a VM whose faults are slow), and
+// most commands never hash with SHA-256: reports, sync, reads. The header gives the functions'
+// types only; XXH3 is linked as usual.
 #include "memkit/digest.hpp"
 
+#include <dlfcn.h>
 #include <openssl/evp.h>
 #include <xxhash.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <exception>
 #include <memory>
 #include <new>
@@ -12,51 +19,87 @@ namespace memkit {
 
 namespace {
 
-// SHA-256 fetched from OpenSSL's provider once: EVP_sha256() with EVP_Digest fetches it again on
-// every call, which costs more than hashing an entry (sync hashes 100,000 of them per command).
-// Fetching fails only when OpenSSL itself is broken (no SHA-256 provider); that is a bug in the
-// installation, not an input error, so it terminates rather than returning a wrong hash.
-const EVP_MD* sha256_md() noexcept {
-  static EVP_MD* const md = EVP_MD_fetch(nullptr, "SHA256", nullptr);
-  if (md == nullptr) std::terminate();
-  return md;
+constexpr const char* kCryptoName = "libcrypto.so.3";
+
+// Every libcrypto function SHA-256 calls.
+// clang-format off
+#define MEMKIT_CRYPTO_FUNCTIONS(X)                                                               \
+  X(EVP_MD_fetch) X(EVP_MD_CTX_new) X(EVP_MD_CTX_free) X(EVP_DigestInit_ex2)                     \
+  X(EVP_DigestUpdate) X(EVP_DigestFinal_ex)
+// clang-format on
+
+// libcrypto's functions and its SHA-256, fetched from OpenSSL's provider once: EVP_sha256() with
+// EVP_Digest fetches it again on every call, which costs more than hashing an entry (sync hashed
+// 100,000 of them per command).
+struct Crypto {
+#define MEMKIT_CRYPTO_MEMBER(name) decltype(&::name) name = nullptr;
+  MEMKIT_CRYPTO_FUNCTIONS(MEMKIT_CRYPTO_MEMBER)
+#undef MEMKIT_CRYPTO_MEMBER
+  EVP_MD* sha256 = nullptr;
+};
+
+// An installation without a working OpenSSL 3 (no libcrypto.so.3, or no SHA-256 provider) is
+// broken, not an input error: memkit says so and terminates rather than return a wrong hash.
+[[noreturn]] void broken(const char* what, const char* reason) noexcept {
+  std::fprintf(stderr,
+               "memkit: SHA-256 is unavailable: %s (%s); install OpenSSL 3 (Debian: libssl3)\n",
+               what, reason != nullptr ? reason : "unknown reason");
+  std::terminate();
+}
+
+const Crypto& crypto() noexcept {
+  static const Crypto loaded = [] {
+    void* handle = ::dlopen(kCryptoName, RTLD_NOW | RTLD_LOCAL);
+    if (handle == nullptr) broken("libcrypto.so.3 cannot be loaded", ::dlerror());
+    Crypto functions;
+#define MEMKIT_CRYPTO_LOOKUP(function)                                                             \
+  functions.function = reinterpret_cast<decltype(functions.function)>(::dlsym(handle, #function)); \
+  if (functions.function == nullptr) broken("libcrypto.so.3 has no " #function, ::dlerror());
+    MEMKIT_CRYPTO_FUNCTIONS(MEMKIT_CRYPTO_LOOKUP)
+#undef MEMKIT_CRYPTO_LOOKUP
+    functions.sha256 = functions.EVP_MD_fetch(nullptr, "SHA256", nullptr);
+    if (functions.sha256 == nullptr) broken("OpenSSL has no SHA-256 provider", nullptr);
+    return functions;
+  }();
+  return loaded;
 }
 
 struct ContextFree {
-  void operator()(EVP_MD_CTX* context) const noexcept { EVP_MD_CTX_free(context); }
+  void operator()(EVP_MD_CTX* context) const noexcept { crypto().EVP_MD_CTX_free(context); }
 };
 
 }  // namespace
 
 Sha256 sha256(std::string_view bytes) noexcept {
-  thread_local const std::unique_ptr<EVP_MD_CTX, ContextFree> context(EVP_MD_CTX_new());
+  const Crypto& c = crypto();
+  thread_local const std::unique_ptr<EVP_MD_CTX, ContextFree> context(c.EVP_MD_CTX_new());
   Sha256 out{};
   unsigned int size = 0;
-  if (!context || EVP_DigestInit_ex2(context.get(), sha256_md(), nullptr) != 1 ||
-      EVP_DigestUpdate(context.get(), bytes.data(), bytes.size()) != 1 ||
-      EVP_DigestFinal_ex(context.get(), out.data(), &size) != 1 || size != out.size()) {
+  if (!context || c.EVP_DigestInit_ex2(context.get(), c.sha256, nullptr) != 1 ||
+      c.EVP_DigestUpdate(context.get(), bytes.data(), bytes.size()) != 1 ||
+      c.EVP_DigestFinal_ex(context.get(), out.data(), &size) != 1 || size != out.size()) {
     std::terminate();
   }
   return out;
 }
 
-Sha256Hasher::Sha256Hasher() : context_(EVP_MD_CTX_new()) {
+Sha256Hasher::Sha256Hasher() : context_(crypto().EVP_MD_CTX_new()) {
   if (context_ == nullptr) throw std::bad_alloc();
-  if (EVP_DigestInit_ex2(static_cast<EVP_MD_CTX*>(context_), sha256_md(), nullptr) != 1) {
-    std::terminate();  // no SHA-256 provider: a broken installation, as in sha256()
-  }
+  restart();
 }
 
-Sha256Hasher::~Sha256Hasher() { EVP_MD_CTX_free(static_cast<EVP_MD_CTX*>(context_)); }
+Sha256Hasher::~Sha256Hasher() { crypto().EVP_MD_CTX_free(static_cast<EVP_MD_CTX*>(context_)); }
 
 void Sha256Hasher::update(std::string_view bytes) noexcept {
-  if (EVP_DigestUpdate(static_cast<EVP_MD_CTX*>(context_), bytes.data(), bytes.size()) != 1) {
+  if (crypto().EVP_DigestUpdate(static_cast<EVP_MD_CTX*>(context_), bytes.data(), bytes.size()) !=
+      1) {
     std::terminate();
   }
 }
 
 void Sha256Hasher::restart() noexcept {
-  if (EVP_DigestInit_ex2(static_cast<EVP_MD_CTX*>(context_), sha256_md(), nullptr) != 1) {
+  const Crypto& c = crypto();
+  if (c.EVP_DigestInit_ex2(static_cast<EVP_MD_CTX*>(context_), c.sha256, nullptr) != 1) {
     std::terminate();
   }
 }
@@ -64,7 +107,7 @@ void Sha256Hasher::restart() noexcept {
 Sha256 Sha256Hasher::finish() noexcept {
   Sha256 out{};
   unsigned int size = 0;
-  if (EVP_DigestFinal_ex(static_cast<EVP_MD_CTX*>(context_), out.data(), &size) != 1 ||
+  if (crypto().EVP_DigestFinal_ex(static_cast<EVP_MD_CTX*>(context_), out.data(), &size) != 1 ||
       size != out.size()) {
     std::terminate();
   }
