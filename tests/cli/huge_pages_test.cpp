@@ -4,46 +4,14 @@
 #include <doctest/doctest.h>
 
 #include <cstdint>
-#include <cstdio>
-#include <fstream>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <vector>
 
-namespace {
+#include "smaps.hpp"
 
-// What /sys says of transparent huge pages: "always", "madvise", "never", or "" when absent.
-std::string thp_mode() {
-  std::ifstream in("/sys/kernel/mm/transparent_hugepage/enabled");
-  std::string line;
-  std::getline(in, line);
-  const std::size_t open = line.find('[');
-  const std::size_t close = line.find(']');
-  return open == std::string::npos || close == std::string::npos
-             ? std::string()
-             : line.substr(open + 1, close - open - 1);
-}
-
-// The THPeligible flag of the mapping holding `address`, from /proc/self/smaps (-1 if not found).
-int thp_eligible(const void* address) {
-  const auto at = reinterpret_cast<std::uintptr_t>(address);
-  std::ifstream in("/proc/self/smaps");
-  std::string line;
-  bool inside = false;
-  while (std::getline(in, line)) {
-    unsigned long begin = 0;
-    unsigned long end = 0;
-    if (std::sscanf(line.c_str(), "%lx-%lx ", &begin, &end) == 2 && line.find(':') > 8) {
-      inside = begin <= at && at < end;
-    } else if (inside && line.rfind("THPeligible:", 0) == 0) {
-      return std::stoi(line.substr(12));
-    }
-  }
-  return -1;
-}
-
-}  // namespace
+using memkit::test::thp_eligible;
+using memkit::test::thp_mode;
 
 TEST_CASE("cli allocator: blocks of any size hold what is written to them") {
   for (const std::size_t size :
@@ -82,4 +50,5 @@ TEST_CASE("cli allocator: blocks large and small lie in memory that huge pages m
   const std::unique_ptr<char[]> after(new char[64]);
   CHECK(thp_eligible(after.get()) == 1);
 }
+
 #endif
