@@ -5,8 +5,9 @@
 //   parse_sync_base   .memkit/sync/base.tsv parsed into the SyncBase (N lines, about 10 MB)
 //   entry_layout      visit_entry_layout over the file: where each entry and its fields are
 //   scan_local        the focused scan: every entry located and digested, none changed
-// scan_local runs as the CLI does (a file of 1 MiB or more read in two shares on two cores) and
-// with one reader, to show what the second core gives.
+// scan_local runs as the CLI does (a file of 1 MiB or more read in two shares on two cores), with
+// the scan cache a push leaves (scan.cache: every bullet found there, none read), and with one
+// reader, to show what the second core gives.
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
 
@@ -122,10 +123,24 @@ BENCHMARK(BM_entry_layout)
     ->Arg(100000)
     ->Unit(benchmark::kMillisecond);
 
-void scan(benchmark::State& state, std::size_t parallel_bytes) {
+// The scan cache of a scan of the root (every bullet), as a push leaves it.
+const ScanCache& cache_of(std::size_t n) {
+  static std::map<std::size_t, ScanCache> caches;
+  auto found = caches.find(n);
+  if (found == caches.end()) {
+    const Root& root = root_of(n);
+    const Result<LocalScan> full =
+        scan_local(root.inputs, kWorkspace, {}, now(), ScanFocus{.base = &root.base, .ids = {}});
+    found = caches.emplace(n, *parse_scan_cache(render_scan_cache(full->cache))).first;
+  }
+  return found->second;
+}
+
+void scan(benchmark::State& state, std::size_t parallel_bytes, bool cached = false) {
   const Root& root = root_of(entries(state));
   ScanFocus focus{.base = &root.base, .ids = {}};
   focus.parallel_bytes = parallel_bytes;
+  if (cached) focus.cache = &cache_of(entries(state));
   for (auto _ : state) {
     const Result<LocalScan> scanned = scan_local(root.inputs, kWorkspace, {}, now(), focus);
     if (!scanned || !scanned->records.empty() || scanned->unchanged.size() != entries(state)) {
@@ -140,6 +155,16 @@ void scan(benchmark::State& state, std::size_t parallel_bytes) {
 
 void BM_scan_local_unchanged(benchmark::State& state) { scan(state, ScanFocus{}.parallel_bytes); }
 BENCHMARK(BM_scan_local_unchanged)
+    ->ArgName("entries")
+    ->Arg(10000)
+    ->Arg(100000)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+void BM_scan_local_unchanged_cached(benchmark::State& state) {
+  scan(state, ScanFocus{}.parallel_bytes, true);
+}
+BENCHMARK(BM_scan_local_unchanged_cached)
     ->ArgName("entries")
     ->Arg(10000)
     ->Arg(100000)

@@ -192,6 +192,14 @@ void visit_entry_layout(std::string_view path, const Document& doc,
 // REQUIRES: share < shares.
 void visit_entry_layout(std::string_view path, const Document& doc, std::size_t share,
                         std::size_t shares, const std::function<void(Entry&)>& visit);
+// Asked of each bullet of a file of bullets (not of a section file) before its lines are read,
+// with its bytes' range and its category; a bullet it takes (returns true for) is not visited.
+using BulletSkip = std::function<bool(std::size_t begin, std::size_t end,
+                                      const std::optional<std::string>& category)>;
+// visit_entry_layout of share `share` of `shares`, the bullets `skip` takes left out.
+void visit_entry_layout(std::string_view path, const Document& doc, std::size_t share,
+                        std::size_t shares, const std::function<void(Entry&)>& visit,
+                        const BulletSkip& skip);
 
 // §3 `Confidence`: "0", "1", or 0-1 with one or two decimals, in hundredths; else nullopt.
 [[nodiscard]] std::optional<std::uint32_t> parse_confidence(std::string_view text) noexcept;

@@ -12,6 +12,7 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_set>
@@ -215,6 +216,14 @@ class SyncBase final {
   // from the table alone. The id is known by its hash; the digest, which covers the id, settles it.
   [[nodiscard]] std::uint32_t holding(std::uint64_t id_hash,
                                       std::string_view digest) const noexcept;
+  // The same for a digest as 16 bytes (the 32 hex digits' values).
+  [[nodiscard]] std::uint32_t holding(std::uint64_t id_hash,
+                                      const std::array<std::uint8_t, 16>& digest) const noexcept;
+  // The id at `position` (1 to size(), as holding and position give). The view lasts until the
+  // base changes.
+  [[nodiscard]] std::string_view id_at(std::uint32_t position) const noexcept {
+    return id_of(items_[position - 1]);
+  }
   // The position of `id` among the ids (1 to size()) whatever its digest, 0 when absent.
   [[nodiscard]] std::uint32_t position(std::string_view id) const noexcept;
   // Starts fetching the table slot of the id of fast_hash `id_hash` into the cache, so that a
@@ -302,6 +311,49 @@ using ParsedFiles = std::map<std::string, Document, std::less<>>;
 // may parse them while it waits for something else (the base) and give them to scan_local.
 [[nodiscard]] ParsedFiles parse_synced_files(const Inputs& inputs);
 
+// The bullets a scan last read, by fingerprint (.memkit/sync/scan.cache, OUR DECISION): a bullet's
+// fingerprint is XXH3-128 of its bytes with its table, file and category; with it go the fast_hash
+// of its Id and its record digest (16 bytes). A later scan that meets a bullet of that fingerprint,
+// whose Id the base holds with that digest, takes it as unchanged without reading its lines. Only
+// an acceleration: a cache that is missing, damaged or stale costs full reads, never a wrong
+// answer, since the base settles every hit.
+struct CachedEntry {
+  std::array<std::uint8_t, 16> fingerprint{};
+  std::uint64_t id_hash = 0;
+  std::array<std::uint8_t, 16> digest{};
+  friend bool operator==(const CachedEntry&, const CachedEntry&) = default;
+};
+class ScanCache final {
+ public:
+  ScanCache() = default;
+  [[nodiscard]] std::size_t size() const noexcept { return count_; }  // entries read, repeats too
+  // Whether every block of the file read whole (else the entries before the first that did not).
+  [[nodiscard]] bool whole() const noexcept { return whole_; }
+  // The entry of `fingerprint` (the last one read), or nullopt.
+  [[nodiscard]] std::optional<CachedEntry> find(
+      const std::array<std::uint8_t, 16>& fingerprint) const noexcept;
+  // Start fetching into the cache what find(fingerprint) reads: its index slot, then (once that
+  // slot is fetched) the entry it names, so that finds a few entries apart overlap.
+  void prefetch_slot(const std::array<std::uint8_t, 16>& fingerprint) const noexcept;
+  void prefetch_entry(const std::array<std::uint8_t, 16>& fingerprint) const noexcept;
+
+ private:
+  friend Result<ScanCache> parse_scan_cache(std::string bytes);
+  std::string bytes_;  // the file's, kept as read
+  std::size_t count_ = 0;
+  bool whole_ = true;
+  std::vector<std::uint32_t> index_;  // open addressing: an entry's offset in bytes_ + 1, 0 empty
+};
+// scan.cache's bytes: a header line, then blocks, each its count and checksum (8 bytes each) and
+// 40 bytes per entry; render_scan_cache gives the header and one block, render_scan_cache_block a
+// block to append (a later entry of a fingerprint wins).
+[[nodiscard]] std::string render_scan_cache(std::span<const CachedEntry> entries);
+[[nodiscard]] std::string render_scan_cache_block(std::span<const CachedEntry> entries);
+// Errc::parse for bytes that do not begin as a scan cache of this version, or of 4 GiB or more
+// (the caller then scans without one); a block cut short or whose checksum fails ends the cache
+// there (whole() false). The cache keeps the bytes.
+[[nodiscard]] Result<ScanCache> parse_scan_cache(std::string bytes);
+
 // Which entries a scan reads in full (OUR DECISION, so that an incremental sync costs the change,
 // not the root): with a base, an entry whose record_digest equals the base's is only located,
 // its Id kept in LocalScan::unchanged, unless `ids` names it. Entries without an Id and daily
@@ -315,14 +367,22 @@ struct ScanFocus {
   // Files parsed already (parse_synced_files); one not there, or parsed from other bytes than the
   // inputs hold, is parsed by the scan.
   const ParsedFiles* parsed = nullptr;
+  // With the base, the bullets of the last scan (ScanCache): one found there and held by the base
+  // with its digest is only located, its lines not read.
+  const ScanCache* cache = nullptr;
 };
 
 // What the local files hold for sync.
 struct LocalScan {
   std::vector<LocalRecord> records;  // read in full: tier file order, then entry order
-  // The Ids of the entries only located (ScanFocus), in file order: views of the inputs' bytes,
-  // valid while those are.
+  // The Ids of the entries only located (ScanFocus), in file order: views of the inputs' bytes or
+  // of the focus base's ids, valid while those are.
   std::vector<std::string_view> unchanged;
+  // What a ScanCache of this scan holds: every bullet of a file of bullets that carries an Id, read
+  // in full or found in the cache, with the digest of what it holds now; and those read in full
+  // (which the cache the scan was given lacks).
+  std::vector<CachedEntry> cache;
+  std::vector<CachedEntry> cache_read;
   // The synced files as parsed, by path (for the edits a push or pull plans).
   ParsedFiles documents;
   // Ids of entries that carry an Id but do not sync now (an unscored memories entry): they are

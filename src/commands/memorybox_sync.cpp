@@ -98,6 +98,12 @@ struct State {
   // writes it whole instead of appending.
   bool base_rewrite = false;
   std::vector<SyncRecord> conflicts;
+  // .memkit/sync/scan.cache, when there is a base and the cache reads whole (else the scans read
+  // every entry in full, which gives the same answers).
+  std::optional<memorybox::ScanCache> cache;
+  [[nodiscard]] const memorybox::ScanCache* scan_cache() const noexcept {
+    return cache ? &*cache : nullptr;
+  }
 };
 
 // .memkit/sync.json alone: what a confirmed pull reads before it takes the lock.
@@ -112,6 +118,9 @@ Result<State> read_sync_json(const AgentRoot& root) {
   }
   return state;
 }
+
+// The scan cache (memorybox::ScanCache), under .memkit.
+constexpr const char* kScanCache = "sync/scan.cache";
 
 // The state files read and parsed, all but the modification times (which need the root's files).
 // `earlier`, when given, is a State read before: when the base file has not changed since, its
@@ -132,6 +141,7 @@ Result<State> read_state_files(const AgentRoot& root, State* earlier) {
     if (earlier != nullptr && earlier->base_read == state.base_read) {
       state.base = std::move(earlier->base);
       state.base_rewrite = earlier->base_rewrite;
+      state.cache = std::move(earlier->cache);
     } else {
       Result<memorybox::SyncBase> base = memorybox::parse_sync_base(bytes);
       if (!base) return base.status();
@@ -143,6 +153,13 @@ Result<State> read_state_files(const AgentRoot& root, State* earlier) {
     // Parsed, the base keeps none of its bytes: their memory (10 MB at 100,000 ids) goes back to
     // the heap for what the scan makes next.
     state.files.base.reset();
+    if (!state.cache) {
+      Result<std::optional<std::string>> cache = root.read_state_file(kScanCache);
+      if (cache && *cache) {
+        Result<memorybox::ScanCache> parsed = memorybox::parse_scan_cache(std::move(**cache));
+        if (parsed) state.cache = std::move(*parsed);
+      }
+    }
   }
   if (state.files.conflicts) {
     std::string_view rest = *state.files.conflicts;
@@ -430,7 +447,8 @@ void run_pull(MemoryBoxRun& run) {
   const auto plan =
       [&](const memorybox::Inputs& inputs, const State& state,
           const memorybox::ParsedFiles& parsed) -> std::shared_ptr<memorybox::PullPlanning> {
-    memorybox::ScanFocus focus{.base = &state.base, .ids = {}, .parsed = &parsed};
+    memorybox::ScanFocus focus{
+        .base = &state.base, .ids = {}, .parsed = &parsed, .cache = state.scan_cache()};
     for (const SyncRecord& r : pulled->records) focus.ids.insert(r.id);
     for (const SyncRecord& r : state.conflicts) focus.ids.insert(r.id);
     Result<memorybox::LocalScan> scan =
@@ -577,7 +595,10 @@ void run_push(MemoryBoxRun& run) {
                                                          .pull_cursor = ""});
     Result<memorybox::LocalScan> scan = memorybox::scan_local(
         locked->inputs, sync.workspace_id, locked->state.files.modified, run.now,
-        {.base = &locked->state.base, .ids = {}, .parsed = &locked->parsed});
+        {.base = &locked->state.base,
+         .ids = {},
+         .parsed = &locked->parsed,
+         .cache = locked->state.scan_cache()});
     if (!scan) {
       run.reply.findings.push_back(local_finding(scan.status()));
       return std::nullopt;
@@ -683,6 +704,24 @@ void run_push(MemoryBoxRun& run) {
     }
   }
   if (failed(run, write_base(run.root, locked.state, acknowledged))) return;
+  // The scan cache of this scan, when it read bullets in full: those appended as a block to the
+  // cache it was given; or, when there was none that read whole or it would hold more than twice
+  // the entries found, all written anew while sync.json is. A cache that cannot be written is left
+  // as it was: it only makes scans faster, and the base settles every hit.
+  const memorybox::LocalScan& scan = prepared->scan;
+  std::optional<memkit::detail::Background> caching;
+  if (!scan.cache_read.empty()) {
+    const memorybox::ScanCache* given = locked.state.scan_cache();
+    if (given != nullptr && given->whole() &&
+        given->size() + scan.cache_read.size() <= 2 * scan.cache.size() + 1024) {
+      (void)run.root.append_state_file(kScanCache,
+                                       memorybox::render_scan_cache_block(scan.cache_read));
+    } else {
+      caching.emplace([&] {
+        (void)run.root.write_state_file(kScanCache, memorybox::render_scan_cache(scan.cache));
+      });
+    }
+  }
   sync.last_push_at = run.now.utc_rfc3339_millis();
   sync.last_push_ok = report.refused.empty();
   if (failed(run, run.root.write_state_file("sync.json", memorybox::render_sync_state(sync)))) {
@@ -725,9 +764,9 @@ void run_status(MemoryBoxRun& run) {
     status.last_push_ok = state.sync->last_push_ok;
   }
   const std::string workspace = status.workspace_id.value_or(std::string(36, '0'));
-  Result<memorybox::LocalScan> scan =
-      memorybox::scan_local(read->inputs, workspace, state.files.modified, run.now,
-                            {.base = &state.base, .ids = {}, .parsed = &read->parsed});
+  Result<memorybox::LocalScan> scan = memorybox::scan_local(
+      read->inputs, workspace, state.files.modified, run.now,
+      {.base = &state.base, .ids = {}, .parsed = &read->parsed, .cache = state.scan_cache()});
   if (!scan) {
     run.reply.findings.push_back(local_finding(scan.status()));
     return;
@@ -803,7 +842,10 @@ void run_resolve(MemoryBoxRun& run) {
     return;
   }
   const std::string workspace = locked->state.sync->workspace_id;
-  memorybox::ScanFocus focus{.base = &locked->state.base, .ids = {*id}, .parsed = &locked->parsed};
+  memorybox::ScanFocus focus{.base = &locked->state.base,
+                             .ids = {*id},
+                             .parsed = &locked->parsed,
+                             .cache = locked->state.scan_cache()};
   Result<memorybox::LocalScan> scan = memorybox::scan_local(
       locked->inputs, workspace, locked->state.files.modified, run.now, focus);
   if (!scan) {

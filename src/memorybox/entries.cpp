@@ -87,7 +87,7 @@ struct Share {
 // The bullet entries of `share` (bullets [from, to) of the file's, in order), each with the
 // category the headings before it give.
 void read_bullets(std::string_view path, const Document& doc, bool named, const Sink& out,
-                  Share share = {}) {
+                  Share share = {}, const BulletSkip* skip = nullptr) {
   const std::span<const Unit> units = doc.units();
   std::size_t from = 0;
   std::size_t to = std::numeric_limits<std::size_t>::max();
@@ -132,6 +132,7 @@ void read_bullets(std::string_view path, const Document& doc, bool named, const 
     entry.last_line = unit.last_line;
     entry.begin = unit.begin;
     entry.end = unit.end;
+    if (skip != nullptr && (*skip)(unit.begin, unit.end, h2)) continue;
     if (!h2) {
       entry.category.reset();
     } else if (entry.category != h2) {
@@ -281,7 +282,7 @@ namespace {
 // The entries of `share` of the file: a file of bullets is shared out bullet by bullet; any other
 // file's entries all go to the first part.
 void read_tier_entries(std::string_view path, const Document& doc, bool named, const Sink& out,
-                       Share share = {}) {
+                       Share share = {}, const BulletSkip* skip = nullptr) {
   const std::string_view name = file_name(path);
   const bool first = share.part == 0;
   if (path.rfind("memory/daily/", 0) == 0) {
@@ -309,7 +310,7 @@ void read_tier_entries(std::string_view path, const Document& doc, bool named, c
     return;
   }
   if (!is_section_file(name)) {
-    read_bullets(path, doc, named, out, share);
+    read_bullets(path, doc, named, out, share, skip);
     return;
   }
   const Sink categorised = [&](Entry& entry) {
@@ -341,6 +342,12 @@ void visit_entry_layout(std::string_view path, const Document& doc,
 void visit_entry_layout(std::string_view path, const Document& doc, std::size_t share,
                         std::size_t shares, const std::function<void(Entry&)>& visit) {
   read_tier_entries(path, doc, false, visit, Share{share, shares});
+}
+
+void visit_entry_layout(std::string_view path, const Document& doc, std::size_t share,
+                        std::size_t shares, const std::function<void(Entry&)>& visit,
+                        const BulletSkip& skip) {
+  read_tier_entries(path, doc, false, visit, Share{share, shares}, &skip);
 }
 
 }  // namespace memkit::memorybox

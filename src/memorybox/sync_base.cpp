@@ -117,8 +117,12 @@ std::size_t SyncBase::slot_of(std::string_view id) const noexcept {
 }
 
 std::uint32_t SyncBase::holding(std::uint64_t id_hash, std::string_view digest) const noexcept {
+  return holding(id_hash, digest_bytes(digest));
+}
+
+std::uint32_t SyncBase::holding(std::uint64_t id_hash,
+                                const std::array<std::uint8_t, 16>& wanted) const noexcept {
   if (slots_.empty()) return 0;
-  const std::array<std::uint8_t, 16> wanted = digest_bytes(digest);
   const std::size_t mask = slots_.size() - 1;
   // The digest covers the id, so an equal digest with the id's fingerprint is the id's slot.
   for (std::size_t at = id_hash & mask;; at = (at + 1) & mask) {

@@ -44,6 +44,15 @@ struct DigestParts {
 [[nodiscard]] std::array<char, 32> digest_of(const DigestParts& parts, std::string& scratch,
                                              BaseDigests digests);
 
+// A bullet's fingerprint (ScanCache): XXH3-128 of its table, file and category (length-prefixed),
+// then its bytes, put together in `scratch`.
+[[nodiscard]] std::array<std::uint8_t, 16> entry_fingerprint(
+    SyncTable table, std::string_view file, const std::optional<std::string_view>& category,
+    std::string_view bytes, std::string& scratch);
+
+// A digest's 32 hex digits as the 16 bytes they spell.
+[[nodiscard]] std::array<std::uint8_t, 16> digest_value(const std::array<char, 32>& hex) noexcept;
+
 // The effective confidence of a stored value verified on `verified`, on `today` (§6).
 [[nodiscard]] std::uint32_t effective_on(std::uint32_t stored, const CivilDate& verified,
                                          const CivilDate& today);

@@ -97,11 +97,13 @@ SyncRecord tombstone(std::string id, std::string workspace_id, SyncTable table, 
 
 namespace {
 
-// An entry holding an Id, for MK-BOX-022: the Id, a view of its file's bytes (which says where
-// the entry is, and so names it if the Id turns out to be held twice).
+// An entry holding an Id, for MK-BOX-022: the Id (a view of its file's bytes or of the base's
+// ids) and where the entry begins in its file (which names it if the Id turns out to be held
+// twice).
 struct Holder {
   std::string_view id;
   std::uint32_t in_base = 0;  // the Id's position in the base when it holds the entry unchanged
+  std::size_t begin = 0;
 };
 
 // The holders of one part, in file order.
@@ -110,12 +112,11 @@ struct HolderRun {
   std::vector<Holder> holders;
 };
 
-// The entry ID of the entry of `path` whose bytes hold the Id `holder` views.
+// The entry ID of the entry of `path` that `holder` is.
 std::string entry_name(const LocalScan& scan, std::string_view path, const Holder& holder) {
   const Document& doc = scan.documents.find(path)->second;
-  const auto at = static_cast<std::size_t>(holder.id.data() - doc.bytes().data());
   for (const Entry& entry : read_entries(path, doc)) {
-    if (entry.begin <= at && at < entry.end) return entry.id;
+    if (entry.begin == holder.begin) return entry.id;
   }
   return std::string(path);
 }
@@ -126,9 +127,11 @@ struct Part {
   std::vector<std::string_view> unchanged;
   std::vector<std::string_view> dormant;
   std::vector<Holder> holders;
-  std::vector<Splice> splices;  // the Id lines of the assigned Ids
-  std::string text_scratch;     // an entry's record text when it is not one piece of its file
-  std::string digest_scratch;   // digest_of's
+  std::vector<Splice> splices;     // the Id lines of the assigned Ids
+  std::string text_scratch;        // an entry's record text when it is not one piece of its file
+  std::string digest_scratch;      // digest_of's
+  std::vector<CachedEntry> cache;  // LocalScan::cache's, in file order
+  std::vector<CachedEntry> cache_read;  // LocalScan::cache_read's
 };
 
 // Reads the entries of one synced file into a Part. It writes nothing but the Part it is given,
@@ -144,6 +147,73 @@ struct FileReader {
   std::int64_t now_millis;
   const ScanFocus& focus;
   BaseDigests digests;  // the base's, so that its digests and these compare
+  bool cached;          // a file of bullets: its bullets go into LocalScan::cache
+
+  // The bullets of share `share` of `shares` that the focus cache and base show unchanged: a
+  // bullet whose fingerprint the cache holds, with an Id the base holds with the cached digest
+  // (which covers the Id). One pass takes every bullet's fingerprint; the lookups then run a few
+  // bullets apart, each fetched into the cache ahead of use (each is a miss: the cache's index,
+  // its entry, the base's slot); per bullet in order, its base position or 0.
+  struct Located {
+    std::size_t begin = 0;
+    CachedEntry entry;
+    std::uint32_t position = 0;
+  };
+  std::vector<Located> locate(std::size_t share, std::size_t shares, Part& out) const {
+    std::vector<Located> bullets;
+    visit_entry_layout(
+        path, doc, share, shares, [](Entry&) {},
+        [&](std::size_t begin, std::size_t end, const std::optional<std::string>& category) {
+          Located& bullet = bullets.emplace_back();
+          bullet.begin = begin;
+          bullet.entry.fingerprint = detail::entry_fingerprint(
+              table, path, category ? std::optional<std::string_view>(*category) : std::nullopt,
+              doc.bytes().substr(begin, end - begin), out.digest_scratch);
+          return true;
+        });
+    const ScanCache& cache = *focus.cache;
+    const SyncBase& base = *focus.base;
+    constexpr std::size_t kAhead = 8;
+    const std::size_t n = bullets.size();
+    std::vector<bool> found(n);
+    for (std::size_t i = 0; i < n + 3 * kAhead; ++i) {
+      if (i < n) cache.prefetch_slot(bullets[i].entry.fingerprint);
+      if (i >= kAhead && i - kAhead < n) {
+        cache.prefetch_entry(bullets[i - kAhead].entry.fingerprint);
+      }
+      if (i >= 2 * kAhead && i - 2 * kAhead < n) {
+        Located& bullet = bullets[i - 2 * kAhead];
+        if (const std::optional<CachedEntry> hit = cache.find(bullet.entry.fingerprint)) {
+          bullet.entry = *hit;
+          found[i - 2 * kAhead] = true;
+          base.prefetch(hit->id_hash);
+        }
+      }
+      if (i >= 3 * kAhead && i - 3 * kAhead < n && found[i - 3 * kAhead]) {
+        Located& bullet = bullets[i - 3 * kAhead];
+        bullet.position = base.holding(bullet.entry.id_hash, bullet.entry.digest);
+        if (bullet.position != 0 && !focus.ids.empty() &&
+            focus.ids.contains(base.id_at(bullet.position))) {
+          bullet.position = 0;
+        }
+      }
+    }
+    return bullets;
+  }
+
+  // BulletSkip over locate's bullets, met again in the same order: one it located is only kept
+  // as unchanged.
+  bool skip(std::size_t begin, const std::vector<Located>& bullets, std::size_t& next,
+            Part& out) const {
+    const Located& bullet = bullets[next++];
+    if (bullet.begin != begin) throw std::logic_error("scan_local: the bullets moved");
+    if (bullet.position == 0) return false;
+    const std::string_view id = focus.base->id_at(bullet.position);
+    out.holders.push_back(Holder{id, bullet.position, begin});
+    out.unchanged.push_back(id);
+    out.cache.push_back(bullet.entry);
+    return true;
+  }
 
   void read(Entry& entry, Part& out) const {
     std::optional<std::string_view> id;
@@ -174,7 +244,7 @@ struct FileReader {
       if (!stored || !verified) {  // unscored: does not sync now (§9 Records)
         if (id) {
           out.dormant.push_back(*id);
-          out.holders.push_back(Holder{*id});
+          out.holders.push_back(Holder{*id, 0, entry.begin});
         }
         return;
       }
@@ -186,7 +256,7 @@ struct FileReader {
                                    : std::nullopt;
     std::optional<std::array<char, 32>> digest;
     if (id) {
-      out.holders.push_back(Holder{*id});
+      out.holders.push_back(Holder{*id, 0, entry.begin});
       digest = detail::digest_of({.id = *id,
                                   .table = table,
                                   .file = path,
@@ -196,6 +266,14 @@ struct FileReader {
                                   .verified = memories ? verified_text : std::nullopt,
                                   .deleted = false},
                                  out.digest_scratch, digests);
+      if (cached && entry.kind == EntryKind::bullet) {
+        out.cache.push_back(CachedEntry{
+            detail::entry_fingerprint(table, path, category,
+                                      doc.bytes().substr(entry.begin, entry.end - entry.begin),
+                                      out.digest_scratch),
+            focused ? id_hash : fast_hash(*id), detail::digest_value(*digest)});
+        out.cache_read.push_back(out.cache.back());
+      }
       if (focused) {
         const std::uint32_t at =
             focus.base->holding(id_hash, std::string_view(digest->data(), digest->size()));
@@ -297,9 +375,13 @@ Result<LocalScan> scan_local(const Inputs& inputs, std::string_view workspace_id
     }
     const auto mtime = modified.find(path);
     const std::string& file_time = mtime != modified.end() ? mtime->second : now_text;
-    const FileReader reader{doc,          path,        *table, file_time,
-                            workspace_id, now_text,    today,  now.unix_millis(),
-                            focus,        scan.digests};
+    // A file of bullets, read with a base: its bullets go into the scan's cache, and those of the
+    // focus cache are looked for there first.
+    const bool cached = focus.base != nullptr && sync_table_of(path) == SyncTable::memories &&
+                        !is_section_file(path);
+    const FileReader reader{doc,          path,         *table, file_time,
+                            workspace_id, now_text,     today,  now.unix_millis(),
+                            focus,        scan.digests, cached};
     // A large file is laid out and read in two shares, one per core, each into its part.
     std::vector<Part> parts(file->bytes->size() < focus.parallel_bytes ? 1 : 2);
     // Room for every entry's Id at once (each unit or section is at most one entry), so that the
@@ -313,13 +395,23 @@ Result<LocalScan> scan_local(const Inputs& inputs, std::string_view workspace_id
         part.unchanged.reserve(becomes_scans ? entries + 1 : entries / parts.size() + 1);
       }
     }
+    const auto read_share = [&](std::size_t share) {
+      Part& part = parts[share];
+      const auto read = [&](Entry& entry) { reader.read(entry, part); };
+      if (cached && focus.cache != nullptr) {
+        const std::vector<FileReader::Located> bullets = reader.locate(share, parts.size(), part);
+        std::size_t next = 0;
+        visit_entry_layout(path, doc, share, parts.size(), read,
+                           [&](std::size_t begin, std::size_t, const std::optional<std::string>&) {
+                             return reader.skip(begin, bullets, next, part);
+                           });
+      } else {
+        visit_entry_layout(path, doc, share, parts.size(), read);
+      }
+    };
     if (parts.size() == 1) {
-      visit_entry_layout(path, doc, [&](Entry& entry) { reader.read(entry, parts[0]); });
+      read_share(0);
     } else {
-      const auto read_share = [&](std::size_t share) {
-        visit_entry_layout(path, doc, share, 2,
-                           [&](Entry& entry) { reader.read(entry, parts[share]); });
-      };
       memkit::detail::run_both([&] { read_share(0); }, [&] { read_share(1); });
     }
     std::size_t located = scan.unchanged.size();
@@ -330,6 +422,8 @@ Result<LocalScan> scan_local(const Inputs& inputs, std::string_view workspace_id
       for (LocalRecord& r : part.records) scan.records.push_back(std::move(r));
       scan.unchanged.insert(scan.unchanged.end(), part.unchanged.begin(), part.unchanged.end());
       for (const std::string_view id : part.dormant) scan.dormant.emplace(id);
+      scan.cache.insert(scan.cache.end(), part.cache.begin(), part.cache.end());
+      scan.cache_read.insert(scan.cache_read.end(), part.cache_read.begin(), part.cache_read.end());
       if (!part.holders.empty()) holder_runs.push_back({stored_path, std::move(part.holders)});
       if (!part.splices.empty()) {
         std::vector<Splice>& splices = scan.id_splices[path];

@@ -511,6 +511,78 @@ def scenario_base_file(base):
           "base: nothing pending at the end: %s" % status["data"])
 
 
+CACHE_HEADER = b"# memkit scan cache 1\n"
+
+
+def scan_cache(root):
+    path = os.path.join(root, ".memkit", "sync", "scan.cache")
+    if not os.path.exists(path):
+        return None
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def scenario_scan_cache(base):
+    """.memkit/sync/scan.cache: written whole once bullets with Ids are read, appended a block per
+    push after that, written whole again after a torn append; a damaged or foreign one changes no
+    answer."""
+    ws = str(uuid.uuid4())
+    a = seeded(base, "a")
+    run(a, "push", "--workspace-id", ws, now="2026-11-30T09:00:00Z", expect=0)
+    write(a, "memory/LONG_TERM.md", read(a, "memory/LONG_TERM.md").replace(
+        "Deploys happen on Tuesdays", "Deploys happen on Fridays"))
+    run(a, "push", now="2026-11-30T10:00:00Z", expect=0)
+    whole = scan_cache(a)
+    check(whole is not None and whole.startswith(CACHE_HEADER) and
+          (len(whole) - len(CACHE_HEADER) - 16) % 40 == 0,
+          "scan cache: a push that read its bullets writes the cache whole: %r" % (whole or b"")[:40])
+    bullets = (len(whole) - len(CACHE_HEADER) - 16) // 40
+    check(bullets >= 2, "scan cache: it holds the bullets: %d" % bullets)
+    # One edit: that bullet alone is read, and appended as a block of one entry.
+    write(a, "memory/LONG_TERM.md", read(a, "memory/LONG_TERM.md").replace(
+        "Deploys happen on Fridays", "Deploys happen on Mondays"))
+    _, pushed = run(a, "push", now="2026-11-30T11:00:00Z", expect=0)
+    check(pushed["data"].get("sent") == 1, "scan cache: one edit sent: %s" % pushed["data"])
+    appended = scan_cache(a)
+    check(appended[:len(whole)] == whole and len(appended) == len(whole) + 16 + 40,
+          "scan cache: the edited bullet is appended: %d -> %d bytes" % (len(whole), len(appended)))
+    _, status = run(a, "status", now="2026-11-30T11:01:00Z", remote=False, expect=0)
+    check(status["data"]["pending_push"] == 0, "scan cache: nothing pending: %s" % status["data"])
+    # The append torn by a crash: nothing is taken from it, and the next push writes it whole.
+    path = os.path.join(a, ".memkit", "sync", "scan.cache")
+    with open(path, "wb") as f:
+        f.write(appended[:-5])
+    _, status = run(a, "status", now="2026-11-30T11:02:00Z", remote=False, expect=0)
+    check(status["data"]["pending_push"] == 0, "scan cache: a torn cache changes nothing: %s" %
+          status["data"])
+    write(a, "memory/LONG_TERM.md", read(a, "memory/LONG_TERM.md").replace(
+        "Deploys happen on Mondays", "Deploys happen on Wednesdays"))
+    _, pushed = run(a, "push", now="2026-11-30T12:00:00Z", expect=0)
+    check(pushed["data"].get("sent") == 1, "scan cache: the next edit sent: %s" % pushed["data"])
+    rewritten = scan_cache(a)
+    check(rewritten.startswith(CACHE_HEADER) and len(rewritten) == len(whole),
+          "scan cache: written whole after a torn append: %d bytes" % len(rewritten))
+    # Damaged (each entry's bytes changed) or another root's: the same answers, read in full.
+    c = seeded(base, "c")  # the same facts, with Ids of its own
+    run(c, "push", "--workspace-id", str(uuid.uuid4()), now="2026-11-30T12:30:00Z", expect=0)
+    run(c, "push", now="2026-11-30T12:31:00Z", expect=0)
+    foreign = scan_cache(c)
+    check(foreign is not None and foreign != rewritten, "scan cache: another root has its own")
+    for name, damage in [("damaged", rewritten[:len(CACHE_HEADER) + 16] +
+                          bytes(x ^ 0x5a for x in rewritten[len(CACHE_HEADER) + 16:])),
+                         ("foreign", foreign or b"")]:
+        with open(path, "wb") as f:
+            f.write(damage)
+        _, status = run(a, "status", now="2026-11-30T12:40:00Z", remote=False, expect=0)
+        check(status["data"]["pending_push"] == 0,
+              "scan cache: a %s cache changes nothing: %s" % (name, status["data"]))
+    write(a, "memory/LONG_TERM.md", read(a, "memory/LONG_TERM.md").replace(
+        "Deploys happen on Wednesdays", "Deploys happen on Thursdays"))
+    _, status = run(a, "status", now="2026-11-30T12:50:00Z", remote=False, expect=0)
+    check(status["data"]["pending_push"] == 1,
+          "scan cache: the edit is still found: %s" % status["data"])
+
+
 def scenario_bad_remote(base, cases):
     """Each bad remote: a clear error, exit 2, and nothing written locally."""
     for name, remote, code_expected, env_extra, *setup in cases:
@@ -634,6 +706,7 @@ def main():
                      ("conflict", lambda d: scenario_conflict(d)),
                      ("isolation", lambda d: scenario_isolation(d)),
                      ("base file", lambda d: scenario_base_file(d)),
+                     ("scan cache", lambda d: scenario_scan_cache(d)),
                      ("bad remote", lambda d: scenario_bad_remote(d, bad)),
                      ("bad local state", lambda d: scenario_bad_local_state(d))]
         scenarios.append(("faults", lambda d: scenario_faults(d, unreachable, unreachable_env)))

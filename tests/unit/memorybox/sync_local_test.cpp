@@ -6,6 +6,7 @@
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "memkit/digest.hpp"
@@ -752,6 +753,32 @@ const Files kPushed = {
     {"memory/daily/2026-11-29.md", "Id: id-day\n\n- a\n"},
 };
 
+// Whether two scans found the same: findings, records (and where their entries are), unchanged
+// Ids (as text: one may view the files, the other the base), dormant Ids, Id lines and the
+// cache's entries (as a set: one scan may find in the cache what the other read).
+bool same_scan(const LocalScan& a, const LocalScan& b) {
+  const auto texts = [](const std::vector<std::string_view>& ids) {
+    return std::vector<std::string>(ids.begin(), ids.end());
+  };
+  const auto entries = [](std::vector<CachedEntry> cache) {
+    std::sort(cache.begin(), cache.end(), [](const CachedEntry& x, const CachedEntry& y) {
+      return std::tie(x.fingerprint, x.id_hash, x.digest) <
+             std::tie(y.fingerprint, y.id_hash, y.digest);
+    });
+    return cache;
+  };
+  bool same = a.findings == b.findings && texts(a.unchanged) == texts(b.unchanged) &&
+              a.dormant == b.dormant && a.id_splices == b.id_splices &&
+              a.records.size() == b.records.size() && entries(a.cache) == entries(b.cache);
+  for (std::size_t i = 0; same && i < a.records.size(); ++i) {
+    same = a.records[i].record == b.records[i].record &&
+           a.records[i].digest == b.records[i].digest &&
+           a.records[i].entry.begin == b.records[i].entry.begin &&
+           a.records[i].assigned == b.records[i].assigned;
+  }
+  return same;
+}
+
 // What a push selects, checked to be the same when the scan reads in full only the entries that
 // changed since `base` (ScanFocus).
 PushSelection push(const Files& files, const SyncBase& base, const Ids& open = {},
@@ -788,6 +815,22 @@ PushSelection push(const Files& files, const SyncBase& base, const Ids& open = {
   CHECK(two.records == full.records);
   CHECK(two.held == full.held);
   CHECK(two.splices == full.splices);
+  // With a scan cache of these files (ScanCache), on one core and on two: the bullets the base
+  // holds unchanged are found there, the others read in full; the same scan, the same selection.
+  const Result<ScanCache> cache = parse_scan_cache(render_scan_cache(focused->cache));
+  REQUIRE(cache);
+  for (const std::size_t parallel : {std::size_t{1} << 20, std::size_t{0}}) {
+    ScanFocus cached{&base, {}};
+    cached.parallel_bytes = parallel;
+    cached.cache = &*cache;
+    const Result<LocalScan> c = scan_local(in, kWorkspace, modified, kNow, cached);
+    REQUIRE(c);
+    CHECK(same_scan(*c, *focused));
+    const PushSelection three = select_push(in, *c, base, open, kWorkspace, kNow, synced_at);
+    CHECK(three.records == full.records);
+    CHECK(three.held == full.held);
+    CHECK(three.splices == full.splices);
+  }
   return full;
 }
 
@@ -864,6 +907,116 @@ TEST_CASE("scan_local: with a focus, entries unchanged since the base are only l
                           "the Id fresh is held by " + id_of("memory/LONG_TERM.md", mixed, 2) +
                               " and " + id_of("memory/LONG_TERM.md", mixed, 3)});
   }
+}
+
+TEST_CASE("scan_cache: entries render, append as blocks and parse back; the later one wins") {
+  const auto entry = [](std::uint8_t fingerprint, std::uint64_t id_hash, std::uint8_t digest) {
+    CachedEntry e;
+    e.fingerprint.fill(fingerprint);
+    e.id_hash = id_hash;
+    e.digest.fill(digest);
+    return e;
+  };
+  const std::vector<CachedEntry> first{entry(1, 10, 0xa1), entry(2, 20, 0xa2)};
+  const std::vector<CachedEntry> later{entry(2, 21, 0xb2), entry(3, 30, 0xb3)};
+  const std::string whole = render_scan_cache(first) + render_scan_cache_block(later);
+  const Result<ScanCache> cache = parse_scan_cache(whole);
+  REQUIRE(cache);
+  CHECK(cache->whole());
+  CHECK(cache->size() == 4);
+  CHECK(cache->find(entry(1, 0, 0).fingerprint) == entry(1, 10, 0xa1));
+  CHECK(cache->find(entry(2, 0, 0).fingerprint) == entry(2, 21, 0xb2));
+  CHECK(cache->find(entry(3, 0, 0).fingerprint) == entry(3, 30, 0xb3));
+  CHECK_FALSE(cache->find(entry(4, 0, 0).fingerprint));
+  // A block cut short (an append a crash stopped) ends the cache: what came before is kept.
+  const Result<ScanCache> cut = parse_scan_cache(whole.substr(0, whole.size() - 1));
+  REQUIRE(cut);
+  CHECK_FALSE(cut->whole());
+  CHECK(cut->size() == 2);
+  CHECK(cut->find(entry(2, 0, 0).fingerprint) == entry(2, 20, 0xa2));
+  CHECK_FALSE(cut->find(entry(3, 0, 0).fingerprint));
+  // A block whose bytes changed fails its checksum, and ends the cache too.
+  std::string damaged = whole;
+  damaged[damaged.size() - 1] = static_cast<char>(damaged.back() ^ 1);
+  const Result<ScanCache> checked = parse_scan_cache(damaged);
+  REQUIRE(checked);
+  CHECK_FALSE(checked->whole());
+  CHECK_FALSE(checked->find(entry(3, 0, 0).fingerprint));
+  // Anything else is no cache at all.
+  CHECK_FALSE(parse_scan_cache("# memkit scan cache 2\n"));
+  CHECK_FALSE(parse_scan_cache(""));
+  const Result<ScanCache> empty = parse_scan_cache(render_scan_cache({}));
+  REQUIRE(empty);
+  CHECK(empty->size() == 0);
+  CHECK_FALSE(empty->find(entry(1, 0, 0).fingerprint));
+}
+
+TEST_CASE("scan_local: with a scan cache, a bullet is read only when its bytes or its base moved") {
+  const Inputs in = inputs_of(kPushed);
+  const SyncBase base = base_of(scan(kPushed));
+  // A scan without a cache reads every bullet and says so: the cache of what it read.
+  const Result<LocalScan> first = scan_local(in, kWorkspace, {}, kNow, {&base, {}});
+  REQUIRE(first);
+  CHECK(first->cache.size() == 3);  // id-a, id-b and id-d: the bullets of LONG_TERM.md
+  CHECK(first->cache_read == first->cache);
+  const Result<ScanCache> cache = parse_scan_cache(render_scan_cache(first->cache));
+  REQUIRE(cache);
+  const auto with_cache = [&](const Files& files, const SyncBase& b, const Ids& ids = {}) {
+    const Inputs inputs = inputs_of(files);
+    ScanFocus plain{&b, {}};
+    ScanFocus cached{&b, {}};
+    for (const std::string& id : ids) {
+      plain.ids.insert(id);
+      cached.ids.insert(id);
+    }
+    cached.cache = &*cache;
+    const Result<LocalScan> full = scan_local(inputs, kWorkspace, {}, kNow, plain);
+    const Result<LocalScan> fast = scan_local(inputs, kWorkspace, {}, kNow, cached);
+    REQUIRE(full);
+    REQUIRE(fast);
+    CHECK(same_scan(*fast, *full));
+    std::vector<std::string> read;  // the Ids of the bullets read in full
+    for (const CachedEntry& e : fast->cache_read) {
+      for (const char* id : {"id-a", "id-b", "id-d", "id-x"}) {
+        if (fast_hash(id) == e.id_hash) read.emplace_back(id);
+      }
+    }
+    return read;
+  };
+  // Nothing changed: every bullet is found in the cache, none read.
+  CHECK(with_cache(kPushed, base).empty());
+  // An edited bullet is read; the others are not.
+  Files edited = kPushed;
+  std::string& lt = edited["memory/LONG_TERM.md"];
+  lt.replace(lt.find("Redis 7"), 7, "Redis 8");
+  CHECK(with_cache(edited, base) == std::vector<std::string>{"id-b"});
+  // A bullet moved under another heading, its bytes as they were: its category changed.
+  Files moved = kPushed;
+  std::string& m = moved["memory/LONG_TERM.md"];
+  const std::size_t d = m.find("- Will lose its score");
+  m = m.substr(0, d) + "## Ops\n" + m.substr(d);
+  CHECK(with_cache(moved, base) == std::vector<std::string>{"id-d"});
+  // Asked for by Id (a pulled record): read.
+  CHECK(with_cache(kPushed, base, {"id-a"}) == std::vector<std::string>{"id-a"});
+  // The base moved on for id-a (a pull stored another version): read, though its bytes did not.
+  SyncBase moved_on = base;
+  moved_on.insert_or_assign(
+      "id-a", BaseEntry{SyncTable::memories, "memory/LONG_TERM.md", std::string(32, 'e')});
+  CHECK(with_cache(kPushed, moved_on) == std::vector<std::string>{"id-a"});
+  // A copy of a bullet, byte for byte: both found in the cache, and still MK-BOX-022, naming both.
+  Files copied = kPushed;
+  std::string& c = copied["memory/LONG_TERM.md"];
+  const std::size_t a = c.find("- Uses PostgreSQL");
+  const std::size_t b = c.find("- Uses Redis");
+  c += c.substr(a, b - a);
+  CHECK(with_cache(copied, base).empty());
+  ScanFocus cached{&base, {}};
+  cached.cache = &*cache;
+  const Result<LocalScan> dup = scan_local(inputs_of(copied), kWorkspace, {}, kNow, cached);
+  REQUIRE(dup);
+  REQUIRE(dup->findings.size() == 1);
+  CHECK(dup->findings[0].message == "the Id id-a is held by " + id_of("memory/LONG_TERM.md", c, 0) +
+                                        " and " + id_of("memory/LONG_TERM.md", c, 3));
 }
 
 TEST_CASE("select_push: nothing changed since the base, nothing sent or written") {
