@@ -240,6 +240,26 @@ Status write_base(AgentRoot& root, const State& state, const memorybox::SyncBase
   return root.append_state_file("sync/base.tsv", memorybox::render_sync_base_lines(changes));
 }
 
+// The scan cache of a scan, once a sync has written its base, when the scan read bullets in full:
+// those appended as a block to the cache it was given; or, when there was none that read whole or
+// it would hold more than twice the bullets found, all written anew in `caching` (joined by its
+// owner). A cache that cannot be written is left as it was: it only makes scans faster, and the
+// base settles every hit.
+void write_scan_cache(AgentRoot& root, const State& state,
+                      const std::vector<memorybox::CachedEntry>& all,
+                      const std::vector<memorybox::CachedEntry>& read,
+                      std::optional<memkit::detail::Background>& caching) {
+  if (read.empty()) return;
+  const memorybox::ScanCache* given = state.scan_cache();
+  if (given != nullptr && given->whole() && given->size() + read.size() <= 2 * all.size() + 1024) {
+    (void)root.append_state_file(kScanCache, memorybox::render_scan_cache_block(read));
+    return;
+  }
+  caching.emplace([&root, &all] {
+    (void)root.write_state_file(kScanCache, memorybox::render_scan_cache(all));
+  });
+}
+
 std::string conflicts_bytes(const std::vector<SyncRecord>& conflicts) {
   std::string out;
   for (const SyncRecord& r : conflicts) out += memorybox::record_line(r);
@@ -442,6 +462,9 @@ void run_pull(MemoryBoxRun& run) {
     return;
   }
   const std::uint64_t count = pulled->records.size();
+  // The scan cache of the last plan's scan (written once the pull has written its base).
+  std::vector<memorybox::CachedEntry> cache_all;
+  std::vector<memorybox::CachedEntry> cache_read;
   // Plans the pull over the files and state as read; an unreadable file or two entries with one
   // Id (MK-BOX-022) come back as findings that stop it.
   const auto plan =
@@ -473,6 +496,8 @@ void run_pull(MemoryBoxRun& run) {
       run.reply.findings.push_back(remote_finding(pull.status()));
       return nullptr;
     }
+    cache_all = std::move(scan->cache);
+    cache_read = std::move(scan->cache_read);
     return std::make_shared<memorybox::PullPlanning>(std::move(*pull));
   };
   // The reply, once, at the end: the plan is moved into it (its new bytes can be the size of a
@@ -550,6 +575,8 @@ void run_pull(MemoryBoxRun& run) {
     written = std::move(*applied);
   }
   if (failed(run, write_base(run.root, locked->state, shared->base_changes))) return;
+  std::optional<memkit::detail::Background> caching;  // the scan cache written meanwhile
+  write_scan_cache(run.root, locked->state, cache_all, cache_read, caching);
   memorybox::SyncState sync =
       locked->state.sync.value_or(memorybox::SyncState{.workspace_id = ws,
                                                        .last_pull_at = {},
@@ -704,24 +731,9 @@ void run_push(MemoryBoxRun& run) {
     }
   }
   if (failed(run, write_base(run.root, locked.state, acknowledged))) return;
-  // The scan cache of this scan, when it read bullets in full: those appended as a block to the
-  // cache it was given; or, when there was none that read whole or it would hold more than twice
-  // the entries found, all written anew while sync.json is. A cache that cannot be written is left
-  // as it was: it only makes scans faster, and the base settles every hit.
-  const memorybox::LocalScan& scan = prepared->scan;
-  std::optional<memkit::detail::Background> caching;
-  if (!scan.cache_read.empty()) {
-    const memorybox::ScanCache* given = locked.state.scan_cache();
-    if (given != nullptr && given->whole() &&
-        given->size() + scan.cache_read.size() <= 2 * scan.cache.size() + 1024) {
-      (void)run.root.append_state_file(kScanCache,
-                                       memorybox::render_scan_cache_block(scan.cache_read));
-    } else {
-      caching.emplace([&] {
-        (void)run.root.write_state_file(kScanCache, memorybox::render_scan_cache(scan.cache));
-      });
-    }
-  }
+  std::optional<memkit::detail::Background> caching;  // the scan cache written meanwhile
+  write_scan_cache(run.root, locked.state, prepared->scan.cache, prepared->scan.cache_read,
+                   caching);
   sync.last_push_at = run.now.utc_rfc3339_millis();
   sync.last_push_ok = report.refused.empty();
   if (failed(run, run.root.write_state_file("sync.json", memorybox::render_sync_state(sync)))) {
