@@ -10,10 +10,11 @@
 #include <xxhash.h>
 
 #include <algorithm>
-#include <cstdio>
 #include <exception>
 #include <memory>
 #include <new>
+#include <stdexcept>
+#include <string>
 
 namespace memkit {
 
@@ -39,12 +40,12 @@ struct Crypto {
 };
 
 // An installation without a working OpenSSL 3 (no libcrypto.so.3, or no SHA-256 provider) is
-// broken, not an input error: memkit says so and terminates rather than return a wrong hash.
-[[noreturn]] void broken(const char* what, const char* reason) noexcept {
-  std::fprintf(stderr,
-               "memkit: SHA-256 is unavailable: %s (%s); install OpenSSL 3 (Debian: libssl3)\n",
-               what, reason != nullptr ? reason : "unknown reason");
-  std::terminate();
+// broken, not an input error: thrown out of the noexcept crypto(), this terminates memkit with the
+// reason (libstdc++'s terminate handler prints it) rather than return a wrong hash.
+[[noreturn]] void broken(const char* what, const char* reason) {
+  throw std::runtime_error(std::string("memkit: SHA-256 is unavailable: ") + what + " (" +
+                           (reason != nullptr ? reason : "unknown reason") +
+                           "); install OpenSSL 3 (Debian: libssl3)");
 }
 
 const Crypto& crypto() noexcept {
