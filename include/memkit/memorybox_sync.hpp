@@ -317,6 +317,8 @@ using ParsedFiles = std::map<std::string, Document, std::less<>>;
 // whose Id the base holds with that digest, takes it as unchanged without reading its lines. Only
 // an acceleration: a cache that is missing, damaged or stale costs full reads, never a wrong
 // answer, since the base settles every hit.
+// The Id's hash is the build's fast_hash (the base's table is keyed by it): a cache written by a
+// build whose fast_hash differs only misses.
 struct CachedEntry {
   std::array<std::uint8_t, 16> fingerprint{};
   std::uint64_t id_hash = 0;

@@ -98,8 +98,9 @@ struct State {
   // writes it whole instead of appending.
   bool base_rewrite = false;
   std::vector<SyncRecord> conflicts;
-  // .memkit/sync/scan.cache, when there is a base and the cache reads whole (else the scans read
-  // every entry in full, which gives the same answers).
+  // .memkit/sync/scan.cache, when there is a base and the file is a scan cache (its blocks up to
+  // the first that does not read whole); else the scans read every entry in full, which gives the
+  // same answers.
   std::optional<memorybox::ScanCache> cache;
   [[nodiscard]] const memorybox::ScanCache* scan_cache() const noexcept {
     return cache ? &*cache : nullptr;

@@ -1,7 +1,6 @@
 // The scan cache, .memkit/sync/scan.cache (ScanCache, OUR DECISION): the bullets of the last scan
 // by fingerprint, so that a scan reads in full only the bullets whose bytes changed since.
-#include <algorithm>
-#include <bit>
+#include <array>
 #include <cstring>
 #include <limits>
 
@@ -27,6 +26,15 @@ std::uint64_t get_u64(const char* at) noexcept {
   for (int i = 0; i < 8; ++i) {
     value |= static_cast<std::uint64_t>(static_cast<unsigned char>(at[i])) << (8 * i);
   }
+  return value;
+}
+
+// A block's checksum: the first 8 bytes of XXH3-128 (stable from build to build, unlike
+// fast_hash).
+std::uint64_t checksum_of(std::string_view body) noexcept {
+  const std::array<std::uint8_t, 16> digest = xxh3_128(body);
+  std::uint64_t value = 0;
+  for (int i = 0; i < 8; ++i) value = value << 8 | digest[static_cast<std::size_t>(i)];
   return value;
 }
 
@@ -76,7 +84,7 @@ std::string render_scan_cache_block(std::span<const CachedEntry> entries) {
   std::string out;
   out.reserve(kCountBytes + kChecksumBytes + body.size());
   put_u64(out, entries.size());
-  put_u64(out, fast_hash(body));
+  put_u64(out, checksum_of(body));
   return out + body;
 }
 
@@ -102,7 +110,7 @@ Result<ScanCache> parse_scan_cache(std::string bytes) {
     const std::size_t entries_at = at + kCountBytes + kChecksumBytes;
     if (count > (bytes.size() - entries_at) / kEntryBytes) break;
     const std::size_t size = static_cast<std::size_t>(count) * kEntryBytes;
-    if (fast_hash(std::string_view(bytes).substr(entries_at, size)) != checksum) break;
+    if (checksum_of(std::string_view(bytes).substr(entries_at, size)) != checksum) break;
     blocks.emplace_back(entries_at, static_cast<std::size_t>(count));
     cache.count_ += static_cast<std::size_t>(count);
     at = entries_at + size;
