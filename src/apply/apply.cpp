@@ -92,7 +92,41 @@ Result<std::vector<std::optional<std::string_view>>> check_bases(
   return bases;
 }
 
+// The command a group's user runs to finish or undo one of its transactions (every group with a
+// journal has `recover`).
+std::string recover_command(const Plan& plan) {
+  const std::string& command = plan.command();
+  const std::string group = command.substr(0, command.find(' '));
+  return "memkit " + group + " recover";
+}
+
+// The targets of `order` that no longer hold their base (replaced, created or deleted), as far as
+// the disk tells; a target that cannot be read counts as replaced.
+std::vector<std::string> replaced_targets(FileSystem& fs, const ApplyPaths& paths, const Plan& plan,
+                                          const std::vector<std::size_t>& order) {
+  std::vector<std::string> replaced;
+  for (std::size_t i : order) {
+    const PlanOperation& op = plan.operations()[i];
+    const std::string target = join(paths.memory_dir, op.path);
+    bool at_base = false;
+    if (op.kind == OperationKind::create) {
+      const Result<NodeType> type = fs.node_type(target);
+      at_base = type && *type == NodeType::none;
+    } else {
+      const std::string_view base(*op.output.base);
+      const Result<bool> same =
+          fs.file_matches(target, std::span<const std::string_view>(&base, 1));
+      at_base = same && *same;
+    }
+    if (!at_base) replaced.push_back(op.path);
+  }
+  return replaced;
+}
+
 // §12.4: backups and prepared bytes first, then the commit, one atomic replace per target.
+// A failure before any target is replaced drops the transaction at once (nothing changed, and no
+// journal is left to block later writes); one after names what was replaced and the command that
+// finishes or undoes the transaction, which stays in .memkit/txn.
 Status run_transaction(FileSystem& fs, const ApplyPaths& paths, const Plan& plan,
                        const std::vector<std::size_t>& order,
                        const std::vector<std::optional<std::string_view>>& bases,
@@ -101,6 +135,10 @@ Status run_transaction(FileSystem& fs, const ApplyPaths& paths, const Plan& plan
   const std::string dir = join(txn_root, txid);
   if (Status made = fs.create_directory(txn_root); !made.ok()) return made;
   if (Status made = fs.create_directory(dir); !made.ok()) return made;
+  auto nothing_changed = [&](const Status& failed) {
+    (void)detail::remove_state_directory(fs, dir);  // best effort: it holds no journal that counts
+    return Status(failed.code(), failed.message() + "; nothing was changed");
+  };
   nlohmann::json targets = nlohmann::json::array();
   for (std::size_t n = 0; n < order.size(); ++n) {
     const PlanOperation& op = plan.operations()[order[n]];
@@ -109,13 +147,13 @@ Status run_transaction(FileSystem& fs, const ApplyPaths& paths, const Plan& plan
     if (bases[n]) {
       if (Status w = write_file_atomically(fs, join(dir, backup), one_piece(*bases[n]), true);
           !w.ok()) {
-        return w;
+        return nothing_changed(w);
       }
     }
     if (op.kind != OperationKind::remove) {
       if (Status w = write_file_atomically(fs, join(dir, prepared), op.output.pieces(), true);
           !w.ok()) {
-        return w;
+        return nothing_changed(w);
       }
     }
     targets.push_back({{"path", detail::utf8(op.path)},
@@ -134,22 +172,31 @@ Status run_transaction(FileSystem& fs, const ApplyPaths& paths, const Plan& plan
   const std::string journal_path = join(dir, "journal.json");
   if (Status w = write_file_atomically(fs, journal_path, detail::canonical_dump(journal), true);
       !w.ok()) {
-    return w;
+    return nothing_changed(w);
   }
   journal["phase"] = "committing";
   if (Status w = write_file_atomically(fs, journal_path, detail::canonical_dump(journal), false);
       !w.ok()) {
-    return w;
+    return nothing_changed(w);  // no target has been touched yet, whatever the journal says
   }
   for (std::size_t i : order) {
-    if (Status w = write_target(fs, paths, plan.operations()[i]); !w.ok()) return w;
+    Status w = write_target(fs, paths, plan.operations()[i]);
+    if (w.ok()) continue;
+    const std::vector<std::string> replaced = replaced_targets(fs, paths, plan, order);
+    if (replaced.empty()) return nothing_changed(w);
+    std::string message = w.message() + "; already replaced:";
+    for (const std::string& path : replaced) message += " " + path;
+    const std::string recover = recover_command(plan);
+    message += "; transaction " + txid + " is pending in .memkit/txn: run `" + recover +
+               " --apply` to finish it or `" + recover + " --apply --rollback` to undo it";
+    return Status(w.code(), message);
   }
+  // Every target holds its output now. A journal that cannot be marked committed or removed is
+  // harmless (recover finds each target at its output and only drops it), so the write stands.
   journal["phase"] = "committed";
-  if (Status w = write_file_atomically(fs, journal_path, detail::canonical_dump(journal), false);
-      !w.ok()) {
-    return w;
-  }
-  return detail::remove_state_directory(fs, dir);
+  (void)write_file_atomically(fs, journal_path, detail::canonical_dump(journal), false);
+  (void)detail::remove_state_directory(fs, dir);
+  return Status();
 }
 
 // §12.6: applied.json and the base bytes, so `undo` can restore them; the oldest records beyond

@@ -59,6 +59,24 @@ Status restore(FileSystem& fs, const ApplyPaths& paths, const std::string& txn,
   return write_file_atomically(fs, target, *bytes, false);
 }
 
+// Why recovery stopped at one target, precisely: the transaction, the target, what failed and
+// what to do next. The transaction stays in .memkit/txn, so running recover again is safe.
+Status kept(const std::string& txid, const JournalTarget& t, bool rollback, const Status& failed,
+            const ApplyPaths& paths) {
+  std::string why = failed.message();
+  for (const std::string& prefix : {join(paths.memory_dir, t.path) + ": ", t.path + ": "}) {
+    if (why.compare(0, prefix.size(), prefix) == 0) {
+      why.erase(0, prefix.size());
+      break;
+    }
+  }
+  std::string message = "transaction " + txid + ": " + (rollback ? "undoing " : "finishing ") +
+                        t.path + " failed: " + why + "; the transaction is kept: run recover " +
+                        (rollback ? "--apply --rollback" : "--apply") + " again once that is fixed";
+  if (!rollback) message += ", or --apply --rollback to undo it";
+  return Status(failed.code(), message);
+}
+
 }  // namespace
 
 std::string_view target_state_name(TargetState state) noexcept {
@@ -147,12 +165,17 @@ Result<Recovery> recover_transactions(FileSystem& fs, const ApplyPaths& paths, b
           } else {
             continue;
           }
-          if (!done.ok()) return done;
+          if (!done.ok()) return kept(txid, t, rollback, done, paths);
           recovery.written.push_back(t.path);
         }
       }
       if (!conflict) {
-        if (Status removed = detail::remove_state_directory(fs, dir); !removed.ok()) return removed;
+        if (Status removed = detail::remove_state_directory(fs, dir); !removed.ok()) {
+          return Status(removed.code(), "transaction " + txid +
+                                            ": every target is settled, but its folder in "
+                                            ".memkit/txn cannot be removed: " +
+                                            removed.message());
+        }
         continue;  // finished: no longer unfinished
       }
     }

@@ -123,6 +123,57 @@ TEST_CASE("shell: a fault at any write of a journalled apply leaves each file ol
   }
 }
 
+TEST_CASE("shell: a failed journalled apply leaves no journal unless a target was replaced") {
+  // Every new file (backups, prepared bytes, journal phases, targets) fails in turn, as on a full
+  // disk: before the first target is replaced the transaction is dropped at once; after it, the
+  // journal stays and the message names what was replaced and how to finish or undo it.
+  int temporaries = 0;
+  {
+    TempDir dir;
+    make_memory(dir.path(), true);
+    FaultyFileSystem counting;
+    Workspace ws = open_at(counting, dir.path());
+    const InboxCompaction report = plan_at(ws);
+    auto lock = ws.lock();
+    REQUIRE(ws.apply(*report.plan, kNow).ok());
+    temporaries = counting.calls(Op::write_temporary);
+  }
+  REQUIRE(temporaries > 6);
+  int dropped = 0;
+  int pending = 0;
+  for (int nth = 1; nth <= temporaries; ++nth) {
+    CAPTURE(nth);
+    TempDir dir;
+    make_memory(dir.path(), true);
+    FaultyFileSystem faulty;
+    Workspace ws = open_at(faulty, dir.path());
+    const InboxCompaction report = plan_at(ws);
+    auto lock = ws.lock();
+    faulty.fail_nth(Op::write_temporary, nth);
+    const Result<std::vector<std::string>> written = ws.apply(*report.plan, kNow);
+    if (written.ok()) continue;  // the fault struck after the commit
+    const std::string& message = written.status().message();
+    const bool inbox_old = read_bytes(dir.path() / "docs/memory/inbox.md") == kInbox;
+    const bool changelog_old = read_bytes(dir.path() / "docs/memory/changelog.md") == kChangelog;
+    if (!inbox_old && !changelog_old) continue;  // committed: the applied record's files failed
+    if (inbox_old && changelog_old) {
+      ++dropped;
+      CHECK(tree_of(dir.path() / ".memkit/txn").empty());
+      CHECK(message.find("; nothing was changed") != std::string::npos);
+    } else {
+      ++pending;
+      CHECK(tree_of(dir.path() / ".memkit/txn").size() > 0);
+      CHECK(message.find("already replaced: inbox.md;") != std::string::npos);
+      CHECK(message.find("is pending in .memkit/txn: run `memkit custodian recover --apply` to "
+                         "finish it or `memkit custodian recover --apply --rollback` to undo it") !=
+            std::string::npos);
+    }
+    CHECK(temporaries_under(dir.path()).empty());
+  }
+  CHECK(dropped >= 5);  // two backups, two prepared files, two journal phases, the first target
+  CHECK(pending >= 1);  // the second target
+}
+
 TEST_CASE("shell: a file that changed since the plan was built is not overwritten") {
   TempDir dir;
   make_memory(dir.path(), false);

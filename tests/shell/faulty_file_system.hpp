@@ -76,6 +76,10 @@ class FaultyFileSystem final : public FileSystem {
     fault_timing_ = timing;
     calls_.fill(0);
   }
+  // Makes the armed fault a crash: once it strikes, every later call that it counts fails before
+  // its effect, and so does remove_directory, as if the process had died there. What the disk
+  // holds then is what a real crash at that point leaves.
+  void crash_on_fault() { crash_ = true; }
   // Fails every read_file and file_matches of a path that ends with `suffix`.
   void fail_reads_of(std::string suffix) { unreadable_.push_back(std::move(suffix)); }
 
@@ -93,14 +97,20 @@ class FaultyFileSystem final : public FileSystem {
 
   Result<std::string> read_file(const std::string& path) const override {
     if (unreadable(path)) return Status(Errc::io, path + ": permission denied");
-    if (strikes(Op::read_file)) return injected(path);
+    if (strikes(Op::read_file)) {
+      crashed_ = crash_;
+      return injected(path);
+    }
     return inner_->read_file(path);
   }
 
   Result<bool> file_matches(const std::string& path,
                             std::span<const std::string_view> pieces) const override {
     if (unreadable(path)) return Status(Errc::io, path + ": permission denied");
-    if (strikes(Op::file_matches)) return injected(path);
+    if (strikes(Op::file_matches)) {
+      crashed_ = crash_;
+      return injected(path);
+    }
     return inner_->file_matches(path, pieces);
   }
 
@@ -124,7 +134,10 @@ class FaultyFileSystem final : public FileSystem {
     log_.push_back({Op::write_temporary, directory, {}});
     // A temporary whose creation "fails after the effect" would be unknown to the caller and
     // could never be cleaned up; FileSystem promises it removes it itself, so only "before".
-    if (strikes(Op::write_temporary)) return injected(directory);
+    if (strikes(Op::write_temporary)) {
+      crashed_ = crash_;
+      return injected(directory);
+    }
     Result<std::string> made = inner_->write_temporary(directory, pieces);
     if (made) temporaries_.push_back(*made);
     return made;
@@ -154,6 +167,7 @@ class FaultyFileSystem final : public FileSystem {
     return run(Op::remove_file, path, {}, [&] { return inner_->remove_file(path); });
   }
   Status remove_directory(const std::string& path) override {
+    if (crashed_) return injected(path);
     return inner_->remove_directory(path);
   }
 
@@ -181,6 +195,7 @@ class FaultyFileSystem final : public FileSystem {
   // Counts the call and says whether the armed fault strikes it.
   bool strikes(Op op) const {
     const int n = ++calls_[static_cast<std::size_t>(op)];
+    if (crashed_) return true;
     if (fault_nth_ <= 0 || op != fault_op_ || n != fault_nth_) return false;
     struck_ = true;
     return true;
@@ -189,8 +204,10 @@ class FaultyFileSystem final : public FileSystem {
   template <class Call>
   Status run(Op op, const std::string& path, const std::string& to, Call&& call) {
     log_.push_back({op, path, to});
+    const bool dead = crashed_;
     if (!strikes(op)) return call();
-    if (fault_timing_ == Timing::after) (void)call();
+    if (!dead && fault_timing_ == Timing::after) (void)call();
+    crashed_ = crash_;
     return injected(path);
   }
 
@@ -200,6 +217,8 @@ class FaultyFileSystem final : public FileSystem {
   Timing fault_timing_ = Timing::before;
   mutable std::array<int, kOpCount> calls_{};
   mutable bool struck_ = false;
+  bool crash_ = false;
+  mutable bool crashed_ = false;
   std::vector<std::string> unreadable_;
   std::vector<LoggedCall> log_;
   std::vector<std::string> temporaries_;

@@ -21,7 +21,8 @@ struct Crash {
   std::string new_changelog;
 };
 
-// Applies a two-file plan through `fs`, which fails at some write; returns the planned bytes.
+// Applies a two-file plan through `fs`, which crashes at some write (FaultyFileSystem's
+// crash_on_fault); returns the planned bytes.
 Crash crash_apply(FileSystem& fs, const fs::path& root) {
   write_bytes(root / "docs/memory/manifest.md", "# M\n");
   write_bytes(root / "docs/memory/inbox.md", kInbox);
@@ -69,6 +70,7 @@ TEST_CASE("shell: recover finishes every interrupted apply, forward or back") {
         CAPTURE(nth);
         TempDir dir;
         FaultyFileSystem faulty;
+        faulty.crash_on_fault();
         faulty.fail_nth(op, nth);
         const Crash crash = crash_apply(faulty, dir.path());
         const Recovery before = recover_at(dir.path(), false, false);
@@ -101,6 +103,7 @@ TEST_CASE("shell: a target changed after the crash is a conflict and keeps its t
   for (int nth = 1; nth <= renames && !conflicted; ++nth) {
     TempDir dir;
     FaultyFileSystem faulty;
+    faulty.crash_on_fault();
     faulty.fail_nth(Op::rename_replace, nth);
     crash_apply(faulty, dir.path());
     const Recovery before = recover_at(dir.path(), false, false);
@@ -116,6 +119,47 @@ TEST_CASE("shell: a target changed after the crash is a conflict and keeps its t
     conflicted = true;
   }
   CHECK(conflicted);
+}
+
+TEST_CASE("shell: recover that cannot write names the transaction and the target, and keeps it") {
+  // A crash at the second target's replacement: inbox.md is still at its base, so finishing the
+  // transaction must write it; the disk then refuses every new file.
+  const int renames = renames_of_a_clean_apply();
+  bool tried = false;
+  for (int nth = 1; nth <= renames && !tried; ++nth) {
+    TempDir dir;
+    FaultyFileSystem faulty;
+    faulty.crash_on_fault();
+    faulty.fail_nth(Op::rename_replace, nth);
+    crash_apply(faulty, dir.path());
+    const Recovery before = recover_at(dir.path(), false, false);
+    if (before.clean() || before.transactions[0].phase != "committing") continue;
+    const bool inbox_at_base = read_bytes(dir.path() / "docs/memory/inbox.md") == kInbox;
+    if (!inbox_at_base) continue;
+    tried = true;
+    FaultyFileSystem full;
+    WorkspaceOptions options;
+    options.project_root = dir.path().string();
+    Result<Workspace> ws = Workspace::open(full, custodian_layout(), options);
+    REQUIRE(ws.ok());
+    auto lock = ws->lock();
+    full.fail_nth(Op::write_temporary, 1);
+    const Result<Recovery> failed = ws->recover(true, false);
+    REQUIRE_FALSE(failed.ok());
+    const std::string& message = failed.status().message();
+    CHECK(message.rfind(
+              "transaction " + before.transactions[0].txid + ": finishing inbox.md failed: ", 0) ==
+          0);
+    CHECK(message.find("injected fault") != std::string::npos);
+    CHECK(message.find("the transaction is kept") != std::string::npos);
+    CHECK(message.find("--apply --rollback") != std::string::npos);
+    CHECK(read_bytes(dir.path() / "docs/memory/inbox.md") == kInbox);
+    // Kept: once the disk takes writes again, recover finishes it.
+    CHECK_FALSE(recover_at(dir.path(), false, false).clean());
+    CHECK(recover_at(dir.path(), true, false).clean());
+    CHECK(read_bytes(dir.path() / "docs/memory/inbox.md") != kInbox);
+  }
+  CHECK(tried);
 }
 
 }  // namespace memkit::shell_test
