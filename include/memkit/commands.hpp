@@ -44,6 +44,11 @@ struct CommandRequest {
   memorybox::Judge judge;
 };
 
+// The most memkit reads from one input a command is given (standard input, --file, --body-file,
+// --source-file): 64 MiB. More is refused with MK-ARG-001 before anything is parsed or written
+// (docs/limits.md). Memory files themselves have no such limit.
+inline constexpr std::size_t kMaxInputBytes = std::size_t{64} << 20;
+
 // What a command may read from its surroundings.
 struct CommandEnvironment {
   std::optional<std::string> memkit_now;  // MEMKIT_NOW
@@ -63,9 +68,10 @@ struct CommandEnvironment {
   std::optional<std::string> sync_conninfo;
   std::function<Result<std::unique_ptr<sync::Remote>>(const std::string& conninfo)> open_postgres;
   std::function<std::array<std::uint8_t, 10>()> random_bytes;
-  // Standard input, for `--body-file -` and `--file -`; none where there is no such stream (the
-  // C ABI), which refuses "-".
-  std::function<Result<std::string>()> read_stdin;
+  // Standard input, for `--body-file -` and `--file -`: at most `limit` + 1 bytes (one more tells
+  // the caller the input is over its limit, kMaxInputBytes); none where there is no such stream
+  // (the C ABI), which refuses "-".
+  std::function<Result<std::string>(std::size_t limit)> read_stdin;
 };
 
 // Writes a result's human view to a sink.

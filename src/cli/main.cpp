@@ -1,10 +1,12 @@
 // The `memkit` executable: supplies the environment (clock, terminal, cwd) and nothing else.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <iterator>
+#include <new>
 #include <utility>
 
 #include "cli/app.hpp"
@@ -26,8 +28,16 @@ int main(int argc, char** argv) {
     if (const char* value = std::getenv(name); value != nullptr && *value != '\0')
       env.*field = value;
   }
-  env.read_stdin = []() -> memkit::Result<std::string> {
-    std::string text((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
+  env.read_stdin = [](std::size_t limit) -> memkit::Result<std::string> {
+    // At most limit + 1 bytes: the command refuses anything over its limit without reading on.
+    std::string text;
+    char chunk[1 << 16];
+    while (text.size() <= limit) {
+      std::cin.read(chunk,
+                    static_cast<std::streamsize>(std::min(sizeof chunk, limit + 1 - text.size())));
+      text.append(chunk, static_cast<std::size_t>(std::cin.gcount()));
+      if (!std::cin) break;
+    }
     if (std::cin.bad()) return memkit::Status(memkit::Errc::io, "standard input: cannot be read");
     return text;
   };
@@ -43,7 +53,15 @@ int main(int argc, char** argv) {
 #endif
   std::error_code error;
   env.current_directory = std::filesystem::current_path(error).string();
-  const int code = memkit::cli::run(args, env, std::cout, std::cerr);
-  std::cout.flush();
-  return code;
+  // Commands turn exceptions into findings; this is for what is left (printing the reply).
+  try {
+    const int code = memkit::cli::run(args, env, std::cout, std::cerr);
+    std::cout.flush();
+    return code;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "memkit: out of memory\n";
+  } catch (const std::exception& e) {
+    std::cerr << "memkit: internal error: " << e.what() << "\n";
+  }
+  return 2;
 }

@@ -51,6 +51,7 @@ const std::map<std::string, CommandOptions>& command_options() {
         {"--verify", "--confirm", "--contradict", "--apply"}}},
       {"memorybox compact", {{"--root", "--file", "--confirm-plan"}, {"--force", "--apply"}}},
       {"memorybox promote", {{"--root", "--entry", "--confirm-plan"}, {"--apply"}}},
+      {"memorybox recover", {{"--root"}, {"--apply", "--rollback"}}},
       {"memorybox sync",
        {{"--root", "--remote", "--conninfo-file", "--workspace-id", "--id", "--take",
          "--confirm-plan"},
@@ -158,6 +159,35 @@ Result<ClockReading> clock_of(const CommandRequest& inv, const CommandEnvironmen
   return env.system_clock();
 }
 
+Result<std::string> read_input(const CommandEnvironment& env, std::string_view option,
+                               const std::string& file) {
+  const std::string named = std::string(option) + ": " + file;
+  auto too_large = [&] {
+    return Status(Errc::invalid_argument,
+                  std::string(option) + ": " + (file == "-" ? "standard input" : file) +
+                      ": larger than 64 MiB, the most memkit reads from one input");
+  };
+  Result<std::string> bytes = Status(Errc::io, "");
+  if (file == "-") {
+    if (!env.read_stdin) {
+      return Status(Errc::invalid_argument,
+                    std::string(option) + ": '-' (standard input) is not available here");
+    }
+    bytes = env.read_stdin(kMaxInputBytes);
+  } else {
+    // Resolved against the current directory, not the root or store; it is only read.
+    const std::string path =
+        !file.empty() && file.front() == '/' ? file : env.current_directory + "/" + file;
+    std::error_code error;
+    const std::uintmax_t size = std::filesystem::file_size(path, error);
+    if (!error && size > kMaxInputBytes) return too_large();  // refused before it is read
+    bytes = posix_file_system().read_file(path);
+  }
+  if (!bytes) return Status(Errc::invalid_argument, named + ": cannot be read");
+  if (bytes->size() > kMaxInputBytes) return too_large();
+  return bytes;
+}
+
 bool has_flag(const CommandRequest& inv, std::string_view flag) {
   for (const std::string& f : inv.flags) {
     if (f == flag) return true;
@@ -251,6 +281,19 @@ void run_markdown_units(const CommandRequest& inv, const CommandEnvironment& env
 
 }  // namespace
 
+namespace {
+
+// The reply of a command an exception stopped: only the finding, none of its partial data.
+CommandReply stopped(const std::string& command, const char* code, const std::string& message) {
+  CommandReply reply;
+  reply.command = command;
+  reply.findings.push_back(
+      make_fatal(code, "", message, "run the group's `recover` if the command was writing"));
+  return reply;
+}
+
+}  // namespace
+
 CommandReply execute(const CommandRequest& request, const CommandEnvironment& env) {
   CommandReply reply;
   reply.command = request.group + (request.command.empty() ? "" : " " + request.command);
@@ -281,16 +324,28 @@ CommandReply execute(const CommandRequest& request, const CommandEnvironment& en
         Errc::invalid_argument,
         request.command.empty() ? "missing command for '" + request.group + "'; see --help"
                                 : "unknown command '" + reply.command + "'; see memkit --help")));
-  } else if (request.group == "custodian") {
-    run_custodian(request, env, reply);
-  } else if (request.group == "memorybox") {
-    run_memorybox(request, env, reply);
-  } else if (request.group == "tiers") {
-    run_tiers(request, env, reply);
-  } else if (request.group == "curated") {
-    run_curated(request, env, reply);
-  } else {
-    run_markdown_units(request, env, reply);
+    return reply;
+  }
+  // No exception leaves a command: running out of memory (or a bug) is a finding like any other,
+  // with what the command had not yet written left unwritten. A write it had begun is atomic or
+  // journalled, so the files hold the old or the new bytes, as after a crash.
+  try {
+    if (request.group == "custodian") {
+      run_custodian(request, env, reply);
+    } else if (request.group == "memorybox") {
+      run_memorybox(request, env, reply);
+    } else if (request.group == "tiers") {
+      run_tiers(request, env, reply);
+    } else if (request.group == "curated") {
+      run_curated(request, env, reply);
+    } else {
+      run_markdown_units(request, env, reply);
+    }
+  } catch (const std::bad_alloc&) {
+    reply = stopped(reply.command, "MK-MEM-001", "out of memory; the command stopped");
+  } catch (const std::exception& e) {
+    reply = stopped(reply.command, "MK-INTERNAL-001",
+                    std::string("internal error: ") + e.what() + "; the command stopped");
   }
   return reply;
 }

@@ -95,22 +95,9 @@ std::optional<std::string> text_argument(CuratedRun& run, std::string_view inlin
 
 std::optional<std::string> file_text(CuratedRun& run, std::string_view option_name,
                                      const std::string& file) {
-  Result<std::string> bytes = Status(Errc::io, "");
-  if (file == "-") {
-    if (!run.env.read_stdin) {
-      curated_refuse(run, "MK-ARG-001",
-                     std::string(option_name) + ": '-' (standard input) is not available here");
-      return std::nullopt;
-    }
-    bytes = run.env.read_stdin();
-  } else {
-    // Resolved against the current directory, not the store; it is only read.
-    const std::string path =
-        !file.empty() && file.front() == '/' ? file : run.env.current_directory + "/" + file;
-    bytes = posix_file_system().read_file(path);
-  }
+  Result<std::string> bytes = read_input(run.env, option_name, file);
   if (!bytes) {
-    curated_refuse(run, "MK-ARG-001", std::string(option_name) + ": " + file + ": cannot be read");
+    curated_refuse(run, "MK-ARG-001", bytes.status().message());
     return std::nullopt;
   }
   return std::move(bytes).value();

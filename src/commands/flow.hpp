@@ -24,6 +24,12 @@ namespace memkit::commands_detail {
 
 [[nodiscard]] bool has_flag(const CommandRequest& inv, std::string_view flag);
 
+// The bytes of an input a command is given as `option` (--file, --body-file, --source-file):
+// standard input for "-", else the file at `file` (relative to the current directory), at most
+// kMaxInputBytes. Fails with Errc::invalid_argument naming the option and the file.
+[[nodiscard]] Result<std::string> read_input(const CommandEnvironment& env, std::string_view option,
+                                             const std::string& file);
+
 // The value of an option, or nullopt when it was not given.
 [[nodiscard]] std::optional<std::string> option(const CommandRequest& inv, std::string_view name);
 

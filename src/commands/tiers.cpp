@@ -256,12 +256,9 @@ void run_write_data(TiersRun& run) {
     request.csv = *inline_csv;
   } else {
     // Resolved against the current directory, not the workspace (§10); it is only read.
-    const std::string path = !source->empty() && source->front() == '/'
-                                 ? *source
-                                 : run.env.current_directory + "/" + *source;
-    Result<std::string> bytes = posix_file_system().read_file(path);
+    Result<std::string> bytes = read_input(run.env, "--source-file", *source);
     if (!bytes) {
-      refuse(run, "MK-ARG-001", "--source-file: " + *source + ": cannot be read");
+      refuse(run, "MK-ARG-001", bytes.status().message());
       return;
     }
     request.csv = std::move(bytes).value();
