@@ -476,7 +476,8 @@ MK_API mk_status mk_workspace_apply_compaction(mk_result** out, mk_workspace* ws
 #define MK_RECOVER_ROLLBACK 2u
 
 /**
- * `custodian recover [--apply [--rollback]]` (`tiers recover` on an MK_LAYOUT_TIERS workspace):
+ * `custodian recover [--apply [--rollback]]` (`tiers recover` on an MK_LAYOUT_TIERS workspace,
+ * `memorybox recover` on an MK_LAYOUT_MEMORYBOX one):
  * lists transactions a crash left unfinished; with MK_RECOVER_APPLY finishes them (or rolls them
  * back). An MK_LAYOUT_CURATED workspace gives a result with a fatal MK-ARG-001 finding: `curated
  * recover` needs the workspace name, so it is mk_curated_run with MK_CURATED_RECOVER.

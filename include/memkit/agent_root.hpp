@@ -65,9 +65,10 @@ class AgentRoot final {
   [[nodiscard]] bool lock_writes_nothing() const;
 
   // compaction.md §12.5 for what a crash left in .memkit/txn: lists the unfinished
-  // transactions; with `apply`, drops a prepared one and rolls a committing one forward, and a
-  // conflict keeps its transaction (MK-TXN-002 in the findings). REQUIRES with apply: lock().
-  [[nodiscard]] Result<Recovery> recover(bool apply);
+  // transactions; with `apply`, drops a prepared one and rolls a committing one forward (back
+  // with `rollback`), and a conflict keeps its transaction (MK-TXN-002 in the findings).
+  // REQUIRES with apply: lock().
+  [[nodiscard]] Result<Recovery> recover(bool apply, bool rollback = false);
 
   // Writes a confirmed plan whose paths are relative to the root (compaction.md §12.3-§12.4),
   // keeping no applied record: memorybox has no undo. Returns the paths written, in write order.

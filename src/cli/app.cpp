@@ -177,6 +177,9 @@ constexpr const char* kMemoryBoxUsage =
     "  load --tier N | --file F [--include-archive]\n"
     "                      a tier's files with their contents (tier 5 only with\n"
     "                      --include-archive); writes nothing\n"
+    "  recover [--apply [--rollback]]\n"
+    "                      lists transactions a crash left unfinished; finishes them (or\n"
+    "                      rolls them back)\n"
     "\n"
     "--root defaults to the current directory.\n";
 

@@ -84,6 +84,15 @@ void run_memorybox(const CommandRequest& inv, const CommandEnvironment& env, Com
     reply.findings.push_back(finding_from(root.status()));
     return;
   }
+  if (inv.command == "recover") {
+    // compaction.md §12.5 for the agent root: what a crash (or a failed write) left in
+    // .memkit/txn. Other writes finish memorybox's own transactions themselves; this also rolls
+    // them back, and says why one cannot be finished.
+    run_recover(
+        inv, reply, [&] { return root->lock(inv.lock_timeout_seconds); },
+        [&](bool apply, bool rollback) { return root->recover(apply, rollback); });
+    return;
+  }
   if (inv.command == "init") {
     std::optional<memorybox::Profile> profile;
     if (const std::optional<std::string> name = option(inv, "--profile")) {

@@ -368,9 +368,9 @@ bool AgentRoot::lock_writes_nothing() const {
   return pending && pending->empty();
 }
 
-Result<Recovery> AgentRoot::recover(bool apply) {
+Result<Recovery> AgentRoot::recover(bool apply, bool rollback) {
   Result<Recovery> recovery =
-      recover_transactions(*fs_, ApplyPaths{root_, absolute(".memkit")}, apply, false);
+      recover_transactions(*fs_, ApplyPaths{root_, absolute(".memkit")}, apply, rollback);
   if (!recovery) return relative(recovery.status());
   return recovery;
 }
