@@ -146,7 +146,7 @@ TEST_CASE("shell: recover that cannot write names the transaction and the target
     full.fail_nth(Op::write_temporary, 1);
     const Result<Recovery> failed = ws->recover(true, false);
     REQUIRE_FALSE(failed.ok());
-    const std::string& message = failed.status().message();
+    const std::string message = failed.status().message();
     CHECK(message.rfind(
               "transaction " + before.transactions[0].txid + ": finishing inbox.md failed: ", 0) ==
           0);
