@@ -41,38 +41,40 @@ static void step(void) {
 }
 
 #define NEXT(name) ((__typeof__(&name))dlsym(RTLD_NEXT, #name))
+/* Exported whatever the build's visibility preset: interposing is the point. */
+#define EXPORT __attribute__((visibility("default")))
 
-int fsync(int fd) {
+EXPORT int fsync(int fd) {
   step();
   return NEXT(fsync)(fd);
 }
 
-int fdatasync(int fd) {
+EXPORT int fdatasync(int fd) {
   step();
   return NEXT(fdatasync)(fd);
 }
 
-int rename(const char* from, const char* to) {
+EXPORT int rename(const char* from, const char* to) {
   step();
   return NEXT(rename)(from, to);
 }
 
-int link(const char* from, const char* to) {
+EXPORT int link(const char* from, const char* to) {
   step();
   return NEXT(link)(from, to);
 }
 
-int unlink(const char* path) {
+EXPORT int unlink(const char* path) {
   step();
   return NEXT(unlink)(path);
 }
 
-int mkdir(const char* path, mode_t mode) {
+EXPORT int mkdir(const char* path, mode_t mode) {
   step();
   return NEXT(mkdir)(path, mode);
 }
 
-int rmdir(const char* path) {
+EXPORT int rmdir(const char* path) {
   step();
   return NEXT(rmdir)(path);
 }

@@ -46,8 +46,8 @@ class Memkit:
         self.binary = binary
         self.preload = preload
 
-    def run(self, cwd, args, check=True, stdin=None):
-        done = subprocess.run([self.binary] + args + ["--now", NOW], cwd=cwd, env=environment(),
+    def run(self, cwd, args, check=True, stdin=None, now=NOW):
+        done = subprocess.run([self.binary] + args + ["--now", now], cwd=cwd, env=environment(),
                               stdin=stdin, capture_output=True, timeout=TIMEOUT)
         if check and done.returncode != 0:
             raise AssertionError("%s: exit %d\n%s%s" % (" ".join(args), done.returncode,
@@ -116,7 +116,9 @@ def custodian_project(memkit, cwd):
 
 
 def case_custodian_forget(memkit, cwd):
-    return confirmed(memkit, cwd, ["custodian", "forget", "tabs", "--project-root", "."])
+    # The tab note and its duplicate leave the inbox; the tombstone goes into do-not-use.md.
+    return confirmed(memkit, cwd, ["custodian", "forget", "tabs", "--project-root", ".",
+                                   "--allow-broad-match"])
 
 
 def case_custodian_compact(memkit, cwd):
@@ -127,7 +129,8 @@ def case_custodian_compact(memkit, cwd):
 
 def case_custodian_undo(memkit, cwd):
     applied = memkit.run(cwd, case_custodian_forget(memkit, cwd) + ["--format", "json"])
-    plan_id = json.loads(applied.stdout)["data"]["plan_id"]
+    data = json.loads(applied.stdout)["data"]
+    plan_id = data.get("plan_id") or data["plan"]["plan_id"]
     return confirmed(memkit, cwd, ["custodian", "undo", plan_id, "--project-root", "."])
 
 
@@ -148,9 +151,48 @@ def case_memorybox_compact(memkit, cwd):
 
 def case_memorybox_gate(memkit, cwd):
     return ["memorybox", "gate", "--root", ".", "--text", "Staging lives at staging.example.org",
-            "--confidence", "0.9", "--value", "yes", "--category", "Infrastructure",
+            "--confidence", "0.9", "--value", "yes", "--category", "Stack",
             "--not-redundant", "--stable", "--tier", "2", "--file", "memory/LONG_TERM.md",
             "--apply"]
+
+
+def case_memorybox_promote(memkit, cwd):
+    decay = memkit.json(cwd, ["memorybox", "decay", "--root", "."])
+    patterns = [e["entry_id"] for e in decay["data"]["entries"]
+                if e["entry_id"].startswith("memory/PATTERNS.md#")]
+    assert patterns, "no pattern to promote: %s" % json.dumps(decay)[:600]
+    return confirmed(memkit, cwd, ["memorybox", "promote", "--root", ".", "--entry", patterns[0]])
+
+
+def synced_pair(memkit, cwd):
+    # Root A pushes an edit and a new fact through a folder remote; this root (B, an earlier copy)
+    # pulls them: the pull replaces LONG_TERM.md's entry, writes the base and sync.json.
+    other = cwd + "-a"
+    shutil.copytree(cwd, other, symlinks=True)
+    os.mkdir(cwd + "-remote")
+    remote = ["--remote", "dir:" + cwd + "-remote", "--workspace-id",
+              "5b0e8f0a-1c2d-4e5f-8a9b-0c1d2e3f4a5b"]
+    earlier = "2026-11-29T10:00:00+00:00"
+    memkit.run(other, ["memorybox", "sync", "push", "--root", "."] + remote, now=earlier)
+    memkit.run(cwd, ["memorybox", "sync", "pull", "--root", "."] + remote, now=earlier)
+    path = os.path.join(other, "memory", "LONG_TERM.md")
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text.replace("for 30 minutes", "for 45 minutes"))
+    memkit.run(other, ["memorybox", "gate", "--root", ".", "--text", "Invoices are kept 10 years",
+                       "--confidence", "0.9", "--value", "yes", "--category", "Stack",
+                       "--not-redundant", "--stable", "--tier", "2", "--file",
+                       "memory/LONG_TERM.md", "--apply"])
+    # Later than the files' modification times, which stand in for a missing Updated field.
+    memkit.run(other, ["memorybox", "sync", "push", "--root", "."] + remote,
+               now="2030-01-01T00:00:00+00:00")
+    return remote
+
+
+def case_memorybox_sync_pull(memkit, cwd):
+    remote = synced_pair(memkit, cwd)
+    return confirmed(memkit, cwd, ["memorybox", "sync", "pull", "--root", "."] + remote)
 
 
 def case_tiers_persist_turn(memkit, cwd):
@@ -171,7 +213,7 @@ def case_curated_checkpoint(memkit, cwd):
 
 def case_curated_delete(memkit, cwd):
     names = memkit.json(cwd, ["curated", "list", "--store", ".", "--workspace", "billing"])
-    rows = names["data"].get("rows") or []
+    rows = names["data"].get("items") or []
     assert rows, "no curated row to delete: %s" % json.dumps(names)[:600]
     return ["curated", "delete", rows[0]["name"], "--store", ".", "--workspace", "billing",
             "--hard", "--yes"]
@@ -187,6 +229,8 @@ CASES = {
     "custodian undo": ("project", None, case_custodian_undo, "custodian"),
     "memorybox compact": ("memorybox", None, case_memorybox_compact, "memorybox"),
     "memorybox gate": ("memorybox", None, case_memorybox_gate, "memorybox"),
+    "memorybox promote": ("memorybox", None, case_memorybox_promote, "memorybox"),
+    "memorybox sync pull": ("memorybox", None, case_memorybox_sync_pull, "memorybox"),
     "tiers persist-turn": ("tiers", None, case_tiers_persist_turn, "tiers"),
     "tiers write-global --replace": ("tiers", None, case_tiers_write_global, "tiers"),
     "curated checkpoint": ("curated", curated_store, case_curated_checkpoint, "curated"),
