@@ -203,7 +203,8 @@ void run_memorybox_gate(MemoryBoxRun& run) {
                                             index.status().message() + "; no gate runs"));
       return std::nullopt;
     }
-    memorybox::GateVerdict verdict = memorybox::run_gates(inputs, *index, *candidate, judge, run.now);
+    memorybox::GateVerdict verdict =
+        memorybox::run_gates(inputs, *index, *candidate, judge, run.now);
     if (verdict.refusal) {
       reply.findings.push_back(*verdict.refusal);
       return std::nullopt;
