@@ -305,7 +305,8 @@ Result<std::vector<std::string>> apply_ordered(FileSystem& fs, const ApplyPaths&
   }
   if (record) {
     if (Status kept = keep_applied_record(fs, paths, plan, order, *bases, now); !kept.ok()) {
-      return kept;
+      (void)detail::remove_state_directory(fs, join(join(paths.state_dir, "applied"), plan.id()));
+      return Status(kept.code(), kept.message() + "; nothing was changed");
     }
   }
   Status done;
