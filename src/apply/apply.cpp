@@ -289,15 +289,39 @@ Result<std::vector<std::string>> apply_ordered(FileSystem& fs, const ApplyPaths&
                                                bool keep_record) {
   Result<std::vector<std::optional<std::string_view>>> bases = check_bases(fs, paths, plan, order);
   if (!bases) return bases.status();
-  if (order.size() == 1) {
-    if (Status w = write_target(fs, paths, plan.operations()[order[0]]); !w.ok()) return w;
-  } else if (Status t = run_transaction(fs, paths, plan, order, *bases, now, txid); !t.ok()) {
-    return t;
-  }
-  if (keep_record && !plan.sensitive()) {
-    if (Status kept = keep_applied_record(fs, paths, plan, order, *bases, now); !kept.ok()) {
-      return kept;
+  // Every state folder this apply writes into is checked before any file is written, and the
+  // applied record is kept before the targets change: a failure after a target was written
+  // would leave the files changed while the reply says nothing was.
+  const bool record = keep_record && !plan.sensitive();
+  for (const auto& [name, used] :
+       {std::pair{"txn", order.size() > 1}, std::pair{"applied", record}}) {
+    if (!used) continue;
+    const std::string folder = join(paths.state_dir, name);
+    const Result<NodeType> type = fs.node_type(folder);
+    if (!type) return type.status();
+    if (*type != NodeType::none && *type != NodeType::directory) {
+      return Status(Errc::io, folder + ": not a directory; nothing was written");
     }
+  }
+  if (record) {
+    if (Status kept = keep_applied_record(fs, paths, plan, order, *bases, now); !kept.ok()) {
+      (void)detail::remove_state_directory(fs, join(join(paths.state_dir, "applied"), plan.id()));
+      return Status(kept.code(), kept.message() + "; nothing was changed");
+    }
+  }
+  Status done;
+  if (order.size() == 1) {
+    done = write_target(fs, paths, plan.operations()[order[0]]);
+  } else {
+    done = run_transaction(fs, paths, plan, order, *bases, now, txid);
+  }
+  if (!done.ok()) {
+    // Nothing of the plan was applied, or its journal is left for `recover`: either way the
+    // record of an apply that did not finish must not offer an undo.
+    if (record) {
+      (void)detail::remove_state_directory(fs, join(join(paths.state_dir, "applied"), plan.id()));
+    }
+    return done;
   }
   std::vector<std::string> written;
   for (std::size_t i : order) written.push_back(plan.operations()[i].path);

@@ -124,23 +124,46 @@ void run_add(const CommandRequest& inv, const ClockReading& now, Workspace& ws,
     reply.findings.push_back(finding_from(valid));
     return;
   }
-  Result<std::unique_ptr<LockHandle>> lock = ws.lock();
-  if (!lock) {
-    reply.findings.push_back(finding_from(lock.status()));
-    return;
-  }
+  auto stops = [](const AddPlanning& add) {
+    const ExitClass verdict = derive_exit_class(add.findings);
+    return verdict == ExitClass::fatal || verdict == ExitClass::blocker ||
+           verdict == ExitClass::domain_failure;
+  };
+  // Planned first without the lock, so that a refused add leaves no .memkit/ behind; then again
+  // from the files read under it, since another writer may have changed them meanwhile (an add
+  // planned from older bytes would undo that writer's entry).
   Result<CustodianInputs> inputs = ws.read_custodian_inputs({add_target(request)});
   if (!inputs) {
     reply.findings.push_back(finding_from(inputs.status()));
     return;
   }
-  const AddPlanning add = plan_add(*inputs, request, default_token_counter(), now);
-  reply.findings = add.findings;
+  AddPlanning add = plan_add(*inputs, request, default_token_counter(), now);
   std::vector<std::string> written;
-  const ExitClass verdict = derive_exit_class(add.findings);
-  const bool stopped = verdict == ExitClass::fatal || verdict == ExitClass::blocker ||
-                       verdict == ExitClass::domain_failure;
-  if (!stopped && add.plan) {
+  std::unique_ptr<LockHandle> held;
+  if (!stops(add) && add.plan) {
+    Result<std::unique_ptr<LockHandle>> lock = ws.lock();
+    if (!lock) {
+      reply.findings.push_back(finding_from(lock.status()));
+      return;
+    }
+    held = std::move(lock).value();
+    inputs = ws.read_custodian_inputs({add_target(request)});
+    if (!inputs) {
+      reply.findings.push_back(finding_from(inputs.status()));
+      return;
+    }
+    // compaction.md §12.5: an unfinished transaction's files must not change until it is
+    // finished, or `recover` can no longer roll it forward.
+    if (inputs->unfinished_transactions > 0) {
+      reply.findings.push_back(make_finding("MK-TXN-001", Severity::blocker, "",
+                                            "an unfinished transaction is in .memkit/txn",
+                                            "run `memkit custodian recover`"));
+      return;
+    }
+    add = plan_add(*inputs, request, default_token_counter(), now);
+  }
+  reply.findings = add.findings;
+  if (held && !stops(add) && add.plan) {
     Result<std::vector<std::string>> done = ws.apply(*add.plan, now, false);
     if (!done) {
       reply.findings.push_back(finding_from(done.status()));

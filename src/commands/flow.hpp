@@ -117,6 +117,12 @@ void run_memorybox_resolve_archive(MemoryBoxRun& run);
 // .memkit/txn finished first, AgentRoot::apply (memorybox_moves.cpp).
 [[nodiscard]] PlanWriter writer_of(MemoryBoxRun& run);
 
+// The start of a direct write to the root (gate --apply, update, canon add, client set's field
+// update): the root's lock, then what a crash left in .memkit/txn finished as writer_of does
+// (MK-TXN-001 when it cannot be). Returns the held lock, or nullptr with the findings in the
+// reply; the caller then reads the files again and plans from them.
+[[nodiscard]] std::unique_ptr<LockHandle> lock_for_write(MemoryBoxRun& run);
+
 // memorybox.md §9 `sync pull|push|status|resolve` (memorybox_sync.cpp).
 void run_memorybox_sync(MemoryBoxRun& run);
 // Whether `inv` reads the root's files itself, so that the shared start does not read them first:

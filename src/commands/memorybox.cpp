@@ -103,7 +103,7 @@ void run_memorybox(const CommandRequest& inv, const CommandEnvironment& env, Com
         return;
       }
     }
-    const Result<MemoryBoxInit> made = root->init_memorybox(profile);
+    const Result<MemoryBoxInit> made = root->init_memorybox(profile, inv.lock_timeout_seconds);
     if (!made) {
       reply.findings.push_back(finding_from(made.status()));
       return;
@@ -172,13 +172,28 @@ void run_memorybox(const CommandRequest& inv, const CommandEnvironment& env, Com
                                           : finding_from(request.status()));
       return;
     }
+    // Planned first without the lock, so that a refusal leaves no .memkit/ behind; then again
+    // from the files read under it, so that a write of another process is never undone.
+    if (const Result<memorybox::UpdatePlanning> first =
+            memorybox::plan_update(*inputs, *request, *now);
+        !first) {
+      reply.findings.push_back(finding_from(first.status()));
+      return;
+    }
+    const std::unique_ptr<LockHandle> lock = lock_for_write(run);
+    if (!lock) return;
+    const Result<memorybox::Inputs> locked = root->read_memorybox_inputs();
+    if (!locked) {
+      reply.findings.push_back(finding_from(locked.status()));
+      return;
+    }
     const Result<memorybox::UpdatePlanning> update =
-        memorybox::plan_update(*inputs, *request, *now);
+        memorybox::plan_update(*locked, *request, *now);
     if (!update) {
       reply.findings.push_back(finding_from(update.status()));
       return;
     }
-    const FileSnapshot* file = inputs->snapshot.find(update->path);
+    const FileSnapshot* file = locked->snapshot.find(update->path);
     if (Status written =
             root->write_file(update->path, apply_splices(file->text(), update->splices));
         !written.ok()) {

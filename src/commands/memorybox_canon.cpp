@@ -44,12 +44,21 @@ void add(MemoryBoxRun& run) {
     reply.findings.push_back(finding_from(maven));
     return;
   }
-  Result<std::unique_ptr<LockHandle>> lock = run.root.lock(run.inv.lock_timeout_seconds);
-  if (!lock) {
-    reply.findings.push_back(finding_from(lock.status()));
+  // Planned first from the files read without the lock, so that a refusal leaves no .memkit/
+  // behind either; then again from what is on disk under the lock.
+  const Result<memorybox::CanonAddition> first =
+      memorybox::plan_canon_add(run.inputs, *file, *text, run.now);
+  if (!first) {
+    reply.findings.push_back(finding_from(first.status()));
     return;
   }
-  // Planned from what is on disk under the lock.
+  if (first->refusal) {
+    reply.findings.push_back(*first->refusal);
+    show(run, memorybox::verify_canon(run.inputs), {});
+    return;
+  }
+  const std::unique_ptr<LockHandle> lock = lock_for_write(run);
+  if (!lock) return;
   const Result<memorybox::Inputs> inputs = run.root.read_memorybox_inputs();
   if (!inputs) {
     reply.findings.push_back(finding_from(inputs.status()));
@@ -77,7 +86,8 @@ void add(MemoryBoxRun& run) {
     written.push_back(path);
   }
   reply.applied = true;
-  reply.findings = planned->check.findings;
+  reply.findings.insert(reply.findings.end(), planned->check.findings.begin(),
+                        planned->check.findings.end());
   show(run, planned->check, written);
 }
 

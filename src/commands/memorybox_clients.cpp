@@ -96,16 +96,37 @@ void run_memorybox_client_set(MemoryBoxRun& run) {
                       ", a field update that is written directly; give neither");
       return;
     }
-    const FileSnapshot* profile = files.find(first->profile);
-    const Status written =
-        run.root.write_file(first->profile, apply_splices(profile->text(), first->splices));
+    // Written under the lock, from the files read again there.
+    const std::unique_ptr<LockHandle> lock = lock_for_write(run);
+    if (!lock) return;
+    const Result<memorybox::Inputs> inputs = run.root.read_memorybox_inputs();
+    if (!inputs) {
+      run.reply.findings.push_back(finding_from(inputs.status()));
+      return;
+    }
+    Result<ClientSet> again = plan_now(inputs->profile);
+    if (!again) {
+      run.reply.findings.push_back(finding_from(again.status()));
+      return;
+    }
+    // The client may have been archived (or set to the target) meanwhile: then no field is
+    // written here, and the reply shows what there is to do now.
+    Status written;
+    if (!again->splices.empty()) {
+      const FileSnapshot* profile = files.find(again->profile);
+      written = run.root.write_file(again->profile, apply_splices(profile->text(), again->splices));
+    }
     if (!written.ok()) run.reply.findings.push_back(finding_from(written));
-    run.reply.applied = written.ok();
+    if (again->splices.empty()) {
+      for (const Finding& f : again->findings) run.reply.findings.push_back(f);
+    }
+    const bool applied = written.ok() && !again->splices.empty();
+    run.reply.applied = applied;
     const std::vector<std::string> paths =
-        written.ok() ? std::vector<std::string>{first->profile} : std::vector<std::string>{};
-    run.reply.data = fixed(memorybox_client_set_json(*first, written.ok(), paths));
+        applied ? std::vector<std::string>{again->profile} : std::vector<std::string>{};
+    run.reply.data = fixed(memorybox_client_set_json(*again, applied, paths));
     if (run.inv.format == OutputFormat::text) {
-      run.reply.text = fixed(client_set_text(*first, written.ok(), paths));
+      run.reply.text = fixed(client_set_text(*again, applied, paths));
     }
     return;
   }

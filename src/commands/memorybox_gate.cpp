@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include <map>
+
 #include "commands/flow.hpp"
 #include "memkit/json.hpp"
 #include "memkit/text.hpp"
@@ -116,6 +118,26 @@ Result<memorybox::Candidate> candidate_of(const CommandRequest& inv, Finding& re
   return candidate;
 }
 
+// A question as a key: its gate and everything it shows the host.
+std::string question_key(const memorybox::GateQuestion& q) {
+  std::string key = std::to_string(static_cast<int>(q.gate));
+  auto add = [&key](std::string_view part) {
+    key += '\0';
+    key += part;
+  };
+  for (const std::string& c : q.categories) add(c);
+  add("|");
+  for (const memorybox::NearDuplicate& d : q.near_duplicates) {
+    add(d.entry_id);
+    add(std::to_string(d.similarity));
+  }
+  add("|");
+  for (const std::string& e : q.category_entries) add(e);
+  add("|");
+  add(q.category);
+  return key;
+}
+
 std::string gate_text(const memorybox::GateVerdict& verdict, bool applied) {
   std::string out = fmt::format("Outcome: {}\n", memorybox::outcome_name(verdict.outcome));
   for (const memorybox::GateStep& step : verdict.gates) {
@@ -158,44 +180,71 @@ void run_memorybox_gate(MemoryBoxRun& run) {
     reply.findings.push_back(finding_from(flags.status()));
     return;
   }
-  const Result<memorybox::GateIndex> index = memorybox::GateIndex::build(run.inputs);
-  if (!index) {
-    reply.findings.push_back(make_finding("MK-PARSE-001", Severity::blocker, "",
-                                          index.status().message() + "; no gate runs"));
-    return;
-  }
+  // The host's answers of the first run, by question, so that the run under the lock asks the
+  // host again only what it was not asked before (a question changes when another writer added
+  // an entry meanwhile).
+  std::map<std::string, std::optional<GateAnswer>> asked;
   // A flag answers its gate; the host's judge, if any, answers the rest.
   const memorybox::Judge judge =
-      [&flags, &host = run.inv.judge](
+      [&flags, &asked, &host = run.inv.judge](
           const memorybox::GateQuestion& q) -> Result<std::optional<GateAnswer>> {
     const std::optional<GateAnswer>& given = flags->answers[static_cast<std::size_t>(q.gate)];
     if (given || !host) return given;
-    return host(q);
+    const std::string key = question_key(q);
+    if (const auto known = asked.find(key); known != asked.end()) return known->second;
+    Result<std::optional<GateAnswer>> answered = host(q);
+    if (answered) asked.emplace(key, *answered);
+    return answered;
   };
-  const memorybox::GateVerdict verdict =
-      memorybox::run_gates(run.inputs, *index, *candidate, judge, run.now);
-  if (verdict.refusal) {
-    reply.findings.push_back(*verdict.refusal);
-    return;
-  }
-  reply.findings = verdict.findings;
+  auto gates = [&](const memorybox::Inputs& inputs) -> std::optional<memorybox::GateVerdict> {
+    const Result<memorybox::GateIndex> index = memorybox::GateIndex::build(inputs);
+    if (!index) {
+      reply.findings.push_back(make_finding("MK-PARSE-001", Severity::blocker, "",
+                                            index.status().message() + "; no gate runs"));
+      return std::nullopt;
+    }
+    memorybox::GateVerdict verdict =
+        memorybox::run_gates(inputs, *index, *candidate, judge, run.now);
+    if (verdict.refusal) {
+      reply.findings.push_back(*verdict.refusal);
+      return std::nullopt;
+    }
+    return verdict;
+  };
+  std::optional<memorybox::GateVerdict> verdict = gates(run.inputs);
+  if (!verdict) return;
   std::vector<std::string> written;
-  if (has_flag(run.inv, "--apply") && verdict.outcome == memorybox::Outcome::write) {
-    const FileSnapshot* file = run.inputs.snapshot.find(*verdict.file);
-    const std::string_view base = verdict.creates_file || file == nullptr
-                                      ? std::string_view()
-                                      : std::string_view(*file->bytes);
-    if (Status saved =
-            run.root.write_file(*verdict.file, apply_splices(base, verdict.splices), true);
-        !saved.ok()) {
-      reply.findings.push_back(finding_from(saved));
+  if (has_flag(run.inv, "--apply") && verdict->outcome == memorybox::Outcome::write) {
+    // Only a WRITE takes the lock (any other outcome leaves no .memkit/ behind); under it the
+    // gates run again over the files as they are now, so that an entry another process wrote
+    // meanwhile is neither lost nor written twice.
+    const std::unique_ptr<LockHandle> lock = lock_for_write(run);
+    if (!lock) return;
+    const Result<memorybox::Inputs> inputs = run.root.read_memorybox_inputs();
+    if (!inputs) {
+      reply.findings.push_back(finding_from(inputs.status()));
       return;
     }
-    written.push_back(*verdict.file);
-    reply.applied = true;
+    verdict = gates(*inputs);
+    if (!verdict) return;
+    if (verdict->outcome == memorybox::Outcome::write) {
+      const FileSnapshot* file = inputs->snapshot.find(*verdict->file);
+      const std::string_view base = verdict->creates_file || file == nullptr
+                                        ? std::string_view()
+                                        : std::string_view(*file->bytes);
+      if (Status saved =
+              run.root.write_file(*verdict->file, apply_splices(base, verdict->splices), true);
+          !saved.ok()) {
+        reply.findings.push_back(finding_from(saved));
+        return;
+      }
+      written.push_back(*verdict->file);
+      reply.applied = true;
+    }
   }
-  reply.data = fixed(memorybox_gate_json(verdict, reply.applied, written));
-  if (run.inv.format == OutputFormat::text) reply.text = fixed(gate_text(verdict, reply.applied));
+  reply.findings.insert(reply.findings.end(), verdict->findings.begin(), verdict->findings.end());
+  reply.data = fixed(memorybox_gate_json(*verdict, reply.applied, written));
+  if (run.inv.format == OutputFormat::text) reply.text = fixed(gate_text(*verdict, reply.applied));
 }
 
 }  // namespace memkit::commands_detail

@@ -27,6 +27,19 @@ PlanWriter writer_of(MemoryBoxRun& run) {
   return writer;
 }
 
+std::unique_ptr<LockHandle> lock_for_write(MemoryBoxRun& run) {
+  Result<std::unique_ptr<LockHandle>> lock = run.root.lock(run.inv.lock_timeout_seconds);
+  if (!lock) {
+    run.reply.findings.push_back(finding_from(lock.status()));
+    return nullptr;
+  }
+  if (!finish_transactions([&run](bool apply) { return run.root.recover(apply); }, "memorybox",
+                           run.reply)) {
+    return nullptr;
+  }
+  return std::move(lock).value();
+}
+
 namespace {
 
 // A planner that reads the files again under the lock.

@@ -93,6 +93,9 @@ void run_planned(const CommandRequest& inv, CommandReply& reply, const PlanWrite
   if (!written) {
     reply.findings.push_back(finding_from(written.status()));
     finish(*run, false, {});
+    // Not a dry run: the failure's finding says what happened, and no view offers the apply
+    // again as if nothing had been tried.
+    reply.text = {};
     return;
   }
   if (run->after_apply) {

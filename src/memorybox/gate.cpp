@@ -293,6 +293,11 @@ GateVerdict run_gates(const Inputs& inputs, const GateIndex& index, const Candid
   }
   WriteRequest write{candidate, category, freshness, placement.tier, placement.file, now};
   if (Status written = plan_gate_write(inputs, write, run.verdict()); !written.ok()) {
+    if (written.code() == Errc::invalid_utf8) {  // compaction.md §17: a file it would change
+      return run.refuse(make_finding("MK-UTF8-001", Severity::blocker, placement.file,
+                                     written.message(),
+                                     "fix the encoding; memkit will not change this file"));
+    }
     return run.refuse(make_fatal("MK-ARG-001", "", written.message()));
   }
   run.pass(Gate::placement, fmt::format("tier {}, {}", placement.tier, placement.file));

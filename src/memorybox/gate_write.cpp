@@ -216,6 +216,9 @@ Status plan_gate_write(const Inputs& inputs, const WriteRequest& w, GateVerdict&
                                    : init_file_bytes(w.file);
   const Document doc = parse_markdown(base);
   if (!doc.parseable()) return Status(Errc::parse, describe_issue(*doc.parse_error(), w.file));
+  if (const auto& issue = doc.utf8_error()) {
+    return Status(Errc::invalid_utf8, describe_issue(*issue, w.file));
+  }
   std::vector<std::string> block;
   Splice splice{};
   std::optional<std::size_t> place;

@@ -82,6 +82,11 @@ Report memorybox_status(const Inputs& inputs, const ClockReading& now) {
         out.push_back(make_finding("MK-PARSE-001", Severity::warning, path,
                                    describe_issue(*issue, path) + "; its items are not counted"));
       }
+      if (const auto& issue = doc.utf8_error()) {
+        out.push_back(make_finding("MK-UTF8-001", Severity::error, path,
+                                   describe_issue(*issue, path),
+                                   "fix the encoding; memkit will not change this file"));
+      }
     } else if (entry != nullptr && entry->state != EntryState::missing) {
       out.push_back(
           make_finding("MK-IO-001", Severity::warning, path,

@@ -208,7 +208,7 @@ Result<memorybox::Inputs> AgentRoot::read_memorybox_inputs() const {
 
 Status AgentRoot::write_file(const std::string& path, std::string_view bytes, bool make_folders) {
   if (Status way = folders_for(path, make_folders); !way.ok()) return way;
-  return write_file_atomically(*fs_, absolute(path), bytes, false);
+  return relative(write_file_atomically(*fs_, absolute(path), bytes, false));
 }
 
 Status AgentRoot::folders_for(const std::string& path, bool make_folders) {
@@ -280,7 +280,8 @@ Status AgentRoot::append_state_file(const std::string& name, std::string_view by
   return relative(fs_->append_file(absolute(path), bytes));
 }
 
-Result<MemoryBoxInit> AgentRoot::init_memorybox(std::optional<memorybox::Profile> profile) {
+Result<MemoryBoxInit> AgentRoot::init_memorybox(std::optional<memorybox::Profile> profile,
+                                                std::optional<double> lock_timeout_seconds) {
   MemoryBoxInit result;
   auto make_folder = [&](const std::string& relative) -> Status {
     const Result<bool> exists = folder(relative);
@@ -294,6 +295,12 @@ Result<MemoryBoxInit> AgentRoot::init_memorybox(std::optional<memorybox::Profile
   const char* const folders[] = {"brain", "memory", "memory/daily", "memory/ARCHIVES"};
   for (const char* relative : folders) {
     if (const Result<bool> checked = folder(relative); !checked) return checked.status();
+  }
+  std::unique_ptr<LockHandle> held;
+  if (lock_timeout_seconds) {
+    Result<std::unique_ptr<LockHandle>> locked = lock(*lock_timeout_seconds);
+    if (!locked) return locked.status();
+    held = std::move(locked).value();
   }
   for (const char* relative : folders) {
     if (Status made = make_folder(relative); !made.ok()) return made;

@@ -28,8 +28,8 @@ import sys
 import tempfile
 import threading
 
-WRITERS = 4
-TURNS = 20
+WRITERS = 8
+TURNS = 25
 LOCK_TIMEOUT = "60"
 PROCESS_TIMEOUT = 120
 SHARED = "project_shared"

@@ -24,7 +24,7 @@ import sys
 import tempfile
 import threading
 
-WRITERS = 4
+WRITERS = 8
 TURNS = 25
 DAY = "2026-03-07"
 LOCK_TIMEOUT = "60"
