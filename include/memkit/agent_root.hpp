@@ -50,12 +50,9 @@ class AgentRoot final {
 
   // Records `profile` in .memkit/profile when given, then creates each missing file of the
   // recorded profile's tier 1-4 lists as "# <stem>\n", and memory/daily/ and memory/ARCHIVES/;
-  // never changes an existing file. Each file is written atomically. With `lock_timeout_seconds`,
-  // .memkit/lock is taken (as lock() does) once the layout's folders are checked and before
-  // anything is written, so that init never replaces a file another writer just made.
+  // never changes an existing file. Each file is written atomically.
   [[nodiscard]] Result<MemoryBoxInit> init_memorybox(
-      std::optional<memorybox::Profile> profile = std::nullopt,
-      std::optional<double> lock_timeout_seconds = std::nullopt);
+      std::optional<memorybox::Profile> profile = std::nullopt);
 
   // Takes .memkit/lock under the root (making .memkit and its .gitignore, never through a link),
   // waiting up to `timeout_seconds` (Errc::lock_busy).

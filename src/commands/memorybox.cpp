@@ -103,7 +103,7 @@ void run_memorybox(const CommandRequest& inv, const CommandEnvironment& env, Com
         return;
       }
     }
-    const Result<MemoryBoxInit> made = root->init_memorybox(profile, inv.lock_timeout_seconds);
+    const Result<MemoryBoxInit> made = root->init_memorybox(profile);
     if (!made) {
       reply.findings.push_back(finding_from(made.status()));
       return;

@@ -280,8 +280,7 @@ Status AgentRoot::append_state_file(const std::string& name, std::string_view by
   return relative(fs_->append_file(absolute(path), bytes));
 }
 
-Result<MemoryBoxInit> AgentRoot::init_memorybox(std::optional<memorybox::Profile> profile,
-                                                std::optional<double> lock_timeout_seconds) {
+Result<MemoryBoxInit> AgentRoot::init_memorybox(std::optional<memorybox::Profile> profile) {
   MemoryBoxInit result;
   auto make_folder = [&](const std::string& relative) -> Status {
     const Result<bool> exists = folder(relative);
@@ -295,12 +294,6 @@ Result<MemoryBoxInit> AgentRoot::init_memorybox(std::optional<memorybox::Profile
   const char* const folders[] = {"brain", "memory", "memory/daily", "memory/ARCHIVES"};
   for (const char* relative : folders) {
     if (const Result<bool> checked = folder(relative); !checked) return checked.status();
-  }
-  std::unique_ptr<LockHandle> held;
-  if (lock_timeout_seconds) {
-    Result<std::unique_ptr<LockHandle>> locked = lock(*lock_timeout_seconds);
-    if (!locked) return locked.status();
-    held = std::move(locked).value();
   }
   for (const char* relative : folders) {
     if (Status made = make_folder(relative); !made.ok()) return made;
