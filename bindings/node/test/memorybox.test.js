@@ -163,7 +163,6 @@ test('memorybox: a custodian-only command returns a result with exit code 2', (t
   const others = [
     ['check', () => ws.check(NOW)],
     ['applyCompaction', () => ws.applyCompaction(NOW, '0123456789abcdef')],
-    ['recover', () => ws.recover(NOW)],
     ['planUndo', () => ws.planUndo(NOW, '0123456789abcdef')],
     ['applyUndo', () => ws.applyUndo(NOW, '0123456789abcdef', '0123456789abcdef')],
     ['add', () => ws.add(NOW, 'a note', { type: 'inbox' })],
@@ -179,6 +178,16 @@ test('memorybox: a custodian-only command returns a result with exit code 2', (t
     } finally {
       other.close();
     }
+  }
+  assert.deepEqual(tree(root), before, 'nothing written');
+
+  // recover is the agent root's own (`memorybox recover`): a listing that writes nothing.
+  const listing = ws.recover(NOW);
+  try {
+    assert.equal(listing.exitCode, 0);
+    assert.equal(JSON.parse(listing.json).command, 'memorybox recover');
+  } finally {
+    listing.close();
   }
   assert.deepEqual(tree(root), before, 'nothing written');
 });

@@ -569,7 +569,6 @@ class MemoryBoxTests(TempDirTestCase):
             "check": lambda ws: ws.check(NOW),
             "plan_compaction": lambda ws: ws.plan_compaction(NOW),
             "apply_compaction": lambda ws: ws.apply_compaction(NOW, plan_id),
-            "recover": lambda ws: ws.recover(NOW, apply=True),
             "plan_undo": lambda ws: ws.plan_undo(NOW, plan_id),
             "apply_undo": lambda ws: ws.apply_undo(NOW, plan_id, plan_id),
             "add": lambda ws: ws.add(NOW, "a note", "inbox"),
@@ -587,6 +586,10 @@ class MemoryBoxTests(TempDirTestCase):
                                      [("MK-ARG-001", True)])
                     self.assertFalse(result.applied)
                     self.assertIsNone(result.plan_id)
+            # recover is the agent root's own (`memorybox recover`): a listing writes nothing.
+            with ws.recover(NOW) as listing:
+                self.assertEqual(listing.exit_code, 0, listing.json)
+                self.assertEqual(json.loads(listing.json)["command"], "memorybox recover")
             after = sorted(str(path.relative_to(root)) for path in root.rglob("*"))
         self.assertEqual(after, before)  # nothing written, no docs/ or .memkit/
 
