@@ -10,6 +10,7 @@
 #include "commands/flow.hpp"
 #include "commands/text_view.hpp"
 #include "memkit/json.hpp"
+#include "memkit/shown_text.hpp"
 #include "memkit/tiers_workspace.hpp"
 
 namespace memkit::commands_detail {
@@ -258,7 +259,7 @@ void run_write_data(TiersRun& run) {
     // Resolved against the current directory, not the workspace (§10); it is only read.
     Result<std::string> bytes = read_input(run.env, "--source-file", *source);
     if (!bytes) {
-      refuse(run, "MK-ARG-001", bytes.status().message());
+      refuse(run, "MK-ARG-001", shown_text(bytes.status().message()));
       return;
     }
     request.csv = std::move(bytes).value();

@@ -275,6 +275,9 @@ class PosixFileSystem final : public FileSystem {
       }
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
+    // The lock file's mtime says when the lock was last taken: a temporary older than that
+    // belongs to no write in flight under the lock (remove_stale_temporaries).
+    if (::futimens(fd.get(), nullptr) != 0) return io_error(path, errno);
     return std::unique_ptr<LockHandle>(std::make_unique<FlockHandle>(fd.release()));
   }
 
