@@ -335,6 +335,11 @@ void run_read_theme(TiersRun& run) {
     run.reply.findings.push_back(std::move(*checked.refused));
     return;
   }
+  // A theme that is a link or not a folder is refused, not read as a theme without notes.
+  if (const Result<bool> folder = run.ws.folder("memory/" + checked.value); !folder) {
+    refuse(run, "MK-ARG-001", "--theme: " + shown_text(folder.status().message()));
+    return;
+  }
   const auto tree =
       list_tree(run, {.sessions = false, .notes = true, .data = false, .theme = checked.value});
   if (!tree) return;

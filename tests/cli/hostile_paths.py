@@ -70,6 +70,23 @@ def snapshot(root):
     return out
 
 
+def shown(text):
+    """The value as memkit's messages show it (src/text/shown_text.cpp), for plain ASCII input."""
+    out = ""
+    for c in text:
+        if c == "\n":
+            out += "\\n"
+        elif c == "\t":
+            out += "\\t"
+        elif c == "\r":
+            out += "\\r"
+        elif ord(c) < 0x20 or ord(c) == 0x7F:
+            out += "\\x%02x" % ord(c)
+        else:
+            out += c
+    return out
+
+
 def in_state_folder(path):
     return ".memkit" in path.split(os.sep)
 
@@ -92,8 +109,14 @@ def plant_symlink(t, at):
     os.symlink(os.path.join(t, "outside"), os.path.join(t, at))
 
 
+def replacing(path):
+    if os.path.lexists(path):
+        os.remove(path)
+    return path
+
+
 def plant_fifo(t, at):
-    os.mkfifo(os.path.join(t, at))
+    os.mkfifo(replacing(os.path.join(t, at)))
 
 
 def plant_directory(t, at):
@@ -101,7 +124,7 @@ def plant_directory(t, at):
 
 
 def plant_hard_link(t, at):
-    os.link(os.path.join(t, "outside", "victim.txt"), os.path.join(t, at))
+    os.link(os.path.join(t, "outside", "victim.txt"), replacing(os.path.join(t, at)))
 
 
 def plant_nothing(t, at):
@@ -110,8 +133,8 @@ def plant_nothing(t, at):
 
 # Hostile values of an argument naming something inside a root. `base` is the folder the name
 # is resolved in (relative to the temporary folder), `suffix` what memkit adds to the name.
-def inner_values(base, suffix=""):
-    return [
+def inner_values(base, suffix="", drop=()):
+    return [v for v in [
         ("traversal", "../../../../outside/evil", plant_nothing, None),
         ("absolute", "@T@/outside/evil", plant_nothing, None),
         ("symlink to outside", "lnk", plant_symlink, base + "/lnk" + suffix),
@@ -120,7 +143,14 @@ def inner_values(base, suffix=""):
         ("directory", "adir", plant_directory, base + "/adir" + suffix),
         ("line feed", "x\ny", plant_nothing, None),
         ("escape sequence", "x\x1b[2J", plant_nothing, None),
-    ]
+    ] if v[0] not in drop]
+
+
+# A folder memkit makes or reads by this name (a theme, a curated workspace): an existing folder
+# of that name is simply that folder, so only a directory is not hostile.
+FOLDER = ("directory",)
+# A curated row name is a slug, never a path: a slug that happens to name a file is not hostile.
+SLUG = ("symlink to outside", "fifo", "directory")
 
 
 # Hostile values of a root argument (an existing folder memkit works in; a path anywhere is fine
@@ -183,9 +213,9 @@ ARGUMENTS = [
      "--workspace", root_values(), []),
     ("tiers persist-turn --theme",
      ["tiers", "persist-turn", "--workspace", "tw", "--raw-content", "r", "--extracted-content",
-      "e", "--theme", "@V@"], "--theme", inner_values("tw/memory"), []),
+      "e", "--theme", "@V@"], "--theme", inner_values("tw/memory", drop=FOLDER), []),
     ("tiers read-theme --theme", ["tiers", "read-theme", "--workspace", "tw", "--theme", "@V@"],
-     "--theme", inner_values("tw/memory"), []),
+     "--theme", inner_values("tw/memory", drop=FOLDER), []),
     ("tiers write-data --name",
      ["tiers", "write-data", "--workspace", "tw", "--name", "@V@", "--csv-content", "a,b\n1,2\n"],
      "--name", inner_values("tw/memory/data", ".csv"), []),
@@ -200,13 +230,13 @@ ARGUMENTS = [
       "--type", "project", "--body", "b"], "--store", root_values(), []),
     ("curated add --workspace",
      ["curated", "add", "--store", "cs", "--workspace", "@V@", "--name", "project_zzz", "--type",
-      "project", "--body", "b"], "--workspace", inner_values("cs/rows"), []),
+      "project", "--body", "b"], "--workspace", inner_values("cs/rows", drop=FOLDER), []),
     ("curated get-relevant --workspace",
      ["curated", "get-relevant", "--store", "cs", "--workspace", "@V@"], "--workspace",
-     inner_values("cs/rows"), []),
+     inner_values("cs/rows", drop=FOLDER), []),
     ("curated add --name",
      ["curated", "add", "--store", "cs", "--workspace", "billing", "--name", "@V@", "--type",
-      "project", "--body", "b"], "--name", inner_values("cs/rows/billing", ".md"), []),
+      "project", "--body", "b"], "--name", inner_values("cs/rows/billing", ".md", drop=SLUG), []),
     ("curated add --body-file",
      ["curated", "add", "--store", "cs", "--workspace", "billing", "--name", "project_zzz",
       "--type", "project", "--body-file", "@V@"], "--body-file", input_values(), []),
@@ -287,8 +317,11 @@ def check_argument(binary, env, label, argv, name, value_label, value, planter, 
             problems.append("hung (killed after %d s)" % TIMEOUT_SECONDS)
         elif code == 0:
             problems.append("exit 0: not refused")
-        if code is not None and name not in output:
-            problems.append("no error naming %s" % name)
+        # The argument, or what it named: its value as shown (control characters escaped) or the
+        # file planted there.
+        named = [name, shown(value)] + ([os.path.basename(planted)] if planted else [])
+        if code is not None and not any(n in output for n in named):
+            problems.append("no error naming %s or its value" % name)
         if "\x1b" in output or (value_label == "line feed" and value in output):
             problems.append("a control character echoed raw")
         problems += changes(before, after)
