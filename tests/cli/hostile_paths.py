@@ -64,8 +64,11 @@ def snapshot(root):
             elif stat.S_ISLNK(st.st_mode):
                 digest = "->" + os.readlink(full)
             key = os.path.relpath(full, root)
-            size = st.st_size if not stat.S_ISDIR(st.st_mode) else 0
-            out[key] = (stat.S_IFMT(st.st_mode), stat.S_IMODE(st.st_mode), size, st.st_nlink,
+            if stat.S_ISDIR(st.st_mode):
+                # A folder's size and link count follow its entries, each compared on its own.
+                out[key] = (stat.S_IFMT(st.st_mode), stat.S_IMODE(st.st_mode))
+                continue
+            out[key] = (stat.S_IFMT(st.st_mode), stat.S_IMODE(st.st_mode), st.st_size, st.st_nlink,
                         digest)
     return out
 
@@ -189,6 +192,13 @@ ARGUMENTS = [
      ["custodian", "add", "a note", "--type", "fact", "--project-root", "proj", "--memory-dir",
       "@V@"], "--memory-dir",
      [v for v in inner_values("proj") if v[0] not in ("fifo", "directory")], []),
+    ("custodian add --name",
+     ["custodian", "add", "a rule", "--type", "rule", "--project-root", "proj", "--name", "@V@"],
+     "--name", inner_values("proj/docs/memory/rules", ".md"), []),
+    ("custodian add --area",
+     ["custodian", "add", "a rule of the area", "--type", "constraint", "--project-root", "proj",
+      "--area", "@V@"],
+     "--area", inner_values("proj/docs/memory/areas", ".md"), []),
     ("custodian compact --target",
      ["custodian", "compact", "--project-root", "proj", "--target", "@V@"], "--target",
      inner_values("proj/docs/memory"), []),
