@@ -3,7 +3,8 @@
 // prepared copies, which are final names), so a leftover is found by its name and its age.
 //
 // The rule: with the state lock held, a temporary is stale when it was last modified before the
-// lock was taken (the lock file's mtime, which lock_exclusive sets on acquisition). Every write
+// lock was taken (the lock file's mtime, which lock_exclusive sets on acquisition), or at the
+// same instant as far as file times tell. Every write
 // that makes temporaries under the lock is then finished or dead, since its writer held the lock
 // before us. The writes without the lock (init's new files, the state folder's .gitignore before
 // its first lock) make fresh files only; one still in flight whose temporary was finished before
@@ -33,7 +34,10 @@ Status sweep(FileSystem& fs, const std::string& folder, std::int64_t lock_taken,
     if (*kind != NodeType::file || !name.starts_with(kTemporaryPrefix)) continue;
     const Result<std::int64_t> modified = fs.modified_millis(path);
     if (!modified) return modified.status();
-    if (*modified >= lock_taken) continue;  // possibly a lockless write's, still in flight
+    // Later than the lock's taking: possibly a lockless write's, still in flight. The same
+    // instant counts as before: file times come from the kernel's coarse clock (a few ms), and a
+    // crash's leftover is often that recent when recover runs straight after it.
+    if (*modified > lock_taken) continue;
     if (Status removed = fs.remove_file(path); !removed.ok()) return removed;
   }
   return Status();
