@@ -47,6 +47,12 @@ struct ApplyPaths {
     FileSystem& fs, const ApplyPaths& paths, const Plan& plan,
     const std::vector<std::size_t>& order, const ClockReading& now, const std::string& txid);
 
+// Removes the `.memkit-tmp-*` files in `folders` (and their subfolders, with `recursive`) last
+// modified no later than the state lock under `state_dir` was taken: the leftovers of writes killed
+// before their rename. A folder that is missing is skipped. REQUIRES: the state lock is held.
+[[nodiscard]] Status remove_stale_temporaries(FileSystem& fs, const std::vector<std::string>& folders,
+                                              const std::string& state_dir, bool recursive);
+
 // How many applied records are kept for undo (§12.6).
 inline constexpr std::size_t kAppliedRecordsKept = 20;
 

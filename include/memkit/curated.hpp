@@ -127,6 +127,9 @@ struct RowFile {
   std::vector<Entry> entries;     // in file order
   std::vector<Finding> findings;  // MK-CUR-004 ERROR and MK-CUR-030 WARNING at path:line
   bool crlf = false;              // the terminator style for new lines (compaction.md §7.2)
+  // MK-PARSE-001 ERROR when a fence or comment is still open at the end of the file: the lines
+  // after its opener are opaque, so an entry written there could never be read back.
+  std::optional<Finding> parse_error;
 };
 
 // Reads a row file; `path` names it in findings (store-relative). Never fails: an invalid entry is

@@ -64,7 +64,8 @@ class FileSystem {
   [[nodiscard]] virtual Status remove_file(const std::string& path) = 0;
   // Removes an empty directory; succeeds when it is already gone.
   [[nodiscard]] virtual Status remove_directory(const std::string& path) = 0;
-  // Takes an exclusive advisory lock on `path` (created if needed), waiting up to the timeout.
+  // Takes an exclusive advisory lock on `path` (created if needed, a regular file), waiting up to
+  // the timeout, and sets the file's modification time to the moment it was taken.
   [[nodiscard]] virtual Result<std::unique_ptr<LockHandle>> lock_exclusive(
       const std::string& path, double timeout_seconds) = 0;
 };

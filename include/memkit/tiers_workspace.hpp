@@ -64,11 +64,12 @@ class TiersWorkspace final {
   // Writes a confirmed plan (archive-themes), archives first. REQUIRES: as write().
   [[nodiscard]] Result<std::vector<std::string>> apply(const Plan& plan, const ClockReading& now);
 
+  // Refuses a folder that is a symbolic link or not a folder; returns whether it exists.
+  [[nodiscard]] Result<bool> folder(const std::string& relative) const;
+
  private:
   TiersWorkspace(FileSystem& fs, std::string root) : fs_(&fs), root_(std::move(root)) {}
   [[nodiscard]] std::string absolute(const std::string& relative) const;
-  // Refuses a folder that is a symbolic link or not a folder; returns whether it exists.
-  [[nodiscard]] Result<bool> folder(const std::string& relative) const;
   // Checks every folder on the way to `path`.
   [[nodiscard]] Status folders_to(const std::string& path) const;
   [[nodiscard]] Status relative(const Status& status) const;

@@ -287,6 +287,17 @@ Result<std::vector<std::string>> apply_ordered(FileSystem& fs, const ApplyPaths&
                                                const std::vector<std::size_t>& order,
                                                const ClockReading& now, const std::string& txid,
                                                bool keep_record) {
+  // A killed write's temporary sits beside its target: the folders written now are swept first.
+  std::vector<std::string> folders{paths.state_dir};
+  for (std::size_t i : order) {
+    const std::string target = join(paths.memory_dir, plan.operations()[i].path);
+    folders.push_back(target.substr(0, target.rfind('/')));
+  }
+  std::sort(folders.begin(), folders.end());
+  folders.erase(std::unique(folders.begin(), folders.end()), folders.end());
+  if (Status swept = remove_stale_temporaries(fs, folders, paths.state_dir, false); !swept.ok()) {
+    return swept;
+  }
   Result<std::vector<std::optional<std::string_view>>> bases = check_bases(fs, paths, plan, order);
   if (!bases) return bases.status();
   // Every state folder this apply writes into is checked before any file is written, and the

@@ -94,6 +94,14 @@ std::string_view target_state_name(TargetState state) noexcept {
 Result<Recovery> recover_transactions(FileSystem& fs, const ApplyPaths& paths, bool apply,
                                       bool rollback) {
   Recovery recovery;
+  if (apply) {
+    // Any write may have been killed, journaled or not: every folder below the root is swept.
+    if (Status swept =
+            remove_stale_temporaries(fs, {paths.memory_dir, paths.state_dir}, paths.state_dir, true);
+        !swept.ok()) {
+      return swept;
+    }
+  }
   const std::string root = join(paths.state_dir, "txn");
   const Result<NodeType> root_type = fs.node_type(root);
   if (!root_type) return root_type.status();

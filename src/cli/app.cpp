@@ -11,6 +11,7 @@
 #include "commands/text_view.hpp"
 #include "memkit/commands.hpp"
 #include "memkit/json.hpp"
+#include "memkit/shown_text.hpp"
 #include "memkit/version.hpp"
 
 namespace memkit::cli {
@@ -203,7 +204,7 @@ int emit(const CommandReply& reply, const Invocation& inv, const Environment& en
     write_reply_json(reply, sink);
     out << '\n';
   } else if (exit_class == ExitClass::fatal && !reply.text) {
-    for (const Finding& f : findings) err << "memkit: " << f.message << '\n';
+    for (const Finding& f : findings) err << "memkit: " << shown_text(f.message) << '\n';
   } else {
     // The human view, then every finding: those of the report and those the shell added.
     const Style style{env.stdout_is_terminal && !env.no_colour};

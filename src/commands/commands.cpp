@@ -12,6 +12,7 @@
 #include "commands/flow.hpp"
 #include "commands/text_view.hpp"
 #include "memkit/text.hpp"
+#include "memkit/shown_text.hpp"
 
 namespace memkit {
 
@@ -137,17 +138,19 @@ const std::map<std::string, CommandOptions>& command_options() {
 
 // Failures of the invocation or environment become fatal findings (spec README.md exit classes).
 Finding finding_from(const Status& status) {
+  // Messages carry paths and arguments as the user gave them: shown, never raw.
+  std::string message = shown_text(status.message());
   switch (status.code()) {
     case Errc::invalid_argument:
-      return make_fatal("MK-ARG-001", "", status.message());
+      return make_fatal("MK-ARG-001", "", std::move(message));
     case Errc::layout:
     case Errc::unsafe_path:
-      return make_fatal("MK-LAYOUT-001", "", status.message());
+      return make_fatal("MK-LAYOUT-001", "", std::move(message));
     case Errc::lock_busy:
-      return make_finding("MK-LOCK-001", Severity::blocker, "", status.message(),
+      return make_finding("MK-LOCK-001", Severity::blocker, "", std::move(message),
                           "retry when the other memkit process has finished");
     default:
-      return make_fatal("MK-IO-001", "", status.message());
+      return make_fatal("MK-IO-001", "", std::move(message));
   }
 }
 

@@ -9,6 +9,7 @@
 #include "commands/curated_flow.hpp"
 #include "memkit/curated_floors.hpp"
 #include "memkit/json.hpp"
+#include "memkit/shown_text.hpp"
 
 namespace memkit::commands_detail {
 
@@ -97,7 +98,7 @@ std::optional<std::string> file_text(CuratedRun& run, std::string_view option_na
                                      const std::string& file) {
   Result<std::string> bytes = read_input(run.env, option_name, file);
   if (!bytes) {
-    curated_refuse(run, "MK-ARG-001", bytes.status().message());
+    curated_refuse(run, "MK-ARG-001", shown_text(bytes.status().message()));
     return std::nullopt;
   }
   return std::move(bytes).value();

@@ -20,6 +20,7 @@
 #include "memkit/curated_json.hpp"
 #include "memkit/curated_read.hpp"
 #include "memkit/curated_story.hpp"
+#include "memkit/shown_text.hpp"
 #include "memkit/text.hpp"
 
 namespace memkit::commands_detail {
@@ -42,7 +43,7 @@ constexpr std::array kStatuses = {curated::RowStatus::open, curated::RowStatus::
 Finding not_found(std::string_view name, bool deleted) {
   return make_finding(
       "MK-CUR-011", Severity::error, "",
-      "no row " + to_valid_utf8(name) + (deleted ? " (it is soft-deleted)" : ""),
+      "no row " + shown_text(name) + (deleted ? " (it is soft-deleted)" : ""),
       deleted ? "pass --include-deleted to read it, or restore it with `memkit curated restore`"
               : "check the name with `memkit curated list` or `search`");
 }
@@ -57,7 +58,7 @@ bool enum_option(CuratedRun& run, std::string_view name, Parse parse, std::strin
   if (out) return true;
   curated_refuse(
       run, "MK-ARG-001",
-      std::string(name) + ": '" + to_valid_utf8(*text) + "' is not one of " + std::string(words));
+      std::string(name) + ": '" + shown_text(*text) + "' is not one of " + std::string(words));
   return false;
 }
 
@@ -77,7 +78,7 @@ InitiativeArg initiative_argument(CuratedRun& run) {
   std::optional<std::string> key = curated::normalize_initiative(*text);
   if (!key) {
     curated_refuse(run, "MK-ARG-001",
-                   "--initiative: '" + to_valid_utf8(*text) +
+                   "--initiative: '" + shown_text(*text) +
                        "' normalises to nothing; name an initiative, or `_none` for rows "
                        "without one");
     return {.ok = false, .key = std::nullopt};
@@ -265,7 +266,7 @@ std::optional<std::uint64_t> threshold_permille(CuratedRun& run) {
     curated_refuse(run, "MK-ARG-001",
                    "--threshold: expected a decimal from 0 to 1 with at most three decimals "
                    "(0.3), got '" +
-                       to_valid_utf8(*text) + "'");
+                       shown_text(*text) + "'");
     return std::nullopt;
   };
   const std::string_view t = *text;
@@ -510,7 +511,7 @@ void run_curated_search(CuratedRun& run) {
   const std::string scope = option(run.inv, "--scope").value_or("memory");
   if (scope != "memory" && scope != "episodes" && scope != "both") {
     curated_refuse(run, "MK-ARG-001",
-                   "--scope: '" + to_valid_utf8(scope) + "' is not one of memory, episodes, both");
+                   "--scope: '" + shown_text(scope) + "' is not one of memory, episodes, both");
     return;
   }
   const std::optional<std::uint64_t> limit = curated_count(run, "--limit", kDefaultSearchLimit);

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "memkit/text.hpp"
+#include "memkit/shown_text.hpp"
 
 namespace memkit::view {
 namespace {
@@ -85,8 +86,8 @@ std::string findings_text(const std::vector<Finding>& findings, Style style) {
   std::string out;
   for (const Finding& f : findings) {
     out += fmt::format("{} {}: {}\n", paint(severity_name(f.severity), style), f.code,
-                       one_line(f.message));
-    if (!f.remediation.empty()) out += "  " + one_line(f.remediation) + "\n";
+                       shown_text(f.message));
+    if (!f.remediation.empty()) out += "  " + shown_text(f.remediation) + "\n";
   }
   return out;
 }

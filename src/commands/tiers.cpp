@@ -10,6 +10,7 @@
 #include "commands/flow.hpp"
 #include "commands/text_view.hpp"
 #include "memkit/json.hpp"
+#include "memkit/shown_text.hpp"
 #include "memkit/tiers_workspace.hpp"
 
 namespace memkit::commands_detail {
@@ -258,7 +259,7 @@ void run_write_data(TiersRun& run) {
     // Resolved against the current directory, not the workspace (§10); it is only read.
     Result<std::string> bytes = read_input(run.env, "--source-file", *source);
     if (!bytes) {
-      refuse(run, "MK-ARG-001", bytes.status().message());
+      refuse(run, "MK-ARG-001", shown_text(bytes.status().message()));
       return;
     }
     request.csv = std::move(bytes).value();
@@ -332,6 +333,11 @@ void run_read_theme(TiersRun& run) {
   tiers::Checked checked = tiers::check_theme(*theme);
   if (checked.refused) {
     run.reply.findings.push_back(std::move(*checked.refused));
+    return;
+  }
+  // A theme that is a link or not a folder is refused, not read as a theme without notes.
+  if (const Result<bool> folder = run.ws.folder("memory/" + checked.value); !folder) {
+    refuse(run, "MK-ARG-001", "--theme: " + shown_text(folder.status().message()));
     return;
   }
   const auto tree =

@@ -18,6 +18,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -231,6 +232,12 @@ class Staged final {
 
   [[nodiscard]] const Snapshot& now() const noexcept { return now_; }
 
+  // Gives `path` its final bytes directly (the new threads, planned at once); now() is not
+  // advanced, so nothing may be planned over it afterwards.
+  void set(const std::string& path, std::string bytes) {
+    written_[path] = std::make_shared<const std::string>(std::move(bytes));
+  }
+
   void apply(const Write& write) {
     if (write.operations.empty()) return;
     std::map<std::string, std::shared_ptr<const std::string>> changed;
@@ -314,11 +321,175 @@ Checkpoint refused_arguments(std::vector<Finding> findings) {
   return out;
 }
 
+
+// ---- the new threads at once ---------------------------------------------------------------------
+
+// One pending thread planned alone: its upsert and its link, each over a store holding only what
+// the write needs, so that each costs the same whatever the workspace holds.
+struct Thread {
+  Write add;
+  Write link;
+  std::string name;
+  std::string rendered;  // the entry as inserted, before its link
+  std::string linked;    // the entry after its link: what the row file ends up holding
+  std::string lines;     // its two history lines: the insert's, then the link's
+};
+
+// The history lines a write over a store without history.jsonl appends.
+std::optional<std::string> history_lines(const Write& write, const std::string& history) {
+  for (const PlanOperation& op : write.operations) {
+    if (op.path == history) return op.output.render();
+  }
+  return std::nullopt;
+}
+
+// The pending threads of a checkpoint as sequential add and link calls would leave them, planned
+// in time linear in the payload and the row file (issue 24, defect 13: planning each step over
+// the whole store made a checkpoint quadratic). Applies when the record's upsert changed its row
+// file (so every refusal a thread's write could meet, an invalid entry, an open fence, a link,
+// was met by the record's write already) and no pending name is in the workspace: then each
+// thread is a new entry inserted before the first entry of the file (in file order) whose name
+// sorts after it, and several landing in one place stand in name order, each followed by an
+// empty line, exactly as one insert after another places them. Each thread's entry and history
+// lines come from add and link themselves, planned over a file holding only the record.
+// nullopt: not applicable, the caller plans step by step.
+struct NewThreads {
+  std::vector<Thread> threads;  // in payload order
+  std::string row_path;
+  std::string row_file;  // the file's final bytes
+  std::string history;   // history.jsonl's final bytes
+};
+
+std::optional<NewThreads> plan_new_threads(const Snapshot& now, const WriteContext& context,
+                                           const Write& record, std::string_view record_name,
+                                           const std::vector<AddRequest>& adds) {
+  if (adds.empty() || !record.changed || !record.row) return std::nullopt;
+  const RowType type = record.row->type;
+  const auto record_text = record.entries.find(std::string(record_name));
+  if (record_text == record.entries.end()) return std::nullopt;
+  const write_detail::LoadedWorkspace loaded =
+      write_detail::load_workspace(now, context.workspace);
+  const std::string path = rows_path(context.workspace, type);
+  const write_detail::LoadedFile* target = nullptr;
+  std::unordered_set<std::string_view> names;
+  for (const write_detail::LoadedFile& file : loaded.files) {
+    if (file.path == path) target = &file;
+    for (const Entry& entry : file.parsed.entries) names.insert(entry.row.name);
+  }
+  if (target == nullptr || !target->exists || !target->readable || !target->invalid.empty() ||
+      target->parsed.parse_error) {
+    return std::nullopt;
+  }
+  for (const AddRequest& add : adds) {
+    if (names.contains(add.name)) return std::nullopt;
+  }
+  const std::string history = history_path(context.workspace);
+  const FileSnapshot* history_file = now.find(history);
+  if (history_file == nullptr || !history_file->exists() || !history_file->text().ends_with('\n')) {
+    return std::nullopt;
+  }
+
+  const bool crlf = target->parsed.crlf;
+  const std::string t = crlf ? "\r\n" : "\n";
+  const std::string header = row_file_header(type, crlf);
+  const auto alone = [&](std::string bytes) {
+    return Snapshot({FileSnapshot{.path = path,
+                                  .state = EntryState::file,
+                                  .bytes = std::make_shared<const std::string>(std::move(bytes)),
+                                  .error = {}}});
+  };
+  NewThreads out;
+  out.row_path = path;
+  out.threads.reserve(adds.size());
+  for (const AddRequest& add : adds) {
+    Thread thread;
+    thread.name = add.name;
+    const Snapshot empty = alone(header);
+    thread.add = plan_add(empty, context, add);
+    if (thread.add.refused() || !thread.add.changed || thread.add.action != "inserted") {
+      return std::nullopt;
+    }
+    const auto rendered = thread.add.entries.find(add.name);
+    const std::optional<std::string> inserted = history_lines(thread.add, history);
+    if (rendered == thread.add.entries.end() || !inserted) return std::nullopt;
+    thread.rendered = rendered->second;
+    const Snapshot pair = alone(header + t + record_text->second + t + thread.rendered);
+    thread.link = plan_link(pair, context, add.name, record_name, name_of(LinkKind::derived_from),
+                            /*remove=*/false);
+    if (thread.link.refused() || !thread.link.changed) return std::nullopt;
+    const auto linked = thread.link.entries.find(add.name);
+    const std::optional<std::string> linked_line = history_lines(thread.link, history);
+    if (linked == thread.link.entries.end() || !linked_line) return std::nullopt;
+    thread.linked = linked->second;
+    thread.lines = *inserted + *linked_line;
+    out.threads.push_back(std::move(thread));
+  }
+
+  // The first entry in file order whose name sorts after a name is the first whose running
+  // maximum of names does: a binary search over the running maxima.
+  const std::string_view bytes = *target->bytes;
+  const std::vector<Entry>& entries = target->parsed.entries;
+  std::vector<std::string_view> running;
+  running.reserve(entries.size());
+  for (const Entry& entry : entries) {
+    running.push_back(running.empty() ? std::string_view(entry.row.name)
+                                      : std::max(running.back(), std::string_view(entry.row.name)));
+  }
+  std::vector<std::size_t> order(out.threads.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return out.threads[a].name < out.threads[b].name;
+  });
+  std::vector<Splice> splices;
+  for (std::size_t k = 0; k < order.size();) {
+    const Thread& first = out.threads[order[k]];
+    const std::size_t next = static_cast<std::size_t>(
+        std::upper_bound(running.begin(), running.end(), std::string_view(first.name)) -
+        running.begin());
+    // The place and the separator come from insert_entry itself, shown only the entry to precede.
+    RowFile probe;
+    probe.crlf = crlf;
+    if (next < entries.size()) probe.entries.push_back(entries[next]);
+    std::vector<Splice> placed = insert_entry(bytes, probe, *first.add.row);
+    if (placed.size() != 1) return std::nullopt;
+    Splice splice = std::move(placed[0]);
+    const bool before_entry = next < entries.size();
+    const std::string tail = before_entry ? first.rendered + t : first.rendered;
+    if (!splice.insert.ends_with(tail)) return std::nullopt;
+    splice.insert.resize(splice.insert.size() - tail.size());
+    splice.insert += before_entry ? first.linked + t : first.linked;
+    for (++k; k < order.size(); ++k) {
+      const Thread& thread = out.threads[order[k]];
+      const std::size_t here = static_cast<std::size_t>(
+          std::upper_bound(running.begin(), running.end(), std::string_view(thread.name)) -
+          running.begin());
+      if (here != next) break;
+      splice.insert += before_entry ? thread.linked + t : t + thread.linked;
+    }
+    splices.push_back(std::move(splice));
+  }
+  std::stable_sort(splices.begin(), splices.end(),
+                   [](const Splice& a, const Splice& b) { return a.begin < b.begin; });
+  out.row_file = apply_splices(bytes, splices);
+  out.history = std::string(history_file->text());
+  for (const Thread& thread : out.threads) {
+    out.history.append(thread.lines, 0, thread.lines.find('\n') + 1);
+  }
+  for (const Thread& thread : out.threads) {
+    out.history.append(thread.lines, thread.lines.find('\n') + 1);
+  }
+  return out;
+}
+
 }  // namespace
 
-Checkpoint plan_checkpoint(const Snapshot& files, const WriteContext& context,
-                           std::string_view payload, const std::optional<std::string>& initiative,
-                           const std::optional<std::string>& project_ref) {
+namespace write_detail {
+
+Checkpoint plan_checkpoint_stepping(const Snapshot& files, const WriteContext& context,
+                                    std::string_view payload,
+                                    const std::optional<std::string>& initiative,
+                                    const std::optional<std::string>& project_ref, Stepping mode,
+                                    bool* batched) {
   // The arguments first, like any command's (§10 step 2): no operation exists yet.
   std::vector<Finding> refusals;
   const std::optional<std::string> initiative_key =
@@ -393,15 +564,58 @@ Checkpoint plan_checkpoint(const Snapshot& files, const WriteContext& context,
     return plan_add(store.now(), context, add);
   };
 
+  const auto thread_request = [&](const Item& item) {
+    AddRequest add;
+    add.name = item.name;
+    add.type = request.record.type;
+    add.body = item.body;
+    add.description = item.description;
+    add.row_class = "thread";
+    add.status = "carry_forward";
+    add.initiative = row_initiative;
+    add.project_ref = project_ref;
+    return add;
+  };
+
   const Write record = upsert(request.record, false);
   if (!step(0, record)) return out;
-  for (std::size_t i = 0; i < request.pending.size(); ++i) {
-    if (!step(1 + i, upsert(request.pending[i], true))) return out;
+  std::optional<NewThreads> batch;
+  if (mode == Stepping::batch_when_new) {
+    std::vector<AddRequest> adds;
+    adds.reserve(request.pending.size());
+    for (const Item& item : request.pending) adds.push_back(thread_request(item));
+    batch = plan_new_threads(store.now(), context, record, request.record.name, adds);
   }
-  for (std::size_t i = 0; i < request.pending.size(); ++i) {
-    const Write link = plan_link(store.now(), context, request.pending[i].name, request.record.name,
-                                 name_of(LinkKind::derived_from), /*remove=*/false);
-    if (!step(1 + request.pending.size() + i, link)) return out;
+  if (batched != nullptr) *batched = batch.has_value();
+  if (batch) {
+    // The same outcome, operation by operation, as the steps below would give.
+    const std::size_t n = request.pending.size();
+    for (std::size_t i = 0; i < n; ++i) {
+      const Thread& thread = batch->threads[i];
+      CheckpointOperation& add = out.operations[1 + i];
+      add.result = "applied";
+      add.action = thread.add.action;
+      add.row_class = thread.add.row->row_class;
+      add.memory_status = thread.add.row->status;
+      keep_warnings(thread.add.findings, warnings);
+      entries[thread.name] = thread.linked;
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+      out.operations[1 + n + i].result = "applied";
+      keep_warnings(batch->threads[i].link.findings, warnings);
+    }
+    store.set(batch->row_path, std::move(batch->row_file));
+    store.set(history_path(context.workspace), std::move(batch->history));
+  } else {
+    for (std::size_t i = 0; i < request.pending.size(); ++i) {
+      if (!step(1 + i, upsert(request.pending[i], true))) return out;
+    }
+    for (std::size_t i = 0; i < request.pending.size(); ++i) {
+      const Write link =
+          plan_link(store.now(), context, request.pending[i].name, request.record.name,
+                    name_of(LinkKind::derived_from), /*remove=*/false);
+      if (!step(1 + request.pending.size() + i, link)) return out;
+    }
   }
 
   out.write.findings = std::move(warnings);
@@ -410,6 +624,15 @@ Checkpoint plan_checkpoint(const Snapshot& files, const WriteContext& context,
   out.write.entries = std::move(entries);  // unchanged too: a dry run shows the rows as they stand
   if (changed) out.write.operations = store.operations(context.workspace);
   return out;
+}
+
+}  // namespace write_detail
+
+Checkpoint plan_checkpoint(const Snapshot& files, const WriteContext& context,
+                           std::string_view payload, const std::optional<std::string>& initiative,
+                           const std::optional<std::string>& project_ref) {
+  return write_detail::plan_checkpoint_stepping(files, context, payload, initiative, project_ref,
+                                                write_detail::Stepping::batch_when_new);
 }
 
 }  // namespace memkit::curated

@@ -7,6 +7,7 @@
 #include "curated/words.hpp"
 #include "memkit/curated.hpp"
 #include "memkit/text.hpp"
+#include "memkit/shown_text.hpp"
 
 namespace memkit::curated {
 namespace {
@@ -66,7 +67,7 @@ bool is_prefixed_type(RowType type) noexcept {
   return type == RowType::atom || type == RowType::decision || type == RowType::negative;
 }
 
-std::string quoted(std::string_view name) { return "'" + to_valid_utf8(name) + "'"; }
+std::string quoted(std::string_view name) { return "'" + shown_text(name) + "'"; }
 
 }  // namespace
 

@@ -328,8 +328,10 @@ RowFile parse_row_file(std::string_view bytes, std::string_view path) {
   Line held{};
   bool holding = false;
   bool held_opaque = false;
+  Line last_visible{};  // an opener is visible and every line after it opaque
   while (cursor.next(line)) {
     const bool opaque = line.number <= front_matter_last || regions.is_opaque(line.content);
+    if (!opaque) last_visible = line;
     if (holding) {
       // The heading alone decides (shared with the body rules), so a body may hold
       // `## Symptom` followed by `Type: `.
@@ -346,6 +348,16 @@ RowFile parse_row_file(std::string_view bytes, std::string_view path) {
   }
   if (holding && reader.active()) reader.line(held);
   reader.finish();
+  // An empty line neither opens nor closes a region: it reads as opaque only inside one.
+  if (regions.is_opaque("")) {
+    const TextIssue issue{.problem = detail::fence_opener(last_visible.content).fence_char != 0
+                                         ? TextProblem::unclosed_fence
+                                         : TextProblem::unclosed_comment,
+                          .line = last_visible.number};
+    file.parse_error = make_finding("MK-PARSE-001", Severity::error, std::string(path),
+                                    describe_issue(issue, path),
+                                    "close the fence or comment; memkit will not change this file");
+  }
   return file;
 }
 

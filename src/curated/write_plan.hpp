@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <optional>
@@ -63,6 +64,18 @@ std::optional<std::string> initiative_argument(const std::optional<std::string>&
 void check_slug(std::string_view option, std::string_view name, std::vector<Finding>& findings);
 
 [[nodiscard]] bool refuses(const std::vector<Finding>& findings) noexcept;
+
+// How plan_checkpoint plans its pending threads: each add and link over the store the steps before
+// left (`each_step`, the reference), or, when every thread is a new row, all at once in linear
+// time (`batch_when_new`, what plan_checkpoint does). Both give the same Checkpoint. `batched`,
+// when given, tells whether the threads were planned at once.
+enum class Stepping : std::uint8_t { each_step, batch_when_new };
+[[nodiscard]] Checkpoint plan_checkpoint_stepping(const Snapshot& files,
+                                                  const WriteContext& context,
+                                                  std::string_view payload,
+                                                  const std::optional<std::string>& initiative,
+                                                  const std::optional<std::string>& project_ref,
+                                                  Stepping mode, bool* batched = nullptr);
 
 class Planner final {
  public:

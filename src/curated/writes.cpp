@@ -293,6 +293,11 @@ void Planner::check_row_files() {
         write_.findings.push_back(std::move(f));
       }
     }
+    if (file.parsed.parse_error) {
+      Finding f = *file.parsed.parse_error;
+      f.severity = Severity::blocker;
+      write_.findings.push_back(std::move(f));
+    }
     if (const std::optional<std::size_t> bad = find_invalid_utf8(*file.bytes)) {
       const auto line = static_cast<std::uint32_t>(
           1 + count_newlines(std::string_view(*file.bytes).substr(0, *bad)));

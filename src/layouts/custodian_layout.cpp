@@ -3,6 +3,7 @@
 #include <charconv>
 
 #include "memkit/layouts.hpp"
+#include "memkit/shown_text.hpp"
 
 namespace memkit {
 namespace {
@@ -46,11 +47,14 @@ const LayoutProfile& custodian_layout() {
 
 Result<std::string> normalize_memory_dir(std::string_view memory_dir,
                                          const LayoutProfile& profile) {
-  const std::string shown(memory_dir);
+  const std::string shown = shown_text(memory_dir);
   auto refuse = [&](std::string_view why) {
     return Status(Errc::layout, "--memory-dir: " + shown + ": " + std::string(why));
   };
   if (memory_dir.empty()) return refuse("empty path");
+  if (!is_creatable_name(memory_dir)) {
+    return refuse("holds a control character or invalid UTF-8; memkit creates no such folder");
+  }
   if (memory_dir.front() == '/' || memory_dir.front() == '\\' ||
       (memory_dir.size() >= 2 && memory_dir[1] == ':')) {
     return refuse("must be relative to the project root");

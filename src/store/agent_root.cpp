@@ -5,6 +5,7 @@
 
 #include "memkit/memorybox_canon.hpp"
 #include "memkit/memorybox_clients.hpp"
+#include "memkit/shown_text.hpp"
 #include "memkit/text.hpp"
 #include "memkit/workspace.hpp"
 #include "store/read_entry.hpp"
@@ -60,7 +61,7 @@ Result<AgentRoot> AgentRoot::open(FileSystem& fs, std::string root) {
     const Result<NodeType> plain = fs.node_type(root);
     const bool exists = plain && *plain != NodeType::none;
     return Status(Errc::invalid_argument,
-                  "--root: " + root + (exists ? ": not a directory" : ": no such directory"));
+                  "--root: " + shown_text(root) + (exists ? ": not a directory" : ": no such directory"));
   }
   return AgentRoot(fs, std::move(root));
 }

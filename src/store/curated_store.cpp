@@ -1,5 +1,6 @@
 // The curated memory store: reads, listings, transactions and appends (spec curated.md §2, §6).
 #include "memkit/curated_store.hpp"
+#include "memkit/shown_text.hpp"
 
 #include "store/commit_order.hpp"
 #include "store/read_entry.hpp"
@@ -17,7 +18,13 @@ Result<CuratedStore> CuratedStore::open(FileSystem& fs, std::string root) {
     const Result<NodeType> plain = fs.node_type(root);
     if (!plain) return plain.status();
     if (*plain != NodeType::none) {
-      return Status(Errc::invalid_argument, "--store: " + root + ": not a directory");
+      return Status(Errc::invalid_argument, "--store: " + shown_text(root) + ": not a directory");
+    }
+    if (!is_creatable_name(root)) {  // a write would make it
+      return Status(Errc::invalid_argument,
+                    "--store: " + shown_text(root) +
+                        ": holds a control character or invalid UTF-8; memkit creates no such "
+                        "folder");
     }
   }
   return CuratedStore(fs, std::move(root));

@@ -23,6 +23,17 @@ Status io_error(const std::string& path, int error) {
   return Status(code, path + ": " + what);
 }
 
+Status not_regular(const std::string& path) {
+  return Status(Errc::io, path + ": not a regular file");
+}
+
+// Opens what should be a regular file without following a final link and without blocking: a
+// FIFO opened for reading would wait for a writer forever, and a device could do anything.
+// O_NONBLOCK changes nothing for a regular file; callers fstat and refuse anything else.
+int open_regular(const std::string& path, int flags) {
+  return ::open(path.c_str(), flags | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0644);
+}
+
 class FdCloser final {
  public:
   explicit FdCloser(int fd) noexcept : fd_(fd) {}
@@ -65,11 +76,11 @@ class PosixFileSystem final : public FileSystem {
   }
 
   Result<std::string> read_file(const std::string& path) const override {
-    FdCloser fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW));
+    FdCloser fd(open_regular(path, O_RDONLY));
     if (fd.get() < 0) return io_error(path, errno);
     struct stat st {};
     if (::fstat(fd.get(), &st) != 0) return io_error(path, errno);
-    if (!S_ISREG(st.st_mode)) return Status(Errc::io, path + ": not a regular file");
+    if (!S_ISREG(st.st_mode)) return not_regular(path);
     std::string bytes;
     bytes.resize(static_cast<std::size_t>(st.st_size));
     std::size_t done = 0;
@@ -129,11 +140,11 @@ class PosixFileSystem final : public FileSystem {
 
   Result<bool> file_matches(const std::string& path,
                             std::span<const std::string_view> pieces) const override {
-    FdCloser fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW));
+    FdCloser fd(open_regular(path, O_RDONLY));
     if (fd.get() < 0) return io_error(path, errno);
     struct stat st {};
     if (::fstat(fd.get(), &st) != 0) return io_error(path, errno);
-    if (!S_ISREG(st.st_mode)) return Status(Errc::io, path + ": not a regular file");
+    if (!S_ISREG(st.st_mode)) return not_regular(path);
     std::size_t expected = 0;
     for (const std::string_view piece : pieces) expected += piece.size();
     if (static_cast<std::uint64_t>(st.st_size) != expected) return false;
@@ -182,11 +193,17 @@ class PosixFileSystem final : public FileSystem {
   }
 
   Status append_file(const std::string& path, std::string_view bytes) override {
-    FdCloser fd(::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644));
-    if (fd.get() < 0) return io_error(path, errno);
+    FdCloser fd(open_regular(path, O_WRONLY | O_APPEND | O_CREAT));
+    if (fd.get() < 0) return errno == ENXIO ? not_regular(path) : io_error(path, errno);
     struct stat st {};
     if (::fstat(fd.get(), &st) != 0) return io_error(path, errno);
-    if (!S_ISREG(st.st_mode)) return Status(Errc::io, path + ": not a regular file");
+    if (!S_ISREG(st.st_mode)) return not_regular(path);
+    // A replace by rename gives the file a new inode and so leaves other names of it alone; an
+    // append would write through every other name, to a file outside the memory folder too.
+    if (st.st_nlink > 1) {
+      return Status(Errc::io, path + ": has " + std::to_string(st.st_nlink) +
+                                  " hard links; memkit appends only to a file of one name");
+    }
     // One write(2) per call: with O_APPEND the kernel places it whole at the end, so two
     // processes appending lines never cut into each other's. A short write is finished, but
     // then another appender may land in between; lines are far below the sizes where that
@@ -244,8 +261,11 @@ class PosixFileSystem final : public FileSystem {
 
   Result<std::unique_ptr<LockHandle>> lock_exclusive(const std::string& path,
                                                      double timeout_seconds) override {
-    FdCloser fd(::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644));
+    FdCloser fd(open_regular(path, O_RDWR | O_CREAT));
     if (fd.get() < 0) return io_error(path, errno);
+    struct stat st {};
+    if (::fstat(fd.get(), &st) != 0) return io_error(path, errno);
+    if (!S_ISREG(st.st_mode)) return not_regular(path);
     const auto deadline = std::chrono::steady_clock::now() +
                           std::chrono::milliseconds(static_cast<long>(timeout_seconds * 1000));
     while (::flock(fd.get(), LOCK_EX | LOCK_NB) != 0) {
@@ -255,6 +275,9 @@ class PosixFileSystem final : public FileSystem {
       }
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
+    // The lock file's mtime says when the lock was last taken: a temporary older than that
+    // belongs to no write in flight under the lock (remove_stale_temporaries).
+    if (::futimens(fd.get(), nullptr) != 0) return io_error(path, errno);
     return std::unique_ptr<LockHandle>(std::make_unique<FlockHandle>(fd.release()));
   }
 

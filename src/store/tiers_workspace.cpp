@@ -8,6 +8,7 @@
 #include "store/commit_order.hpp"
 #include "store/read_entry.hpp"
 #include "store/state_lock.hpp"
+#include "memkit/shown_text.hpp"
 
 namespace memkit {
 
@@ -21,7 +22,7 @@ Result<TiersWorkspace> TiersWorkspace::open(FileSystem& fs, std::string workspac
     const bool exists = plain && *plain != NodeType::none;
     return Status(
         Errc::invalid_argument,
-        "--workspace: " + workspace + (exists ? ": not a directory" : ": no such directory"));
+        "--workspace: " + shown_text(workspace) + (exists ? ": not a directory" : ": no such directory"));
   }
   return TiersWorkspace(fs, std::move(workspace));
 }

@@ -7,6 +7,7 @@
 #include "apply/state_directory.hpp"
 #include "memkit/apply.hpp"
 #include "memkit/digest.hpp"
+#include "memkit/shown_text.hpp"
 #include "memkit/text.hpp"
 #include "memkit/version.hpp"
 #include "store/read_entry.hpp"
@@ -68,7 +69,7 @@ Result<Workspace> Workspace::open_unchecked(FileSystem& fs, const LayoutProfile&
     const Result<NodeType> plain = fs.node_type(options.project_root);
     const bool exists = plain && *plain != NodeType::none;
     return Status(Errc::invalid_argument,
-                  "--project-root: " + options.project_root +
+                  "--project-root: " + shown_text(options.project_root) +
                       (exists ? ": not a directory" : ": no such directory"));
   }
   const std::string requested =

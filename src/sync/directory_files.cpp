@@ -47,12 +47,13 @@ FileDescriptor& FileDescriptor::operator=(FileDescriptor&& other) noexcept {
 }
 
 Result<FileDescriptor> lock_file(const std::string& path, LockMode mode) {
-  FileDescriptor fd(::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644));
+  FileDescriptor fd(::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0644));
   if (!fd.is_open() && mode == LockMode::shared && (errno == EACCES || errno == EROFS)) {
     // A read-only copy of a remote can still be pulled: flock needs no write access.
-    fd = FileDescriptor(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW));
+    fd = FileDescriptor(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK));
   }
   if (!fd.is_open()) return io_error(path, errno);
+  if (Status regular = check_regular(fd.get(), path); !regular.ok()) return regular;
   const int operation = mode == LockMode::shared ? LOCK_SH : LOCK_EX;
   while (::flock(fd.get(), operation) != 0) {
     if (errno != EINTR) return io_error(path, errno);
@@ -62,7 +63,7 @@ Result<FileDescriptor> lock_file(const std::string& path, LockMode mode) {
 
 Result<FileDescriptor> open_if_present(const std::string& path, bool for_append) {
   const int flags = for_append ? O_RDWR | O_APPEND : O_RDONLY;
-  FileDescriptor fd(::open(path.c_str(), flags | O_CLOEXEC));
+  FileDescriptor fd(::open(path.c_str(), flags | O_CLOEXEC | O_NONBLOCK));
   if (!fd.is_open()) {
     if (errno == ENOENT) return FileDescriptor();
     return io_error(path, errno);
@@ -73,10 +74,10 @@ Result<FileDescriptor> open_if_present(const std::string& path, bool for_append)
 
 Result<FileDescriptor> open_for_append(const std::string& path, bool& created) {
   created = false;
-  FileDescriptor fd(::open(path.c_str(), O_RDWR | O_APPEND | O_CLOEXEC));
+  FileDescriptor fd(::open(path.c_str(), O_RDWR | O_APPEND | O_CLOEXEC | O_NONBLOCK));
   if (!fd.is_open()) {
     if (errno != ENOENT) return io_error(path, errno);
-    fd = FileDescriptor(::open(path.c_str(), O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0644));
+    fd = FileDescriptor(::open(path.c_str(), O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC | O_NONBLOCK, 0644));
     if (!fd.is_open()) return io_error(path, errno);
     created = true;
   }

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "memkit/text.hpp"
+#include "memkit/shown_text.hpp"
 #include "memkit/tiers.hpp"
 
 namespace memkit::tiers {
@@ -70,7 +71,7 @@ Checked check_theme(std::string_view raw) {
                            "--theme: theme detection does not exist; pass the theme to write to")};
   }
   if (!is_theme_name(theme)) {
-    const std::string shown = to_valid_utf8(raw);
+    const std::string shown = shown_text(raw);
     return {theme,
             refusal("MK-TIERS-002",
                     "--theme: '" + shown +
@@ -90,12 +91,12 @@ Checked check_data_name(std::string_view raw) {
   std::size_t pos = 0;
   while (pos < name.size()) {
     const char32_t cp = decode_utf8(name, pos);
-    if (cp == U'/' || cp == U'\\') return bad("'" + name + "' holds a path separator");
+    if (cp == U'/' || cp == U'\\') return bad("'" + shown_text(name) + "' holds a path separator");
     if (cp < 0x20 || (cp >= 0x7F && cp <= 0x9F))
       return bad("the data file name holds a control character");
   }
   if (name == "." || name == ".." || name.front() == '.') {
-    return bad("'" + name + "' starts with '.'");
+    return bad("'" + shown_text(name) + "' starts with '.'");
   }
   const bool has_suffix =
       name.size() >= 4 &&
@@ -178,7 +179,7 @@ std::vector<Finding> check_turn(const TurnArguments& args, std::string_view what
         type_ok && (is_ascii_lower_or_digit(c) || (c >= 'A' && c <= 'Z') || c == '_' || c == '-');
   }
   if (!type_ok) {
-    refused.push_back(refusal("MK-TIERS-001", "--entry-type: '" + to_valid_utf8(entry_type) +
+    refused.push_back(refusal("MK-TIERS-001", "--entry-type: '" + shown_text(entry_type) +
                                                   "' is not 1-32 of A-Z, a-z, 0-9, '_' and '-'"));
   }
   out.entry_type = entry_type;

@@ -1,6 +1,7 @@
 // `recover` (spec compaction.md §12.5) after an apply interrupted at every possible write.
 #include <doctest/doctest.h>
 
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -160,6 +161,64 @@ TEST_CASE("shell: recover that cannot write names the transaction and the target
     CHECK(read_bytes(dir.path() / "docs/memory/inbox.md") != kInbox);
   }
   CHECK(tried);
+}
+
+}  // namespace memkit::shell_test
+
+namespace memkit::shell_test {
+namespace {
+
+// A temporary as a write killed before its rename leaves it, last modified `age` ago.
+void leave_temporary(const fs::path& path, std::chrono::seconds age) {
+  write_bytes(path, "half a file");
+  fs::last_write_time(path, fs::file_time_type::clock::now() - age);
+}
+
+}  // namespace
+
+TEST_CASE("shell: recover removes the temporaries of dead writes, not those of live ones") {
+  TempDir dir;
+  write_bytes(dir.path() / "docs/memory/manifest.md", "# M\n");
+  write_bytes(dir.path() / "docs/memory/inbox.md", kInbox);
+  fs::create_directories(dir.path() / "docs/memory/areas");
+  fs::create_directories(dir.path() / ".memkit");
+  const fs::path dead_in_memory = dir.path() / "docs/memory/.memkit-tmp-0123456789abcdef";
+  const fs::path dead_in_folder = dir.path() / "docs/memory/areas/.memkit-tmp-fedcba9876543210";
+  const fs::path dead_in_state = dir.path() / ".memkit/.memkit-tmp-00000000000000aa";
+  leave_temporary(dead_in_memory, std::chrono::seconds(60));
+  leave_temporary(dead_in_folder, std::chrono::seconds(60));
+  leave_temporary(dead_in_state, std::chrono::seconds(60));
+  // Made after the lock was taken: a lockless write (init) may still be about to rename it.
+  const fs::path live = dir.path() / "docs/memory/.memkit-tmp-live00000000000";
+  leave_temporary(live, std::chrono::seconds(-60));
+  // Not a temporary's name: never touched.
+  const fs::path other = dir.path() / "docs/memory/.memkit-tmp";
+  leave_temporary(other, std::chrono::seconds(60));
+
+  const Recovery listed = recover_at(dir.path(), false, false);
+  CHECK(listed.clean());
+  CHECK(fs::exists(dead_in_memory));  // a dry run removes nothing
+
+  const Recovery applied = recover_at(dir.path(), true, false);
+  CHECK(applied.clean());
+  CHECK_FALSE(fs::exists(dead_in_memory));
+  CHECK_FALSE(fs::exists(dead_in_folder));
+  CHECK_FALSE(fs::exists(dead_in_state));
+  CHECK(fs::exists(live));
+  CHECK(fs::exists(other));
+  CHECK(fs::exists(dir.path() / "docs/memory/inbox.md"));
+}
+
+TEST_CASE("shell: a write sweeps its folders of dead temporaries first") {
+  TempDir dir;
+  FaultyFileSystem faulty;
+  const fs::path dead = dir.path() / "docs/memory/.memkit-tmp-0123456789abcdef";
+  fs::create_directories(dir.path() / "docs/memory");
+  leave_temporary(dead, std::chrono::seconds(60));
+  crash_apply(faulty, dir.path());  // no fault: a clean apply of inbox.md and changelog.md
+  CHECK_FALSE(fs::exists(dead));
+  const std::string inbox = read_bytes(dir.path() / "docs/memory/inbox.md");
+  CHECK(inbox != kInbox);
 }
 
 }  // namespace memkit::shell_test

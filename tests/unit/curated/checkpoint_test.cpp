@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "curated/write_plan.hpp"
 #include "curated_support.hpp"
 #include "memkit/curated.hpp"
 #include "memkit/curated_log.hpp"
@@ -530,4 +531,106 @@ TEST_CASE(
   }));
   CHECK(cp.write.operations.empty());
   CHECK_FALSE(cp.write.changed);
+}
+
+namespace {
+
+// Both ways of planning the pending threads (write_plan.hpp) on one store and payload.
+// `at_once`: whether the threads must have been planned at once (every one a new row).
+void check_same_both_ways(const Store& store, const std::string& payload, bool at_once,
+                          std::optional<std::string> initiative = std::nullopt) {
+  using memkit::curated::write_detail::plan_checkpoint_stepping;
+  using memkit::curated::write_detail::Stepping;
+  const Checkpoint steps = plan_checkpoint_stepping(store.snapshot(), at(kT2), payload, initiative,
+                                                    std::nullopt, Stepping::each_step);
+  bool batched = false;
+  const Checkpoint batch = plan_checkpoint_stepping(store.snapshot(), at(kT2), payload, initiative,
+                                                    std::nullopt, Stepping::batch_when_new,
+                                                    &batched);
+  CAPTURE(payload);
+  CHECK(batched == at_once);
+  CHECK(batch.rejected == steps.rejected);
+  REQUIRE(batch.operations.size() == steps.operations.size());
+  for (std::size_t i = 0; i < steps.operations.size(); ++i) {
+    INFO("operation " << i);
+    CHECK(batch.operations[i].op == steps.operations[i].op);
+    CHECK(batch.operations[i].name == steps.operations[i].name);
+    CHECK(batch.operations[i].result == steps.operations[i].result);
+    CHECK(batch.operations[i].action == steps.operations[i].action);
+    CHECK(batch.operations[i].row_class == steps.operations[i].row_class);
+    CHECK(batch.operations[i].memory_status == steps.operations[i].memory_status);
+    CHECK(batch.operations[i].error == steps.operations[i].error);
+  }
+  CHECK(batch.write.findings == steps.write.findings);
+  CHECK(batch.write.changed == steps.write.changed);
+  CHECK(batch.write.entries == steps.write.entries);
+  CHECK(batch.write.row == steps.write.row);
+  REQUIRE(batch.write.operations.size() == steps.write.operations.size());
+  for (std::size_t i = 0; i < steps.write.operations.size(); ++i) {
+    CHECK(batch.write.operations[i].path == steps.write.operations[i].path);
+    CHECK(batch.write.operations[i].kind == steps.write.operations[i].kind);
+    CHECK(batch.write.operations[i].output.render() == steps.write.operations[i].output.render());
+  }
+}
+
+std::string payload_of(const std::string& record, const std::vector<std::string>& pending) {
+  std::string out = R"({"record": {"name": ")" + record +
+                    R"(", "type": "project", "body": "the session"}, "pending": [)";
+  for (std::size_t i = 0; i < pending.size(); ++i) {
+    if (i != 0) out += ", ";
+    out += R"({"name": ")" + pending[i] + R"(", "body": "thread )" + std::to_string(i) +
+           R"(\nsecond line", "description": "d)" + std::to_string(i) + R"("})";
+  }
+  return out + "]}";
+}
+
+}  // namespace
+
+TEST_CASE("curated checkpoint: new threads planned at once are the threads planned step by step") {
+  // Files sorted, unsorted, with CRLF, without a blank line between entries, with trailing blank
+  // lines and an unterminated last line; pending names before, between and after the entries,
+  // several in one place, in any order.
+  const std::vector<std::string> files = {
+      "",
+      "# Curated memory: project\n\n## project_f\nType: project\n\nf\n\n## project_p\nType: "
+      "project\n\np\n",
+      "# Curated memory: project\n\n## project_p\nType: project\n\np\n\n## project_c\nType: "
+      "project\n\nc\n\n## project_x\nType: project\n\nx\n\n\n",
+      "# Curated memory: project\r\n\r\n## project_f\r\nType: project\r\n\r\nf\r\n",
+      "## project_f\nType: project\n\nf\n## project_p\nType: project\n\np",
+      "# Curated memory: project\n\n## project_zz\nType: project\n\nzz\n<!-- a note -->\n",
+  };
+  const std::vector<std::vector<std::string>> pendings = {
+      {"project_a"},
+      {"project_q", "project_b", "project_g", "project_h", "project_zzz", "project_zza"},
+      {"project_d", "project_e", "project_y", "project_a0"},
+      {"project_pa", "project_pb", "project_fa", "project_c0", "project_zz0"},
+  };
+  for (const std::string& file : files) {
+    for (const auto& pending : pendings) {
+      for (const std::string record : {"project_m", "project_zzzz", "project_0"}) {
+        CAPTURE(file);
+        CAPTURE(record);
+        Store store;
+        if (!file.empty()) store.files["rows/ws1/project.md"] = file;
+        check_same_both_ways(store, payload_of(record, pending), true);
+        check_same_both_ways(store, payload_of(record, pending), true, "billing");
+      }
+    }
+  }
+}
+
+TEST_CASE("curated checkpoint: existing pending names and a re-run are planned step by step") {
+  Store store;
+  const std::string payload = payload_of("project_m", {"project_b", "project_a"});
+  check_same_both_ways(store, payload, true);
+  commit(store, checkpoint(store, payload, kT1).write);
+  check_same_both_ways(store, payload, false);  // unchanged upserts, no-op links
+  check_same_both_ways(store, payload_of("project_m", {"project_b", "project_c"}), false);
+  check_same_both_ways(store, payload_of("project_n", {"project_c", "project_d"}), true);
+  check_same_both_ways(store, payload_of("project_n", {"project_e", "project_f"}), true);
+  // A thread whose name is an invalid entry, or a record change that touches no file.
+  store.files["rows/ws1/project.md"] += "\n## project_g\nType: project\nnot a field\n\nbody\n";
+  check_same_both_ways(store, payload_of("project_m", {"project_g"}), false);
+  check_same_both_ways(store, payload_of("project_m", {"project_h"}), false);
 }

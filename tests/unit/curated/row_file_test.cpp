@@ -325,3 +325,16 @@ TEST_CASE("curated row file: body lines keep leading blank lines and indentation
   CHECK(file.entries[0].row.body == "\n  indented\n\ttab");
   CHECK(file.entries[0].body_begin == bytes.find("\n\n  indented") + 1);
 }
+
+TEST_CASE("curated row file: a fence left open at the end is MK-PARSE-001 at its opener") {
+  const std::string bytes =
+      "# Curated memory: project\n\n## project_a\nType: project\n\nBody.\n\n```text\nopen\n";
+  const RowFile file = parse_row_file(bytes, kPath);
+  REQUIRE(file.parse_error.has_value());
+  CHECK(file.parse_error->code == "MK-PARSE-001");
+  CHECK(file.parse_error->message == std::string(kPath) + ":8: unclosed code fence");
+  const RowFile comment = parse_row_file("## project_a\nType: project\n\n<!-- open\n", kPath);
+  REQUIRE(comment.parse_error.has_value());
+  CHECK(comment.parse_error->message.find(":4: ") != std::string::npos);
+  CHECK_FALSE(parse_row_file(kFile, kPath).parse_error.has_value());
+}

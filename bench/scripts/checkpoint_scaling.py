@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+"""checkpoint_scaling.py MEMKIT [--sizes 250,500,1000,2000] [--max-ratio R]
+
+How `memkit curated checkpoint` (curated.md §10) grows with the number of pending items (issue 24,
+defect 13): for each N of --sizes, a payload of one record and N pending threads (new names, one
+type) is checkpointed into a fresh copy of examples/curated (workspace billing) with the fixed
+clock MEMKIT_NOW=2026-11-30T10:00:00+00:00. Prints the wall time of each (python3
+time.perf_counter around subprocess.run) and the ratio between consecutive sizes: about 2 when
+the checkpoint is linear, about 4 when it is quadratic.
+
+With --max-ratio R it exits 1 when the ratio between the last two sizes exceeds R (a linear
+checkpoint passes --max-ratio 3), so that a quadratic checkpoint coming back can be caught without
+an absolute timing. Standard library only.
+"""
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+EXAMPLE = os.path.normpath(os.path.join(HERE, "..", "..", "examples", "curated"))
+
+
+def payload(n):
+    return {
+        "record": {"name": "project_session_x", "type": "project", "body": "The session."},
+        "pending": [{"name": "project_thread_%06d" % i, "body": "Thread %d, carried forward." % i}
+                    for i in range(n)],
+    }
+
+
+def seconds(binary, n):
+    t = tempfile.mkdtemp(prefix="memkit-checkpoint-")
+    try:
+        store = os.path.join(t, "cs")
+        shutil.copytree(EXAMPLE, store)
+        path = os.path.join(t, "payload.json")
+        with open(path, "w") as f:
+            json.dump(payload(n), f)
+        env = dict(os.environ, MEMKIT_NOW="2026-11-30T10:00:00+00:00")
+        start = time.perf_counter()
+        done = subprocess.run([binary, "curated", "checkpoint", "--store", store, "--workspace",
+                               "billing", "--file", path, "--format", "json"],
+                              env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        elapsed = time.perf_counter() - start
+        if done.returncode != 0:
+            raise RuntimeError("checkpoint of %d failed: %s" % (n, done.stderr.decode()))
+        return elapsed
+    finally:
+        shutil.rmtree(t, ignore_errors=True)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("memkit")
+    parser.add_argument("--sizes", default="250,500,1000,2000")
+    parser.add_argument("--max-ratio", type=float)
+    args = parser.parse_args()
+    sizes = [int(s) for s in args.sizes.split(",")]
+    previous = None
+    ratio = None
+    for n in sizes:
+        s = seconds(os.path.abspath(args.memkit), n)
+        ratio = s / previous if previous else None
+        print("N = %6d: %8.3f s%s" % (n, s, "" if ratio is None else "  (x%.2f)" % ratio))
+        previous = s
+    if args.max_ratio is not None and ratio is not None and ratio > args.max_ratio:
+        print("the last ratio %.2f exceeds %.2f: not linear" % (ratio, args.max_ratio))
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
