@@ -3,6 +3,7 @@
 
 #include "apply/parent_folders.hpp"
 #include "apply/state_directory.hpp"
+#include "json/bounded_json.hpp"
 #include "json/canonical.hpp"
 #include "memkit/apply.hpp"
 #include "memkit/workspace.hpp"
@@ -91,7 +92,7 @@ Result<Recovery> recover_transactions(FileSystem& fs, const ApplyPaths& paths, b
     txn.txid = txid;
     std::vector<JournalTarget> targets;
     if (text) {
-      const nlohmann::json journal = nlohmann::json::parse(*text, nullptr, false);
+      const nlohmann::json journal = detail::parse_bounded_json(*text);
       if (journal.is_object()) {
         txn.phase = journal.value("phase", "");
         txn.command = journal.value("command", "");

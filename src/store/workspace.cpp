@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "apply/state_directory.hpp"
+#include "json/bounded_json.hpp"
 #include "memkit/apply.hpp"
 #include "memkit/digest.hpp"
 #include "memkit/text.hpp"
@@ -250,10 +251,11 @@ Result<std::optional<AppliedRecord>> Workspace::read_applied_record(
   if (*type != NodeType::directory) return std::optional<AppliedRecord>();
   Result<std::string> text = fs_->read_file(dir + "/applied.json");
   if (!text) return relative(text.status());
-  const nlohmann::json json = nlohmann::json::parse(*text, nullptr, false);
+  std::string problem = "unreadable";
+  const nlohmann::json json = detail::parse_bounded_json(*text, &problem);
   if (!json.is_object() || !json.contains("targets") || !json["targets"].is_array()) {
     return Status(Errc::io,
-                  ".memkit/applied/" + std::string(plan_id) + "/applied.json: unreadable");
+                  ".memkit/applied/" + std::string(plan_id) + "/applied.json: " + problem);
   }
   AppliedRecord record;
   record.plan_id = json.value("plan_id", "");
