@@ -1,8 +1,9 @@
-// Transaction journals (compaction.md §12.5): `.memkit/txn/<txid>/journal.json` is read by
-// recover_transactions, listed and then finished (rolled forward, or back), over an in-memory
-// FileSystem holding one target file, its backup and its prepared bytes. Whatever the journal
-// says, recovery returns a result or a status and never throws or touches a path outside the
-// in-memory tree.
+// Transaction journals and applied records (compaction.md §12.5, §12.6): a custodian workspace on
+// an in-memory FileSystem, whose `.memkit/txn/<txid>/journal.json` (the input's first part) is
+// listed and then finished (rolled forward, or back; the first byte chooses) by Workspace::recover,
+// and whose `.memkit/applied/<plan id>/applied.json` (the second part) is read for undo. Whatever
+// they say, each returns a result or a status, never throws, and recovery writes nothing outside
+// the root.
 #include <map>
 #include <set>
 #include <string>
@@ -10,6 +11,8 @@
 #include "fuzz_support.hpp"
 #include "memkit/apply.hpp"
 #include "memkit/file_system.hpp"
+#include "memkit/layouts.hpp"
+#include "memkit/workspace.hpp"
 
 namespace {
 
@@ -122,21 +125,29 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::vector<std::string_view> parts =
       memkit::fuzz::split(memkit::fuzz::as_text(data + 1, size - 1), 2);
   MemoryFileSystem fs;
-  for (const char* dir : {"/r", "/r/memory", "/r/.memkit", "/r/.memkit/txn", "/r/.memkit/txn/t1",
-                          "/r/.memkit/txn/t2"}) {
+  for (const char* dir : {"/r", "/r/docs", "/r/docs/memory", "/r/.memkit", "/r/.memkit/txn",
+                          "/r/.memkit/txn/t1", "/r/.memkit/applied",
+                          "/r/.memkit/applied/0123456789abcdef"}) {
     fs.directories.insert(dir);
   }
-  fs.files["/r/memory/a.md"] = "# A\n\n- one\n";
+  fs.files["/r/docs/memory/manifest.md"] = "# M\n";
+  fs.files["/r/docs/memory/inbox.md"] = "# Inbox\n\n- one\n";
   fs.files["/r/.memkit/txn/t1/journal.json"] = std::string(parts[0]);
-  fs.files["/r/.memkit/txn/t1/backup-0"] = "# A\n";
-  fs.files["/r/.memkit/txn/t1/prepared-0"] = "# A\n\n- one\n- two\n";
-  fs.files["/r/.memkit/txn/t2/journal.json"] = std::string(parts[1]);
-  const memkit::ApplyPaths paths{.memory_dir = "/r/memory", .state_dir = "/r/.memkit"};
-  const Result<memkit::Recovery> recovery =
-      memkit::recover_transactions(fs, paths, apply, rollback);
+  fs.files["/r/.memkit/txn/t1/backup-0"] = "# Inbox\n";
+  fs.files["/r/.memkit/txn/t1/prepared-0"] = "# Inbox\n\n- one\n- two\n";
+  fs.files["/r/.memkit/applied/0123456789abcdef/applied.json"] = std::string(parts[1]);
+  fs.files["/r/.memkit/applied/0123456789abcdef/b-0"] = "# Inbox\n";
+
+  memkit::WorkspaceOptions options;
+  options.project_root = "/r";
+  memkit::Result<memkit::Workspace> ws =
+      memkit::Workspace::open(fs, memkit::custodian_layout(), options);
+  MEMKIT_FUZZ_CHECK(ws.ok());
+  (void)ws->read_applied_record("0123456789abcdef");
+  const Result<memkit::Recovery> recovery = ws->recover(apply, rollback);
   if (recovery) {
     for (const memkit::Transaction& txn : recovery->transactions) {
-      MEMKIT_FUZZ_CHECK(txn.txid == "t1" || txn.txid == "t2");
+      MEMKIT_FUZZ_CHECK(txn.txid == "t1");
     }
   }
   // Recovery writes only inside the root, whatever path a journal names.
