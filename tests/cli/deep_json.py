@@ -98,6 +98,7 @@ def main():
 
         for depth in (20000, 100000):
             root = os.path.join(temp, f"tiers{depth}")
+            os.makedirs(root)
             code, stdout = run(binary, temp, "tiers", "init", "--workspace", root)
             checks.expect(f"tiers init ({depth})", code == 0, stdout[:300])
             manifest = os.path.join(root, "memory", "data", "manifest.json")
