@@ -4,14 +4,18 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <string>
 #include <string_view>
 #include <vector>
 
-// An invariant of the parser under test; a violation is a crash the fuzzer reports.
-#define MEMKIT_FUZZ_CHECK(condition) \
-  do {                               \
-    if (!(condition)) __builtin_trap(); \
+// An invariant of the parser under test; a violation is a crash the fuzzer reports, named first.
+#define MEMKIT_FUZZ_CHECK(condition)                                                    \
+  do {                                                                                  \
+    if (!(condition)) {                                                                 \
+      std::fprintf(stderr, "%s:%d: invariant failed: %s\n", __FILE__, __LINE__, #condition); \
+      __builtin_trap();                                                                 \
+    }                                                                                   \
   } while (false)
 
 namespace memkit::fuzz {

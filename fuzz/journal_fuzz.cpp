@@ -4,6 +4,7 @@
 // and whose `.memkit/applied/<plan id>/applied.json` (the second part) is read for undo. Whatever
 // they say, each returns a result or a status, never throws, and recovery writes nothing outside
 // the root.
+#include <cstdio>
 #include <map>
 #include <set>
 #include <string>
@@ -36,6 +37,10 @@ class MemoryFileSystem final : public memkit::FileSystem {
   Result<NodeType> node_type(const std::string& path) const override {
     if (files.contains(path)) return NodeType::file;
     if (directories.contains(path)) return NodeType::directory;
+    // "<dir>/." names the directory itself (Workspace::open reads the root so).
+    if (path.ends_with("/.") && directories.contains(path.substr(0, path.size() - 2))) {
+      return NodeType::directory;
+    }
     return NodeType::none;
   }
   Result<std::string> read_file(const std::string& path) const override {
@@ -142,6 +147,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   options.project_root = "/r";
   memkit::Result<memkit::Workspace> ws =
       memkit::Workspace::open(fs, memkit::custodian_layout(), options);
+  if (!ws.ok()) std::fprintf(stderr, "workspace: %s\n", ws.status().message().c_str());
   MEMKIT_FUZZ_CHECK(ws.ok());
   (void)ws->read_applied_record("0123456789abcdef");
   const Result<memkit::Recovery> recovery = ws->recover(apply, rollback);

@@ -34,7 +34,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (const memkit::Result<box::SyncBase> base = box::parse_sync_base(parts[2])) {
     const std::string rendered = box::render_sync_base(*base);
     const memkit::Result<box::SyncBase> again = box::parse_sync_base(rendered);
-    MEMKIT_FUZZ_CHECK(again && *again == *base);
+    // An empty base renders as "" whatever its digests, and "" is read as a new (xxh3) base.
+    MEMKIT_FUZZ_CHECK(again && (*again == *base || (base->empty() && again->empty())));
     std::size_t seen = 0;
     base->for_each([&](std::string_view id, box::SyncTable, std::string_view, std::string_view) {
       MEMKIT_FUZZ_CHECK(base->contains(id) && base->position(id) != 0);
