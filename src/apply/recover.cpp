@@ -4,6 +4,7 @@
 #include "apply/parent_folders.hpp"
 #include "apply/state_directory.hpp"
 #include "json/bounded_json.hpp"
+#include "json/json_fields.hpp"
 #include "json/canonical.hpp"
 #include "memkit/apply.hpp"
 #include "memkit/workspace.hpp"
@@ -94,17 +95,18 @@ Result<Recovery> recover_transactions(FileSystem& fs, const ApplyPaths& paths, b
     if (text) {
       const nlohmann::json journal = detail::parse_bounded_json(*text);
       if (journal.is_object()) {
-        txn.phase = journal.value("phase", "");
-        txn.command = journal.value("command", "");
-        for (const nlohmann::json& t : journal.value("targets", nlohmann::json::array())) {
+        // A field of the wrong type reads as absent (json_fields.hpp), never as an exception.
+        txn.phase = detail::string_field(journal, "phase");
+        txn.command = detail::string_field(journal, "command");
+        for (const nlohmann::json& t : detail::array_field(journal, "targets")) {
           JournalTarget target;
-          target.path = t.value("path", "");
-          target.base_exists = t.value("base_exists", false);
-          target.base_sha256 = t.value("base_sha256", "");
-          target.output_sha256 = t.value("output_sha256", "");
-          target.mode = t.value("mode", "");
-          if (t.contains("backup") && t["backup"].is_string()) target.backup = t["backup"];
-          if (t.contains("prepared") && t["prepared"].is_string()) target.prepared = t["prepared"];
+          target.path = detail::string_field(t, "path");
+          target.base_exists = detail::bool_field(t, "base_exists");
+          target.base_sha256 = detail::string_field(t, "base_sha256");
+          target.output_sha256 = detail::string_field(t, "output_sha256");
+          target.mode = detail::string_field(t, "mode");
+          target.backup = detail::string_field(t, "backup");
+          target.prepared = detail::string_field(t, "prepared");
           targets.push_back(std::move(target));
         }
       }

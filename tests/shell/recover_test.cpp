@@ -118,4 +118,30 @@ TEST_CASE("shell: a target changed after the crash is a conflict and keeps its t
   CHECK(conflicted);
 }
 
+TEST_CASE("shell: a journal or applied record whose fields have the wrong types is read, not thrown") {
+  // Found by fuzz/journal_fuzz.cpp: nlohmann's value() threw type_error, ending the process.
+  TempDir dir;
+  write_bytes(dir.path() / "docs/memory/manifest.md", "# M\n");
+  const fs::path txn = dir.path() / ".memkit/txn/0123456789abcdef0123456789abcdef";
+  write_bytes(txn / "journal.json", R"({"phase": 1, "command": [], "targets": 5})");
+  const Recovery listed = recover_at(dir.path(), false, false);
+  REQUIRE(listed.transactions.size() == 1);
+  CHECK(listed.transactions[0].phase == "prepared");  // no readable phase: discarded as prepared
+  WorkspaceOptions options;
+  options.project_root = dir.path().string();
+  Result<Workspace> ws = Workspace::open(posix_file_system(), custodian_layout(), options);
+  REQUIRE(ws.ok());
+  // Targets that are no objects, or whose path is no string, name no file: a status at most.
+  write_bytes(txn / "journal.json",
+              R"({"phase": "prepared", "targets": [7, {"path": 1, "base_exists": "yes"}]})");
+  CHECK_NOTHROW((void)ws->recover(false, false));
+
+  write_bytes(dir.path() / ".memkit/applied/0123456789abcdef/applied.json",
+              R"({"plan_id": 3, "targets": [{"path": 1, "base_exists": "no"}]})");
+  const Result<std::optional<AppliedRecord>> record = ws->read_applied_record("0123456789abcdef");
+  REQUIRE_FALSE(record.ok());
+  CHECK(record.status().message() ==
+        ".memkit/applied/0123456789abcdef/applied.json: unsafe target path");
+}
+
 }  // namespace memkit::shell_test
