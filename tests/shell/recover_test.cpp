@@ -144,4 +144,21 @@ TEST_CASE("shell: a journal or applied record whose fields have the wrong types 
         ".memkit/applied/0123456789abcdef/applied.json: unsafe target path");
 }
 
+TEST_CASE("shell: recover never writes a target the journal names outside the memory folder") {
+  // Found by fuzz/journal_fuzz.cpp: "../" in a target path was rolled forward outside the root.
+  TempDir dir;
+  write_bytes(dir.path() / "docs/memory/manifest.md", "# M\n");
+  const fs::path txn = dir.path() / ".memkit/txn/0123456789abcdef0123456789abcdef";
+  write_bytes(txn / "prepared-0", "forged\n");
+  write_bytes(txn / "journal.json",
+              R"({"phase": "committing", "targets": [{"path": "../../outside.md", "mode": "create",)"
+              R"( "base_exists": false, "output_sha256": "x", "prepared": "prepared-0"}]})");
+  const Recovery after = recover_at(dir.path(), true, false);
+  CHECK_FALSE(fs::exists(dir.path() / "outside.md"));
+  REQUIRE(after.transactions.size() == 1);
+  REQUIRE(after.findings.size() == 1);
+  CHECK(after.findings[0].code == "MK-TXN-002");
+  CHECK(after.findings[0].message.find("outside the memory folder") != std::string::npos);
+}
+
 }  // namespace memkit::shell_test
