@@ -7,6 +7,7 @@
 
 #include "apply/parent_folders.hpp"
 #include "apply/state_directory.hpp"
+#include "json/bounded_json.hpp"
 #include "json/canonical.hpp"
 #include "memkit/workspace.hpp"
 
@@ -247,7 +248,7 @@ Status keep_applied_record(FileSystem& fs, const ApplyPaths& paths, const Plan& 
     Result<std::string> text = fs.read_file(join(join(root, id), "applied.json"));
     std::string at;
     if (text) {
-      const nlohmann::json parsed = nlohmann::json::parse(*text, nullptr, false);
+      const nlohmann::json parsed = detail::parse_bounded_json(*text);
       if (parsed.is_object() && parsed.contains("applied_at") && parsed["applied_at"].is_string()) {
         at = parsed["applied_at"].get<std::string>();
       }

@@ -1,9 +1,12 @@
 // `memkit custodian recover` (spec compaction.md §12.5): finish or undo what a crash interrupted.
 #include <nlohmann/json.hpp>
+#include <string_view>
 
 #include "apply/parent_folders.hpp"
 #include "apply/state_directory.hpp"
+#include "json/bounded_json.hpp"
 #include "json/canonical.hpp"
+#include "json/json_fields.hpp"
 #include "memkit/apply.hpp"
 #include "memkit/workspace.hpp"
 
@@ -21,6 +24,29 @@ struct JournalTarget {
   std::string backup;
   std::string prepared;
 };
+
+// Whether `path`, joined to a folder, stays below it: relative, without empty, "." or ".." parts.
+// A damaged or forged journal must not make recovery read or write outside its folders.
+bool stays_inside(std::string_view path) noexcept {
+  if (path.empty() || path.front() == '/') return false;
+  std::size_t pos = 0;
+  while (pos <= path.size()) {
+    std::size_t slash = path.find('/', pos);
+    if (slash == std::string_view::npos) slash = path.size();
+    const std::string_view part = path.substr(pos, slash - pos);
+    if (part.empty() || part == "." || part == "..") return false;
+    pos = slash + 1;
+  }
+  return true;
+}
+
+// Whether a journal target names only files inside the memory folder and the transaction's.
+bool contained(const JournalTarget& t) noexcept {
+  const auto source_ok = [](std::string_view name) {
+    return name.empty() || (stays_inside(name) && name.find('/') == std::string_view::npos);
+  };
+  return stays_inside(t.path) && source_ok(t.backup) && source_ok(t.prepared);
+}
 
 // The state of a target on disk: its bytes' digest, or the empty digest when it is absent.
 Result<std::string> current_digest(FileSystem& fs, const std::string& path) {
@@ -117,19 +143,20 @@ Result<Recovery> recover_transactions(FileSystem& fs, const ApplyPaths& paths, b
     txn.txid = txid;
     std::vector<JournalTarget> targets;
     if (text) {
-      const nlohmann::json journal = nlohmann::json::parse(*text, nullptr, false);
+      const nlohmann::json journal = detail::parse_bounded_json(*text);
       if (journal.is_object()) {
-        txn.phase = journal.value("phase", "");
-        txn.command = journal.value("command", "");
-        for (const nlohmann::json& t : journal.value("targets", nlohmann::json::array())) {
+        // A field of the wrong type reads as absent (json_fields.hpp), never as an exception.
+        txn.phase = detail::string_field(journal, "phase");
+        txn.command = detail::string_field(journal, "command");
+        for (const nlohmann::json& t : detail::array_field(journal, "targets")) {
           JournalTarget target;
-          target.path = t.value("path", "");
-          target.base_exists = t.value("base_exists", false);
-          target.base_sha256 = t.value("base_sha256", "");
-          target.output_sha256 = t.value("output_sha256", "");
-          target.mode = t.value("mode", "");
-          if (t.contains("backup") && t["backup"].is_string()) target.backup = t["backup"];
-          if (t.contains("prepared") && t["prepared"].is_string()) target.prepared = t["prepared"];
+          target.path = detail::string_field(t, "path");
+          target.base_exists = detail::bool_field(t, "base_exists");
+          target.base_sha256 = detail::string_field(t, "base_sha256");
+          target.output_sha256 = detail::string_field(t, "output_sha256");
+          target.mode = detail::string_field(t, "mode");
+          target.backup = detail::string_field(t, "backup");
+          target.prepared = detail::string_field(t, "prepared");
           targets.push_back(std::move(target));
         }
       }
@@ -142,6 +169,12 @@ Result<Recovery> recover_transactions(FileSystem& fs, const ApplyPaths& paths, b
     txn.complete_safe = true;
     txn.rollback_safe = true;
     for (const JournalTarget& t : targets) {
+      if (!contained(t)) {  // never looked at, never restored: a conflict to resolve by hand
+        txn.targets.push_back(TransactionTarget{t.path, TargetState::other});
+        txn.complete_safe = false;
+        txn.rollback_safe = false;
+        continue;
+      }
       Result<std::string> digest = current_digest(fs, join(paths.memory_dir, t.path));
       if (!digest) return digest.status();
       const TargetState state = state_of(t, *digest);
@@ -156,11 +189,14 @@ Result<Recovery> recover_transactions(FileSystem& fs, const ApplyPaths& paths, b
         for (std::size_t i = 0; i < targets.size(); ++i) {
           if (txn.targets[i].state != TargetState::other) continue;
           conflict = true;
-          recovery.findings.push_back(
-              make_finding("MK-TXN-002", Severity::blocker, targets[i].path,
-                           targets[i].path +
-                               ": holds neither its base nor its output (transaction " + txid + ")",
-                           "resolve the file by hand; the transaction is kept"));
+          recovery.findings.push_back(make_finding(
+              "MK-TXN-002", Severity::blocker, targets[i].path,
+              targets[i].path +
+                  (contained(targets[i])
+                       ? ": holds neither its base nor its output (transaction "
+                       : ": the journal names a file outside the memory folder (transaction ") +
+                  txid + ")",
+              "resolve the file by hand; the transaction is kept"));
         }
         for (std::size_t i = 0; i < targets.size() && !conflict; ++i) {
           const JournalTarget& t = targets[i];

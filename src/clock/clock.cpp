@@ -259,6 +259,13 @@ Result<ClockReading> ClockReading::parse_rfc3339(std::string_view text, std::str
       days_from_civil(year, month, day) * 86'400 + hour * 3'600 + minute * 60 + second;
   const std::int64_t utc_millis =
       (local_seconds - std::int64_t{offset_minutes} * 60) * 1'000 + millis;
+  // memkit stores the UTC spelling (utc_rfc3339_millis), which has four digits of year: a local
+  // time in year 0000 or 9999 whose offset carries it out of those years could not be read back.
+  const std::int64_t utc_year = to_local_time(utc_millis, 0).date.year;
+  if (utc_year < 0 || utc_year > 9999) {
+    return Status(Errc::invalid_argument, std::string(what) + ": " + std::string(text) +
+                                              ": outside the years 0000-9999 in UTC");
+  }
   return ClockReading(utc_millis, offset_minutes);
 }
 

@@ -934,7 +934,8 @@ void run_memorybox_sync(MemoryBoxRun& run) {
   }
   run.reply.command = "memorybox sync " + words[0];
   const auto only = [&](std::initializer_list<const char*> options, bool apply) {
-    for (const auto& [name, _] : run.inv.options) {
+    for (const auto& given : run.inv.options) {
+      const auto& name = given.first;  // clang 14 cannot capture a structured binding
       if (name == "--root") continue;
       if (std::none_of(options.begin(), options.end(), [&](const char* o) { return name == o; })) {
         failed(run, Status(Errc::invalid_argument,

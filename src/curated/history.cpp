@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "curated/words.hpp"
+#include "json/bounded_json.hpp"
 #include "json/canonical.hpp"
 #include "json/canonical_cursor.hpp"
 #include "memkit/curated.hpp"
@@ -301,10 +302,11 @@ HistoryLog parse_history(std::string_view bytes, std::string_view path) {
       log.records.push_back(std::move(*record));
       continue;
     }
-    const json value = json::parse(line, nullptr, /*allow_exceptions=*/false);
+    std::string problem = "not JSON";
+    const json value = detail::parse_bounded_json(line, &problem);
     if (value.is_discarded() || !value.is_object()) {
       log.findings.push_back(
-          skipped(path, number, value.is_discarded() ? "not JSON" : "not a JSON object"));
+          skipped(path, number, value.is_discarded() ? problem : "not a JSON object"));
       continue;
     }
     Reader reader;

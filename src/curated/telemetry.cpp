@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "curated/words.hpp"
+#include "json/bounded_json.hpp"
 #include "json/canonical.hpp"
 #include "memkit/curated.hpp"
 #include "memkit/curated_log.hpp"
@@ -49,10 +50,11 @@ Finding warning(std::string_view path, std::string message) {
 void fold_snapshot(std::string_view bytes, std::string_view path, Counters& rows,
                    std::vector<Finding>& findings) {
   if (bytes.empty()) return;  // no snapshot yet
-  const json value = json::parse(bytes, nullptr, /*allow_exceptions=*/false);
+  std::string problem = "not JSON";
+  const json value = detail::parse_bounded_json(bytes, &problem);
   if (value.is_discarded() || !value.is_object()) {
     findings.push_back(warning(path, std::string(path) + ": not a telemetry snapshot (" +
-                                         (value.is_discarded() ? "not JSON" : "not a JSON object") +
+                                         (value.is_discarded() ? problem : "not a JSON object") +
                                          "); it is ignored"));
     return;
   }
@@ -92,8 +94,9 @@ struct ReadLine {
 };
 
 ReadLine read_access_line(std::string_view line) {
-  const json value = json::parse(line, nullptr, /*allow_exceptions=*/false);
-  if (value.is_discarded()) return {.record = std::nullopt, .problem = "not JSON"};
+  std::string problem = "not JSON";
+  const json value = detail::parse_bounded_json(line, &problem);
+  if (value.is_discarded()) return {.record = std::nullopt, .problem = problem};
   if (!value.is_object()) return {.record = std::nullopt, .problem = "not a JSON object"};
   AccessRecord record;
   for (const std::string_view key : {"ts", "name", "kind"}) {

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "curated/write_plan.hpp"
+#include "json/bounded_json.hpp"
 #include "json/canonical.hpp"
 #include "memkit/curated.hpp"
 #include "memkit/curated_log.hpp"
@@ -74,7 +75,7 @@ void for_each_line(std::string_view bytes, Visit visit) {
 
 // Whether a JSON Lines line is an object whose "name" is `name` (history and access records).
 bool names(std::string_view line, std::string_view name) {
-  const nlohmann::json value = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
+  const nlohmann::json value = detail::parse_bounded_json(line);
   if (value.is_discarded() || !value.is_object()) return false;
   const auto it = value.find("name");
   return it != value.end() && it->is_string() && it->get_ref<const std::string&>() == name;
@@ -93,7 +94,7 @@ std::string without_records(std::string_view bytes, std::string_view name) {
 // entry is left); nullopt when there is nothing to remove (or it does not read as an object).
 std::optional<std::string> snapshot_without(std::string_view bytes, std::string_view name) {
   if (bytes.empty()) return std::nullopt;
-  nlohmann::json value = nlohmann::json::parse(bytes, nullptr, /*allow_exceptions=*/false);
+  nlohmann::json value = detail::parse_bounded_json(bytes);
   if (value.is_discarded() || !value.is_object()) return std::nullopt;
   if (value.erase(std::string(name)) == 0) return std::nullopt;
   if (value.empty()) return std::string();

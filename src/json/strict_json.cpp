@@ -4,6 +4,7 @@
 #include <set>
 #include <vector>
 
+#include "json/bounded_json.hpp"
 #include "memkit/text.hpp"
 
 namespace memkit::detail {
@@ -12,6 +13,10 @@ std::optional<nlohmann::json> parse_strict_json(std::string_view text, std::stri
   using nlohmann::json;
   if (const std::optional<std::size_t> at = find_invalid_utf8(text)) {
     problem = "invalid UTF-8 at byte " + std::to_string(*at);
+    return std::nullopt;
+  }
+  if (const std::optional<std::size_t> at = find_too_deep_json(text)) {
+    problem = too_deep_json_problem(*at);
     return std::nullopt;
   }
   std::vector<std::set<std::string>> keys;  // one set per object being read

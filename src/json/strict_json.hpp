@@ -11,8 +11,9 @@
 
 namespace memkit::detail {
 
-// The JSON value of `text`, or nullopt with `problem` set: "invalid UTF-8 at byte N", "not valid
-// JSON", or "key 'K' given twice in one object".
+// The JSON value of `text`, or nullopt with `problem` set: "invalid UTF-8 at byte N", "nested more
+// than 512 levels deep (at byte N)" (bounded_json.hpp), "not valid JSON", or "key 'K' given twice in
+// one object".
 [[nodiscard]] std::optional<nlohmann::json> parse_strict_json(std::string_view text,
                                                               std::string& problem);
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <map>
 
+#include "json/bounded_json.hpp"
 #include "json/canonical.hpp"
 #include "memkit/digest.hpp"
 #include "memkit/edit.hpp"
@@ -86,8 +87,9 @@ Result<std::vector<CanonRecord>> parse_canon_ledger(std::string_view bytes) {
     auto bad = [&](std::string_view why) {
       return Status(Errc::parse, fmt::format("{}:{}: {}", kCanonLedger, line.number, why));
     };
-    const nlohmann::json value = nlohmann::json::parse(line.content, nullptr, false);
-    if (value.is_discarded() || !value.is_object()) return bad("not a JSON object");
+    std::string problem = "not a JSON object";
+    const nlohmann::json value = memkit::detail::parse_bounded_json(line.content, &problem);
+    if (value.is_discarded() || !value.is_object()) return bad(problem);
     CanonRecord record;
     const auto path = value.find("path");
     const auto length = value.find("length");

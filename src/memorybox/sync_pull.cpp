@@ -247,8 +247,9 @@ class Changes final {
       } else if (d.parseable()) {
         // A large file is laid out in two shares, one per core, joined in file order.
         Holders later = holders;
-        memkit::detail::run_both([&] { visit_entry_layout(path, d, 0, 2, keep_in(holders)); },
-                                 [&] { visit_entry_layout(path, d, 1, 2, keep_in(later)); });
+        const std::string_view file = path;  // clang 14 cannot capture a structured binding
+        memkit::detail::run_both([&] { visit_entry_layout(file, d, 0, 2, keep_in(holders)); },
+                                 [&] { visit_entry_layout(file, d, 1, 2, keep_in(later)); });
         for (auto& [id, entries] : later) {
           std::vector<Entry>& into = holders.find(id)->second;
           for (Entry& e : entries) into.push_back(std::move(e));

@@ -5,6 +5,8 @@
 #include <nlohmann/json.hpp>
 
 #include "apply/state_directory.hpp"
+#include "json/bounded_json.hpp"
+#include "json/json_fields.hpp"
 #include "memkit/apply.hpp"
 #include "memkit/digest.hpp"
 #include "memkit/shown_text.hpp"
@@ -251,23 +253,25 @@ Result<std::optional<AppliedRecord>> Workspace::read_applied_record(
   if (*type != NodeType::directory) return std::optional<AppliedRecord>();
   Result<std::string> text = fs_->read_file(dir + "/applied.json");
   if (!text) return relative(text.status());
-  const nlohmann::json json = nlohmann::json::parse(*text, nullptr, false);
+  std::string problem = "unreadable";
+  const nlohmann::json json = detail::parse_bounded_json(*text, &problem);
   if (!json.is_object() || !json.contains("targets") || !json["targets"].is_array()) {
     return Status(Errc::io,
-                  ".memkit/applied/" + std::string(plan_id) + "/applied.json: unreadable");
+                  ".memkit/applied/" + std::string(plan_id) + "/applied.json: " + problem);
   }
   AppliedRecord record;
-  record.plan_id = json.value("plan_id", "");
-  record.command = json.value("command", "");
-  record.applied_at = json.value("applied_at", "");
+  // A field of the wrong type reads as absent (json_fields.hpp), never as an exception.
+  record.plan_id = detail::string_field(json, "plan_id");
+  record.command = detail::string_field(json, "command");
+  record.applied_at = detail::string_field(json, "applied_at");
   std::size_t n = 0;
   for (const nlohmann::json& t : json["targets"]) {
     AppliedRecord::Target target;
-    target.path = t.value("path", "");
-    target.base_exists = t.value("base_exists", false);
-    target.base_sha256 = t.value("base_sha256", "");
-    target.output_exists = t.value("output_exists", false);
-    target.output_sha256 = t.value("output_sha256", "");
+    target.path = detail::string_field(t, "path");
+    target.base_exists = detail::bool_field(t, "base_exists");
+    target.base_sha256 = detail::string_field(t, "base_sha256");
+    target.output_exists = detail::bool_field(t, "output_exists");
+    target.output_sha256 = detail::string_field(t, "output_sha256");
     if (!custodian::is_safe_route(target.path)) {
       return Status(Errc::io, ".memkit/applied/" + std::string(plan_id) +
                                   "/applied.json: unsafe target path");

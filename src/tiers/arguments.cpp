@@ -2,6 +2,7 @@
 // is built, so a refused command writes nothing (§9).
 #include <nlohmann/json.hpp>
 
+#include "json/bounded_json.hpp"
 #include "memkit/text.hpp"
 #include "memkit/shown_text.hpp"
 #include "memkit/tiers.hpp"
@@ -201,7 +202,8 @@ std::vector<Finding> check_turn(const TurnArguments& args, std::string_view what
   }
   out.tools.clear();
   if (args.tools_json) {
-    const nlohmann::json tools = nlohmann::json::parse(*args.tools_json, nullptr, false);
+    std::string too_deep;
+    const nlohmann::json tools = detail::parse_bounded_json(*args.tools_json, &too_deep);
     bool ok = tools.is_array();
     if (ok) {
       for (const nlohmann::json& tool : tools) {
@@ -213,7 +215,10 @@ std::vector<Finding> check_turn(const TurnArguments& args, std::string_view what
         out.tools.push_back(tool.get<std::string>());
       }
     }
-    if (!ok) {
+    if (!too_deep.empty()) {
+      out.tools.clear();
+      refused.push_back(refusal("MK-TIERS-001", "--tools: " + too_deep));
+    } else if (!ok) {
       out.tools.clear();
       refused.push_back(refusal("MK-TIERS-001",
                                 "--tools: expected a JSON array of single-line strings, such as "

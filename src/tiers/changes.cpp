@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "json/bounded_json.hpp"
 #include "memkit/markdown.hpp"
 #include "memkit/text.hpp"
 #include "memkit/tiers.hpp"
@@ -297,7 +298,8 @@ Change plan_write_data(const Snapshot& files, const WriteData& request, const Cl
   }
   std::optional<std::vector<std::string>> declared;
   if (request.columns_json) {
-    const nlohmann::json columns = nlohmann::json::parse(*request.columns_json, nullptr, false);
+    std::string too_deep;
+    const nlohmann::json columns = detail::parse_bounded_json(*request.columns_json, &too_deep);
     bool ok = columns.is_array();
     std::vector<std::string> names;
     for (const nlohmann::json& column : ok ? columns : nlohmann::json::array()) {
@@ -307,7 +309,9 @@ Change plan_write_data(const Snapshot& files, const WriteData& request, const Cl
       }
       names.push_back(column.get<std::string>());
     }
-    if (!ok) {
+    if (!too_deep.empty()) {
+      change.findings.push_back(refusal("MK-ARG-001", "--columns-json: " + too_deep));
+    } else if (!ok) {
       change.findings.push_back(
           refusal("MK-ARG-001",
                   "--columns-json: expected a JSON array of strings, such as '[\"a\",\"b\"]'"));

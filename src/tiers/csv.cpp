@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "json/bounded_json.hpp"
 #include "memkit/text.hpp"
 #include "memkit/tiers.hpp"
 #include "tiers/stamps.hpp"
@@ -127,10 +128,11 @@ Result<std::string> manifest_with(const std::optional<std::string_view>& existin
                                   const DataEntry& entry) {
   nlohmann::ordered_json manifest = nlohmann::ordered_json::object();
   if (existing && existing->find_first_not_of(" \t\r\n") != std::string_view::npos) {
-    manifest = nlohmann::ordered_json::parse(*existing, nullptr, false);
+    std::string problem = "not a JSON object";
+    manifest = detail::parse_bounded_json<nlohmann::ordered_json>(*existing, &problem);
     if (!manifest.is_object()) {
       return Status(Errc::invalid_argument,
-                    std::string(kManifestPath) + ": not a JSON object; repair or remove it");
+                    std::string(kManifestPath) + ": " + problem + "; repair or remove it");
     }
   }
   manifest[entry.name] = entry_value(entry);
@@ -143,7 +145,7 @@ Result<std::string> manifest_with(const std::optional<std::string_view>& existin
 }
 
 std::optional<std::string> manifest_entry(std::string_view manifest, std::string_view name) {
-  const nlohmann::json parsed = nlohmann::json::parse(manifest, nullptr, false);
+  const nlohmann::json parsed = detail::parse_bounded_json(manifest);
   if (!parsed.is_object()) return std::nullopt;
   const auto found = parsed.find(std::string(name));
   if (found == parsed.end() || found->is_null()) return std::nullopt;

@@ -163,9 +163,6 @@ TEST_CASE("shell: recover that cannot write names the transaction and the target
   CHECK(tried);
 }
 
-}  // namespace memkit::shell_test
-
-namespace memkit::shell_test {
 namespace {
 
 // A temporary as a write killed before its rename leaves it, last modified `age` ago.
@@ -219,6 +216,48 @@ TEST_CASE("shell: a write sweeps its folders of dead temporaries first") {
   CHECK_FALSE(fs::exists(dead));
   const std::string inbox = read_bytes(dir.path() / "docs/memory/inbox.md");
   CHECK(inbox != kInbox);
+
+TEST_CASE("shell: a journal or applied record whose fields have the wrong types is read, not thrown") {
+  // Found by fuzz/journal_fuzz.cpp: nlohmann's value() threw type_error, ending the process.
+  TempDir dir;
+  write_bytes(dir.path() / "docs/memory/manifest.md", "# M\n");
+  const fs::path txn = dir.path() / ".memkit/txn/0123456789abcdef0123456789abcdef";
+  write_bytes(txn / "journal.json", R"({"phase": 1, "command": [], "targets": 5})");
+  const Recovery listed = recover_at(dir.path(), false, false);
+  REQUIRE(listed.transactions.size() == 1);
+  CHECK(listed.transactions[0].phase == "prepared");  // no readable phase: discarded as prepared
+  WorkspaceOptions options;
+  options.project_root = dir.path().string();
+  Result<Workspace> ws = Workspace::open(posix_file_system(), custodian_layout(), options);
+  REQUIRE(ws.ok());
+  // Targets that are no objects, or whose path is no string, name no file: a status at most.
+  write_bytes(txn / "journal.json",
+              R"({"phase": "prepared", "targets": [7, {"path": 1, "base_exists": "yes"}]})");
+  CHECK_NOTHROW((void)ws->recover(false, false));
+
+  write_bytes(dir.path() / ".memkit/applied/0123456789abcdef/applied.json",
+              R"({"plan_id": 3, "targets": [{"path": 1, "base_exists": "no"}]})");
+  const Result<std::optional<AppliedRecord>> record = ws->read_applied_record("0123456789abcdef");
+  REQUIRE_FALSE(record.ok());
+  CHECK(record.status().message() ==
+        ".memkit/applied/0123456789abcdef/applied.json: unsafe target path");
+}
+
+TEST_CASE("shell: recover never writes a target the journal names outside the memory folder") {
+  // Found by fuzz/journal_fuzz.cpp: "../" in a target path was rolled forward outside the root.
+  TempDir dir;
+  write_bytes(dir.path() / "docs/memory/manifest.md", "# M\n");
+  const fs::path txn = dir.path() / ".memkit/txn/0123456789abcdef0123456789abcdef";
+  write_bytes(txn / "prepared-0", "forged\n");
+  write_bytes(txn / "journal.json",
+              R"({"phase": "committing", "targets": [{"path": "../../outside.md", "mode": "create",)"
+              R"( "base_exists": false, "output_sha256": "x", "prepared": "prepared-0"}]})");
+  const Recovery after = recover_at(dir.path(), true, false);
+  CHECK_FALSE(fs::exists(dir.path() / "outside.md"));
+  REQUIRE(after.transactions.size() == 1);
+  REQUIRE(after.findings.size() == 1);
+  CHECK(after.findings[0].code == "MK-TXN-002");
+  CHECK(after.findings[0].message.find("outside the memory folder") != std::string::npos);
 }
 
 }  // namespace memkit::shell_test

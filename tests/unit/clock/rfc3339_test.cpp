@@ -101,6 +101,19 @@ TEST_CASE("clock: leap days exist only in leap years") {
   }
 }
 
+TEST_CASE("clock: a time whose UTC instant leaves the years 0000-9999 is refused") {
+  // Found by fuzz/clock_fuzz.cpp: the UTC spelling memkit stores would not read back.
+  for (const std::string_view text : {"0000-01-01T00:00:00+01:01", "9999-12-31T23:59:59-00:01"}) {
+    CAPTURE(text);
+    const Result<ClockReading> reading = ClockReading::parse_rfc3339(text);
+    REQUIRE_FALSE(reading);
+    CHECK(reading.status().message() ==
+          "--now: " + std::string(text) + ": outside the years 0000-9999 in UTC");
+  }
+  CHECK(parse("0000-01-01T01:01:00+01:01").utc_rfc3339_millis() == "0000-01-01T00:00:00.000Z");
+  CHECK(parse("9999-12-31T23:59:59+00:00").utc_rfc3339_millis() == "9999-12-31T23:59:59.000Z");
+}
+
 TEST_CASE("clock: a timestamp without an offset is refused with its own message") {
   for (const std::string_view text : {"2026-11-30T10:00:00", "2026-11-30 10:00:00.250"}) {
     CAPTURE(text);

@@ -120,6 +120,14 @@ TEST_CASE("event line: a payload that is not JSON, or repeats a key, is refused"
   check_refused(event_line(request, "ws1", kNow), "invalid UTF-8");
 }
 
+TEST_CASE("event line: a payload nested deeper than the JSON limit is refused, not a crash") {
+  EventRequest request = event("command");
+  request.payload = std::string(20000, '[') + std::string(20000, ']');
+  check_refused(event_line(request, "ws1", kNow), "--payload: nested more than 512 levels deep");
+  request.payload = std::string(512, '[') + std::string(512, ']');
+  CHECK_FALSE(event_line(request, "ws1", kNow).refused);
+}
+
 TEST_CASE("event line: an empty type, or an option that is not UTF-8 text, is refused") {
   check_refused(event_line(event(""), "ws1", kNow), "--type is empty");
   EventRequest request = event("command");
@@ -138,6 +146,14 @@ TEST_CASE("episode line: completed with ts, workspace, nulls and empty arrays; c
         "\"exit_code\":null,\"outcome\":null,\"prompt\":null,\"session_id\":null,\"tags\":[],"
         "\"title\":\"Build\",\"ts\":\"2026-11-30T09:00:00.000Z\",\"type\":null,"
         "\"workspace\":\"ws1\"}\n");
+}
+
+
+TEST_CASE("episode line: tags nested deeper than the JSON limit are refused, not a crash") {
+  const std::string tags = std::string(20000, '[') + std::string(20000, ']');
+  const FloorLine line = episode_line(R"({"episode_id": "e1", "tags": )" + tags + "}", "ws1", kNow);
+  REQUIRE(line.refused);
+  CHECK(line.refused->message.find("nested more than 512 levels deep") != std::string::npos);
 }
 
 TEST_CASE("episode line: every key given; its own ts names the day file") {

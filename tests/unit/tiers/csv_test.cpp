@@ -193,6 +193,19 @@ TEST_CASE("tiers manifest: a new manifest, the entry's keys in the fixed order, 
   CHECK(*manifest_with(std::string_view("{}\n"), spec_entry()) == *manifest);
 }
 
+TEST_CASE("tiers manifest: a manifest nested deeper than the JSON limit is refused, not rewritten") {
+  for (const std::size_t depth : {20000, 100000}) {
+    CAPTURE(depth);
+    const std::string deep = R"({"old.csv": )" + std::string(depth, '[') + std::string(depth, ']') + "}";
+    const Result<std::string> manifest = manifest_with(std::string_view(deep), spec_entry());
+    REQUIRE_FALSE(manifest);
+    CHECK(manifest.status().message() ==
+          "memory/data/manifest.json: nested more than 512 levels deep (at byte 523); repair or "
+          "remove it");
+    CHECK_FALSE(manifest_entry(deep, "old.csv"));
+  }
+}
+
 TEST_CASE("tiers manifest: optional values and raw non-ASCII text") {
   DataEntry entry = spec_entry();
   entry.source_label = "CRM export";
