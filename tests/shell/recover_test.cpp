@@ -216,6 +216,7 @@ TEST_CASE("shell: a write sweeps its folders of dead temporaries first") {
   CHECK_FALSE(fs::exists(dead));
   const std::string inbox = read_bytes(dir.path() / "docs/memory/inbox.md");
   CHECK(inbox != kInbox);
+}
 
 TEST_CASE("shell: a journal or applied record whose fields have the wrong types is read, not thrown") {
   // Found by fuzz/journal_fuzz.cpp: nlohmann's value() threw type_error, ending the process.
