@@ -34,7 +34,7 @@ TIMEOUT_SECONDS = 10
 # TODO(defect 14): refusals still make `.memkit/` (its lock, .gitignore) in some groups; another
 # engineer is making every refusal write nothing at all. Until that is merged, changes inside a
 # `.memkit` folder are tolerated. Set this to False then.
-TOLERATE_STATE_FOLDER = True
+TOLERATE_STATE_FOLDER = False
 
 COPIES = {"proj": "project", "box": "memorybox", "tw": "tiers", "cs": "curated"}
 
