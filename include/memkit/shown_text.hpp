@@ -18,4 +18,8 @@ namespace memkit {
 // lists it, and an escape sequence in one rewrites the terminal of whoever lists it.
 [[nodiscard]] bool is_creatable_name(std::string_view name) noexcept;
 
+// Whether `path` is relative and each of its '/'-separated parts is a plain name (none empty, "."
+// or ".."): joined to a folder, it stays below it.
+[[nodiscard]] bool is_plain_relative_path(std::string_view path) noexcept;
+
 }  // namespace memkit

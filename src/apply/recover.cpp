@@ -8,6 +8,7 @@
 #include "json/canonical.hpp"
 #include "json/json_fields.hpp"
 #include "memkit/apply.hpp"
+#include "memkit/shown_text.hpp"
 #include "memkit/workspace.hpp"
 
 namespace memkit {
@@ -25,27 +26,13 @@ struct JournalTarget {
   std::string prepared;
 };
 
-// Whether `path`, joined to a folder, stays below it: relative, without empty, "." or ".." parts.
-// A damaged or forged journal must not make recovery read or write outside its folders.
-bool stays_inside(std::string_view path) noexcept {
-  if (path.empty() || path.front() == '/') return false;
-  std::size_t pos = 0;
-  while (pos <= path.size()) {
-    std::size_t slash = path.find('/', pos);
-    if (slash == std::string_view::npos) slash = path.size();
-    const std::string_view part = path.substr(pos, slash - pos);
-    if (part.empty() || part == "." || part == "..") return false;
-    pos = slash + 1;
-  }
-  return true;
-}
 
 // Whether a journal target names only files inside the memory folder and the transaction's.
 bool contained(const JournalTarget& t) noexcept {
   const auto source_ok = [](std::string_view name) {
-    return name.empty() || (stays_inside(name) && name.find('/') == std::string_view::npos);
+    return name.empty() || (is_plain_relative_path(name) && name.find('/') == std::string_view::npos);
   };
-  return stays_inside(t.path) && source_ok(t.backup) && source_ok(t.prepared);
+  return is_plain_relative_path(t.path) && source_ok(t.backup) && source_ok(t.prepared);
 }
 
 // The state of a target on disk: its bytes' digest, or the empty digest when it is absent.

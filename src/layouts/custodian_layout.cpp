@@ -122,15 +122,7 @@ bool is_safe_route(std::string_view path) noexcept {
   }
   if (path.size() >= 2 && path[1] == ':') return false;  // a drive letter
   if (!ends_with(path, ".md")) return false;
-  std::size_t pos = 0;
-  while (pos <= path.size()) {
-    std::size_t slash = path.find('/', pos);
-    if (slash == std::string_view::npos) slash = path.size();
-    const std::string_view part = path.substr(pos, slash - pos);
-    if (part.empty() || part == "." || part == "..") return false;
-    pos = slash + 1;
-  }
-  return true;
+  return is_plain_relative_path(path);
 }
 
 ProtocolSupport protocol_support(std::string_view version) noexcept {

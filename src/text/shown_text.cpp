@@ -52,4 +52,17 @@ bool is_creatable_name(std::string_view name) noexcept {
   return true;
 }
 
+bool is_plain_relative_path(std::string_view path) noexcept {
+  if (path.empty() || path.front() == '/') return false;
+  std::size_t pos = 0;
+  while (pos <= path.size()) {
+    std::size_t slash = path.find('/', pos);
+    if (slash == std::string_view::npos) slash = path.size();
+    const std::string_view part = path.substr(pos, slash - pos);
+    if (part.empty() || part == "." || part == "..") return false;
+    pos = slash + 1;
+  }
+  return true;
+}
+
 }  // namespace memkit

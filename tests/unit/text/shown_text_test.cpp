@@ -32,3 +32,16 @@ TEST_CASE("is_creatable_name: no control character, well-formed UTF-8") {
   CHECK_FALSE(is_creatable_name("c1\xc2\x85"));
   CHECK_FALSE(is_creatable_name("bad\xff"));
 }
+
+TEST_CASE("is_plain_relative_path: relative, every part a plain name") {
+  CHECK(memkit::is_plain_relative_path("inbox.md"));
+  CHECK(memkit::is_plain_relative_path("areas/collector.md"));
+  CHECK(memkit::is_plain_relative_path("..md/x"));
+  CHECK_FALSE(memkit::is_plain_relative_path(""));
+  CHECK_FALSE(memkit::is_plain_relative_path("/etc/passwd"));
+  CHECK_FALSE(memkit::is_plain_relative_path("../outside.md"));
+  CHECK_FALSE(memkit::is_plain_relative_path("a/../../b"));
+  CHECK_FALSE(memkit::is_plain_relative_path("a/./b"));
+  CHECK_FALSE(memkit::is_plain_relative_path("a//b"));
+  CHECK_FALSE(memkit::is_plain_relative_path("a/"));
+}
