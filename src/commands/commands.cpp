@@ -11,8 +11,8 @@
 
 #include "commands/flow.hpp"
 #include "commands/text_view.hpp"
-#include "memkit/text.hpp"
 #include "memkit/shown_text.hpp"
+#include "memkit/text.hpp"
 
 namespace memkit {
 
@@ -189,6 +189,11 @@ Result<std::string> read_input(const CommandEnvironment& env, std::string_view o
   if (!bytes) return Status(Errc::invalid_argument, named + ": cannot be read");
   if (bytes->size() > kMaxInputBytes) return too_large();
   return bytes;
+}
+
+Finding unfinished_transaction(std::string remediation) {
+  return make_finding("MK-TXN-001", Severity::blocker, "",
+                      "an unfinished transaction is in .memkit/txn", std::move(remediation));
 }
 
 bool has_flag(const CommandRequest& inv, std::string_view flag) {

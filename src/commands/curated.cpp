@@ -276,9 +276,7 @@ std::optional<curated::Write> run_write(CuratedRun& run, bool dry_run, const Cur
   const Result<Recovery> pending = run.store.recover(false, false);
   if (curated_failed(run, pending.status())) return std::nullopt;
   if (!pending->clean()) {
-    run.reply.findings.push_back(make_finding("MK-TXN-001", Severity::blocker, "",
-                                              "an unfinished transaction is in .memkit/txn",
-                                              "run `memkit curated recover`"));
+    run.reply.findings.push_back(unfinished_transaction("run `memkit curated recover`"));
     return std::nullopt;
   }
   const std::optional<Snapshot> locked = read();

@@ -105,9 +105,7 @@ PlanWriter plan_writer(CuratedRun& run) {
       return false;
     }
     if (pending->clean()) return true;
-    reply.findings.push_back(make_finding("MK-TXN-001", Severity::blocker, "",
-                                          "an unfinished transaction is in .memkit/txn",
-                                          "run `memkit curated recover`"));
+    reply.findings.push_back(unfinished_transaction("run `memkit curated recover`"));
     return false;
   };
   writer.apply = [&run](const Plan& plan) { return run.store.apply(plan, run.now); };

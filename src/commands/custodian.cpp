@@ -155,9 +155,7 @@ void run_add(const CommandRequest& inv, const ClockReading& now, Workspace& ws,
     // compaction.md §12.5: an unfinished transaction's files must not change until it is
     // finished, or `recover` can no longer roll it forward.
     if (inputs->unfinished_transactions > 0) {
-      reply.findings.push_back(make_finding("MK-TXN-001", Severity::blocker, "",
-                                            "an unfinished transaction is in .memkit/txn",
-                                            "run `memkit custodian recover`"));
+      reply.findings.push_back(unfinished_transaction("run `memkit custodian recover`"));
       return;
     }
     add = plan_add(*inputs, request, default_token_counter(), now);

@@ -69,6 +69,10 @@ struct PlanWriter {
 void run_planned(const CommandRequest& inv, CommandReply& reply, const PlanWriter& writer,
                  const std::function<Result<PlannedRun>(bool under_lock)>& plan_now);
 
+// MK-TXN-001: a write refused because .memkit/txn holds an unfinished transaction; `remediation`
+// says how to finish it.
+[[nodiscard]] Finding unfinished_transaction(std::string remediation);
+
 // What a crash left in .memkit/txn, before a write under the lock: the transactions of `group`'s
 // commands (and prepared ones of any) are finished through `recover`; anything else stops the
 // write with MK-TXN-001. Recovery's findings go to `reply`. REQUIRES: the lock is held. Returns

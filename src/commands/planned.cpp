@@ -56,9 +56,7 @@ void run_planned(const CommandRequest& inv, CommandReply& reply, const PlanWrite
     return;
   }
   if (run->unfinished_transactions > 0) {
-    reply.findings.push_back(make_finding("MK-TXN-001", Severity::blocker, "",
-                                          "an unfinished transaction is in .memkit/txn",
-                                          writer.recover_hint));
+    reply.findings.push_back(unfinished_transaction(writer.recover_hint));
     finish(*run, false, {});
     return;
   }
@@ -127,8 +125,7 @@ bool finish_transactions(const std::function<Result<Recovery>(bool apply)>& reco
     for (const Finding& f : done->findings) reply.findings.push_back(f);
     if (done->clean()) return true;
   }
-  reply.findings.push_back(make_finding(
-      "MK-TXN-001", Severity::blocker, "", "an unfinished transaction is in .memkit/txn",
+  reply.findings.push_back(unfinished_transaction(
       ours ? "resolve the conflicting files by hand, then remove the transaction"
            : "finish it with the command that started it (`memkit custodian recover`)"));
   return false;
