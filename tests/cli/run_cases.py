@@ -184,12 +184,15 @@ def main(argv):
         print(__doc__, file=sys.stderr)
         return 2
     binary = os.path.abspath(rest[0])
-    ok = True
+    ran = failed = 0
     for case_dir in rest[1:]:
         if not os.path.isfile(os.path.join(case_dir, "args")):
             continue  # a README or other file beside the cases, as a shell glob gives them
-        ok = run_case(binary, case_dir, update) and ok
-    return 0 if ok else 1
+        ran += 1
+        if not run_case(binary, case_dir, update):
+            failed += 1
+    print("%d cases, %d failed" % (ran, failed))
+    return 0 if failed == 0 and ran > 0 else 1
 
 
 if __name__ == "__main__":

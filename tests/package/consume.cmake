@@ -2,7 +2,8 @@
 #   STEP=install           install the current build into WORK_DIR/prefix (a fresh one each time)
 #   STEP=find_package      configure, build and run find_package/ against that prefix
 #   STEP=pkg_config        compile and run find_package/main.c with `pkg-config memkit`
-#   STEP=add_subdirectory  configure, build and run add_subdirectory/ over the source tree
+#   STEP=add_subdirectory  configure add_subdirectory/ over the source tree (the main build builds
+#                          and runs its programs)
 # Other variables: MEMKIT_SOURCE_DIR MEMKIT_BINARY_DIR MEMKIT_VERSION WORK_DIR GENERATOR
 #                  C_COMPILER CXX_COMPILER CONFIG PKG_CONFIG
 cmake_minimum_required(VERSION 3.25)
@@ -22,8 +23,8 @@ function(run)
   execute_process(COMMAND ${ARGN} COMMAND_ECHO STDOUT COMMAND_ERROR_IS_FATAL ANY)
 endfunction()
 
-# Configures, builds and runs one consumer project in WORK_DIR/<name>.
-function(build_and_run_consumer name)
+# Configures one consumer project in WORK_DIR/<name>.
+function(configure_consumer name)
   set(build "${WORK_DIR}/${name}")
   set(configure_args -S "${CONSUMERS}/${name}" -B "${build}" -DCMAKE_BUILD_TYPE=${CONFIG} ${ARGN})
   if(GENERATOR)
@@ -36,6 +37,12 @@ function(build_and_run_consumer name)
     list(APPEND configure_args "-DCMAKE_CXX_COMPILER=${CXX_COMPILER}")
   endif()
   run(${CMAKE_COMMAND} ${configure_args})
+endfunction()
+
+# Configures, builds and runs one consumer project in WORK_DIR/<name>.
+function(build_and_run_consumer name)
+  configure_consumer(${name} ${ARGN})
+  set(build "${WORK_DIR}/${name}")
   run(${CMAKE_COMMAND} --build "${build}" --config ${CONFIG} --parallel 2
       --target consumer_cpp consumer_c)
   foreach(program consumer_cpp consumer_c)
@@ -101,8 +108,10 @@ elseif(STEP STREQUAL "pkg_config")
   run("${_program}")
 
 elseif(STEP STREQUAL "add_subdirectory")
-  # The build is kept between runs: it compiles the library once, then only what changed.
-  build_and_run_consumer(add_subdirectory "-DMEMKIT_SOURCE_DIR=${MEMKIT_SOURCE_DIR}")
+  # Configure and generate only: tests/package/CMakeLists.txt builds and runs the same programs
+  # against the same targets in the main build, so the library is compiled once.
+  file(REMOVE_RECURSE "${WORK_DIR}/add_subdirectory")
+  configure_consumer(add_subdirectory "-DMEMKIT_SOURCE_DIR=${MEMKIT_SOURCE_DIR}")
 
 else()
   message(FATAL_ERROR "consume.cmake: unknown STEP '${STEP}'")
