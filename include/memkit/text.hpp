@@ -14,6 +14,14 @@ namespace memkit {
 
 inline constexpr char32_t kReplacementCharacter = U'\uFFFD';
 
+// The UTF-8 byte order mark. A file that starts with it keeps it; its text starts after it.
+inline constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
+
+// Where the text of `bytes` starts: 3 after a BOM, else 0.
+[[nodiscard]] constexpr std::size_t bom_size(std::string_view bytes) noexcept {
+  return bytes.starts_with(kUtf8Bom) ? kUtf8Bom.size() : 0;
+}
+
 // Decodes the code point that starts at bytes[pos] and advances pos past it. An ill-formed
 // sequence yields U+FFFD and advances past its maximal subpart (Unicode §3.9, the rule Python's
 // bytes.decode("utf-8", "replace") follows), so every byte is consumed exactly once.
@@ -35,6 +43,14 @@ inline constexpr char32_t kReplacementCharacter = U'\uFFFD';
 // Returns the bytes with every ill-formed sequence replaced as decode_utf8 reads it; JSON strings
 // are made with this.
 [[nodiscard]] std::string to_valid_utf8(std::string_view bytes);
+
+// The number of code points in `text` as decode_utf8 reads them (an ill-formed sequence counts as
+// one U+FFFD).
+[[nodiscard]] std::size_t count_code_points(std::string_view text) noexcept;
+
+// The bytes of the first `n` code points of `text`, as they stand (an ill-formed sequence counts
+// as the one U+FFFD decode_utf8 reads it as).
+[[nodiscard]] std::string_view first_code_points(std::string_view text, std::size_t n) noexcept;
 
 // Appends the UTF-8 encoding of cp to out.
 void append_utf8(char32_t cp, std::string& out);

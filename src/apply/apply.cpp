@@ -39,7 +39,7 @@ int write_rank(const std::string& path) {
   return 2;
 }
 
-std::string join(const std::string& dir, const std::string& name) { return dir + "/" + name; }
+using detail::join;
 
 // Writes or deletes one target in place; the read-back is part of write_file_atomically.
 Status write_target(FileSystem& fs, const ApplyPaths& paths, const PlanOperation& op) {

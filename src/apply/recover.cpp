@@ -14,7 +14,7 @@
 namespace memkit {
 namespace {
 
-std::string join(const std::string& dir, const std::string& name) { return dir + "/" + name; }
+using detail::join;
 
 struct JournalTarget {
   std::string path;

@@ -8,6 +8,11 @@
 
 namespace memkit::detail {
 
+// `name` inside folder `dir`, as FileSystem paths are spelled.
+[[nodiscard]] inline std::string join(const std::string& dir, const std::string& name) {
+  return dir + "/" + name;
+}
+
 inline Status remove_state_directory(FileSystem& fs, const std::string& dir) {
   Result<std::vector<std::string>> names = fs.list_directory(dir);
   if (!names) return names.status();

@@ -249,7 +249,7 @@ InboxCompaction plan_inbox_compaction(const CustodianInputs& inputs, const Token
     sort_findings(out);
     return report;
   }
-  const std::size_t content_begin = bytes.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;
+  const std::size_t content_begin = bom_size(bytes);
   Scan scan = scan_inbox(bytes, content_begin);
   reader.report_issues("inbox.md", scan.parse_error, scan.utf8_error, true);
   if (scan.parse_error || (do_not_use && !do_not_use->parseable())) {

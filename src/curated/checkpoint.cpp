@@ -22,6 +22,7 @@
 #include <utility>
 #include <vector>
 
+#include "curated/words.hpp"
 #include "curated/write_plan.hpp"
 #include "json/strict_json.hpp"
 #include "memkit/curated.hpp"
@@ -35,7 +36,7 @@ namespace {
 
 using json = nlohmann::json;
 
-constexpr std::string_view kTypes = "project, user, feedback, atom, decision or negative";
+using wordlist::kTypeChoices;
 
 // ---- stage 1: shape -----------------------------------------------------------------------------
 
@@ -180,7 +181,7 @@ std::optional<Finding> invalid(const Item& item, std::size_t index, const Payloa
                                const std::optional<RowType>& type) {
   if (!type) {  // only the record can get here: its failure stops the validation
     return make_fatal("MK-ARG-001", "",
-                      "type: expected " + std::string(kTypes) + ", got '" +
+                      "type: expected " + std::string(kTypeChoices) + ", got '" +
                           to_valid_utf8(payload.record.type) + "'");
   }
   if (std::optional<std::string> problem = slug_problem(item.name, *type)) {

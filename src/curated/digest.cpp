@@ -25,20 +25,6 @@ constexpr std::string_view kEllipsis = "…";
 constexpr std::size_t kShownBuckets = 10;
 constexpr std::size_t kDigestDescription = 60;
 
-// Code points as decode_utf8 reads them: an ill-formed sequence counts as one U+FFFD.
-std::uint64_t code_points(std::string_view text) noexcept {
-  std::uint64_t n = 0;
-  for (std::size_t pos = 0; pos < text.size(); ++n) (void)decode_utf8(text, pos);
-  return n;
-}
-
-// The bytes of the first `n` code points of `text`, as they stand.
-std::string_view first_code_points(std::string_view text, std::size_t n) noexcept {
-  std::size_t pos = 0;
-  for (std::size_t i = 0; i < n && pos < text.size(); ++i) (void)decode_utf8(text, pos);
-  return text.substr(0, pos);
-}
-
 std::string join_lines(const std::vector<std::string>& lines) {
   std::string out;
   for (std::size_t i = 0; i < lines.size(); ++i) {
@@ -143,7 +129,7 @@ Digest digest(const std::vector<Row>& rows, std::uint64_t max_chars,
   std::size_t shown = std::min(buckets.size(), kShownBuckets);
   std::string block = digest_block(buckets, descs, shown, footer);
   // Step 4: the budget bounds the whole block; the first bucket stays even over it.
-  while (shown > 1 && code_points(block) > max_chars) {
+  while (shown > 1 && count_code_points(block) > max_chars) {
     --shown;
     block = digest_block(buckets, descs, shown, footer);
   }
@@ -191,13 +177,13 @@ Kernel kernel(const std::vector<Row>& rows, const KernelFilter& filter,
   // block each time: each line's own, plus the LFs that join them (an LF never joins an
   // ill-formed sequence, so the lines count apart as they count together).
   std::uint64_t total = lines.size() - 1;
-  for (const std::string& line : lines) total += code_points(line);
+  for (const std::string& line : lines) total += count_code_points(line);
   while (!out.rows.empty()) {
     if (!max_chars || total <= *max_chars) {
       out.block = join_lines(lines);
       break;
     }
-    total -= code_points(lines.back()) + 1;
+    total -= count_code_points(lines.back()) + 1;
     out.rows.pop_back();
     lines.pop_back();
   }

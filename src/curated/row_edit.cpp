@@ -16,8 +16,6 @@
 namespace memkit::curated {
 namespace {
 
-constexpr std::string_view kBom = "\xEF\xBB\xBF";
-
 // The single-valued fields, in the order memkit writes them; `Link` lines come after them.
 constexpr std::array kScalarFields = {Field::type,        Field::row_class,      Field::status,
                                       Field::initiative,  Field::audience,       Field::description,
@@ -26,9 +24,7 @@ constexpr std::array kScalarFields = {Field::type,        Field::row_class,     
 
 std::string_view terminator_of(bool crlf) noexcept { return crlf ? "\r\n" : "\n"; }
 
-std::size_t content_begin_of(std::string_view bytes) noexcept {
-  return bytes.starts_with(kBom) ? kBom.size() : 0;
-}
+std::size_t content_begin_of(std::string_view bytes) noexcept { return bom_size(bytes); }
 
 // An enum's word as a field value.
 std::optional<std::string> owned(std::string_view word) { return std::string(word); }

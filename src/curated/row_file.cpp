@@ -15,7 +15,6 @@
 namespace memkit::curated {
 namespace {
 
-constexpr std::string_view kBom = "\xEF\xBB\xBF";
 constexpr std::string_view kTypePrefix = "Type: ";
 
 std::size_t line_end(const Line& line) noexcept {
@@ -297,7 +296,7 @@ class EntryReader final {
 
 RowFile parse_row_file(std::string_view bytes, std::string_view path) {
   RowFile file;
-  const std::size_t content_begin = bytes.starts_with(kBom) ? kBom.size() : 0;
+  const std::size_t content_begin = bom_size(bytes);
   // compaction.md §7.2: the first terminated line decides the terminator of new lines.
   const std::size_t lf = bytes.find('\n', content_begin);
   file.crlf = lf != std::string_view::npos && lf > content_begin && bytes[lf - 1] == '\r';

@@ -104,16 +104,6 @@ bool holds_match(const std::vector<SearchTerm>& terms, std::string_view text) {
                          [&](std::string_view token) { return !any_term_matches(terms, token); });
 }
 
-// The first `n` code points of `text` (an ill-formed sequence counts as the one U+FFFD it reads
-// as, and is kept as it stands).
-std::string_view first_code_points(std::string_view text, std::size_t n) noexcept {
-  std::size_t pos = 0;
-  for (std::size_t count = 0; count < n && pos < text.size(); ++count) {
-    (void)decode_utf8(text, pos);
-  }
-  return text.substr(0, pos);
-}
-
 // §8 snippet: the first body line holding a matched token, else the description if it holds
 // one, else the name. A line is stripped with W first: indentation and a CRLF file's CR say
 // nothing about the match, and would spend the 120 code points on blanks.

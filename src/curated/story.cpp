@@ -26,14 +26,6 @@ std::optional<std::string> ts_of(const std::string& ts) {
   return ts;
 }
 
-std::int64_t code_points(std::string_view text) noexcept {
-  std::int64_t count = 0;
-  for (std::size_t pos = 0; pos < text.size();) {
-    (void)decode_utf8(text, pos);
-    ++count;
-  }
-  return count;
-}
 
 std::optional<std::string> word_of(const std::optional<RowStatus>& status) {
   if (!status) return std::nullopt;
@@ -90,7 +82,8 @@ void events_of(const HistoryRecord& record, std::vector<StoryEvent>& out) {
   if (before.body != after.body) {
     const bool grew = after.body.size() > before.body.size() && after.body.starts_with(before.body);
     StoryEvent body = event(record, grew ? "append" : "edit");
-    body.body_delta = code_points(after.body) - code_points(before.body);
+    body.body_delta = static_cast<std::int64_t>(count_code_points(after.body)) -
+                      static_cast<std::int64_t>(count_code_points(before.body));
     out.push_back(std::move(body));
   }
   if (before.row_class != after.row_class) {

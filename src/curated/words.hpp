@@ -31,4 +31,11 @@ template <class Enum, std::size_t N>
   return std::nullopt;
 }
 
+// The words an error message offers, in the spec's order (curated.md §3).
+inline constexpr std::string_view kTypeChoices =
+    "project, user, feedback, atom, decision or negative";
+inline constexpr std::string_view kClassChoices = "anchor, thread or log";
+inline constexpr std::string_view kStatusChoices = "open, carry_forward, graduated, closed or null";
+inline constexpr std::string_view kAudienceChoices = "orchestrator, executor or any";
+
 }  // namespace memkit::curated::wordlist

@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "curated/words.hpp"
 #include "curated/write_plan.hpp"
 #include "json/bounded_json.hpp"
 #include "json/canonical.hpp"
@@ -411,18 +412,18 @@ namespace {
 using write_detail::Located;
 using write_detail::Planner;
 
-constexpr std::string_view kTypes = "project, user, feedback, atom, decision or negative";
-constexpr std::string_view kClasses = "anchor, thread or log";
-constexpr std::string_view kStatuses = "open, carry_forward, graduated, closed or null";
-constexpr std::string_view kAudiences = "orchestrator, executor or any";
+using wordlist::kAudienceChoices;
+using wordlist::kClassChoices;
+using wordlist::kStatusChoices;
+using wordlist::kTypeChoices;
 
 // --status: nullopt when not given; a value holding nullopt for "null" (clear).
 std::optional<std::optional<RowStatus>> status_argument(const std::optional<std::string>& raw,
                                                         std::vector<Finding>& findings) {
   if (!raw) return std::nullopt;
   if (*raw == "null") return std::optional<RowStatus>();
-  const std::optional<RowStatus> status =
-      write_detail::parse_argument<RowStatus>("--status", raw, parse_status, kStatuses, findings);
+  const std::optional<RowStatus> status = write_detail::parse_argument<RowStatus>(
+      "--status", raw, parse_status, kStatusChoices, findings);
   if (!status) return std::nullopt;
   return status;
 }
@@ -525,7 +526,7 @@ Write plan_add(const Snapshot& files, const WriteContext& context, const AddRequ
   std::vector<Finding> refusals;
   using write_detail::parse_argument;
   const std::optional<RowType> type =
-      parse_argument<RowType>("--type", request.type, parse_row_type, kTypes, refusals);
+      parse_argument<RowType>("--type", request.type, parse_row_type, kTypeChoices, refusals);
   if (type) {
     if (std::optional<std::string> problem = slug_problem(request.name, *type)) {
       refusals.push_back(
@@ -537,14 +538,14 @@ Write plan_add(const Snapshot& files, const WriteContext& context, const AddRequ
   CheckedBody body = check_body(request.body);
   if (body.refused) refusals.push_back(std::move(*body.refused));
   const auto description = write_detail::description_argument(request.description, refusals);
-  const std::optional<RowClass> row_class =
-      parse_argument<RowClass>("--class", request.row_class, parse_row_class, kClasses, refusals);
+  const std::optional<RowClass> row_class = parse_argument<RowClass>(
+      "--class", request.row_class, parse_row_class, kClassChoices, refusals);
   const auto status = status_argument(request.status, refusals);
   const std::optional<std::string> initiative =
       write_detail::initiative_argument(request.initiative, refusals);
   const auto project_ref = write_detail::one_line("--project-ref", request.project_ref, refusals);
   const std::optional<Audience> audience = parse_argument<Audience>(
-      "--audience", request.audience, parse_audience, kAudiences, refusals);
+      "--audience", request.audience, parse_audience, kAudienceChoices, refusals);
   const auto origin = write_detail::one_line("--origin-session", request.origin_session, refusals);
 
   Planner planner(files, context);
@@ -642,7 +643,7 @@ Write plan_edit(const Snapshot& files, const WriteContext& context, const EditRe
     description = write_detail::description_argument(request.content, refusals);
   }
   const std::optional<Audience> audience = write_detail::parse_argument<Audience>(
-      "--audience", request.audience, parse_audience, kAudiences, refusals);
+      "--audience", request.audience, parse_audience, kAudienceChoices, refusals);
   const std::optional<std::string> initiative =
       write_detail::initiative_argument(request.initiative, refusals);
   const auto project_ref = write_detail::one_line("--project-ref", request.project_ref, refusals);
@@ -678,7 +679,7 @@ Write plan_reclassify(const Snapshot& files, const WriteContext& context, std::s
                                   "give --class, --status, or both"));
   }
   const std::optional<RowClass> new_class = write_detail::parse_argument<RowClass>(
-      "--class", row_class, parse_row_class, kClasses, refusals);
+      "--class", row_class, parse_row_class, kClassChoices, refusals);
   const auto new_status = status_argument(status, refusals);
 
   Planner planner(files, context);

@@ -4,8 +4,10 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "memkit/text.hpp"
 
@@ -20,6 +22,18 @@ namespace memkit::detail {
 
 [[nodiscard]] inline nlohmann::json utf8(std::string_view text) {
   return nlohmann::json(to_valid_utf8(text));
+}
+
+// A text as a JSON string, or null when absent.
+[[nodiscard]] inline nlohmann::json text_or_null(const std::optional<std::string>& text) {
+  return text ? utf8(*text) : nlohmann::json(nullptr);
+}
+
+// Texts (paths, names) as a JSON array of strings, in their order.
+[[nodiscard]] inline nlohmann::json utf8_array(const std::vector<std::string>& texts) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const std::string& text : texts) out.push_back(utf8(text));
+  return out;
 }
 
 // Appends `text` as a canonical JSON string literal, for writers that stream large arrays

@@ -2,6 +2,7 @@
 // record a floor command appended or found, and the plans of `floors prune` and
 // `telemetry compact`.
 #include "json/canonical.hpp"
+#include "json/plan_value.hpp"
 #include "memkit/curated_json.hpp"
 #include "memkit/json.hpp"
 #include "memkit/plan.hpp"
@@ -9,15 +10,8 @@
 namespace memkit {
 namespace {
 
+using detail::plan_or_null;
 using nlohmann::json;
-
-json plan_or_null(const Plan* plan) { return plan ? json::parse(plan_json(*plan)) : json(nullptr); }
-
-json paths_json(const std::vector<std::string>& paths) {
-  json out = json::array();
-  for (const std::string& path : paths) out.push_back(detail::utf8(path));
-  return out;
-}
 
 }  // namespace
 
@@ -33,7 +27,7 @@ std::string curated_floors_prune_json(std::string_view workspace,
                                       const std::vector<std::string>& files, const Plan* plan,
                                       bool applied) {
   return detail::canonical_dump(json{{"workspace", detail::utf8(workspace)},
-                                     {"files", paths_json(files)},
+                                     {"files", detail::utf8_array(files)},
                                      {"applied", applied},
                                      {"plan", plan_or_null(plan)}});
 }
@@ -49,7 +43,7 @@ std::string curated_telemetry_compact_json(std::string_view workspace, std::stri
                                      {"before", detail::utf8(before)},
                                      {"folded", folded},
                                      {"kept", kept},
-                                     {"files", paths_json(files)},
+                                     {"files", detail::utf8_array(files)},
                                      {"applied", applied},
                                      {"plan", plan_or_null(plan)}});
 }

@@ -14,10 +14,6 @@
 
 namespace memkit::detail {
 
-[[nodiscard]] inline nlohmann::json text_or_null(const std::optional<std::string>& text) {
-  return text ? utf8(*text) : nlohmann::json(nullptr);
-}
-
 template <class Enum>
 [[nodiscard]] nlohmann::json enum_or_null(const std::optional<Enum>& value) {
   return value ? nlohmann::json(std::string(curated::name_of(*value))) : nlohmann::json(nullptr);

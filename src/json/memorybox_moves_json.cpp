@@ -1,23 +1,16 @@
 // JSON of the MemoryBox commands that move entries (spec memorybox.md §6 `--resolve archive`,
 // §7 `compact`, §11 `promote`). `plan` is the custodian plan's own JSON (compaction.md §12.2).
 #include "json/canonical.hpp"
+#include "json/plan_value.hpp"
 #include "memkit/json.hpp"
 
 namespace memkit {
 namespace {
 
+using detail::plan_or_null;
 using detail::utf8;
+using detail::utf8_array;
 using nlohmann::json;
-
-json plan_or_null(const std::optional<Plan>& plan) {
-  return plan ? json::parse(plan_json(*plan)) : json(nullptr);
-}
-
-json paths_of(const std::vector<std::string>& written) {
-  json paths = json::array();
-  for (const std::string& path : written) paths.push_back(utf8(path));
-  return paths;
-}
 
 }  // namespace
 
@@ -42,13 +35,13 @@ std::string memorybox_compact_json(const memorybox::Compaction& compaction, bool
                                      {"actions", actions},
                                      {"plan", plan_or_null(compaction.plan)},
                                      {"applied", applied},
-                                     {"written", paths_of(written)}});
+                                     {"written", utf8_array(written)}});
 }
 
 std::string memorybox_promote_json(const memorybox::EntryMove& move, bool applied,
                                    const std::vector<std::string>& written) {
   return detail::canonical_dump(json{
-      {"plan", plan_or_null(move.plan)}, {"applied", applied}, {"written", paths_of(written)}});
+      {"plan", plan_or_null(move.plan)}, {"applied", applied}, {"written", utf8_array(written)}});
 }
 
 std::string memorybox_resolve_archive_json(const memorybox::EntryMove& move, bool applied,

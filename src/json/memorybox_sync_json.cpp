@@ -1,26 +1,16 @@
 // JSON of `memorybox sync pull|push|status|resolve` (spec memorybox.md §9, §11).
 #include "json/canonical.hpp"
+#include "json/plan_value.hpp"
 #include "memkit/json.hpp"
 
 namespace memkit {
 namespace {
 
+using detail::plan_or_null;
+using detail::text_or_null;
 using detail::utf8;
+using detail::utf8_array;
 using nlohmann::json;
-
-json text_or_null(const std::optional<std::string>& text) {
-  return text ? json(utf8(*text)) : json(nullptr);
-}
-
-json strings(const std::vector<std::string>& values) {
-  json out = json::array();
-  for (const std::string& v : values) out.push_back(utf8(v));
-  return out;
-}
-
-json plan_or_null(const std::optional<Plan>& plan) {
-  return plan ? json::parse(plan_json(*plan)) : json(nullptr);
-}
 
 }  // namespace
 
@@ -52,7 +42,7 @@ std::string memorybox_sync_pull_json(const memorybox::PullPlanning& pull,
                                      {"plan", plan_or_null(pull.plan)},
                                      {"needs_confirmation", pull.needs_confirmation},
                                      {"applied", applied},
-                                     {"written", strings(written)}});
+                                     {"written", utf8_array(written)}});
 }
 
 std::string memorybox_sync_push_json(const memorybox::PushReport& push) {
@@ -63,10 +53,10 @@ std::string memorybox_sync_push_json(const memorybox::PushReport& push) {
                            {"reason", utf8(r.reason)}});
   }
   return detail::canonical_dump(json{{"workspace_id", utf8(push.workspace_id)},
-                                     {"assigned", strings(push.assigned)},
+                                     {"assigned", utf8_array(push.assigned)},
                                      {"sent", push.sent},
                                      {"refused", refused},
-                                     {"held", strings(push.held)},
+                                     {"held", utf8_array(push.held)},
                                      {"last_push_at", text_or_null(push.last_push_at)},
                                      {"last_push_ok", push.last_push_ok}});
 }
@@ -78,7 +68,7 @@ std::string memorybox_sync_status_json(const memorybox::SyncStatus& status) {
            {"last_push_at", text_or_null(status.last_push_at)},
            {"last_push_ok", status.last_push_ok},
            {"pending_push", status.pending_push},
-           {"open_conflicts", strings(status.open_conflicts)},
+           {"open_conflicts", utf8_array(status.open_conflicts)},
            {"pending_pull", status.pending_pull ? json(*status.pending_pull) : json(nullptr)}});
 }
 
@@ -88,7 +78,7 @@ std::string memorybox_sync_resolve_json(const memorybox::Resolution& resolution,
                                      {"take", resolution.take},
                                      {"file", utf8(resolution.file)},
                                      {"plan", plan_or_null(resolution.plan)},
-                                     {"written", strings(written)}});
+                                     {"written", utf8_array(written)}});
 }
 
 }  // namespace memkit

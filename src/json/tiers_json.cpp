@@ -9,29 +9,21 @@ namespace memkit {
 namespace {
 
 using detail::canonical_dump;
+using detail::text_or_null;
 using detail::utf8;
+using detail::utf8_array;
 using nlohmann::json;
-
-json text_or_null(const std::optional<std::string>& text) {
-  return text ? utf8(*text) : json(nullptr);
-}
-
-json paths(const std::vector<std::string>& list) {
-  json out = json::array();
-  for (const std::string& path : list) out.push_back(utf8(path));
-  return out;
-}
 
 json entry_json(const tiers::DataEntry& entry) {
   json columns = json(nullptr);
-  if (entry.declared_columns) columns = paths(*entry.declared_columns);
+  if (entry.declared_columns) columns = utf8_array(*entry.declared_columns);
   return json{{"name", utf8(entry.name)},
               {"path", utf8(std::string(tiers::kDataDir) + "/" + entry.name)},
               {"updated_at", entry.updated_at},
               {"source_label", text_or_null(entry.source_label)},
               {"description", text_or_null(entry.description)},
               {"declared_columns", columns},
-              {"detected_columns", paths(entry.detected_columns)},
+              {"detected_columns", utf8_array(entry.detected_columns)},
               {"row_count", entry.row_count},
               {"column_count", entry.column_count},
               {"size_bytes", entry.size_bytes}};
@@ -50,7 +42,7 @@ json log_json(const tiers::LogRead& log) {
 }  // namespace
 
 std::string tiers_init_json(const std::vector<std::string>& created) {
-  return canonical_dump(json{{"created", paths(created)}});
+  return canonical_dump(json{{"created", utf8_array(created)}});
 }
 
 std::string tiers_write_json(std::string_view command, const tiers::Written& written,
@@ -159,7 +151,7 @@ std::string tiers_global_json(const tiers::GlobalRead& global) {
 }
 
 std::string tiers_themes_json(const std::vector<std::string>& themes) {
-  return canonical_dump(json{{"themes", paths(themes)}});
+  return canonical_dump(json{{"themes", utf8_array(themes)}});
 }
 
 std::string tiers_data_json(const tiers::DataFile& file) {
@@ -195,7 +187,7 @@ std::string tiers_archive_json(const tiers::ArchivePlan& archive, bool applied,
       json{{"candidates", candidates},
            {"plan", archive.plan ? json::parse(plan_json(*archive.plan)) : json(nullptr)},
            {"applied", applied},
-           {"written", paths(written)}});
+           {"written", utf8_array(written)}});
 }
 
 std::string tiers_template_json(tiers::Template t) {

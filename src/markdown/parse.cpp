@@ -9,8 +9,6 @@
 namespace memkit {
 namespace {
 
-constexpr std::string_view kBom = "\xEF\xBB\xBF";
-
 // §6.2 and §6.4: the preamble, then one section per H2 line ending at its last non-blank unit.
 void build_sections(Document::Impl& doc) {
   const std::vector<Unit>& units = doc.units;
@@ -65,7 +63,7 @@ Document parse_markdown(std::shared_ptr<const std::string> bytes) {
   if (!bytes) bytes = std::make_shared<const std::string>();
   impl->bytes = bytes;
   const std::string_view view(*bytes);
-  impl->bom = view.substr(0, 3) == kBom;
+  impl->bom = bom_size(view) != 0;
   const std::size_t begin = impl->bom ? 3 : 0;
 
   if (const auto bad = find_invalid_utf8(view)) {
@@ -89,8 +87,7 @@ Document parse_markdown(std::shared_ptr<const std::string> bytes) {
 }
 
 struct UnitReader::State {
-  explicit State(std::string_view bytes)
-      : scanner(bytes, bytes.substr(0, 3) == kBom ? 3 : 0, batch) {
+  explicit State(std::string_view bytes) : scanner(bytes, bom_size(bytes), batch) {
     batch.reserve(kBatch);
   }
   static constexpr std::size_t kBatch = 256;

@@ -115,10 +115,10 @@ Result<std::vector<CanonRecord>> parse_canon_ledger(std::string_view bytes) {
 }
 
 std::string canon_ledger_line(const CanonRecord& record) {
-  return detail::canonical_dump({{"path", detail::utf8(record.path)},
-                                 {"length", record.length},
-                                 {"sha256", record.sha256},
-                                 {"recorded_at", record.recorded_at}}) +
+  return memkit::detail::canonical_dump({{"path", memkit::detail::utf8(record.path)},
+                                         {"length", record.length},
+                                         {"sha256", record.sha256},
+                                         {"recorded_at", record.recorded_at}}) +
          "\n";
 }
 

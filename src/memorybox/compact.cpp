@@ -8,23 +8,24 @@
 #include <set>
 
 #include "memkit/similarity.hpp"
+#include "memorybox/bloat_limits.hpp"
 #include "memorybox/move_set.hpp"
 
 namespace memkit::memorybox {
 namespace {
 
-constexpr std::uint64_t kSessionLogLines = 200;
-constexpr std::uint64_t kActiveTaskItems = 50;
-constexpr std::uint64_t kEntryItems = 30;  // MISTAKES.md, PATTERNS.md
+using limits::kActiveTaskItems;
+using limits::kDailyKeepDays;
+using limits::kEntryItems;
+using limits::kSessionLogLines;
 constexpr std::int64_t kSessionKeepDays = 14;
 constexpr std::size_t kSessionsKept = 10;
 constexpr std::int64_t kTaskKeepDays = 7;
-constexpr std::int64_t kDailyKeepDays = 30;
 constexpr std::int64_t kLowUseDays = 90;
 constexpr std::uint32_t kPromotion = 80;  // hundredths of effective confidence
 
 // What the rules share while they run.
-struct Run {
+struct CompactRun {
   const Inputs& inputs;
   CivilDate today;
   bool force;
@@ -32,7 +33,7 @@ struct Run {
   detail::MoveSet moves;
   Compaction out;
 
-  Run(const Inputs& in, const ClockReading& now, bool f)
+  CompactRun(const Inputs& in, const ClockReading& now, bool f)
       : inputs(in), today(now.local_date()), force(f), docs(in), moves(docs) {}
 
   // The rule's row; returns true iff the rule acts.
@@ -97,7 +98,7 @@ std::string entry_text(const Document& doc, const Entry& entry) {
 
 // SESSION_LOG.md: sessions more than 14 days old move to their own month's archive; the 10
 // newest always stay (of two on one date, the later in the file is newer).
-void session_log_rule(Run& run) {
+void session_log_rule(CompactRun& run) {
   const std::string path(bloat_rule_file(BloatRule::session_log));
   const FileSnapshot* file = run.docs.file(path);
   const std::uint64_t lines = file != nullptr && file->exists() ? line_count(file->text()) : 0;
@@ -124,7 +125,7 @@ void session_log_rule(Run& run) {
 
 // ACTIVE_TASKS.md: completed tasks whose completion date is more than 7 days old move to the
 // archive of that date's month; completed tasks without a date are listed.
-void active_tasks_rule(Run& run) {
+void active_tasks_rule(CompactRun& run) {
   const std::string path(bloat_rule_file(BloatRule::active_tasks));
   const Document* doc = run.parsed(path);
   const std::uint64_t items = doc != nullptr ? item_count(path, *doc).value_or(0) : 0;
@@ -158,7 +159,7 @@ void active_tasks_rule(Run& run) {
 // The entries of MISTAKES.md or PATTERNS.md left after (a): exact duplicates (same ID, the first
 // kept) move to the archive of today's month, with `also_moved` entries (MISTAKES' resolved).
 template <class AlsoMoved>
-std::vector<const Entry*> move_duplicates(Run& run, BloatRule rule, const std::string& path,
+std::vector<const Entry*> move_duplicates(CompactRun& run, BloatRule rule, const std::string& path,
                                           const Document& doc, const std::vector<Entry>& entries,
                                           AlsoMoved&& also_moved) {
   std::vector<const Entry*> remaining;
@@ -176,7 +177,7 @@ std::vector<const Entry*> move_duplicates(Run& run, BloatRule rule, const std::s
 
 // MISTAKES.md: (a) duplicates and (b) resolved entries move; (c) near-duplicate pairs of the
 // rest are listed as merge candidates.
-void mistakes_rule(Run& run) {
+void mistakes_rule(CompactRun& run) {
   const std::string path(bloat_rule_file(BloatRule::mistakes));
   const Document* doc = run.parsed(path);
   const std::uint64_t items = doc != nullptr ? item_count(path, *doc).value_or(0) : 0;
@@ -202,7 +203,7 @@ void mistakes_rule(Run& run) {
 
 // PATTERNS.md: (a) duplicates move; (b) promotion candidates (effective confidence >= 0.80) and
 // (c) low-use candidates (Last-Used missing or 90 or more days old) are listed.
-void patterns_rule(Run& run) {
+void patterns_rule(CompactRun& run) {
   const std::string path(bloat_rule_file(BloatRule::patterns));
   const Document* doc = run.parsed(path);
   const std::uint64_t items = doc != nullptr ? item_count(path, *doc).value_or(0) : 0;
@@ -245,7 +246,7 @@ void patterns_rule(Run& run) {
 
 // daily/: a daily file of an earlier month and more than 30 days old goes, whole, into its
 // month's archive and is then deleted.
-void daily_rule(Run& run) {
+void daily_rule(CompactRun& run) {
   std::vector<std::pair<std::string, CivilDate>> due;
   for (const std::string& path : run.inputs.daily_files) {
     const CivilDate date = *daily_date(path.substr(path.rfind('/') + 1));
@@ -331,8 +332,8 @@ std::string_view action_kind_name(ActionKind kind) noexcept {
 
 Compaction plan_memorybox_compaction(const Inputs& inputs, const CompactRequest& request,
                                      const ClockReading& now) {
-  Run run(inputs, now, request.force);
-  using RuleFn = void (*)(Run&);
+  CompactRun run(inputs, now, request.force);
+  using RuleFn = void (*)(CompactRun&);
   constexpr std::pair<BloatRule, RuleFn> kRules[] = {
       {BloatRule::session_log, session_log_rule},
       {BloatRule::active_tasks, active_tasks_rule},

@@ -12,9 +12,9 @@ namespace {
 std::size_t slot(Gate gate) noexcept { return static_cast<std::size_t>(gate); }
 
 // The run so far: the verdict being filled, and how a gate ends it.
-class Run final {
+class GateRun final {
  public:
-  Run() {
+  GateRun() {
     for (Gate gate : kGates) verdict_.gates[slot(gate)].gate = gate;
   }
   void pass(Gate gate, std::string detail) {
@@ -154,7 +154,7 @@ Result<GateAnswer> parse_gate_answer(Gate gate, std::string_view text) {
 
 GateVerdict run_gates(const Inputs& inputs, const GateIndex& index, const Candidate& candidate,
                       const Judge& judge, const ClockReading& now, const GateOptions& options) {
-  Run run;
+  GateRun run;
   const CivilDate today = now.local_date();
   if (strip_w(candidate.text).empty()) {
     return run.refuse(make_fatal("MK-ARG-001", "", "--text: empty"));

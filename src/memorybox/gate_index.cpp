@@ -153,7 +153,7 @@ std::string candidate_key(std::string_view given) {
       continue;
     }
     joined.push_back('\n');
-    if (!detail::is_blank(line.content)) joined.append("  ").append(rstrip_w(line.content));
+    if (!memkit::detail::is_blank(line.content)) joined.append("  ").append(rstrip_w(line.content));
   }
   return casefold(strip_w(joined));
 }

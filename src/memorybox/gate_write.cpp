@@ -28,7 +28,7 @@ std::vector<std::string_view> text_lines(std::string_view text) {
   LineCursor cursor(text, 0, text.size(), 1);
   Line line{};
   while (cursor.next(line)) lines.push_back(line.content);
-  while (!lines.empty() && detail::is_blank(lines.back())) lines.pop_back();
+  while (!lines.empty() && memkit::detail::is_blank(lines.back())) lines.pop_back();
   return lines;
 }
 
@@ -79,14 +79,14 @@ std::vector<std::string> entry_lines(const WriteRequest& w, const std::vector<Fi
         fmt::format("{} {} \u2014 {}", marks, w.now.local_date_iso(), *w.candidate.title));
     for (const FieldLine& f : fields) lines.push_back(fmt::format("{}: {}", f.key, f.value));
     lines.emplace_back();
-    for (std::string_view t : text) lines.emplace_back(detail::is_blank(t) ? "" : t);
+    for (std::string_view t : text) lines.emplace_back(memkit::detail::is_blank(t) ? "" : t);
     return lines;
   }
   for (std::size_t i = 0; i < text.size(); ++i) {
     if (i == 0) {
       lines.push_back("- " + std::string(text[0]));
     } else {
-      lines.push_back(detail::is_blank(text[i]) ? "" : "  " + std::string(text[i]));
+      lines.push_back(memkit::detail::is_blank(text[i]) ? "" : "  " + std::string(text[i]));
     }
   }
   for (const FieldLine& f : fields) lines.push_back(fmt::format("  {}: {}", f.key, f.value));

@@ -5,14 +5,15 @@
 
 #include "memkit/memorybox.hpp"
 #include "memkit/text.hpp"
+#include "memorybox/bloat_limits.hpp"
 
 namespace memkit::memorybox {
 namespace {
 
-constexpr std::uint64_t kSessionLogLines = 200;
-constexpr std::uint64_t kActiveTaskItems = 50;
-constexpr std::uint64_t kEntryItems = 30;  // MISTAKES.md, PATTERNS.md
-constexpr std::int64_t kDailyKeepDays = 30;
+using limits::kActiveTaskItems;
+using limits::kDailyKeepDays;
+using limits::kEntryItems;
+using limits::kSessionLogLines;
 
 Budget stay_under(std::uint64_t limit) {
   return *Budget::create(limit, Bound::stay_under, Measure::lines);
@@ -40,7 +41,7 @@ const std::vector<TierSpec>& default_tiers() {
 }
 
 std::uint64_t line_count(std::string_view bytes) noexcept {
-  if (bytes.substr(0, 3) == "\xEF\xBB\xBF") bytes.remove_prefix(3);
+  bytes.remove_prefix(bom_size(bytes));
   const auto terminated = static_cast<std::uint64_t>(count_newlines(bytes));
   return terminated + (!bytes.empty() && bytes.back() != '\n' ? 1 : 0);
 }

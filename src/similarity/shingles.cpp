@@ -6,7 +6,7 @@
 namespace memkit::similarity::detail {
 namespace {
 
-constexpr std::size_t kInitialSlots = 1024;
+constexpr std::size_t kInitialShingleSlots = 1024;
 
 // MurmurHash3's 64-bit finalizer: every input bit reaches every output bit, so the low bits that
 // pick a slot depend on all three ids.
@@ -59,7 +59,7 @@ std::size_t ShingleDictionary::slot_of(const ShingleKey& k, std::uint64_t hash) 
 }
 
 void ShingleDictionary::grow() {
-  const std::size_t slot_count = slots_.empty() ? kInitialSlots : slots_.size() * 2;
+  const std::size_t slot_count = slots_.empty() ? kInitialShingleSlots : slots_.size() * 2;
   tags_.assign(slot_count, 0);
   slots_.assign(slot_count, kNoId);
   const std::size_t mask = slot_count - 1;

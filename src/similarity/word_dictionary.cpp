@@ -7,7 +7,7 @@
 namespace memkit::similarity::detail {
 namespace {
 
-constexpr std::size_t kInitialSlots = 1024;
+constexpr std::size_t kInitialWordSlots = 1024;
 
 }  // namespace
 
@@ -25,7 +25,7 @@ std::size_t WordDictionary::slot_of(std::string_view w, std::uint64_t hash) cons
 }
 
 void WordDictionary::grow() {
-  slots_.assign(slots_.empty() ? kInitialSlots : slots_.size() * 2, kNoId);
+  slots_.assign(slots_.empty() ? kInitialWordSlots : slots_.size() * 2, kNoId);
   const std::size_t mask = slots_.size() - 1;
   for (std::uint32_t id = 0; id < size(); ++id) {
     std::size_t at = hashes_[id] & mask;

@@ -68,8 +68,8 @@ std::size_t fold_code_point(char32_t cp, char32_t (&out)[kMaxFoldLength]) noexce
 
 namespace {
 
-constexpr std::uint64_t kHighBits = 0x8080808080808080ULL;
-constexpr std::uint64_t kEachByte = 0x0101010101010101ULL;
+using detail::kEachByte;
+using detail::kHighBits;
 
 // Lower-cases 8 ASCII bytes at once. Adding 0x80 - 'A' (resp. 0x80 - 'Z' - 1) to a byte below
 // 0x80 sets its high bit iff the byte is >= 'A' (resp. > 'Z'), and never carries into the next

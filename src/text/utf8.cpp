@@ -12,7 +12,8 @@
 namespace memkit {
 namespace {
 
-constexpr std::uint64_t kHighBits = 0x8080808080808080ULL;
+using detail::byte_data;
+using detail::kHighBits;
 constexpr std::string_view kReplacementUtf8 = "\xEF\xBF\xBD";
 
 std::uint64_t load_u64(const unsigned char* p) noexcept {
@@ -48,10 +49,6 @@ std::size_t skip_ascii(const unsigned char* p, std::size_t i, std::size_t n) noe
   }
   while (i < n && p[i] < 0x80U) ++i;
   return i;
-}
-
-const unsigned char* byte_data(std::string_view bytes) noexcept {
-  return reinterpret_cast<const unsigned char*>(bytes.data());
 }
 
 }  // namespace
@@ -99,6 +96,18 @@ std::string to_valid_utf8(std::string_view bytes) {
   }
   out.append(bytes);
   return out;
+}
+
+std::size_t count_code_points(std::string_view text) noexcept {
+  std::size_t count = 0;
+  for (std::size_t pos = 0; pos < text.size(); ++count) (void)decode_utf8(text, pos);
+  return count;
+}
+
+std::string_view first_code_points(std::string_view text, std::size_t n) noexcept {
+  std::size_t pos = 0;
+  for (std::size_t count = 0; count < n && pos < text.size(); ++count) (void)decode_utf8(text, pos);
+  return text.substr(0, pos);
 }
 
 void append_utf8(char32_t cp, std::string& out) {

@@ -5,8 +5,18 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string_view>
 
 namespace memkit::detail {
+
+// Eight bytes at a time (SWAR): a word with every byte 0x01, and one with every byte's high bit.
+inline constexpr std::uint64_t kEachByte = 0x0101010101010101ULL;
+inline constexpr std::uint64_t kHighBits = 0x8080808080808080ULL;
+
+// The bytes of a string as unsigned, as the decoders read them.
+[[nodiscard]] inline const unsigned char* byte_data(std::string_view text) noexcept {
+  return reinterpret_cast<const unsigned char*>(text.data());
+}
 
 struct DecodedChar {
   char32_t cp;         // U+FFFD when !valid

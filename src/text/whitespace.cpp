@@ -17,9 +17,7 @@ bool starts_with_ascii_ci(std::string_view text, std::string_view lower_prefix) 
 }
 namespace {
 
-const unsigned char* byte_data(std::string_view text) noexcept {
-  return reinterpret_cast<const unsigned char*>(text.data());
-}
+using detail::byte_data;
 
 // Returns the length of the W prefix of text.
 std::size_t w_prefix_length(std::string_view text) noexcept {

@@ -22,7 +22,7 @@ std::size_t line_break(std::string_view bytes, std::size_t pos) noexcept {
 
 CsvParse parse_csv(std::string_view bytes, CsvScan scan) {
   CsvParse parsed;
-  std::size_t pos = bytes.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;
+  std::size_t pos = bom_size(bytes);
   std::uint32_t line = 1;
   while (pos < bytes.size() && parsed.records.size() < scan.max_records) {
     if (const std::size_t br = line_break(bytes, pos)) {  // an empty line is no record

@@ -38,8 +38,8 @@ constexpr std::array<std::uint8_t, 256> make_byte_classes() {
 
 constexpr std::array<std::uint8_t, 256> kByteClass = make_byte_classes();
 
-constexpr std::uint64_t kEachByte = 0x0101010101010101ULL;
-constexpr std::uint64_t kHighBits = 0x8080808080808080ULL;
+using detail::kEachByte;
+using detail::kHighBits;
 
 // Marks (with bit 7) each byte of an all-ASCII word that lies in [lo, hi]. Adding 0x80 - lo sets
 // bit 7 iff the byte is >= lo, adding 0x7F - hi iff it is > hi; bytes below 0x80 never carry.
