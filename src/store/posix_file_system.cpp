@@ -1,11 +1,11 @@
 // The POSIX FileSystem: the only code that makes system calls on memory files.
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <boost/filesystem.hpp>
 #include <cerrno>
 #include <cstring>
 #include <random>
@@ -104,14 +104,23 @@ class PosixFileSystem final : public FileSystem {
   }
 
   Result<std::vector<std::string>> list_directory(const std::string& path) const override {
-    boost::system::error_code error;
-    boost::filesystem::directory_iterator it(path, error);
-    if (error) return Status(Errc::io, path + ": " + error.message());
+    // Errors keep the wording they had (Errc::io, the system's message as it stands).
+    const auto failed = [&path](int error) {
+      return Status(Errc::io, path + ": " + std::strerror(error));
+    };
+    DIR* dir = ::opendir(path.c_str());
+    if (dir == nullptr) return failed(errno);
     std::vector<std::string> names;
-    for (; it != boost::filesystem::directory_iterator(); it.increment(error)) {
-      if (error) return Status(Errc::io, path + ": " + error.message());
-      names.push_back(it->path().filename().string());
+    for (;;) {
+      errno = 0;
+      const dirent* entry = ::readdir(dir);
+      if (entry == nullptr) break;
+      const std::string_view name = entry->d_name;
+      if (name != "." && name != "..") names.emplace_back(name);
     }
+    const int error = errno;
+    ::closedir(dir);
+    if (error != 0) return failed(error);
     std::sort(names.begin(), names.end());
     return names;
   }

@@ -2,7 +2,7 @@
 """usage: loaded_when_used.py LIBRARY[,LIBRARY...] FILE...
 
 Each FILE (the memkit CLI, libmemkit) must start without the LIBRARY prefixes given (say
-`libcrypto.`, `libpq.`): memkit loads them when first used, libcrypto.so.3 when SHA-256 is first
+`libcrypto.`, `libpq.`, `libboost_`): memkit never links Boost, and loads the others when first used, libcrypto.so.3 when SHA-256 is first
 asked for (src/digest/digest.cpp), libpq.so.5 when a PostgreSQL remote first connects
 (src/sync/postgres/libpq.hpp). Fails when one of them is among the libraries `ldd` says FILE loads
 at start (its NEEDED ones and theirs), or when `ldd` or `readelf -d` lists none at all (then the
