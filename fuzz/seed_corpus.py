@@ -104,6 +104,8 @@ def seed_file(corpus, path, data):
         corpus.add("memorybox_entries", bytes([memorybox_selector(path)]) + data)
         if "/rows/" in path or data.startswith(b"# ") or b"\nType: " in data:
             corpus.add("curated_rows", data)
+        if name in ("manifest.md", "decisions.md"):
+            corpus.add("custodian_manifest", data)
         if name == "global.md":
             corpus.add("tiers_json", b"{}" + SEP + b"[]" + SEP + data)
     if name.endswith(".json"):

@@ -23,8 +23,9 @@
 //
 // Only the executable does this: a host that embeds the library keeps its own allocator (glibc's
 // GLIBC_TUNABLES=glibc.malloc.hugetlb=1 gives a host the same for every allocation). Sanitizer
-// builds keep the sanitizer's operator new.
-#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+// builds keep the sanitizer's operator new (GCC defines __SANITIZE_ADDRESS__; for clang, CMake
+// defines MEMKIT_SANITIZED).
+#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__) && !defined(MEMKIT_SANITIZED)
 
 #include <malloc.h>
 #include <sys/mman.h>

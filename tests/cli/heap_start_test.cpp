@@ -12,7 +12,7 @@ using memkit::test::Mapping;
 using memkit::test::mapping_of;
 using memkit::test::thp_mode;
 
-#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__) && !defined(MEMKIT_SANITIZED)
 // The advised heap starts inside a 2 MiB page that is not wholly its own, which the kernel can only
 // back with 4 KiB pages faulted one by one. Blocks made after set-up lie past it, in whole huge
 // pages: once 8 MiB of small blocks are written, the heap holds at most a few 4 KiB pages (the heap

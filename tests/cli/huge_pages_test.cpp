@@ -29,7 +29,7 @@ TEST_CASE("cli allocator: blocks of any size hold what is written to them") {
   CHECK(array[(std::size_t{1} << 20) - 1] == 7);
 }
 
-#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__) && !defined(MEMKIT_SANITIZED)
 TEST_CASE("cli allocator: blocks large and small lie in memory that huge pages may back") {
   if (thp_mode() != "madvise") {
     MESSAGE("transparent huge pages are '" << thp_mode() << "', not madvise: nothing to see");

@@ -172,7 +172,8 @@ std::optional<std::map<std::string, ReadmeSet>> read_readme(const fs::path& path
     return std::nullopt;
   }
   std::map<std::string, ReadmeSet> sets;
-  for (const auto& [name, row] : custodian->rows) {
+  for (const auto& [name, cells] : custodian->rows) {
+    const auto& row = cells;  // a structured binding cannot be captured before clang 16
     const auto cell = [&row](std::size_t i) -> std::optional<std::uint64_t> {
       return i < row.size() ? parse_count(row[i]) : std::nullopt;
     };

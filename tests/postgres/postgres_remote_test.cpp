@@ -636,7 +636,8 @@ TEST_CASE("postgres: concurrent pushes store everything once and interleaved pul
 
   CHECK(pulls > 2);
   CHECK(seen.size() == expected.size());
-  for (const auto& [key, record] : expected) {
+  for (const auto& [key_, record] : expected) {
+    const auto& key = key_;  // clang 14 cannot capture a structured binding
     CAPTURE(key);
     const auto found = seen.find(key);
     REQUIRE(found != seen.end());

@@ -112,7 +112,8 @@ TEST_CASE("shell: init writes the §16 titles and placeholders") {
       {"decisions.md", "# Decisions\n"},     {"constraints.md", "# Constraints\n"},
       {"do-not-use.md", "# Do Not Use\n"},   {"inbox.md", "# Memory Inbox\n"},
       {"preferences.md", "# Preferences\n"}, {"changelog.md", "# Memory Changelog\n"}};
-  for (const auto& [path, title] : titles) {
+  for (const auto& [path_, title] : titles) {
+    const auto& path = path_;  // clang 14 cannot capture a structured binding
     CAPTURE(path);
     CHECK(read_bytes(memory / path).rfind(title, 0) == 0);
   }

@@ -71,7 +71,8 @@ TEST_CASE("shell: --memory-dir is normalised before it is checked") {
       {"docs/../docs/team/memory", "docs/team/memory"},
       {"docs/a/b/c", "docs/a/b/c"},
   };
-  for (const auto& [given, normalised] : accepted) {
+  for (const auto& [given_, normalised] : accepted) {
+    const auto& given = given_;  // clang 14 cannot capture a structured binding
     CAPTURE(given);
     const Result<Workspace> ws = open_at(dir.path(), given);
     REQUIRE(ws.ok());

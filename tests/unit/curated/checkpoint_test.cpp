@@ -437,7 +437,8 @@ TEST_CASE("curated checkpoint: a shape error is MK-CUR-020 BLOCKER before any op
       {"record and pendientes", R"({"record": )" + record + R"(, "pendientes": [])" + item + "]}"},
       {"resumen and pending", R"({"resumen": )" + record + R"(, "pending": [])" + item + "]}"},
   };
-  for (const auto& [what, payload] : cases) {
+  for (const auto& [what_, payload] : cases) {
+    const auto& what = what_;  // clang 14 cannot capture a structured binding
     INFO(what);
     check_shape_error(checkpoint(store, payload));
   }

@@ -104,7 +104,8 @@ TEST_CASE("curated names: the field keys, in the order memkit writes them") {
       {Field::updated, "Updated"},
       {Field::deleted, "Deleted"},
       {Field::link, "Link"}};
-  for (const auto& [field, key] : keys) {
+  for (const auto& [field, key_] : keys) {
+    const auto& key = key_;  // clang 14 cannot capture a structured binding
     CAPTURE(key);
     CHECK(key_of(field) == key);
   }
@@ -165,7 +166,8 @@ TEST_CASE("curated names: atom, decision and negative slugs start with '<type>_'
                                                          {"decisions_x", RowType::decision},
                                                          {"negative_", RowType::negative},
                                                          {"project_x", RowType::negative}};
-  for (const auto& [name, type] : bad) {
+  for (const auto& [name_, type] : bad) {
+    const auto& name = name_;  // clang 14 cannot capture a structured binding
     CAPTURE(name);
     const std::string message = problem(name, type);
     const std::string prefix = std::string(name_of(type)) + "_";

@@ -101,9 +101,9 @@ TEST_CASE("layouts: the manifest init writes reads back with every route and sub
   CHECK(m.protocol.at("protocol_version") == "0.7");
   CHECK(m.protocol.at("initialized_with") == "memkit 0.1.0");
   CHECK(m.always_load_sections == 1);
-  for (const auto& [heading, count] : m.task_subsections) {
-    CAPTURE(heading);
-    CHECK(count == 1);
+  for (const auto& subsection : m.task_subsections) {
+    CAPTURE(subsection.first);
+    CHECK(subsection.second == 1);
   }
   for (const custodian::Route& r : m.routes) CHECK(custodian::is_safe_route(r.path));
   CHECK(m.routes.size() >= 3);

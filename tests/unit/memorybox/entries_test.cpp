@@ -149,7 +149,8 @@ TEST_CASE("memorybox: an entry layout read in shares is the whole layout, in ord
     }
     return out;
   };
-  for (const auto& [path, text] : files) {
+  for (const auto& [path_, text] : files) {
+    const auto& path = path_;  // clang 14 cannot capture a structured binding
     CAPTURE(path);
     const Document doc = parse_markdown(text);
     REQUIRE(doc.parseable());
