@@ -47,6 +47,7 @@ Recovery recover_at(const fs::path& root, bool apply, bool rollback) {
   Result<Workspace> ws = Workspace::open(posix_file_system(), custodian_layout(), options);
   REQUIRE(ws.ok());
   auto lock = ws->lock();
+  REQUIRE(lock.ok());
   Result<Recovery> recovery = ws->recover(apply, rollback);
   REQUIRE(recovery.ok());
   return std::move(recovery).value();
@@ -143,9 +144,12 @@ TEST_CASE("shell: recover that cannot write names the transaction and the target
     options.project_root = dir.path().string();
     Result<Workspace> ws = Workspace::open(full, custodian_layout(), options);
     REQUIRE(ws.ok());
-    auto lock = ws->lock();
     full.fail_nth(Op::write_temporary, 1);
-    const Result<Recovery> failed = ws->recover(true, false);
+    const Result<Recovery> failed = [&ws] {
+      auto lock = ws->lock();  // released before recover_at below takes it again
+      REQUIRE(lock.ok());
+      return ws->recover(true, false);
+    }();
     REQUIRE_FALSE(failed.ok());
     const std::string message = failed.status().message();
     CHECK(message.rfind(
