@@ -18,7 +18,7 @@ struct CuratedWords {
   const char* sub;
 };
 
-constexpr CuratedWords kCommands[] = {
+constexpr CuratedWords kCuratedCommands[] = {
     {"add", nullptr},        {"append", nullptr},       {"edit", nullptr},
     {"reclassify", nullptr}, {"link", nullptr},         {"unlink", nullptr},
     {"delete", nullptr},     {"restore", nullptr},      {"checkpoint", nullptr},
@@ -28,7 +28,7 @@ constexpr CuratedWords kCommands[] = {
     {"story", nullptr},      {"event", "add"},          {"episode", "add"},
     {"episode", "show"},     {"floors", "prune"},       {"telemetry", "compact"},
     {"recover", nullptr}};
-static_assert(sizeof kCommands / sizeof kCommands[0] == MK_CURATED_RECOVER + 1);
+static_assert(sizeof kCuratedCommands / sizeof kCuratedCommands[0] == MK_CURATED_RECOVER + 1);
 
 memkit::Result<CommandRequest> curated_request(mk_curated_command command,
                                                const mk_curated_options* opts) {
@@ -41,7 +41,8 @@ memkit::Result<CommandRequest> curated_request(mk_curated_command command,
   CommandRequest request;
   // Only mk_curated_run names this group: run() refuses a curated workspace any other request.
   request.group = "curated";
-  if (kCommands[command].sub != nullptr) request.positionals.emplace_back(kCommands[command].sub);
+  if (kCuratedCommands[command].sub != nullptr)
+    request.positionals.emplace_back(kCuratedCommands[command].sub);
   // add and edit name their row with --name; every other command that names one takes it as its
   // first positional. A positional field a command does not take still goes to it, so that the
   // result is the CLI's refusal of the same extra argument.
@@ -124,7 +125,7 @@ mk_status mk_curated_run(mk_result** out, mk_workspace* ws, const mk_clock* now,
                     "command: unknown curated command " + std::to_string(command));
     });
   }
-  const CuratedWords& words = kCommands[command];
+  const CuratedWords& words = kCuratedCommands[command];
   if (ws != nullptr && ws->layout != MK_LAYOUT_CURATED) {
     const std::string name = std::string("curated ") + words.command;
     return memkit::capi::wrong_layout(out, now, name.c_str(), "mk_curated_run",

@@ -18,8 +18,8 @@ using memkit::CommandRequest;
 using memkit::Status;
 
 // The CLI's verb of each mk_sync_command, indexed by its value.
-constexpr const char* kCommands[] = {"pull", "push", "status", "resolve"};
-static_assert(sizeof kCommands / sizeof kCommands[0] == MK_SYNC_RESOLVE + 1);
+constexpr const char* kSyncCommands[] = {"pull", "push", "status", "resolve"};
+static_assert(sizeof kSyncCommands / sizeof kSyncCommands[0] == MK_SYNC_RESOLVE + 1);
 
 memkit::Result<CommandRequest> sync_request(mk_sync_command command, const mk_sync_options* opts) {
   mk_sync_options none;
@@ -29,7 +29,7 @@ memkit::Result<CommandRequest> sync_request(mk_sync_command command, const mk_sy
     return memkit::capi::unknown_version("options", opts->version);
   }
   CommandRequest request;
-  request.positionals.emplace_back(kCommands[command]);
+  request.positionals.emplace_back(kSyncCommands[command]);
   // conninfo is no option: it takes the place of MEMKIT_SYNC_CONNINFO (sync_environment).
   const std::pair<const char*, const char*> texts[] = {{"--remote", opts->remote},
                                                        {"--workspace-id", opts->workspace_id},
@@ -74,7 +74,7 @@ mk_status mk_memorybox_sync(mk_result** out, mk_workspace* ws, const mk_clock* n
     });
   }
   if (ws != nullptr && ws->layout != MK_LAYOUT_MEMORYBOX) {
-    const std::string name = std::string("memorybox sync ") + kCommands[command];
+    const std::string name = std::string("memorybox sync ") + kSyncCommands[command];
     return memkit::capi::wrong_layout(out, now, name.c_str(), "mk_memorybox_sync",
                                       "MK_LAYOUT_MEMORYBOX");
   }

@@ -11,11 +11,11 @@ using memkit::CommandRequest;
 using memkit::Status;
 
 // The CLI's name of each command, indexed by mk_tiers_command.
-constexpr const char* kCommands[] = {"init",         "session-init",   "log-turn",   "read-logs",
-                                     "persist-turn", "write-theme",    "read-theme", "read-global",
-                                     "write-global", "list-themes",    "write-data", "read-data",
-                                     "list-data",    "archive-themes", "template"};
-static_assert(sizeof kCommands / sizeof kCommands[0] == MK_TIERS_TEMPLATE + 1);
+constexpr const char* kTiersCommands[] = {
+    "init",        "session-init", "log-turn",    "read-logs",      "persist-turn",
+    "write-theme", "read-theme",   "read-global", "write-global",   "list-themes",
+    "write-data",  "read-data",    "list-data",   "archive-themes", "template"};
+static_assert(sizeof kTiersCommands / sizeof kTiersCommands[0] == MK_TIERS_TEMPLATE + 1);
 
 memkit::Result<CommandRequest> tiers_request(mk_tiers_command command,
                                              const mk_tiers_options* opts) {
@@ -93,10 +93,10 @@ mk_status mk_tiers_run(mk_result** out, mk_workspace* ws, const mk_clock* now,
   }
   if (ws != nullptr && ws->layout != MK_LAYOUT_TIERS) {
     return memkit::capi::wrong_layout(out, now,
-                                      (std::string("tiers ") + kCommands[command]).c_str(),
+                                      (std::string("tiers ") + kTiersCommands[command]).c_str(),
                                       "mk_tiers_run", "MK_LAYOUT_TIERS");
   }
-  return memkit::capi::run_built(out, ws, now, kCommands[command],
+  return memkit::capi::run_built(out, ws, now, kTiersCommands[command],
                                  [&] { return tiers_request(command, opts); });
 }
 
