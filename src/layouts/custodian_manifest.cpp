@@ -128,11 +128,16 @@ ProtocolCheck check_protocol(const Document& manifest, Severity unsupported) {
   }
   const ProtocolSupport support = protocol_support(it->second);
   if (support == ProtocolSupport::supported) return {it->second, std::nullopt};
-  const std::string why = support == ProtocolSupport::invalid ? "invalid" : "unsupported";
-  return {it->second, make_finding("MK-PROTO-001", unsupported, "manifest.md",
-                                   "manifest.md: " + why + " protocol version " + it->second +
-                                       "; memkit supports 0.5, 0.6 and 0.7",
-                                   "use a memkit release that supports this protocol")};
+  const std::string what = it->second.empty() ? "empty protocol_version"
+                           : support == ProtocolSupport::invalid
+                               ? "invalid protocol version " + it->second
+                               : "unsupported protocol version " + it->second;
+  const std::string remediation = support == ProtocolSupport::invalid
+                                      ? "write '- protocol_version: 0.7' (dotted numbers)"
+                                      : "use a memkit release that supports this protocol";
+  return {it->second,
+          make_finding("MK-PROTO-001", unsupported, "manifest.md",
+                       "manifest.md: " + what + "; memkit supports 0.5, 0.6 and 0.7", remediation)};
 }
 
 std::vector<DecisionEntry> decision_entries(const Document& doc, const TokenCounter& counter) {

@@ -135,6 +135,16 @@ TEST_CASE("audit: protocol versions: missing is a warning, newer or invalid an e
   CHECK(status.findings[0].severity == Severity::error);
 }
 
+TEST_CASE("audit: an empty protocol_version is an error that says it is empty") {
+  auto files = healthy();
+  files["manifest.md"] = "## MemoryCustodian Protocol\n- protocol_version: \n";
+  const StatusReport status = custodian_status(inputs_of(files), default_token_counter());
+  REQUIRE(codes(status.findings) == std::vector<std::string>{"MK-PROTO-001 manifest.md"});
+  CHECK(status.findings[0].message ==
+        "manifest.md: empty protocol_version; memkit supports 0.5, 0.6 and 0.7");
+  CHECK(status.findings[0].remediation == "write '- protocol_version: 0.7' (dotted numbers)");
+}
+
 TEST_CASE("audit: unparseable and invalid UTF-8 files are errors naming the line") {
   auto files = healthy();
   files["constraints.md"] = "# C\n\n```\nopen\n";
