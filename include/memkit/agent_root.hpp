@@ -50,9 +50,12 @@ class AgentRoot final {
 
   // Records `profile` in .memkit/profile when given, then creates each missing file of the
   // recorded profile's tier 1-4 lists as "# <stem>\n", and memory/daily/ and memory/ARCHIVES/;
-  // never changes an existing file. Each file is written atomically.
+  // never changes an existing file. Each file is written atomically. REQUIRES: lock() is held.
   [[nodiscard]] Result<MemoryBoxInit> init_memorybox(
       std::optional<memorybox::Profile> profile = std::nullopt);
+  // What init_memorybox refuses before it writes anything: a folder of the layout that is a link
+  // or not a folder. Reads only, so a refused init makes not even .memkit/.
+  [[nodiscard]] Status check_init_folders() const;
 
   // Takes .memkit/lock under the root (making .memkit and its .gitignore, never through a link),
   // waiting up to `timeout_seconds` (Errc::lock_busy).

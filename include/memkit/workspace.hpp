@@ -87,8 +87,8 @@ class Workspace final {
   // REQUIRES with `apply`: lock() is held.
   [[nodiscard]] Result<Recovery> recover(bool apply, bool rollback);
 
-  // §16: creates the memory directory and every missing template file, never replacing one,
-  // plus .memkit/.gitignore; holds .memkit/lock while writing.
+  // §16: creates the memory directory and every missing template file, never replacing one.
+  // REQUIRES: lock() is held and no transaction is unfinished (recover(false) is clean).
   [[nodiscard]] Result<InitResult> init_custodian(bool extended, const ClockReading& now);
 
  private:

@@ -291,6 +291,18 @@ void run_custodian(const CommandRequest& inv, const CommandEnvironment& env, Com
     return;
   }
   if (inv.command == "init") {
+    const Result<std::unique_ptr<LockHandle>> lock = ws->lock();
+    if (!lock) {
+      reply.findings.push_back(finding_from(lock.status()));
+      return;
+    }
+    // compaction.md §12.5: nothing changes under an unfinished transaction, a new file neither.
+    const Result<Recovery> pending = ws->recover(false, false);
+    if (!pending || !pending->clean()) {
+      reply.findings.push_back(pending ? unfinished_transaction("run `memkit custodian recover`")
+                                       : finding_from(pending.status()));
+      return;
+    }
     const Result<InitResult> result = ws->init_custodian(has_flag(inv, "--extended"), *now);
     if (!result) {
       reply.findings.push_back(finding_from(result.status()));

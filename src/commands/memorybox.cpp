@@ -103,6 +103,21 @@ void run_memorybox(const CommandRequest& inv, const CommandEnvironment& env, Com
         return;
       }
     }
+    if (Status checked = root->check_init_folders(); !checked.ok()) {
+      reply.findings.push_back(finding_from(checked));
+      return;
+    }
+    // Like every write: under the lock, after what a crash left of memorybox's own transactions is
+    // finished (MK-TXN-001 when it cannot be).
+    const Result<std::unique_ptr<LockHandle>> lock = root->lock(inv.lock_timeout_seconds);
+    if (!lock) {
+      reply.findings.push_back(finding_from(lock.status()));
+      return;
+    }
+    if (!finish_transactions([&](bool apply) { return root->recover(apply); }, "memorybox",
+                             reply)) {
+      return;
+    }
     const Result<MemoryBoxInit> made = root->init_memorybox(profile);
     if (!made) {
       reply.findings.push_back(finding_from(made.status()));

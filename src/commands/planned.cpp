@@ -125,9 +125,18 @@ bool finish_transactions(const std::function<Result<Recovery>(bool apply)>& reco
     for (const Finding& f : done->findings) reply.findings.push_back(f);
     if (done->clean()) return true;
   }
+  if (ours) {
+    reply.findings.push_back(unfinished_transaction(
+        "resolve the conflicting files by hand, then remove the transaction"));
+    return false;
+  }
+  // Another group's transaction: that group's recover finishes it.
+  const auto foreign =
+      std::find_if(listed->transactions.begin(), listed->transactions.end(),
+                   [&](const Transaction& t) { return t.command.rfind(prefix, 0) != 0; });
+  const std::string other = foreign->command.substr(0, foreign->command.find(' '));
   reply.findings.push_back(unfinished_transaction(
-      ours ? "resolve the conflicting files by hand, then remove the transaction"
-           : "finish it with the command that started it (`memkit custodian recover`)"));
+      "finish it with the command that started it (`memkit " + other + " recover`)"));
   return false;
 }
 

@@ -553,6 +553,10 @@ void run_session_init(TiersRun& run) {
 void run_init(TiersRun& run) {
   Result<std::unique_ptr<LockHandle>> lock = run.ws.lock(run.inv.lock_timeout_seconds);
   if (failed(run, lock.status())) return;
+  if (!finish_transactions([&run](bool apply) { return run.ws.recover(apply, false); }, "tiers",
+                           run.reply)) {
+    return;
+  }
   const Result<std::vector<std::string>> created = run.ws.init();
   if (failed(run, created.status())) return;
   run.reply.data = fixed(tiers_init_json(*created));

@@ -501,7 +501,7 @@ Checkpoint plan_checkpoint_stepping(const Snapshot& files, const WriteContext& c
   Shaped shaped = read_payload(payload);
   if (!shaped.payload) {
     return refused_arguments({make_fatal(
-        "MK-CUR-020", "", "checkpoint payload: " + shaped.problem,
+        "MK-CUR-020", "", "--file: checkpoint payload: " + shaped.problem,
         R"(send {"record": {"name", "type", "body", "description"?}, "pending"?: [{"name", )"
         R"("body", "description"?}]}, every value a string)")});
   }

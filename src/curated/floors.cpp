@@ -211,7 +211,8 @@ FloorLine episode_line(std::string_view file_text, std::string_view workspace,
   std::optional<json> object = detail::parse_strict_json(file_text, problem);
   if (object) problem = check_episode(*object);
   if (!problem.empty()) {
-    return refused("episode: " + problem, problem.ends_with(kFloatTail) ? kNoFloats : kFixRecord);
+    return refused("--file: episode: " + problem,
+                   problem.ends_with(kFloatTail) ? kNoFloats : kFixRecord);
   }
   if (!object->contains("ts")) (*object)["ts"] = detail::utf8(ts);
   if (const auto it = object->find("workspace"); it == object->end()) {
@@ -219,7 +220,7 @@ FloorLine episode_line(std::string_view file_text, std::string_view workspace,
   } else if (it->get_ref<const std::string&>() != workspace) {
     // An episode of another workspace would be invisible here and appear in a workspace that never
     // chose to record it: the command's workspace is the one it writes for (§2).
-    return refused("episode: \"workspace\" is '" + it->get<std::string>() +
+    return refused("--file: episode: \"workspace\" is '" + it->get<std::string>() +
                    "', not the command's workspace '" + std::string(workspace) + "'");
   }
   std::string line = detail::canonical_dump(*object);

@@ -141,6 +141,8 @@ write_detail::LoadedWorkspace load(const Snapshot& files, std::string_view works
       out.workspace.findings.push_back(finding);
       if (finding.code == "MK-CUR-004") file.invalid.push_back(finding);
     }
+    // The entries after an unclosed fence or comment are hidden from every read: say so.
+    if (file.parsed.parse_error) out.workspace.findings.push_back(*file.parsed.parse_error);
     for (std::size_t j = 0; j < file.parsed.entries.size(); ++j) {
       const Named* first = first_of[i][j];
       if (first == nullptr) continue;

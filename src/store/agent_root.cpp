@@ -281,6 +281,17 @@ Status AgentRoot::append_state_file(const std::string& name, std::string_view by
   return relative(fs_->append_file(absolute(path), bytes));
 }
 
+namespace {
+constexpr const char* kInitFolders[] = {"brain", "memory", "memory/daily", "memory/ARCHIVES"};
+}  // namespace
+
+Status AgentRoot::check_init_folders() const {
+  for (const char* relative : kInitFolders) {
+    if (const Result<bool> checked = folder(relative); !checked) return checked.status();
+  }
+  return Status();
+}
+
 Result<MemoryBoxInit> AgentRoot::init_memorybox(std::optional<memorybox::Profile> profile) {
   MemoryBoxInit result;
   auto make_folder = [&](const std::string& relative) -> Status {
@@ -292,11 +303,8 @@ Result<MemoryBoxInit> AgentRoot::init_memorybox(std::optional<memorybox::Profile
     return Status();
   };
   // Every folder is checked before anything is made: a refusal writes nothing.
-  const char* const folders[] = {"brain", "memory", "memory/daily", "memory/ARCHIVES"};
-  for (const char* relative : folders) {
-    if (const Result<bool> checked = folder(relative); !checked) return checked.status();
-  }
-  for (const char* relative : folders) {
+  if (Status checked = check_init_folders(); !checked.ok()) return checked;
+  for (const char* relative : kInitFolders) {
     if (Status made = make_folder(relative); !made.ok()) return made;
   }
   if (profile) {

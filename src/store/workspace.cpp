@@ -346,8 +346,6 @@ Result<Recovery> Workspace::recover(bool apply, bool rollback) {
 }
 
 Result<InitResult> Workspace::write_custodian_templates(bool extended, const ClockReading& now) {
-  Result<std::unique_ptr<LockHandle>> lock = this->lock();
-  if (!lock) return lock.status();
   if (Status made = ensure_directories(memory_dir_); !made.ok()) return made;
   InitResult result;
   result.memory_dir = memory_dir_;

@@ -28,6 +28,8 @@ Result<InitResult> init_at(FileSystem& fs, const fs::path& root, bool extended,
   options.lock_timeout_seconds = lock_timeout;
   Result<Workspace> ws = Workspace::open(fs, custodian_layout(), std::move(options));
   if (!ws) return ws.status();
+  const Result<std::unique_ptr<LockHandle>> lock = ws->lock();
+  if (!lock) return lock.status();
   return ws->init_custodian(extended, late_evening_in_new_york());
 }
 

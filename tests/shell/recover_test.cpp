@@ -222,7 +222,8 @@ TEST_CASE("shell: a write sweeps its folders of dead temporaries first") {
   CHECK(inbox != kInbox);
 }
 
-TEST_CASE("shell: a journal or applied record whose fields have the wrong types is read, not thrown") {
+TEST_CASE(
+    "shell: a journal or applied record whose fields have the wrong types is read, not thrown") {
   // Found by fuzz/journal_fuzz.cpp: nlohmann's value() threw type_error, ending the process.
   TempDir dir;
   write_bytes(dir.path() / "docs/memory/manifest.md", "# M\n");
@@ -254,9 +255,10 @@ TEST_CASE("shell: recover never writes a target the journal names outside the me
   write_bytes(dir.path() / "docs/memory/manifest.md", "# M\n");
   const fs::path txn = dir.path() / ".memkit/txn/0123456789abcdef0123456789abcdef";
   write_bytes(txn / "prepared-0", "forged\n");
-  write_bytes(txn / "journal.json",
-              R"({"phase": "committing", "targets": [{"path": "../../outside.md", "mode": "create",)"
-              R"( "base_exists": false, "output_sha256": "x", "prepared": "prepared-0"}]})");
+  write_bytes(
+      txn / "journal.json",
+      R"({"phase": "committing", "targets": [{"path": "../../outside.md", "mode": "create",)"
+      R"( "base_exists": false, "output_sha256": "x", "prepared": "prepared-0"}]})");
   const Recovery after = recover_at(dir.path(), true, false);
   CHECK_FALSE(fs::exists(dir.path() / "outside.md"));
   REQUIRE(after.transactions.size() == 1);

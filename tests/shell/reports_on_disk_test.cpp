@@ -18,6 +18,8 @@ void make_healthy_memory(const fs::path& root) {
   options.project_root = root.string();
   Result<Workspace> ws = Workspace::open(posix_file_system(), custodian_layout(), options);
   REQUIRE(ws.ok());
+  const Result<std::unique_ptr<LockHandle>> lock = ws->lock();
+  REQUIRE(lock.ok());
   REQUIRE(
       ws->init_custodian(true, ClockReading::parse_rfc3339("2026-03-07T10:00:00Z").value()).ok());
   write_bytes(root / "docs/memory/brief.md", "# Brief\n\n- Purpose: keep memory small.\n");

@@ -59,7 +59,7 @@ test('memorybox: init creates the tier files under the agent root', (t) => {
   // What it says it created is what is on disk.
   assert.deepEqual(
     [...envelope.data.created].sort(),
-    tree(root).filter((p) => p !== 'brain/' && p !== 'memory/'),
+    tree(root).filter((p) => p !== 'brain/' && p !== 'memory/' && !p.startsWith('.memkit/')),
   );
   assert.equal(result.planId, null);
   assert.equal(result.inboxCounts, null);

@@ -73,7 +73,7 @@ void check_shape_error(const Checkpoint& cp) {
   CHECK(cp.write.findings[0].code == "MK-CUR-020");
   CHECK(cp.write.findings[0].severity == Severity::blocker);
   CHECK(cp.write.findings[0].fatal);
-  CHECK(cp.write.findings[0].message.starts_with("checkpoint payload: "));
+  CHECK(cp.write.findings[0].message.starts_with("--file: checkpoint payload: "));
   CHECK(cp.write.refused());
   CHECK(cp.write.operations.empty());
   CHECK_FALSE(cp.write.changed);

@@ -103,6 +103,21 @@ TEST_CASE("curated writes: read_workspace gives every valid row by name, a secon
   CHECK(ws.findings[0].message.starts_with("rows/ws1/user.md:8: "));
 }
 
+// Was a defect: the rows after an unclosed fence were hidden from reads without a word.
+TEST_CASE("curated writes: read_workspace reports a row file it cannot parse, naming the line") {
+  Store store;
+  store.files[kProject] =
+      "# Curated memory: project\n\n## project_a\nType: project\n\na\n```\n\n"
+      "## project_b\nType: project\n\nb\n";
+  const Workspace ws = read_workspace(store.snapshot(), "ws1");
+  REQUIRE(ws.rows.size() == 1);
+  CHECK(ws.rows[0].row.name == "project_a");
+  REQUIRE(ws.findings.size() == 1);
+  CHECK(ws.findings[0].code == "MK-PARSE-001");
+  CHECK(ws.findings[0].severity == Severity::error);
+  CHECK(ws.findings[0].message == "rows/ws1/project.md:7: unclosed code fence");
+}
+
 // ---- add --------------------------------------------------------------------------------------
 
 TEST_CASE("curated writes: add inserts a new file and one history line, byte for byte") {
