@@ -3,9 +3,9 @@
 // writes is canonical JSON that reads back strictly to the same value; nothing throws.
 #include <string>
 
+#include "codec/canonical.hpp"
+#include "codec/strict_json.hpp"
 #include "fuzz_support.hpp"
-#include "json/canonical.hpp"
-#include "json/strict_json.hpp"
 #include "memkit/curated_config.hpp"
 #include "memkit/curated_floors.hpp"
 #include "memkit/curated_json.hpp"
@@ -50,8 +50,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       break;
     }
     case 2: {
-      const memkit::curated::WriteContext context{.workspace = "w", .now = std::string(kNow),
-                                                  .actor = std::nullopt};
+      const memkit::curated::WriteContext context{
+          .workspace = "w", .now = std::string(kNow), .actor = std::nullopt};
       (void)memkit::curated::plan_checkpoint(memkit::Snapshot(), context, text, std::nullopt,
                                              std::nullopt);
       break;

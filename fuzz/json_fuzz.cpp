@@ -3,10 +3,10 @@
 // canonical form of what it reads parses back to the same value and prints the same bytes.
 #include <string>
 
+#include "codec/bounded_json.hpp"
+#include "codec/canonical.hpp"
+#include "codec/strict_json.hpp"
 #include "fuzz_support.hpp"
-#include "json/bounded_json.hpp"
-#include "json/canonical.hpp"
-#include "json/strict_json.hpp"
 
 namespace {
 

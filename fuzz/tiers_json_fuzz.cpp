@@ -5,14 +5,15 @@
 #include <memory>
 #include <string>
 
+#include "codec/bounded_json.hpp"
 #include "fuzz_support.hpp"
-#include "json/bounded_json.hpp"
 #include "memkit/clock.hpp"
 #include "memkit/snapshot.hpp"
 #include "memkit/tiers.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  const std::vector<std::string_view> parts = memkit::fuzz::split(memkit::fuzz::as_text(data, size), 2);
+  const std::vector<std::string_view> parts =
+      memkit::fuzz::split(memkit::fuzz::as_text(data, size), 2);
   const std::string_view manifest = parts[0];
 
   memkit::tiers::DataEntry entry;
@@ -34,7 +35,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   args.tools_json = std::string(parts[1]);
   (void)memkit::tiers::check_turn(args, "--content", "content", turn);
 
-  const memkit::Result<memkit::ClockReading> now = memkit::ClockReading::create(1'795'000'000'000, 0);
+  const memkit::Result<memkit::ClockReading> now =
+      memkit::ClockReading::create(1'795'000'000'000, 0);
   memkit::tiers::WriteData request;
   request.name = "d";
   request.csv = "a,b\n1,2\n";

@@ -18,11 +18,6 @@
 
 namespace memkit {
 
-// What `memkit memorybox init` made, sorted bytewise; folders end with "/".
-struct MemoryBoxInit {
-  std::vector<std::string> created;
-};
-
 // What sync keeps beside the tier files (memorybox.md §9), as read.
 struct SyncFiles {
   std::optional<std::string> state;         // .memkit/sync.json

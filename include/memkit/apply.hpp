@@ -50,40 +50,12 @@ struct ApplyPaths {
 // Removes the `.memkit-tmp-*` files in `folders` (and their subfolders, with `recursive`) last
 // modified no later than the state lock under `state_dir` was taken: the leftovers of writes killed
 // before their rename. A folder that is missing is skipped. REQUIRES: the state lock is held.
-[[nodiscard]] Status remove_stale_temporaries(FileSystem& fs, const std::vector<std::string>& folders,
+[[nodiscard]] Status remove_stale_temporaries(FileSystem& fs,
+                                              const std::vector<std::string>& folders,
                                               const std::string& state_dir, bool recursive);
 
 // How many applied records are kept for undo (§12.6).
 inline constexpr std::size_t kAppliedRecordsKept = 20;
-
-}  // namespace memkit
-
-namespace memkit {
-
-// §12.5: what an unfinished transaction's targets hold now.
-enum class TargetState : std::uint8_t { base, output, other };
-[[nodiscard]] std::string_view target_state_name(TargetState state) noexcept;  // "base", ...
-
-struct TransactionTarget {
-  std::string path;
-  TargetState state = TargetState::other;
-};
-
-struct Transaction {
-  std::string txid;
-  std::string phase;  // "prepared", "committing" or "committed"
-  std::string command;
-  std::vector<TransactionTarget> targets;
-  bool complete_safe = false;  // every target at its base or its output: rolling forward is safe
-  bool rollback_safe = false;  // the same, and every base that existed has its backup
-};
-
-struct Recovery {
-  std::vector<Transaction> transactions;  // in txid order
-  std::vector<Finding> findings;
-  std::vector<std::string> written;  // paths recovery wrote or deleted, in order
-  [[nodiscard]] bool clean() const noexcept { return transactions.empty(); }
-};
 
 // Lists the unfinished transactions under paths.state_dir/txn. With `apply`, finishes each one
 // (prepared: discarded; committing: rolled forward, or back with `rollback`; committed: cleaned

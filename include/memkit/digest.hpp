@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -17,16 +18,16 @@ using Sha256 = std::array<std::uint8_t, 32>;
 // SHA-256 over pieces fed in order, for results that exist only as slices of other buffers.
 class Sha256Hasher final {
  public:
-  Sha256Hasher();
-  ~Sha256Hasher();
-  Sha256Hasher(const Sha256Hasher&) = delete;
-  Sha256Hasher& operator=(const Sha256Hasher&) = delete;
+  Sha256Hasher() noexcept;
   void update(std::string_view bytes) noexcept;
   [[nodiscard]] Sha256 finish() noexcept;  // REQUIRES: called once since construction or restart
   void restart() noexcept;                 // ready for new pieces, as if new
 
  private:
-  void* context_;  // EVP_MD_CTX, kept out of the public header
+  std::array<std::uint32_t, 8> state_{};
+  std::array<std::uint8_t, 64> buffer_{};  // the bytes of an unfinished block
+  std::size_t buffered_ = 0;
+  std::uint64_t length_ = 0;  // bytes fed since restart
 };
 [[nodiscard]] std::string to_hex(const Sha256& digest);  // 64 lowercase hex digits
 [[nodiscard]] std::string sha256_hex(std::string_view bytes);

@@ -73,4 +73,17 @@ class FileSystem {
 // The real file system (POSIX).
 [[nodiscard]] FileSystem& posix_file_system();
 
+// Writes `bytes` to `path` atomically (spec README.md "Writes"): a temporary file in the same
+// directory, fsync, the target's permission bits (0644 for a new file), rename, fsync of the
+// directory, then a read-back that must give the bytes again. With `create_only`, an existing
+// target is never replaced. Refuses a symbolic link.
+[[nodiscard]] Status write_file_atomically(FileSystem& fs, const std::string& path,
+                                           std::string_view bytes, bool create_only);
+
+// The same for bytes made of pieces written one after another (a plan's kept slices and inserts),
+// never joined in memory.
+[[nodiscard]] Status write_file_atomically(FileSystem& fs, const std::string& path,
+                                           std::span<const std::string_view> pieces,
+                                           bool create_only);
+
 }  // namespace memkit

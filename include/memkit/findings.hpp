@@ -42,6 +42,9 @@ enum class ExitClass : std::uint8_t {
 // The first row that applies: fatal, blocker, domain-failure, success-with-review, success.
 [[nodiscard]] ExitClass derive_exit_class(const std::vector<Finding>& findings) noexcept;
 
+// Whether the findings stop a command before it writes: a BLOCKER, fatal or not.
+[[nodiscard]] bool stops(const std::vector<Finding>& findings) noexcept;
+
 // 2 for fatal and blocker, 1 for domain-failure, 0 otherwise.
 [[nodiscard]] int exit_code(ExitClass exit_class) noexcept;
 

@@ -9,11 +9,11 @@
 #include <vector>
 
 #include "memkit/add.hpp"
-#include "memkit/agent_root.hpp"
 #include "memkit/audit.hpp"
 #include "memkit/compact.hpp"
 #include "memkit/findings.hpp"
 #include "memkit/forget.hpp"
+#include "memkit/layouts.hpp"
 #include "memkit/markdown.hpp"
 #include "memkit/memorybox.hpp"
 #include "memkit/memorybox_canon.hpp"
@@ -24,7 +24,6 @@
 #include "memkit/plan.hpp"
 #include "memkit/tiers.hpp"
 #include "memkit/undo.hpp"
-#include "memkit/workspace.hpp"
 
 namespace memkit {
 

@@ -37,6 +37,13 @@ struct LayoutProfile {
 [[nodiscard]] Result<std::string> normalize_memory_dir(std::string_view memory_dir,
                                                        const LayoutProfile& profile);
 
+// What `custodian init` did. Paths are relative to the memory directory.
+struct InitResult {
+  std::string memory_dir;
+  std::vector<std::string> created;   // in write order
+  std::vector<std::string> existing;  // left untouched
+};
+
 namespace custodian {
 
 inline constexpr std::uint64_t kInboxItemTrigger = 30;     // compaction recommended above this

@@ -351,3 +351,12 @@ struct LoadedFile {
 [[nodiscard]] std::string init_file_bytes(std::string_view path);
 
 }  // namespace memkit::memorybox
+
+namespace memkit {
+
+// What `memkit memorybox init` made, sorted bytewise; folders end with "/".
+struct MemoryBoxInit {
+  std::vector<std::string> created;
+};
+
+}  // namespace memkit

@@ -13,6 +13,7 @@
 #include "memkit/budget.hpp"
 #include "memkit/digest.hpp"
 #include "memkit/edit.hpp"
+#include "memkit/findings.hpp"
 #include "memkit/snapshot.hpp"
 
 namespace memkit {
@@ -126,11 +127,36 @@ class Plan final {
   bool sensitive_ = false;
 };
 
+// §12.5: what an unfinished transaction's targets hold now.
+enum class TargetState : std::uint8_t { base, output, other };
+[[nodiscard]] std::string_view target_state_name(TargetState state) noexcept;  // "base", ...
+
+struct TransactionTarget {
+  std::string path;
+  TargetState state = TargetState::other;
+};
+
 // Builds the operation that deletes a file the snapshot holds.
 [[nodiscard]] PlanOperation plan_remove(const FileSnapshot& file);
 
 // Builds a create or replace operation from a base and splices: digests from slices.
 [[nodiscard]] PlanOperation plan_write(std::string path, std::shared_ptr<const std::string> base,
                                        bool base_exists, std::vector<Splice> splices);
+
+struct Transaction {
+  std::string txid;
+  std::string phase;  // "prepared", "committing" or "committed"
+  std::string command;
+  std::vector<TransactionTarget> targets;
+  bool complete_safe = false;  // every target at its base or its output: rolling forward is safe
+  bool rollback_safe = false;  // the same, and every base that existed has its backup
+};
+
+struct Recovery {
+  std::vector<Transaction> transactions;  // in txid order
+  std::vector<Finding> findings;
+  std::vector<std::string> written;  // paths recovery wrote or deleted, in order
+  [[nodiscard]] bool clean() const noexcept { return transactions.empty(); }
+};
 
 }  // namespace memkit

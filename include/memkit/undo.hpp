@@ -8,7 +8,6 @@
 #include <string_view>
 #include <vector>
 
-#include "memkit/apply.hpp"
 #include "memkit/audit.hpp"
 #include "memkit/findings.hpp"
 #include "memkit/plan.hpp"

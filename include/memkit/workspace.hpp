@@ -24,26 +24,6 @@ struct WorkspaceOptions {
   double lock_timeout_seconds = 10.0;  // --lock-timeout
 };
 
-// What `custodian init` did. Paths are relative to the memory directory.
-struct InitResult {
-  std::string memory_dir;
-  std::vector<std::string> created;   // in write order
-  std::vector<std::string> existing;  // left untouched
-};
-
-// Writes `bytes` to `path` atomically (spec README.md "Writes"): a temporary file in the same
-// directory, fsync, the target's permission bits (0644 for a new file), rename, fsync of the
-// directory, then a read-back that must give the bytes again. With `create_only`, an existing
-// target is never replaced. Refuses a symbolic link.
-[[nodiscard]] Status write_file_atomically(FileSystem& fs, const std::string& path,
-                                           std::string_view bytes, bool create_only);
-
-// The same for bytes made of pieces written one after another (a plan's kept slices and inserts),
-// never joined in memory.
-[[nodiscard]] Status write_file_atomically(FileSystem& fs, const std::string& path,
-                                           std::span<const std::string_view> pieces,
-                                           bool create_only);
-
 class Workspace final {
  public:
   // Fails with Errc::invalid_argument when the project root is not a directory, Errc::layout when

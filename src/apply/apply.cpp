@@ -6,10 +6,10 @@
 #include <random>
 
 #include "apply/parent_folders.hpp"
-#include "apply/state_directory.hpp"
-#include "json/bounded_json.hpp"
-#include "json/canonical.hpp"
-#include "memkit/workspace.hpp"
+#include "codec/bounded_json.hpp"
+#include "codec/canonical.hpp"
+#include "files/state_directory.hpp"
+#include "memkit/file_system.hpp"
 
 namespace memkit {
 

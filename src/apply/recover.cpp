@@ -3,13 +3,13 @@
 #include <string_view>
 
 #include "apply/parent_folders.hpp"
-#include "apply/state_directory.hpp"
-#include "json/bounded_json.hpp"
-#include "json/canonical.hpp"
-#include "json/json_fields.hpp"
+#include "codec/bounded_json.hpp"
+#include "codec/canonical.hpp"
+#include "codec/json_fields.hpp"
+#include "files/state_directory.hpp"
 #include "memkit/apply.hpp"
+#include "memkit/file_system.hpp"
 #include "memkit/shown_text.hpp"
-#include "memkit/workspace.hpp"
 
 namespace memkit {
 namespace {
@@ -26,11 +26,11 @@ struct JournalTarget {
   std::string prepared;
 };
 
-
 // Whether a journal target names only files inside the memory folder and the transaction's.
 bool contained(const JournalTarget& t) noexcept {
   const auto source_ok = [](std::string_view name) {
-    return name.empty() || (is_plain_relative_path(name) && name.find('/') == std::string_view::npos);
+    return name.empty() ||
+           (is_plain_relative_path(name) && name.find('/') == std::string_view::npos);
   };
   return is_plain_relative_path(t.path) && source_ok(t.backup) && source_ok(t.prepared);
 }
@@ -92,25 +92,13 @@ Status kept(const std::string& txid, const JournalTarget& t, bool rollback, cons
 
 }  // namespace
 
-std::string_view target_state_name(TargetState state) noexcept {
-  switch (state) {
-    case TargetState::base:
-      return "base";
-    case TargetState::output:
-      return "output";
-    case TargetState::other:
-      return "other";
-  }
-  return "other";
-}
-
 Result<Recovery> recover_transactions(FileSystem& fs, const ApplyPaths& paths, bool apply,
                                       bool rollback) {
   Recovery recovery;
   if (apply) {
     // Any write may have been killed, journaled or not: every folder below the root is swept.
-    if (Status swept =
-            remove_stale_temporaries(fs, {paths.memory_dir, paths.state_dir}, paths.state_dir, true);
+    if (Status swept = remove_stale_temporaries(fs, {paths.memory_dir, paths.state_dir},
+                                                paths.state_dir, true);
         !swept.ok()) {
       return swept;
     }

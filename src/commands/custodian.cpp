@@ -124,7 +124,7 @@ void run_add(const CommandRequest& inv, const ClockReading& now, Workspace& ws,
     reply.findings.push_back(finding_from(valid));
     return;
   }
-  auto stops = [](const AddPlanning& add) {
+  auto refused = [](const AddPlanning& add) {
     const ExitClass verdict = derive_exit_class(add.findings);
     return verdict == ExitClass::fatal || verdict == ExitClass::blocker ||
            verdict == ExitClass::domain_failure;
@@ -140,7 +140,7 @@ void run_add(const CommandRequest& inv, const ClockReading& now, Workspace& ws,
   AddPlanning add = plan_add(*inputs, request, default_token_counter(), now);
   std::vector<std::string> written;
   std::unique_ptr<LockHandle> held;
-  if (!stops(add) && add.plan) {
+  if (!refused(add) && add.plan) {
     Result<std::unique_ptr<LockHandle>> lock = ws.lock();
     if (!lock) {
       reply.findings.push_back(finding_from(lock.status()));
@@ -161,7 +161,7 @@ void run_add(const CommandRequest& inv, const ClockReading& now, Workspace& ws,
     add = plan_add(*inputs, request, default_token_counter(), now);
   }
   reply.findings = add.findings;
-  if (held && !stops(add) && add.plan) {
+  if (held && !refused(add) && add.plan) {
     Result<std::vector<std::string>> done = ws.apply(*add.plan, now, false);
     if (!done) {
       reply.findings.push_back(finding_from(done.status()));

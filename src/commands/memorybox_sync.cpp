@@ -373,11 +373,6 @@ bool same_reads(const memorybox::Inputs& a, const State& sa, const memorybox::In
          sa.files.conflicts == sb.files.conflicts && sa.files.modified == sb.files.modified;
 }
 
-bool stops(const std::vector<Finding>& findings) {
-  const ExitClass c = derive_exit_class(findings);
-  return c == ExitClass::fatal || c == ExitClass::blocker;
-}
-
 bool failed(MemoryBoxRun& run, const Status& status) {
   if (status.ok()) return false;
   run.reply.findings.push_back(finding_from(status));

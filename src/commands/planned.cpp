@@ -24,10 +24,6 @@ void run_planned(const CommandRequest& inv, CommandReply& reply, const PlanWrite
     reply.data = run.data(applied, written);
     if (text) reply.text = run.text(applied, written);
   };
-  auto stops = [](const std::vector<Finding>& findings) {
-    const ExitClass c = derive_exit_class(findings);
-    return c == ExitClass::fatal || c == ExitClass::blocker;
-  };
   if (!apply || confirm == inv.options.end()) {
     // A dry run, or an apply without a confirmed ID (which can only be refused): no lock.
     Result<PlannedRun> run = plan_now(false);

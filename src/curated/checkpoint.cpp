@@ -22,9 +22,9 @@
 #include <utility>
 #include <vector>
 
+#include "codec/strict_json.hpp"
 #include "curated/words.hpp"
 #include "curated/write_plan.hpp"
-#include "json/strict_json.hpp"
 #include "memkit/curated.hpp"
 #include "memkit/curated_write.hpp"
 #include "memkit/plan.hpp"
@@ -322,8 +322,8 @@ Checkpoint refused_arguments(std::vector<Finding> findings) {
   return out;
 }
 
-
-// ---- the new threads at once ---------------------------------------------------------------------
+// ---- the new threads at once
+// ---------------------------------------------------------------------
 
 // One pending thread planned alone: its upsert and its link, each over a store holding only what
 // the write needs, so that each costs the same whatever the workspace holds.
@@ -368,8 +368,7 @@ std::optional<NewThreads> plan_new_threads(const Snapshot& now, const WriteConte
   const RowType type = record.row->type;
   const auto record_text = record.entries.find(std::string(record_name));
   if (record_text == record.entries.end()) return std::nullopt;
-  const write_detail::LoadedWorkspace loaded =
-      write_detail::load_workspace(now, context.workspace);
+  const write_detail::LoadedWorkspace loaded = write_detail::load_workspace(now, context.workspace);
   const std::string path = rows_path(context.workspace, type);
   const write_detail::LoadedFile* target = nullptr;
   std::unordered_set<std::string_view> names;

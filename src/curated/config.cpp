@@ -2,7 +2,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
-#include "json/strict_json.hpp"
+#include "codec/strict_json.hpp"
 #include "memkit/curated_config.hpp"
 
 namespace memkit::curated {

@@ -11,8 +11,8 @@
 #include <utility>
 #include <vector>
 
-#include "json/canonical.hpp"
-#include "json/strict_json.hpp"
+#include "codec/canonical.hpp"
+#include "codec/strict_json.hpp"
 #include "memkit/clock.hpp"
 #include "memkit/curated_floors.hpp"
 #include "memkit/curated_read.hpp"

@@ -8,10 +8,10 @@
 #include <string_view>
 #include <utility>
 
+#include "codec/bounded_json.hpp"
+#include "codec/canonical.hpp"
+#include "codec/canonical_cursor.hpp"
 #include "curated/words.hpp"
-#include "json/bounded_json.hpp"
-#include "json/canonical.hpp"
-#include "json/canonical_cursor.hpp"
 #include "memkit/curated.hpp"
 #include "memkit/curated_log.hpp"
 #include "memkit/findings.hpp"

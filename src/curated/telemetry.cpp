@@ -16,9 +16,9 @@
 #include <utility>
 #include <vector>
 
+#include "codec/bounded_json.hpp"
+#include "codec/canonical.hpp"
 #include "curated/words.hpp"
-#include "json/bounded_json.hpp"
-#include "json/canonical.hpp"
 #include "memkit/curated.hpp"
 #include "memkit/curated_log.hpp"
 #include "memkit/findings.hpp"

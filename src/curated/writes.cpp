@@ -13,10 +13,10 @@
 #include <utility>
 #include <vector>
 
+#include "codec/bounded_json.hpp"
+#include "codec/canonical.hpp"
 #include "curated/words.hpp"
 #include "curated/write_plan.hpp"
-#include "json/bounded_json.hpp"
-#include "json/canonical.hpp"
 #include "memkit/curated.hpp"
 #include "memkit/curated_log.hpp"
 #include "memkit/curated_write.hpp"

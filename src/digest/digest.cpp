@@ -1,116 +1,77 @@
-// SHA-256 is OpenSSL's, loaded when first used (dlopen of libcrypto.so.3, the soname of every
-// OpenSSL 3) instead of when a program starts. Linked, libcrypto cost every start of `memkit`
-// about 3 ms (some 120 page faults and its initialisation on a VM whose faults are slow), and
-// most commands never hash with SHA-256: reports, sync, reads. The header gives the functions'
-// types only; XXH3 is linked as usual.
+// Content digests: SHA-256 (sha256.cpp's compression function, padded here) and XXH3.
 #include "memkit/digest.hpp"
 
-#include <dlfcn.h>
-#include <openssl/evp.h>
 #include <xxhash.h>
 
 #include <algorithm>
-#include <exception>
-#include <memory>
-#include <new>
-#include <stdexcept>
+#include <cstring>
 #include <string>
+
+#include "digest/sha256_blocks.hpp"
 
 namespace memkit {
 
 namespace {
 
-constexpr const char* kCryptoName = "libcrypto.so.3";
-
-// Every libcrypto function SHA-256 calls.
-// clang-format off
-#define MEMKIT_CRYPTO_FUNCTIONS(X)                                                               \
-  X(EVP_MD_fetch) X(EVP_MD_CTX_new) X(EVP_MD_CTX_free) X(EVP_DigestInit_ex2)                     \
-  X(EVP_DigestUpdate) X(EVP_DigestFinal_ex)
-// clang-format on
-
-// libcrypto's functions and its SHA-256, fetched from OpenSSL's provider once: EVP_sha256() with
-// EVP_Digest fetches it again on every call, which costs more than hashing an entry (sync hashed
-// 100,000 of them per command).
-struct Crypto {
-#define MEMKIT_CRYPTO_MEMBER(name) decltype(&::name) name = nullptr;
-  MEMKIT_CRYPTO_FUNCTIONS(MEMKIT_CRYPTO_MEMBER)
-#undef MEMKIT_CRYPTO_MEMBER
-  EVP_MD* sha256 = nullptr;
-};
-
-// An installation without a working OpenSSL 3 (no libcrypto.so.3, or no SHA-256 provider) is
-// broken, not an input error: thrown out of the noexcept crypto(), this terminates memkit with the
-// reason (libstdc++'s terminate handler prints it) rather than return a wrong hash.
-[[noreturn]] void broken(const char* what, const char* reason) {
-  throw std::runtime_error(std::string("memkit: SHA-256 is unavailable: ") + what + " (" +
-                           (reason != nullptr ? reason : "unknown reason") +
-                           "); install OpenSSL 3 (Debian: libssl3)");
-}
-
-const Crypto& crypto() noexcept {
-  static const Crypto loaded = [] {
-    void* handle = ::dlopen(kCryptoName, RTLD_NOW | RTLD_LOCAL);
-    if (handle == nullptr) broken("libcrypto.so.3 cannot be loaded", ::dlerror());
-    Crypto functions;
-#define MEMKIT_CRYPTO_LOOKUP(function)                                                             \
-  functions.function = reinterpret_cast<decltype(functions.function)>(::dlsym(handle, #function)); \
-  if (functions.function == nullptr) broken("libcrypto.so.3 has no " #function, ::dlerror());
-    MEMKIT_CRYPTO_FUNCTIONS(MEMKIT_CRYPTO_LOOKUP)
-#undef MEMKIT_CRYPTO_LOOKUP
-    functions.sha256 = functions.EVP_MD_fetch(nullptr, "SHA256", nullptr);
-    if (functions.sha256 == nullptr) broken("OpenSSL has no SHA-256 provider", nullptr);
-    return functions;
-  }();
-  return loaded;
-}
-
-struct ContextFree {
-  void operator()(EVP_MD_CTX* context) const noexcept { crypto().EVP_MD_CTX_free(context); }
-};
+constexpr std::array<std::uint32_t, 8> kInitialState = {
+    0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
 
 }  // namespace
 
 Sha256 sha256(std::string_view bytes) noexcept {
-  const Crypto& c = crypto();
-  thread_local const std::unique_ptr<EVP_MD_CTX, ContextFree> context(c.EVP_MD_CTX_new());
-  Sha256 out{};
-  unsigned int size = 0;
-  if (!context || c.EVP_DigestInit_ex2(context.get(), c.sha256, nullptr) != 1 ||
-      c.EVP_DigestUpdate(context.get(), bytes.data(), bytes.size()) != 1 ||
-      c.EVP_DigestFinal_ex(context.get(), out.data(), &size) != 1 || size != out.size()) {
-    std::terminate();
-  }
-  return out;
+  Sha256Hasher hasher;
+  hasher.update(bytes);
+  return hasher.finish();
 }
 
-Sha256Hasher::Sha256Hasher() : context_(crypto().EVP_MD_CTX_new()) {
-  if (context_ == nullptr) throw std::bad_alloc();
-  restart();
-}
-
-Sha256Hasher::~Sha256Hasher() { crypto().EVP_MD_CTX_free(static_cast<EVP_MD_CTX*>(context_)); }
-
-void Sha256Hasher::update(std::string_view bytes) noexcept {
-  if (crypto().EVP_DigestUpdate(static_cast<EVP_MD_CTX*>(context_), bytes.data(), bytes.size()) !=
-      1) {
-    std::terminate();
-  }
-}
+Sha256Hasher::Sha256Hasher() noexcept { restart(); }
 
 void Sha256Hasher::restart() noexcept {
-  const Crypto& c = crypto();
-  if (c.EVP_DigestInit_ex2(static_cast<EVP_MD_CTX*>(context_), c.sha256, nullptr) != 1) {
-    std::terminate();
+  state_ = kInitialState;
+  buffered_ = 0;
+  length_ = 0;
+}
+
+void Sha256Hasher::update(std::string_view bytes) noexcept {
+  const auto* data = reinterpret_cast<const std::uint8_t*>(bytes.data());
+  std::size_t size = bytes.size();
+  length_ += size;
+  if (buffered_ > 0) {
+    const std::size_t take = std::min(size, buffer_.size() - buffered_);
+    std::memcpy(buffer_.data() + buffered_, data, take);
+    buffered_ += take;
+    data += take;
+    size -= take;
+    if (buffered_ < buffer_.size()) return;
+    detail::sha256_blocks(state_.data(), buffer_.data(), 1);
+    buffered_ = 0;
   }
+  if (const std::size_t blocks = size / 64; blocks > 0) {
+    detail::sha256_blocks(state_.data(), data, blocks);
+    data += blocks * 64;
+    size -= blocks * 64;
+  }
+  if (size > 0) std::memcpy(buffer_.data(), data, size);
+  buffered_ = size;
 }
 
 Sha256 Sha256Hasher::finish() noexcept {
+  // FIPS 180-4 §5.1.1: a 1 bit, zeros to 56 bytes mod 64, then the length in bits, big-endian.
+  const std::uint64_t bits = length_ * 8;
+  buffer_[buffered_++] = 0x80;
+  if (buffered_ > 56) {
+    std::fill(buffer_.begin() + static_cast<std::ptrdiff_t>(buffered_), buffer_.end(), 0);
+    detail::sha256_blocks(state_.data(), buffer_.data(), 1);
+    buffered_ = 0;
+  }
+  std::fill(buffer_.begin() + static_cast<std::ptrdiff_t>(buffered_), buffer_.begin() + 56, 0);
+  for (int i = 0; i < 8; ++i) buffer_[56 + i] = static_cast<std::uint8_t>(bits >> (56 - 8 * i));
+  detail::sha256_blocks(state_.data(), buffer_.data(), 1);
   Sha256 out{};
-  unsigned int size = 0;
-  if (crypto().EVP_DigestFinal_ex(static_cast<EVP_MD_CTX*>(context_), out.data(), &size) != 1 ||
-      size != out.size()) {
-    std::terminate();
+  for (std::size_t i = 0; i < state_.size(); ++i) {
+    for (std::size_t j = 0; j < 4; ++j) {
+      out[4 * i + j] = static_cast<std::uint8_t>(state_[i] >> (24 - 8 * j));
+    }
   }
   return out;
 }

@@ -1,7 +1,7 @@
 // The data JSON of the curated floors and telemetry commands (curated.md §9, §10 "Floors"): the
 // record a floor command appended or found, and the plans of `floors prune` and
 // `telemetry compact`.
-#include "json/canonical.hpp"
+#include "codec/canonical.hpp"
 #include "json/plan_value.hpp"
 #include "memkit/curated_json.hpp"
 #include "memkit/json.hpp"

@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "json/canonical.hpp"
+#include "codec/canonical.hpp"
 #include "memkit/curated.hpp"
 #include "memkit/curated_log.hpp"
 #include "memkit/curated_write.hpp"

@@ -6,8 +6,8 @@
 #include <string_view>
 #include <vector>
 
+#include "codec/strict_json.hpp"
 #include "json/curated_parts.hpp"
-#include "json/strict_json.hpp"
 #include "memkit/curated_json.hpp"
 #include "memkit/text.hpp"
 

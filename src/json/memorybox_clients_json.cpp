@@ -1,6 +1,6 @@
 // JSON of `memorybox client set` (spec memorybox.md §10, §11): {"applied","client","from",
 // "plan","to","written"}; `plan` is the plan's own JSON (compaction.md §12.2), or null.
-#include "json/canonical.hpp"
+#include "codec/canonical.hpp"
 #include "memkit/json.hpp"
 
 namespace memkit {

@@ -1,5 +1,5 @@
 // JSON of the `memkit memorybox` reports (spec memorybox.md §2, §11).
-#include "json/canonical.hpp"
+#include "codec/canonical.hpp"
 #include "memkit/json.hpp"
 
 namespace memkit {

@@ -1,5 +1,5 @@
 // JSON of `memorybox sync pull|push|status|resolve` (spec memorybox.md §9, §11).
-#include "json/canonical.hpp"
+#include "codec/canonical.hpp"
 #include "json/plan_value.hpp"
 #include "memkit/json.hpp"
 

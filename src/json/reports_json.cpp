@@ -1,7 +1,7 @@
 // JSON for reports and the envelope.
 #include <fmt/format.h>
 
-#include "json/canonical.hpp"
+#include "codec/canonical.hpp"
 #include "memkit/json.hpp"
 
 namespace memkit {

@@ -2,7 +2,7 @@
 // relative to the workspace and sizes in bytes.
 #include <nlohmann/json.hpp>
 
-#include "json/canonical.hpp"
+#include "codec/canonical.hpp"
 #include "memkit/json.hpp"
 
 namespace memkit {

@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <map>
 
-#include "json/bounded_json.hpp"
-#include "json/canonical.hpp"
+#include "codec/bounded_json.hpp"
+#include "codec/canonical.hpp"
 #include "memkit/digest.hpp"
 #include "memkit/edit.hpp"
 #include "memkit/markdown.hpp"

@@ -344,7 +344,7 @@ Compaction plan_memorybox_compaction(const Inputs& inputs, const CompactRequest&
   for (const auto& [rule, apply_rule] : kRules) {
     if (!request.only || *request.only == rule) apply_rule(run);
   }
-  if (!detail::stops(run.out.findings)) {
+  if (!stops(run.out.findings)) {
     // §7: {"file": F or "*", "force": bool}.
     run.out.plan =
         run.moves.build("memorybox compact",

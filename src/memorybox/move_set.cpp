@@ -130,11 +130,6 @@ ConfidenceState confidence_state_of(const Inputs& inputs, const Entry& entry,
   return update ? update->before : ConfidenceState{};
 }
 
-bool stops(const std::vector<Finding>& findings) {
-  const ExitClass c = derive_exit_class(findings);
-  return c == ExitClass::fatal || c == ExitClass::blocker;
-}
-
 void MoveSet::remove(const std::string& path, const Entry& entry) {
   removals_[path].push_back(ByteRange{entry.begin, entry.end});
 }

@@ -68,9 +68,6 @@ struct Located {
 [[nodiscard]] ConfidenceState confidence_state_of(const Inputs& inputs, const Entry& entry,
                                                   const ClockReading& now);
 
-// The findings of a planner, and whether any of them stops the plan.
-[[nodiscard]] bool stops(const std::vector<Finding>& findings);
-
 class MoveSet final {
  public:
   explicit MoveSet(Documents& docs) : docs_(&docs) {}

@@ -3,8 +3,8 @@
 
 #include <cstdint>
 
-#include "json/canonical.hpp"
-#include "json/canonical_cursor.hpp"
+#include "codec/canonical.hpp"
+#include "codec/canonical_cursor.hpp"
 #include "memkit/clock.hpp"
 #include "memkit/text.hpp"
 

@@ -1,8 +1,8 @@
 // The pure sync core (spec memorybox.md §9).
 #include <algorithm>
 
-#include "json/canonical.hpp"
-#include "json/strict_json.hpp"
+#include "codec/canonical.hpp"
+#include "codec/strict_json.hpp"
 #include "memkit/clock.hpp"
 #include "memkit/memorybox_sync.hpp"
 #include "memorybox/record_lines.hpp"

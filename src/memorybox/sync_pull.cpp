@@ -295,7 +295,7 @@ class Changes final {
       operations.push_back(
           plan_write(path, std::move(base), was, only_splice(Splice{0, size, std::move(bytes)})));
     }
-    if (detail::stops(findings)) return std::optional<Plan>();
+    if (stops(findings)) return std::optional<Plan>();
     if (operations.empty()) return std::optional<Plan>();
     return std::optional<Plan>(
         Plan::create(std::move(command), std::move(arguments), std::move(operations), {}));

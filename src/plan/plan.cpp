@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "json/canonical.hpp"
+#include "codec/canonical.hpp"
 #include "parallel/run_both.hpp"
 
 namespace memkit {
@@ -103,6 +103,18 @@ PlanOperation plan_write(std::string path, std::shared_ptr<const std::string> ba
   if (!base) base = std::make_shared<const std::string>();
   op.output = PlannedBytes{std::move(base), std::move(splices)};
   return op;
+}
+
+std::string_view target_state_name(TargetState state) noexcept {
+  switch (state) {
+    case TargetState::base:
+      return "base";
+    case TargetState::output:
+      return "output";
+    case TargetState::other:
+      return "other";
+  }
+  return "other";
 }
 
 }  // namespace memkit

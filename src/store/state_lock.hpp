@@ -7,7 +7,6 @@
 #include <string>
 
 #include "memkit/file_system.hpp"
-#include "memkit/workspace.hpp"
 
 namespace memkit::detail {
 

@@ -4,9 +4,9 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
-#include "apply/state_directory.hpp"
-#include "json/bounded_json.hpp"
-#include "json/json_fields.hpp"
+#include "codec/bounded_json.hpp"
+#include "codec/json_fields.hpp"
+#include "files/state_directory.hpp"
 #include "memkit/apply.hpp"
 #include "memkit/digest.hpp"
 #include "memkit/shown_text.hpp"

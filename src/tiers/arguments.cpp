@@ -2,9 +2,9 @@
 // is built, so a refused command writes nothing (§9).
 #include <nlohmann/json.hpp>
 
-#include "json/bounded_json.hpp"
-#include "memkit/text.hpp"
+#include "codec/bounded_json.hpp"
 #include "memkit/shown_text.hpp"
+#include "memkit/text.hpp"
 #include "memkit/tiers.hpp"
 
 namespace memkit::tiers {

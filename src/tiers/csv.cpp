@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
-#include "json/bounded_json.hpp"
+#include "codec/bounded_json.hpp"
 #include "memkit/text.hpp"
 #include "memkit/tiers.hpp"
 #include "tiers/stamps.hpp"

@@ -19,7 +19,7 @@
 #include <utility>
 #include <vector>
 
-#include "json/canonical.hpp"
+#include "codec/canonical.hpp"
 #include "memkit/memorybox_sync.hpp"
 #include "memkit/sync_remote.hpp"
 #include "memorybox/record_lines.hpp"

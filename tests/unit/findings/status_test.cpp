@@ -1,4 +1,6 @@
 // A report's status is derived from its findings (spec README.md "Result envelope").
+#include "memkit/status.hpp"
+
 #include <doctest/doctest.h>
 
 #include <vector>
@@ -9,6 +11,16 @@ namespace memkit {
 namespace {
 
 Finding finding(Severity severity) { return make_finding("MK-TEST-001", severity, "", "x"); }
+
+// Was a defect: errc_name was declared in memkit/status.hpp and defined nowhere.
+TEST_CASE("status: every error code has its stable lower-case name") {
+  CHECK(errc_name(Errc::ok) == "ok");
+  CHECK(errc_name(Errc::invalid_argument) == "invalid_argument");
+  CHECK(errc_name(Errc::io) == "io");
+  CHECK(errc_name(Errc::unsafe_path) == "unsafe_path");
+  CHECK(errc_name(Errc::lock_busy) == "lock_busy");
+  CHECK(errc_name(Errc::callback) == "callback");
+}
 
 TEST_CASE("findings: no findings, or only INFO, is PASS") {
   CHECK(derive_status({}) == ReportStatus::pass);

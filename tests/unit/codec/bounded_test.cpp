@@ -1,13 +1,12 @@
 // The one JSON nesting limit (json/bounded_json.hpp, docs/limits.md): text nested up to
 // kJsonNestingLimit levels reads, one level more is refused with the byte where it goes too deep,
 // brackets inside strings never count, and the strict reader refuses what the limit refuses.
-#include "json/bounded_json.hpp"
-
 #include <doctest/doctest.h>
 
 #include <string>
 
-#include "json/strict_json.hpp"
+#include "codec/bounded_json.hpp"
+#include "codec/strict_json.hpp"
 
 using memkit::detail::find_too_deep_json;
 using memkit::detail::kJsonNestingLimit;

@@ -1,10 +1,10 @@
 // Strict JSON reading: one parse that sees every object's keys.
-#include "json/strict_json.hpp"
+#include "codec/strict_json.hpp"
 
 #include <set>
 #include <vector>
 
-#include "json/bounded_json.hpp"
+#include "codec/bounded_json.hpp"
 #include "memkit/text.hpp"
 
 namespace memkit::detail {

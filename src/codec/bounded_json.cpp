@@ -1,6 +1,6 @@
-// The JSON nesting limit: a scan of brackets outside strings, so that no parse starts on text that is
-// too deep.
-#include "json/bounded_json.hpp"
+// The JSON nesting limit: a scan of brackets outside strings, so that no parse starts on text that
+// is too deep.
+#include "codec/bounded_json.hpp"
 
 namespace memkit::detail {
 

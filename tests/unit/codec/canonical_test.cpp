@@ -1,6 +1,6 @@
 // Canonical JSON (spec compaction.md §12.1): the streamed writer and the value-tree writer agree,
 // and both give Python's json.dumps(ensure_ascii=False, sort_keys=True, separators=(",",":")).
-#include "json/canonical.hpp"
+#include "codec/canonical.hpp"
 
 #include <doctest/doctest.h>
 

@@ -1,5 +1,5 @@
 // JSON lines read directly (RFC 8259, restricted to the forms memkit writes).
-#include "json/canonical_cursor.hpp"
+#include "codec/canonical_cursor.hpp"
 
 namespace memkit::detail {
 
