@@ -65,7 +65,8 @@ Sha256 Sha256Hasher::finish() noexcept {
     buffered_ = 0;
   }
   std::fill(buffer_.begin() + static_cast<std::ptrdiff_t>(buffered_), buffer_.begin() + 56, 0);
-  for (int i = 0; i < 8; ++i) buffer_[56 + i] = static_cast<std::uint8_t>(bits >> (56 - 8 * i));
+  for (std::size_t i = 0; i < 8; ++i)
+    buffer_[56 + i] = static_cast<std::uint8_t>(bits >> (56 - 8 * i));
   detail::sha256_blocks(state_.data(), buffer_.data(), 1);
   Sha256 out{};
   for (std::size_t i = 0; i < state_.size(); ++i) {

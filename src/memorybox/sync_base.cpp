@@ -23,8 +23,8 @@ std::uint32_t fingerprint(std::uint64_t hash) noexcept {
 constexpr std::array<std::uint8_t, 256> kHexValue = [] {
   std::array<std::uint8_t, 256> values{};
   values.fill(0xff);
-  for (int c = '0'; c <= '9'; ++c) values[c] = static_cast<std::uint8_t>(c - '0');
-  for (int c = 'a'; c <= 'f'; ++c) values[c] = static_cast<std::uint8_t>(c - 'a' + 10);
+  for (std::size_t c = '0'; c <= '9'; ++c) values[c] = static_cast<std::uint8_t>(c - '0');
+  for (std::size_t c = 'a'; c <= 'f'; ++c) values[c] = static_cast<std::uint8_t>(c - 'a' + 10);
   return values;
 }();
 

@@ -16,7 +16,6 @@ constexpr std::string_view kWorkspace = "0192f3a4-5b6c-7d8e-9f00-112233445566";
 constexpr std::string_view kOtherWorkspace = "0192f3a4-5b6c-7d8e-9f00-aaaaaaaaaaaa";
 constexpr std::string_view kNowUtc = "2026-11-30T09:00:00.000Z";  // kNow in UTC
 constexpr std::string_view kT8 = "2026-11-30T08:00:00.000Z";
-constexpr std::string_view kT830 = "2026-11-30T08:30:00.000Z";
 const std::string kConflicts(kSyncConflictsFile);
 const std::string kLongTerm = "memory/LONG_TERM.md";
 
