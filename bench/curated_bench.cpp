@@ -24,10 +24,10 @@
 
 #include "memkit/clock.hpp"
 #include "memkit/curated.hpp"
-#include "memkit/curated_log.hpp"
-#include "memkit/curated_read.hpp"
-#include "memkit/curated_story.hpp"
-#include "memkit/curated_write.hpp"
+#include "memkit/curated/log.hpp"
+#include "memkit/curated/read.hpp"
+#include "memkit/curated/story.hpp"
+#include "memkit/curated/write.hpp"
 #include "memkit/snapshot.hpp"
 #include "split_mix.hpp"
 

@@ -22,9 +22,9 @@
 #include <utility>
 #include <vector>
 
-#include "memkit/memorybox_sync.hpp"
-#include "memkit/sync_postgres.hpp"
+#include "memkit/memorybox/sync.hpp"
 #include "split_mix.hpp"
+#include "sync/postgres/postgres.hpp"
 
 namespace {
 

@@ -20,7 +20,8 @@
 #include "memkit/clock.hpp"
 #include "memkit/markdown.hpp"
 #include "memkit/memorybox.hpp"
-#include "memkit/memorybox_sync.hpp"
+#include "memkit/memorybox/sync.hpp"
+#include "memorybox/sync_files.hpp"
 
 namespace {
 

@@ -10,8 +10,8 @@
 
 #include "capi/convert.hpp"
 #include "capi/handles.hpp"
+#include "commands/commands.hpp"
 #include "guard.hpp"
-#include "memkit/commands.hpp"
 
 namespace memkit::capi {
 

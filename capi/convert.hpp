@@ -6,7 +6,7 @@
 #include "memkit.h"
 #include "memkit/clock.hpp"
 #include "memkit/result.hpp"
-#include "memkit/system_clock.hpp"
+#include "store/system_clock.hpp"
 
 namespace memkit::capi {
 

@@ -4,7 +4,7 @@
 #include "capi/convert.hpp"
 #include "capi/handles.hpp"
 #include "guard.hpp"
-#include "memkit/json.hpp"
+#include "json/json.hpp"
 
 extern "C" {
 

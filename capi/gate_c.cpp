@@ -4,8 +4,8 @@
 #include <string>
 
 #include "capi/command_run.hpp"
-#include "memkit/json.hpp"
-#include "memkit/memorybox_gate.hpp"
+#include "json/json.hpp"
+#include "memkit/memorybox/gate.hpp"
 
 namespace memkit::capi {
 namespace {

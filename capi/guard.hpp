@@ -8,7 +8,7 @@
 #include <utility>
 
 #include "memkit.h"
-#include "memkit/status.hpp"
+#include "memkit/result.hpp"
 
 namespace memkit::capi {
 

@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "commands/commands.hpp"
 #include "memkit.h"
-#include "memkit/commands.hpp"
 #include "memkit/markdown.hpp"
 
 // A project's memory folder: what mk_workspace_open checked, passed to every command.

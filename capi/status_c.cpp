@@ -3,7 +3,7 @@
 
 #include "guard.hpp"
 #include "memkit.h"
-#include "memkit/status.hpp"
+#include "memkit/result.hpp"
 
 namespace {
 

@@ -7,9 +7,9 @@
 #include <utility>
 
 #include "capi/command_run.hpp"
-#include "memkit/system_clock.hpp"
+#include "store/system_clock.hpp"
 #if MEMKIT_WITH_POSTGRES
-#include "memkit/sync_postgres.hpp"
+#include "sync/postgres/postgres.hpp"
 #endif
 
 namespace {

@@ -7,14 +7,14 @@
 #include "capi/command_run.hpp"
 #include "capi/convert.hpp"
 #include "capi/handles.hpp"
+#include "commands/commands.hpp"
+#include "files/file_system.hpp"
 #include "guard.hpp"
-#include "memkit/agent_root.hpp"
-#include "memkit/commands.hpp"
-#include "memkit/curated_store.hpp"
-#include "memkit/file_system.hpp"
 #include "memkit/layouts.hpp"
-#include "memkit/tiers_workspace.hpp"
-#include "memkit/workspace.hpp"
+#include "store/agent_root.hpp"
+#include "store/curated_store.hpp"
+#include "store/tiers_workspace.hpp"
+#include "store/workspace.hpp"
 
 namespace {
 

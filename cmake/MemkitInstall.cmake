@@ -14,20 +14,12 @@ install(TARGETS memkit_core memkit_c
 if(TARGET memkit_cli)
   install(TARGETS memkit_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT Runtime)
 endif()
-# memkit::postgres (MEMKIT_WITH_POSTGRES), the PostgreSQL sync adapter, in an export set of its
-# own: find_package(memkit) offers it only when asked, with COMPONENTS postgres.
-set(_memkit_header_excludes)
-if(TARGET memkit_postgres)
-  install(TARGETS memkit_postgres
-    EXPORT memkitPostgresTargets
-    ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT Development)
-else()
-  list(APPEND _memkit_header_excludes PATTERN "sync_postgres.hpp" EXCLUDE)
-endif()
-
+# memkit::postgres (MEMKIT_WITH_POSTGRES), the PostgreSQL sync adapter, is linked into libmemkit.so
+# and the tool; it is not installed on its own: its interface is a shell type, which C++ hosts
+# reach through the C ABI like every other part of the shell.
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/memkit
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} COMPONENT Development
-  FILES_MATCHING PATTERN "*.hpp" ${_memkit_header_excludes})
+  FILES_MATCHING PATTERN "*.hpp")
 install(FILES ${PROJECT_SOURCE_DIR}/capi/memkit.h
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} COMPONENT Development)
 
@@ -35,12 +27,6 @@ install(EXPORT memkitTargets
   NAMESPACE memkit::
   DESTINATION ${MEMKIT_INSTALL_CMAKEDIR}
   COMPONENT Development)
-if(TARGET memkit_postgres)
-  install(EXPORT memkitPostgresTargets
-    NAMESPACE memkit::
-    DESTINATION ${MEMKIT_INSTALL_CMAKEDIR}
-    COMPONENT Development)
-endif()
 configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/memkitConfig.cmake.in
   ${PROJECT_BINARY_DIR}/memkitConfig.cmake
   INSTALL_DESTINATION ${MEMKIT_INSTALL_CMAKEDIR})

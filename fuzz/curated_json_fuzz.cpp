@@ -6,10 +6,10 @@
 #include "codec/canonical.hpp"
 #include "codec/strict_json.hpp"
 #include "fuzz_support.hpp"
-#include "memkit/curated_config.hpp"
-#include "memkit/curated_floors.hpp"
-#include "memkit/curated_json.hpp"
-#include "memkit/curated_write.hpp"
+#include "json/curated_json.hpp"
+#include "memkit/curated/config.hpp"
+#include "memkit/curated/floors.hpp"
+#include "memkit/curated/write.hpp"
 #include "memkit/snapshot.hpp"
 
 namespace {

@@ -5,8 +5,8 @@
 #include <string>
 
 #include "fuzz_support.hpp"
-#include "memkit/curated_floors.hpp"
-#include "memkit/curated_log.hpp"
+#include "memkit/curated/floors.hpp"
+#include "memkit/curated/log.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::vector<std::string_view> parts = memkit::fuzz::split(memkit::fuzz::as_text(data, size), 2);

@@ -7,7 +7,7 @@
 
 #include "fuzz_support.hpp"
 #include "memkit/curated.hpp"
-#include "memkit/curated_read.hpp"
+#include "memkit/curated/read.hpp"
 #include "memkit/edit.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -9,11 +9,11 @@
 #include <set>
 #include <string>
 
+#include "apply/apply.hpp"
+#include "files/file_system.hpp"
 #include "fuzz_support.hpp"
-#include "memkit/apply.hpp"
-#include "memkit/file_system.hpp"
 #include "memkit/layouts.hpp"
-#include "memkit/workspace.hpp"
+#include "store/workspace.hpp"
 
 namespace {
 

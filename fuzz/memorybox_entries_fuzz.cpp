@@ -10,8 +10,8 @@
 #include "fuzz_support.hpp"
 #include "memkit/markdown.hpp"
 #include "memkit/memorybox.hpp"
-#include "memkit/memorybox_canon.hpp"
-#include "memkit/memorybox_gate.hpp"
+#include "memkit/memorybox/canon.hpp"
+#include "memkit/memorybox/gate.hpp"
 #include "memorybox/sync_entries.hpp"
 
 namespace {

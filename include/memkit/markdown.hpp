@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-#include "memkit/status.hpp"
+#include "memkit/result.hpp"
 
 namespace memkit {
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "memkit/status.hpp"
+#include "memkit/result.hpp"
 
 namespace memkit {
 

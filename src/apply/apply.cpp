@@ -1,5 +1,5 @@
 // Confirmed plans reach the disk here (spec compaction.md §12.3, §12.4, §12.6).
-#include "memkit/apply.hpp"
+#include "apply/apply.hpp"
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
@@ -8,8 +8,8 @@
 #include "apply/parent_folders.hpp"
 #include "codec/bounded_json.hpp"
 #include "codec/canonical.hpp"
+#include "files/file_system.hpp"
 #include "files/state_directory.hpp"
-#include "memkit/file_system.hpp"
 
 namespace memkit {
 

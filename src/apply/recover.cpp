@@ -2,14 +2,14 @@
 #include <nlohmann/json.hpp>
 #include <string_view>
 
+#include "apply/apply.hpp"
 #include "apply/parent_folders.hpp"
 #include "codec/bounded_json.hpp"
 #include "codec/canonical.hpp"
 #include "codec/json_fields.hpp"
+#include "files/file_system.hpp"
 #include "files/state_directory.hpp"
-#include "memkit/apply.hpp"
-#include "memkit/file_system.hpp"
-#include "memkit/shown_text.hpp"
+#include "text/shown_text.hpp"
 
 namespace memkit {
 namespace {

@@ -11,7 +11,7 @@
 // the lock was taken loses its rename and reports the file not written: nothing is lost unseen.
 #include <string>
 
-#include "memkit/apply.hpp"
+#include "apply/apply.hpp"
 
 namespace memkit {
 namespace {

@@ -8,11 +8,11 @@
 #include <ostream>
 
 #include "cli/invocation.hpp"
+#include "commands/commands.hpp"
 #include "commands/text_view.hpp"
-#include "memkit/commands.hpp"
-#include "memkit/json.hpp"
-#include "memkit/shown_text.hpp"
+#include "json/json.hpp"
 #include "memkit/version.hpp"
+#include "text/shown_text.hpp"
 
 namespace memkit::cli {
 namespace {

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "commands/commands.hpp"
 #include "memkit/clock.hpp"
-#include "memkit/commands.hpp"
 
 namespace memkit::cli {
 

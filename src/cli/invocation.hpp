@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "memkit/commands.hpp"
+#include "commands/commands.hpp"
 #include "memkit/result.hpp"
 
 namespace memkit::cli {

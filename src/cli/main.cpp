@@ -10,9 +10,9 @@
 #include <utility>
 
 #include "cli/app.hpp"
-#include "memkit/system_clock.hpp"
+#include "store/system_clock.hpp"
 #if MEMKIT_WITH_POSTGRES
-#include "memkit/sync_postgres.hpp"
+#include "sync/postgres/postgres.hpp"
 #endif
 
 int main(int argc, char** argv) {

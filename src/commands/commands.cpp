@@ -1,7 +1,7 @@
 // The commands every front end runs (spec README.md "CLI shape", compaction.md §8-§16): a request
 // in, the findings, the JSON data and the human view out. The CLI and the C ABI both call
 // execute(), so they cannot drift.
-#include "memkit/commands.hpp"
+#include "commands/commands.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -11,8 +11,8 @@
 
 #include "commands/flow.hpp"
 #include "commands/text_view.hpp"
-#include "memkit/shown_text.hpp"
 #include "memkit/text.hpp"
+#include "text/shown_text.hpp"
 
 namespace memkit {
 

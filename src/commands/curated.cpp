@@ -7,9 +7,9 @@
 #include <map>
 
 #include "commands/curated_flow.hpp"
-#include "memkit/curated_floors.hpp"
-#include "memkit/json.hpp"
-#include "memkit/shown_text.hpp"
+#include "json/json.hpp"
+#include "memkit/curated/floors.hpp"
+#include "text/shown_text.hpp"
 
 namespace memkit::commands_detail {
 

@@ -2,14 +2,14 @@
 // and `episode add` append one JSON line with one write in append mode (no lock: appends never
 // interleave), `episode show` reads the episodes floor, and `floors prune` and `telemetry compact`
 // are plan-confirmed, like every removal or rewrite memkit makes (compaction.md §12.3).
-#include "memkit/curated_floors.hpp"
+#include "memkit/curated/floors.hpp"
 
 #include <algorithm>
 #include <memory>
 
 #include "commands/curated_flow.hpp"
-#include "memkit/curated_json.hpp"
-#include "memkit/json.hpp"
+#include "json/curated_json.hpp"
+#include "json/json.hpp"
 
 namespace memkit::commands_detail {
 namespace {

@@ -13,10 +13,10 @@
 
 #include "commands/flow.hpp"
 #include "memkit/curated.hpp"
-#include "memkit/curated_config.hpp"
-#include "memkit/curated_log.hpp"
-#include "memkit/curated_store.hpp"
-#include "memkit/curated_write.hpp"
+#include "memkit/curated/config.hpp"
+#include "memkit/curated/log.hpp"
+#include "memkit/curated/write.hpp"
+#include "store/curated_store.hpp"
 
 namespace memkit::commands_detail {
 

@@ -16,12 +16,12 @@
 #include <vector>
 
 #include "commands/curated_flow.hpp"
-#include "memkit/curated_floors.hpp"
-#include "memkit/curated_json.hpp"
-#include "memkit/curated_read.hpp"
-#include "memkit/curated_story.hpp"
-#include "memkit/shown_text.hpp"
+#include "json/curated_json.hpp"
+#include "memkit/curated/floors.hpp"
+#include "memkit/curated/read.hpp"
+#include "memkit/curated/story.hpp"
 #include "memkit/text.hpp"
+#include "text/shown_text.hpp"
 
 namespace memkit::commands_detail {
 namespace {

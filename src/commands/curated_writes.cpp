@@ -9,7 +9,7 @@
 #include <map>
 
 #include "commands/curated_flow.hpp"
-#include "memkit/curated_json.hpp"
+#include "json/curated_json.hpp"
 
 namespace memkit::commands_detail {
 namespace {

@@ -11,7 +11,7 @@
 #include "memkit/compact.hpp"
 #include "memkit/forget.hpp"
 #include "memkit/text.hpp"
-#include "memkit/workspace.hpp"
+#include "store/workspace.hpp"
 
 namespace memkit::commands_detail {
 

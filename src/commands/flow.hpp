@@ -10,11 +10,11 @@
 #include <string_view>
 #include <vector>
 
+#include "commands/commands.hpp"
 #include "commands/text_view.hpp"
-#include "memkit/agent_root.hpp"
-#include "memkit/commands.hpp"
-#include "memkit/file_system.hpp"
+#include "files/file_system.hpp"
 #include "memkit/memorybox.hpp"
+#include "store/agent_root.hpp"
 
 namespace memkit::commands_detail {
 
@@ -62,6 +62,12 @@ struct PlanWriter {
   std::function<Result<std::vector<std::string>>(const Plan&)> apply;
   std::string recover_hint;  // MK-TXN-001's remediation when the planner found a transaction
 };
+
+// §12.3's test of a confirmation, the one every plan-confirmed write makes: nullopt when the plan
+// `plan_id` may be written (--confirm-plan named it), else the finding that refuses it: MK-PLAN-002
+// without --confirm-plan (`confirmed` nullopt), MK-PLAN-001 when it names another plan.
+[[nodiscard]] std::optional<Finding> refuse_unconfirmed(const std::optional<std::string>& confirmed,
+                                                        const std::string& plan_id);
 
 // §12.3, shared by every plan-making command: a dry run by default; --apply --confirm-plan ID
 // plans again under the lock (plan_now(true)) and writes only when the new plan's ID is the

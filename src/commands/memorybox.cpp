@@ -9,8 +9,8 @@
 
 #include "commands/flow.hpp"
 #include "commands/text_view.hpp"
-#include "memkit/agent_root.hpp"
 #include "memkit/text.hpp"
+#include "store/agent_root.hpp"
 
 namespace memkit::commands_detail {
 

@@ -1,12 +1,12 @@
 // `memkit memorybox canon add --file F --text T | verify` (memorybox.md §10): Maven's immutable
 // canon. add writes the canon file, then the ledger, under the lock: a crash between the two
 // leaves a file whose recorded prefix still verifies.
-#include "memkit/memorybox_canon.hpp"
+#include "memkit/memorybox/canon.hpp"
 
 #include <fmt/format.h>
 
 #include "commands/flow.hpp"
-#include "memkit/json.hpp"
+#include "json/json.hpp"
 
 namespace memkit::commands_detail {
 namespace {

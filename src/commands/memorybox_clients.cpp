@@ -2,7 +2,7 @@
 // §11). active ↔ maintenance is a field update written directly, as `memorybox update` writes its
 // events (memorybox.md §1: field updates apply directly); a move to or from archived is
 // plan-confirmed (compaction.md §12.3) under the root's lock, like the other MemoryBox moves.
-#include "memkit/memorybox_clients.hpp"
+#include "memkit/memorybox/clients.hpp"
 
 #include <fmt/format.h>
 
@@ -10,7 +10,7 @@
 
 #include "commands/flow.hpp"
 #include "commands/text_view.hpp"
-#include "memkit/json.hpp"
+#include "json/json.hpp"
 
 namespace memkit::commands_detail {
 namespace {

@@ -1,13 +1,13 @@
 // `memkit memorybox gate` (memorybox.md §4): the candidate and the host's judgements as flags, the
 // verdict as data, and with --apply the WRITE written directly (it is additive).
-#include "memkit/memorybox_gate.hpp"
+#include "memkit/memorybox/gate.hpp"
 
 #include <fmt/format.h>
 
 #include <map>
 
 #include "commands/flow.hpp"
-#include "memkit/json.hpp"
+#include "json/json.hpp"
 #include "memkit/text.hpp"
 
 namespace memkit::commands_detail {

@@ -1,7 +1,7 @@
 // The MemoryBox commands that move entries (memorybox.md §6 `update --resolve archive`, §7
 // `compact`, §11 `promote`), each a dry run by default and written by --apply --confirm-plan ID
 // under the agent root's lock: compaction.md §12.3, as custodian's commands do it.
-#include "memkit/memorybox_moves.hpp"
+#include "memkit/memorybox/moves.hpp"
 
 #include <algorithm>
 #include <functional>

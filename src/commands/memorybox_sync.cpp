@@ -5,18 +5,17 @@
 // open conflicts, then the plan (one transaction), then the base, then sync.json; a push writes the
 // Id lines first, then sends, then the base and sync.json. Sending again what was acknowledged, or
 // pulling again what was merged, changes nothing.
-#include "memkit/memorybox_sync.hpp"
-
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <functional>
 
 #include "commands/flow.hpp"
-#include "memkit/digest.hpp"
-#include "memkit/sync_remote.hpp"
+#include "memkit/memorybox/sync.hpp"
 #include "memkit/text.hpp"
 #include "parallel/run_both.hpp"
+#include "store/sync_state.hpp"
+#include "sync/remote.hpp"
 
 namespace memkit::commands_detail {
 
@@ -81,115 +80,6 @@ Result<std::unique_ptr<sync::Remote>> open_remote(const CommandRequest& inv,
   return env.open_postgres(conninfo);
 }
 
-// A state file as read, told apart from another read by its XXH3-128 (its bytes are not kept).
-struct FileMark {
-  std::size_t size = 0;
-  std::array<std::uint8_t, 16> digest{};
-  friend bool operator==(const FileMark&, const FileMark&) = default;
-};
-
-// The sync state as read: sync.json, the base and the open conflicts.
-struct State {
-  SyncFiles files;  // files.base dropped once parsed: base_read tells it apart
-  std::optional<FileMark> base_read;
-  std::optional<memorybox::SyncState> sync;
-  memorybox::SyncBase base;
-  // base.tsv has a torn last line, or more than twice the lines the base needs: the next change
-  // writes it whole instead of appending.
-  bool base_rewrite = false;
-  std::vector<SyncRecord> conflicts;
-  // .memkit/sync/scan.cache, when there is a base and the file is a scan cache (its blocks up to
-  // the first that does not read whole); else the scans read every entry in full, which gives the
-  // same answers.
-  std::optional<memorybox::ScanCache> cache;
-  [[nodiscard]] const memorybox::ScanCache* scan_cache() const noexcept {
-    return cache ? &*cache : nullptr;
-  }
-};
-
-// .memkit/sync.json alone: what a confirmed pull reads before it takes the lock.
-Result<State> read_sync_json(const AgentRoot& root) {
-  State state;
-  Result<std::optional<std::string>> bytes = root.read_state_file("sync.json");
-  if (!bytes) return bytes.status();
-  if (*bytes) {
-    Result<memorybox::SyncState> parsed = memorybox::parse_sync_state(**bytes);
-    if (!parsed) return parsed.status();
-    state.sync = std::move(*parsed);
-  }
-  return state;
-}
-
-// The scan cache (memorybox::ScanCache), under .memkit.
-constexpr const char* kScanCache = "sync/scan.cache";
-
-// The state files read and parsed, all but the modification times (which need the root's files).
-// `earlier`, when given, is a State read before: when the base file has not changed since, its
-// parsed base is moved from it rather than parsed again.
-Result<State> read_state_files(const AgentRoot& root, State* earlier) {
-  State state;
-  Result<SyncFiles> files = root.read_sync_files();
-  if (!files) return files.status();
-  state.files = std::move(*files);
-  if (state.files.state) {
-    Result<memorybox::SyncState> parsed = memorybox::parse_sync_state(*state.files.state);
-    if (!parsed) return parsed.status();
-    state.sync = std::move(*parsed);
-  }
-  if (state.files.base) {
-    const std::string_view bytes = *state.files.base;
-    state.base_read = FileMark{bytes.size(), xxh3_128(bytes)};
-    if (earlier != nullptr && earlier->base_read == state.base_read) {
-      state.base = std::move(earlier->base);
-      state.base_rewrite = earlier->base_rewrite;
-      state.cache = std::move(earlier->cache);
-    } else {
-      Result<memorybox::SyncBase> base = memorybox::parse_sync_base(bytes);
-      if (!base) return base.status();
-      state.base = std::move(*base);
-      const auto lines = static_cast<std::size_t>(count_newlines(bytes));
-      state.base_rewrite =
-          (!bytes.empty() && bytes.back() != '\n') || lines > 2 * state.base.size() + 1024;
-    }
-    // Parsed, the base keeps none of its bytes: their memory (10 MB at 100,000 ids) goes back to
-    // the heap for what the scan makes next.
-    state.files.base.reset();
-    if (!state.cache) {
-      Result<std::optional<std::string>> cache = root.read_state_file(kScanCache);
-      if (cache && *cache) {
-        Result<memorybox::ScanCache> parsed = memorybox::parse_scan_cache(std::move(**cache));
-        if (parsed) state.cache = std::move(*parsed);
-      }
-    }
-  }
-  if (state.files.conflicts) {
-    std::string_view rest = *state.files.conflicts;
-    std::size_t line = 0;
-    while (!rest.empty()) {
-      ++line;
-      const std::size_t lf = rest.find('\n');
-      Result<SyncRecord> r = memorybox::parse_record_line(rest.substr(0, lf));
-      if (!r) {
-        return Status(Errc::parse, fmt::format(".memkit/sync/conflicts.jsonl:{}: {}", line,
-                                               r.status().message()));
-      }
-      state.conflicts.push_back(std::move(*r));
-      rest = lf == std::string_view::npos ? std::string_view() : rest.substr(lf + 1);
-    }
-  }
-  return state;
-}
-
-Result<State> read_state(const AgentRoot& root, const memorybox::Inputs& inputs,
-                         State* earlier = nullptr) {
-  Result<State> state = read_state_files(root, earlier);
-  if (!state) return state;
-  Result<memorybox::ModifiedTimes> modified = root.modified_times(inputs);
-  if (!modified) return modified.status();
-  state->files.modified = std::move(*modified);
-  return state;
-}
-
 // The root's files and the sync state, read at once: the state (the base, parsed) on a second core
 // while the files are read and parsed, since the base takes longer. A failure of the files is
 // told first, as a finding of its own kind. `started`, if any, is called once the state's thread
@@ -197,13 +87,13 @@ Result<State> read_state(const AgentRoot& root, const memorybox::Inputs& inputs,
 // thread started while a library loads wait for the load to end.
 struct RootRead {
   memorybox::Inputs inputs;
-  State state;
+  SyncStateRead state;
   memorybox::ParsedFiles parsed;
 };
-std::optional<RootRead> read_root(MemoryBoxRun& run, State* earlier = nullptr,
+std::optional<RootRead> read_root(MemoryBoxRun& run, SyncStateRead* earlier = nullptr,
                                   const std::function<void()>& started = {}) {
   Result<memorybox::Inputs> inputs = Status(Errc::internal, "not read");
-  Result<State> state = Status(Errc::internal, "not read");
+  Result<SyncStateRead> state = Status(Errc::internal, "not read");
   memorybox::ParsedFiles parsed;
   const auto read_files = [&] {
     inputs = run.root.read_memorybox_inputs();
@@ -214,7 +104,7 @@ std::optional<RootRead> read_root(MemoryBoxRun& run, State* earlier = nullptr,
         if (started) started();
         read_files();
       },
-      [&] { state = read_state_files(run.root, earlier); });
+      [&] { state = read_sync_state(run.root, earlier); });
   if (!inputs) {
     run.reply.findings.push_back(finding_from(inputs.status()));
     return std::nullopt;
@@ -227,44 +117,6 @@ std::optional<RootRead> read_root(MemoryBoxRun& run, State* earlier = nullptr,
   }
   state->files.modified = std::move(*modified);
   return RootRead{std::move(*inputs), std::move(*state), std::move(parsed)};
-}
-
-// Sets `changes` (digests made as the base's are) in .memkit/sync/base.tsv: appended (a sync of
-// 100 entries writes 100 lines), or the whole base written when there is none yet (its first line
-// says its version) or State::base_rewrite.
-Status write_base(AgentRoot& root, const State& state, const memorybox::SyncBase& changes) {
-  if (changes.empty()) return Status();
-  if (state.base_rewrite || !state.base_read || state.base_read->size == 0) {
-    return root.write_state_file(
-        "sync/base.tsv", memorybox::render_sync_base(memorybox::merged_base(state.base, changes)));
-  }
-  return root.append_state_file("sync/base.tsv", memorybox::render_sync_base_lines(changes));
-}
-
-// The scan cache of a scan, once a sync has written its base, when the scan read bullets in full:
-// those appended as a block to the cache it was given; or, when there was none that read whole or
-// it would hold more than twice the bullets found, all written anew in `caching` (joined by its
-// owner). A cache that cannot be written is left as it was: it only makes scans faster, and the
-// base settles every hit.
-void write_scan_cache(AgentRoot& root, const State& state,
-                      const std::vector<memorybox::CachedEntry>& all,
-                      const std::vector<memorybox::CachedEntry>& read,
-                      std::optional<memkit::detail::Background>& caching) {
-  if (read.empty()) return;
-  const memorybox::ScanCache* given = state.scan_cache();
-  if (given != nullptr && given->whole() && given->size() + read.size() <= 2 * all.size() + 1024) {
-    (void)root.append_state_file(kScanCache, memorybox::render_scan_cache_block(read));
-    return;
-  }
-  caching.emplace([&root, &all] {
-    (void)root.write_state_file(kScanCache, memorybox::render_scan_cache(all));
-  });
-}
-
-std::string conflicts_bytes(const std::vector<SyncRecord>& conflicts) {
-  std::string out;
-  for (const SyncRecord& r : conflicts) out += memorybox::record_line(r);
-  return out;
 }
 
 std::set<std::string, std::less<>> conflict_ids(const std::vector<SyncRecord>& conflicts) {
@@ -324,14 +176,14 @@ std::string last_synced(const std::optional<memorybox::SyncState>& sync) {
 struct Locked {
   std::unique_ptr<LockHandle> lock;
   memorybox::Inputs inputs;
-  State state;
+  SyncStateRead state;
   memorybox::ParsedFiles parsed;
 };
 
 // With `may_write` false, a transaction a crash left is not finished: it stops with an error and
 // nothing written (the caller is not yet connected to its remote; the next run finishes it).
 // `started` is read_root's, not called at all if it stops before reading.
-std::optional<Locked> lock_and_read(MemoryBoxRun& run, State* earlier = nullptr,
+std::optional<Locked> lock_and_read(MemoryBoxRun& run, SyncStateRead* earlier = nullptr,
                                     bool may_write = true,
                                     const std::function<void()>& started = {}) {
   Locked out;
@@ -360,8 +212,8 @@ std::optional<Locked> lock_and_read(MemoryBoxRun& run, State* earlier = nullptr,
 
 // Whether two reads of a root found the same bytes: then a plan made from the first holds for
 // the second, and is not made again.
-bool same_reads(const memorybox::Inputs& a, const State& sa, const memorybox::Inputs& b,
-                const State& sb) {
+bool same_reads(const memorybox::Inputs& a, const SyncStateRead& sa, const memorybox::Inputs& b,
+                const SyncStateRead& sb) {
   const auto same_file = [](const FileSnapshot& x, const FileSnapshot& y) {
     return x.path == y.path && x.state == y.state && x.text() == y.text();
   };
@@ -377,26 +229,6 @@ bool failed(MemoryBoxRun& run, const Status& status) {
   if (status.ok()) return false;
   run.reply.findings.push_back(finding_from(status));
   return true;
-}
-
-std::string pull_text(const memorybox::PullPlanning& pull, std::uint64_t pulled, bool applied) {
-  std::map<std::string_view, std::uint64_t> counts;
-  for (const memorybox::PullItem& item : pull.items) {
-    ++counts[memorybox::pull_action_name(item.action)];
-  }
-  std::string out = fmt::format("Pulled {} record(s)", pulled);
-  for (const auto& [action, n] : counts) out += fmt::format(", {} {}", n, action);
-  out += ".\n";
-  if (pull.plan && !applied) {
-    out += fmt::format(
-        "Plan {} replaces or removes local text; review it, then run `memkit memorybox sync pull "
-        "--apply --confirm-plan {}`.\n",
-        pull.plan->id(), pull.plan->id());
-  } else if (applied) {
-    out += "Written.\n";
-  }
-  for (const SyncRecord& c : pull.conflicts) out += "Open conflict: " + c.id + "\n";
-  return out;
 }
 
 // Pulls first, without the lock, so that an unreachable remote, a refused login or an invalid
@@ -421,7 +253,7 @@ void run_pull(MemoryBoxRun& run) {
   std::optional<RootRead> unlocked;
   Result<std::unique_ptr<sync::Remote>> remote = Status(Errc::internal, "not connected");
   if (confirmed) {
-    Result<State> sync = read_sync_json(run.root);
+    Result<SyncStateRead> sync = read_sync_json(run.root);
     if (!sync) {
       run.reply.findings.push_back(local_finding(sync.status()));
       return;
@@ -464,7 +296,7 @@ void run_pull(MemoryBoxRun& run) {
   // Plans the pull over the files and state as read; an unreadable file or two entries with one
   // Id (MK-BOX-022) come back as findings that stop it.
   const auto plan =
-      [&](const memorybox::Inputs& inputs, const State& state,
+      [&](const memorybox::Inputs& inputs, const SyncStateRead& state,
           const memorybox::ParsedFiles& parsed) -> std::shared_ptr<memorybox::PullPlanning> {
     memorybox::ScanFocus focus{
         .base = &state.base, .ids = {}, .parsed = &parsed, .cache = state.scan_cache()};
@@ -504,7 +336,7 @@ void run_pull(MemoryBoxRun& run) {
     run.reply.applied = applied;
     run.reply.data = fixed(memorybox_sync_pull_json(*shown, ws, count, applied, written));
     if (run.inv.format == OutputFormat::text) {
-      run.reply.text = fixed(pull_text(*shown, count, applied));
+      run.reply.text = fixed(view::memorybox_sync_pull_text(*shown, count, applied));
     }
     run.reply.plan = std::move(shown->plan);
   };
@@ -513,21 +345,9 @@ void run_pull(MemoryBoxRun& run) {
     if (stops(shown->findings)) return true;
     if (!shown->needs_confirmation) return false;
     if (!apply) return true;
-    if (!confirm) {
-      run.reply.findings.push_back(make_finding("MK-PLAN-002", Severity::blocker, "",
-                                                "--apply needs --confirm-plan " + shown->plan->id(),
-                                                "review the dry run, then confirm its Plan ID"));
-      return true;
-    }
-    if (*confirm != shown->plan->id()) {
-      run.reply.findings.push_back(
-          make_finding("MK-PLAN-001", Severity::blocker, "",
-                       "stale or mismatched plan: confirmed " + *confirm + ", current plan is " +
-                           shown->plan->id() + "; no files written",
-                       "review the current dry run and confirm its Plan ID"));
-      return true;
-    }
-    return false;
+    std::optional<Finding> refused = refuse_unconfirmed(confirm, shown->plan->id());
+    if (refused) run.reply.findings.push_back(std::move(*refused));
+    return refused.has_value();
   };
   std::shared_ptr<memorybox::PullPlanning> first;
   if (!confirmed) {
@@ -557,8 +377,7 @@ void run_pull(MemoryBoxRun& run) {
   }
   // Open conflicts first: a crash after this leaves them open, and the next pull finds the same.
   if (shared->conflicts != locked->state.conflicts &&
-      failed(run, run.root.write_state_file("sync/conflicts.jsonl",
-                                            conflicts_bytes(shared->conflicts)))) {
+      failed(run, write_sync_conflicts(run.root, shared->conflicts))) {
     return;
   }
   std::vector<std::string> written;
@@ -570,7 +389,7 @@ void run_pull(MemoryBoxRun& run) {
     }
     written = std::move(*applied);
   }
-  if (failed(run, write_base(run.root, locked->state, shared->base_changes))) return;
+  if (failed(run, write_sync_base(run.root, locked->state, shared->base_changes))) return;
   std::optional<memkit::detail::Background> caching;  // the scan cache written meanwhile
   write_scan_cache(run.root, locked->state, cache_all, cache_read, caching);
   memorybox::SyncState sync =
@@ -581,7 +400,7 @@ void run_pull(MemoryBoxRun& run) {
                                                        .pull_cursor = ""});
   sync.last_pull_at = run.now.utc_rfc3339_millis();
   sync.pull_cursor = pulled->cursor;
-  if (failed(run, run.root.write_state_file("sync.json", memorybox::render_sync_state(sync)))) {
+  if (failed(run, write_sync_json(run.root, sync))) {
     return;
   }
   finish(shared, shared->plan.has_value(), written);
@@ -709,7 +528,7 @@ void run_push(MemoryBoxRun& run) {
   if (!refused) {
     // Nothing acknowledged: the records wait for the next push (the offline queue is the base).
     sync.last_push_ok = false;
-    if (failed(run, run.root.write_state_file("sync.json", memorybox::render_sync_state(sync)))) {
+    if (failed(run, write_sync_json(run.root, sync))) {
       return;
     }
     run.reply.findings.push_back(remote_finding(refused.status()));
@@ -726,13 +545,13 @@ void run_push(MemoryBoxRun& run) {
           r.id, memorybox::BaseEntry{r.table, r.file, memorybox::record_digest(r, digests)});
     }
   }
-  if (failed(run, write_base(run.root, locked.state, acknowledged))) return;
+  if (failed(run, write_sync_base(run.root, locked.state, acknowledged))) return;
   std::optional<memkit::detail::Background> caching;  // the scan cache written meanwhile
   write_scan_cache(run.root, locked.state, prepared->scan.cache, prepared->scan.cache_read,
                    caching);
   sync.last_push_at = run.now.utc_rfc3339_millis();
   sync.last_push_ok = report.refused.empty();
-  if (failed(run, run.root.write_state_file("sync.json", memorybox::render_sync_state(sync)))) {
+  if (failed(run, write_sync_json(run.root, sync))) {
     return;
   }
   report.last_push_at = sync.last_push_at;
@@ -752,18 +571,14 @@ void run_push(MemoryBoxRun& run) {
   }
   run.reply.data = fixed(memorybox_sync_push_json(report));
   if (run.inv.format == OutputFormat::text) {
-    run.reply.text = fixed(fmt::format(
-        "Pushed {} record(s): {} acknowledged, {} refused{}.\n", report.sent,
-        report.sent - report.refused.size(), report.refused.size(),
-        report.assigned.empty() ? ""
-                                : fmt::format("; {} new Id(s) written", report.assigned.size())));
+    run.reply.text = fixed(view::memorybox_sync_push_text(report));
   }
 }
 
 void run_status(MemoryBoxRun& run) {
   std::optional<RootRead> read = read_root(run);
   if (!read) return;
-  const State& state = read->state;
+  const SyncStateRead& state = read->state;
   memorybox::SyncStatus status;
   if (state.sync) {
     status.workspace_id = state.sync->workspace_id;
@@ -819,14 +634,7 @@ void run_status(MemoryBoxRun& run) {
   }
   run.reply.data = fixed(memorybox_sync_status_json(status));
   if (run.inv.format == OutputFormat::text) {
-    std::string text =
-        fmt::format("workspace {}\nlast pull {}\nlast push {} ({})\npending push {}\n",
-                    status.workspace_id.value_or("(none: never synced)"),
-                    status.last_pull_at.value_or("never"), status.last_push_at.value_or("never"),
-                    status.last_push_ok ? "ok" : "not acknowledged", status.pending_push);
-    if (status.pending_pull) text += fmt::format("pending pull {}\n", *status.pending_pull);
-    for (const std::string& id : status.open_conflicts) text += "open conflict " + id + "\n";
-    run.reply.text = fixed(text);
+    run.reply.text = fixed(view::memorybox_sync_status_text(status));
   }
 }
 
@@ -888,24 +696,22 @@ void run_resolve(MemoryBoxRun& run) {
     }
     written = std::move(*applied);
   }
-  if (failed(run, write_base(run.root, locked->state, resolution->base_changes)) ||
-      failed(run, run.root.write_state_file("sync/conflicts.jsonl",
-                                            conflicts_bytes(resolution->conflicts)))) {
+  if (failed(run, write_sync_base(run.root, locked->state, resolution->base_changes)) ||
+      failed(run, write_sync_conflicts(run.root, resolution->conflicts))) {
     return;
   }
   run.reply.plan = resolution->plan;
   run.reply.applied = resolution->plan.has_value();
   run.reply.data = fixed(memorybox_sync_resolve_json(*resolution, written));
   if (run.inv.format == OutputFormat::text) {
-    run.reply.text = fixed(
-        fmt::format("Resolved {}: took the {} version ({}).\n", *id, *take, resolution->file));
+    run.reply.text = fixed(view::memorybox_sync_resolve_text(*id, *take, *resolution));
   }
 }
 
 }  // namespace
 
 Result<std::optional<memorybox::SyncHygiene>> sync_hygiene_of(MemoryBoxRun& run) {
-  Result<State> state = read_state(run.root, run.inputs);
+  Result<SyncStateRead> state = read_sync_state(run.root, run.inputs);
   if (!state) return state.status();
   if (!state->sync) return std::optional<memorybox::SyncHygiene>();
   memorybox::SyncHygiene sync;

@@ -6,6 +6,21 @@
 
 namespace memkit::commands_detail {
 
+std::optional<Finding> refuse_unconfirmed(const std::optional<std::string>& confirmed,
+                                          const std::string& plan_id) {
+  if (!confirmed) {
+    return make_finding("MK-PLAN-002", Severity::blocker, "", "--apply needs --confirm-plan " + plan_id,
+                        "review the dry run, then confirm its Plan ID");
+  }
+  if (*confirmed != plan_id) {
+    return make_finding("MK-PLAN-001", Severity::blocker, "",
+                        "stale or mismatched plan: confirmed " + *confirmed +
+                            ", current plan is " + plan_id + "; no files written",
+                        "review the current dry run and confirm its Plan ID");
+  }
+  return std::nullopt;
+}
+
 void run_planned(const CommandRequest& inv, CommandReply& reply, const PlanWriter& writer,
                  const std::function<Result<PlannedRun>(bool under_lock)>& plan_now) {
   const bool apply = has_flag(inv, "--apply");
@@ -32,9 +47,7 @@ void run_planned(const CommandRequest& inv, CommandReply& reply, const PlanWrite
       return;
     }
     if (apply && !stops(run->findings) && run->plan) {
-      reply.findings.push_back(make_finding("MK-PLAN-002", Severity::blocker, "",
-                                            "--apply needs --confirm-plan " + run->plan->id(),
-                                            "review the dry run, then confirm its Plan ID"));
+      reply.findings.push_back(*refuse_unconfirmed(std::nullopt, run->plan->id()));
     }
     finish(*run, false, {});
     return;
@@ -69,12 +82,8 @@ void run_planned(const CommandRequest& inv, CommandReply& reply, const PlanWrite
     finish(*run, false, {});
     return;
   }
-  if (run->plan->id() != confirm->second) {
-    reply.findings.push_back(make_finding("MK-PLAN-001", Severity::blocker, "",
-                                          "stale or mismatched plan: confirmed " + confirm->second +
-                                              ", current plan is " + run->plan->id() +
-                                              "; no files written",
-                                          "review the current dry run and confirm its Plan ID"));
+  if (std::optional<Finding> refused = refuse_unconfirmed(confirm->second, run->plan->id())) {
+    reply.findings.push_back(std::move(*refused));
     finish(*run, false, {});
     return;
   }

@@ -2,8 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <map>
+
 #include "memkit/text.hpp"
-#include "memkit/shown_text.hpp"
+#include "text/shown_text.hpp"
 
 namespace memkit::view {
 namespace {
@@ -402,6 +404,51 @@ std::string memorybox_move_text(const memorybox::EntryMove& move, bool applied,
   std::string out = fmt::format("Entry: {}\nFrom: {}\nTo: {}\n\n", one_line(move.entry_id),
                                 one_line(move.path), one_line(move.destination));
   return out + memorybox_plan_outcome(move.plan, applied, written);
+}
+
+std::string memorybox_sync_pull_text(const memorybox::PullPlanning& pull, std::uint64_t pulled,
+                                     bool applied) {
+  std::map<std::string_view, std::uint64_t> counts;
+  for (const memorybox::PullItem& item : pull.items) {
+    ++counts[memorybox::pull_action_name(item.action)];
+  }
+  std::string out = fmt::format("Pulled {} record(s)", pulled);
+  for (const auto& [action, n] : counts) out += fmt::format(", {} {}", n, action);
+  out += ".\n";
+  if (pull.plan && !applied) {
+    out += fmt::format(
+        "Plan {} replaces or removes local text; review it, then run `memkit memorybox sync pull "
+        "--apply --confirm-plan {}`.\n",
+        pull.plan->id(), pull.plan->id());
+  } else if (applied) {
+    out += "Written.\n";
+  }
+  for (const memorybox::SyncRecord& c : pull.conflicts) out += "Open conflict: " + c.id + "\n";
+  return out;
+}
+
+std::string memorybox_sync_push_text(const memorybox::PushReport& report) {
+  return fmt::format(
+      "Pushed {} record(s): {} acknowledged, {} refused{}.\n", report.sent,
+      report.sent - report.refused.size(), report.refused.size(),
+      report.assigned.empty() ? ""
+                              : fmt::format("; {} new Id(s) written", report.assigned.size()));
+}
+
+std::string memorybox_sync_status_text(const memorybox::SyncStatus& status) {
+  std::string text =
+      fmt::format("workspace {}\nlast pull {}\nlast push {} ({})\npending push {}\n",
+                  status.workspace_id.value_or("(none: never synced)"),
+                  status.last_pull_at.value_or("never"), status.last_push_at.value_or("never"),
+                  status.last_push_ok ? "ok" : "not acknowledged", status.pending_push);
+  if (status.pending_pull) text += fmt::format("pending pull {}\n", *status.pending_pull);
+  for (const std::string& id : status.open_conflicts) text += "open conflict " + id + "\n";
+  return text;
+}
+
+std::string memorybox_sync_resolve_text(std::string_view id, std::string_view take,
+                                        const memorybox::Resolution& resolution) {
+  return fmt::format("Resolved {}: took the {} version ({}).\n", id, take, resolution.file);
 }
 
 }  // namespace memkit::view

@@ -2,22 +2,25 @@
 // aligned; colour is used only when stdout is a terminal.
 #pragma once
 
+#include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
-#include "memkit/agent_root.hpp"
-#include "memkit/apply.hpp"
+#include "apply/apply.hpp"
+#include "json/json.hpp"
 #include "memkit/audit.hpp"
 #include "memkit/compact.hpp"
 #include "memkit/findings.hpp"
 #include "memkit/forget.hpp"
-#include "memkit/json.hpp"
 #include "memkit/markdown.hpp"
 #include "memkit/memorybox.hpp"
-#include "memkit/memorybox_moves.hpp"
+#include "memkit/memorybox/moves.hpp"
+#include "memkit/memorybox/sync.hpp"
 #include "memkit/plan.hpp"
 #include "memkit/undo.hpp"
-#include "memkit/workspace.hpp"
+#include "store/agent_root.hpp"
+#include "store/workspace.hpp"
 
 namespace memkit::view {
 
@@ -59,6 +62,14 @@ void write_compaction_text(const InboxCompaction& report, bool applied,
                                                  Style style);
 [[nodiscard]] std::string memorybox_move_text(const memorybox::EntryMove& move, bool applied,
                                               const std::vector<std::string>& written);
+
+// memorybox.md §9 `sync pull|push|status|resolve`.
+[[nodiscard]] std::string memorybox_sync_pull_text(const memorybox::PullPlanning& pull,
+                                                   std::uint64_t pulled, bool applied);
+[[nodiscard]] std::string memorybox_sync_push_text(const memorybox::PushReport& report);
+[[nodiscard]] std::string memorybox_sync_status_text(const memorybox::SyncStatus& status);
+[[nodiscard]] std::string memorybox_sync_resolve_text(std::string_view id, std::string_view take,
+                                                      const memorybox::Resolution& resolution);
 
 // Lays out rows under a header with every column padded to its widest cell.
 [[nodiscard]] std::string table_text(const std::vector<std::vector<std::string>>& rows,

@@ -9,9 +9,9 @@
 
 #include "commands/flow.hpp"
 #include "commands/text_view.hpp"
-#include "memkit/json.hpp"
-#include "memkit/shown_text.hpp"
-#include "memkit/tiers_workspace.hpp"
+#include "json/json.hpp"
+#include "store/tiers_workspace.hpp"
+#include "text/shown_text.hpp"
 
 namespace memkit::commands_detail {
 namespace {

@@ -26,7 +26,7 @@
 #include "curated/words.hpp"
 #include "curated/write_plan.hpp"
 #include "memkit/curated.hpp"
-#include "memkit/curated_write.hpp"
+#include "memkit/curated/write.hpp"
 #include "memkit/plan.hpp"
 #include "memkit/snapshot.hpp"
 #include "memkit/text.hpp"

@@ -3,7 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "codec/strict_json.hpp"
-#include "memkit/curated_config.hpp"
+#include "memkit/curated/config.hpp"
 
 namespace memkit::curated {
 namespace {

@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-#include "memkit/curated_read.hpp"
+#include "memkit/curated/read.hpp"
 #include "memkit/text.hpp"
 
 namespace memkit::curated {

@@ -14,8 +14,8 @@
 #include "codec/canonical.hpp"
 #include "codec/strict_json.hpp"
 #include "memkit/clock.hpp"
-#include "memkit/curated_floors.hpp"
-#include "memkit/curated_read.hpp"
+#include "memkit/curated/floors.hpp"
+#include "memkit/curated/read.hpp"
 #include "memkit/findings.hpp"
 #include "memkit/text.hpp"
 

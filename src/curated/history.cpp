@@ -13,7 +13,7 @@
 #include "codec/canonical_cursor.hpp"
 #include "curated/words.hpp"
 #include "memkit/curated.hpp"
-#include "memkit/curated_log.hpp"
+#include "memkit/curated/log.hpp"
 #include "memkit/findings.hpp"
 #include "memkit/text.hpp"
 

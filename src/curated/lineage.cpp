@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-#include "memkit/curated_read.hpp"
+#include "memkit/curated/read.hpp"
 
 namespace memkit::curated {
 namespace {

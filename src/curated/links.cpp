@@ -8,8 +8,8 @@
 
 #include "curated/write_plan.hpp"
 #include "memkit/curated.hpp"
-#include "memkit/curated_log.hpp"
-#include "memkit/curated_write.hpp"
+#include "memkit/curated/log.hpp"
+#include "memkit/curated/write.hpp"
 #include "memkit/text.hpp"
 
 namespace memkit::curated {

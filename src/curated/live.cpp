@@ -6,7 +6,7 @@
 #include <unordered_set>
 #include <vector>
 
-#include "memkit/curated_read.hpp"
+#include "memkit/curated/read.hpp"
 
 namespace memkit::curated {
 

@@ -7,7 +7,7 @@
 #include "curated/words.hpp"
 #include "memkit/curated.hpp"
 #include "memkit/text.hpp"
-#include "memkit/shown_text.hpp"
+#include "text/shown_text.hpp"
 
 namespace memkit::curated {
 namespace {

@@ -14,7 +14,7 @@
 #include <utility>
 #include <vector>
 
-#include "memkit/curated_story.hpp"
+#include "memkit/curated/story.hpp"
 #include "memkit/text.hpp"
 
 namespace memkit::curated {

@@ -20,7 +20,7 @@
 #include "codec/canonical.hpp"
 #include "curated/words.hpp"
 #include "memkit/curated.hpp"
-#include "memkit/curated_log.hpp"
+#include "memkit/curated/log.hpp"
 #include "memkit/findings.hpp"
 
 namespace memkit::curated {

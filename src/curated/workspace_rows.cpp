@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "curated/write_plan.hpp"
-#include "memkit/curated_write.hpp"
+#include "memkit/curated/write.hpp"
 
 namespace memkit::curated {
 namespace {

@@ -18,8 +18,8 @@
 #include "curated/words.hpp"
 #include "curated/write_plan.hpp"
 #include "memkit/curated.hpp"
-#include "memkit/curated_log.hpp"
-#include "memkit/curated_write.hpp"
+#include "memkit/curated/log.hpp"
+#include "memkit/curated/write.hpp"
 #include "memkit/markdown.hpp"
 #include "memkit/text.hpp"
 

@@ -1,6 +1,6 @@
 // Atomic file replacement (spec README.md "Writes"): the old bytes or the new ones survive any
 // crash, never a mix.
-#include "memkit/file_system.hpp"
+#include "files/file_system.hpp"
 
 namespace memkit {
 

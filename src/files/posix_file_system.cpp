@@ -11,7 +11,7 @@
 #include <random>
 #include <thread>
 
-#include "memkit/file_system.hpp"
+#include "files/file_system.hpp"
 
 namespace memkit {
 namespace {

@@ -2,9 +2,9 @@
 // record a floor command appended or found, and the plans of `floors prune` and
 // `telemetry compact`.
 #include "codec/canonical.hpp"
+#include "json/curated_json.hpp"
+#include "json/json.hpp"
 #include "json/plan_value.hpp"
-#include "memkit/curated_json.hpp"
-#include "memkit/json.hpp"
 #include "memkit/plan.hpp"
 
 namespace memkit {

@@ -1,5 +1,5 @@
 // The shared pieces of the curated data JSON (curated.md §6, §8) and the data of `add`.
-#include "memkit/curated_json.hpp"
+#include "json/curated_json.hpp"
 
 #include "json/curated_parts.hpp"
 

@@ -9,8 +9,8 @@
 
 #include "codec/canonical.hpp"
 #include "memkit/curated.hpp"
-#include "memkit/curated_log.hpp"
-#include "memkit/curated_write.hpp"
+#include "memkit/curated/log.hpp"
+#include "memkit/curated/write.hpp"
 
 namespace memkit::detail {
 

@@ -1,7 +1,7 @@
 // The data of the curated reads (curated.md §8, §10): get-relevant in both modes, kernel, show,
 // list, search, stats, conflicts, lineage and story. Canonical JSON, keys as the spec names them.
+#include "json/curated_json.hpp"
 #include "json/curated_parts.hpp"
-#include "memkit/curated_json.hpp"
 
 namespace memkit {
 namespace {

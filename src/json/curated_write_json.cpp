@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "codec/strict_json.hpp"
+#include "json/curated_json.hpp"
 #include "json/curated_parts.hpp"
-#include "memkit/curated_json.hpp"
 #include "memkit/text.hpp"
 
 namespace memkit {

@@ -1,7 +1,7 @@
 // JSON of `memorybox client set` (spec memorybox.md §10, §11): {"applied","client","from",
 // "plan","to","written"}; `plan` is the plan's own JSON (compaction.md §12.2), or null.
 #include "codec/canonical.hpp"
-#include "memkit/json.hpp"
+#include "json/json.hpp"
 
 namespace memkit {
 

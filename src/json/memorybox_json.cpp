@@ -1,6 +1,6 @@
 // JSON of the `memkit memorybox` reports (spec memorybox.md §2, §11).
 #include "codec/canonical.hpp"
-#include "memkit/json.hpp"
+#include "json/json.hpp"
 
 namespace memkit {
 namespace {

@@ -1,8 +1,8 @@
 // JSON of the MemoryBox commands that move entries (spec memorybox.md §6 `--resolve archive`,
 // §7 `compact`, §11 `promote`). `plan` is the custodian plan's own JSON (compaction.md §12.2).
 #include "codec/canonical.hpp"
+#include "json/json.hpp"
 #include "json/plan_value.hpp"
-#include "memkit/json.hpp"
 
 namespace memkit {
 namespace {

@@ -1,7 +1,7 @@
 // JSON of `memorybox sync pull|push|status|resolve` (spec memorybox.md §9, §11).
 #include "codec/canonical.hpp"
+#include "json/json.hpp"
 #include "json/plan_value.hpp"
-#include "memkit/json.hpp"
 
 namespace memkit {
 namespace {

@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
-#include "memkit/json.hpp"
+#include "json/json.hpp"
 
 namespace memkit::detail {
 

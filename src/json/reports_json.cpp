@@ -2,7 +2,7 @@
 #include <fmt/format.h>
 
 #include "codec/canonical.hpp"
-#include "memkit/json.hpp"
+#include "json/json.hpp"
 
 namespace memkit {
 

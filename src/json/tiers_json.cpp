@@ -3,7 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "codec/canonical.hpp"
-#include "memkit/json.hpp"
+#include "json/json.hpp"
 
 namespace memkit {
 namespace {

@@ -3,7 +3,7 @@
 #include <charconv>
 
 #include "memkit/layouts.hpp"
-#include "memkit/shown_text.hpp"
+#include "text/shown_text.hpp"
 
 namespace memkit {
 namespace {

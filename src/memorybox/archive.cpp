@@ -6,7 +6,7 @@
 
 #include "markdown/line_kinds.hpp"
 #include "memkit/compact.hpp"
-#include "memkit/memorybox_moves.hpp"
+#include "memkit/memorybox/moves.hpp"
 #include "memkit/text.hpp"
 #include "memorybox/move_set.hpp"
 

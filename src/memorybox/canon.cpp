@@ -9,7 +9,7 @@
 #include "memkit/digest.hpp"
 #include "memkit/edit.hpp"
 #include "memkit/markdown.hpp"
-#include "memkit/memorybox_canon.hpp"
+#include "memkit/memorybox/canon.hpp"
 #include "memkit/text.hpp"
 
 namespace memkit::memorybox {

@@ -3,7 +3,7 @@
 // field update, and the archive moves as one plan.
 #include <algorithm>
 
-#include "memkit/memorybox_clients.hpp"
+#include "memkit/memorybox/clients.hpp"
 #include "memorybox/field_line.hpp"
 
 namespace memkit::memorybox {

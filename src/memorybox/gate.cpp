@@ -2,7 +2,7 @@
 // answers hosts give in text form.
 #include <fmt/format.h>
 
-#include "memkit/memorybox_gate.hpp"
+#include "memkit/memorybox/gate.hpp"
 #include "memkit/text.hpp"
 #include "memorybox/gate_write.hpp"
 

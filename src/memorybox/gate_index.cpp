@@ -4,7 +4,7 @@
 #include <set>
 
 #include "markdown/line_kinds.hpp"
-#include "memkit/memorybox_gate.hpp"
+#include "memkit/memorybox/gate.hpp"
 #include "memkit/text.hpp"
 
 namespace memkit::memorybox {

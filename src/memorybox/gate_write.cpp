@@ -9,7 +9,7 @@
 
 #include "markdown/line_kinds.hpp"
 #include "memkit/digest.hpp"
-#include "memkit/memorybox_sync.hpp"
+#include "memkit/memorybox/sync.hpp"
 #include "memkit/text.hpp"
 
 namespace memkit::memorybox {

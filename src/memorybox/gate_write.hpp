@@ -5,7 +5,7 @@
 #include <optional>
 #include <string>
 
-#include "memkit/memorybox_gate.hpp"
+#include "memkit/memorybox/gate.hpp"
 
 namespace memkit::memorybox {
 

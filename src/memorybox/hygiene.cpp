@@ -5,7 +5,7 @@
 #include <set>
 
 #include "memkit/memorybox.hpp"
-#include "memkit/memorybox_canon.hpp"
+#include "memkit/memorybox/canon.hpp"
 #include "memkit/text.hpp"
 
 namespace memkit::memorybox {

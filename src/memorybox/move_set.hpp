@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "memkit/memorybox_moves.hpp"
+#include "memkit/memorybox/moves.hpp"
 
 namespace memkit::memorybox::detail {
 

@@ -8,7 +8,7 @@
 #include <optional>
 #include <string_view>
 
-#include "memkit/memorybox_sync.hpp"
+#include "memorybox/sync_files.hpp"
 
 namespace memkit::memorybox::detail {
 

@@ -4,7 +4,8 @@
 #include "codec/canonical.hpp"
 #include "codec/strict_json.hpp"
 #include "memkit/clock.hpp"
-#include "memkit/memorybox_sync.hpp"
+#include "memkit/memorybox/sync.hpp"
+#include "memorybox/sync_files.hpp"
 #include "memorybox/record_lines.hpp"
 
 namespace memkit::memorybox {

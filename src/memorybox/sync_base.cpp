@@ -6,7 +6,8 @@
 #include <stdexcept>
 
 #include "memkit/digest.hpp"
-#include "memkit/memorybox_sync.hpp"
+#include "memkit/memorybox/sync.hpp"
+#include "memorybox/sync_files.hpp"
 #include "memkit/text.hpp"
 
 namespace memkit::memorybox {

@@ -5,7 +5,8 @@
 #include <limits>
 
 #include "memkit/digest.hpp"
-#include "memkit/memorybox_sync.hpp"
+#include "memkit/memorybox/sync.hpp"
+#include "memorybox/sync_files.hpp"
 #include "memorybox/sync_entries.hpp"
 
 namespace memkit::memorybox {

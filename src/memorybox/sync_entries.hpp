@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "memkit/memorybox.hpp"
-#include "memkit/memorybox_sync.hpp"
+#include "memkit/memorybox/sync.hpp"
 
 namespace memkit::memorybox::detail {
 

@@ -12,7 +12,7 @@
 
 #include "markdown/line_kinds.hpp"
 #include "memkit/digest.hpp"
-#include "memkit/memorybox_sync.hpp"
+#include "memkit/memorybox/sync.hpp"
 #include "memkit/text.hpp"
 #include "memorybox/field_editor.hpp"
 #include "memorybox/field_line.hpp"

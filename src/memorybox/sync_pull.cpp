@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <unordered_map>
 
-#include "memkit/memorybox_moves.hpp"
-#include "memkit/memorybox_sync.hpp"
+#include "memkit/memorybox/moves.hpp"
+#include "memkit/memorybox/sync.hpp"
 #include "memorybox/field_editor.hpp"
 #include "memorybox/gate_write.hpp"
 #include "memorybox/move_set.hpp"

@@ -1,5 +1,5 @@
 // Task states and completion dates of ACTIVE_TASKS.md (spec memorybox.md §7 "Task states").
-#include "memkit/memorybox_moves.hpp"
+#include "memkit/memorybox/moves.hpp"
 #include "similarity/word_chars.hpp"
 #include "text/utf8_decode.hpp"
 

@@ -1,15 +1,15 @@
 // The MemoryBox agent root: reading the tiers and writing `init` (spec memorybox.md §2, §11).
-#include "memkit/agent_root.hpp"
+#include "store/agent_root.hpp"
 
 #include <algorithm>
 
-#include "memkit/memorybox_canon.hpp"
-#include "memkit/memorybox_clients.hpp"
-#include "memkit/shown_text.hpp"
+#include "memkit/memorybox/canon.hpp"
+#include "memkit/memorybox/clients.hpp"
 #include "memkit/text.hpp"
-#include "memkit/workspace.hpp"
 #include "store/read_entry.hpp"
 #include "store/state_lock.hpp"
+#include "store/workspace.hpp"
+#include "text/shown_text.hpp"
 
 namespace memkit {
 namespace {

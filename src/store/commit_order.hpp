@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "memkit/apply.hpp"
+#include "apply/apply.hpp"
 #include "memkit/plan.hpp"
 
 namespace memkit::detail {

@@ -1,6 +1,6 @@
 // The curated memory store: reads, listings, transactions and appends (spec curated.md §2, §6).
-#include "memkit/curated_store.hpp"
-#include "memkit/shown_text.hpp"
+#include "store/curated_store.hpp"
+#include "text/shown_text.hpp"
 
 #include "store/commit_order.hpp"
 #include "store/read_entry.hpp"

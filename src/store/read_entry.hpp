@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "memkit/file_system.hpp"
+#include "files/file_system.hpp"
 #include "memkit/snapshot.hpp"
 
 namespace memkit::detail {

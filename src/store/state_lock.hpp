@@ -6,7 +6,7 @@
 #include <memory>
 #include <string>
 
-#include "memkit/file_system.hpp"
+#include "files/file_system.hpp"
 
 namespace memkit::detail {
 

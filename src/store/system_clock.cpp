@@ -1,5 +1,5 @@
 // The system clock and the local zone's offset at this instant: the one clock read in memkit.
-#include "memkit/system_clock.hpp"
+#include "store/system_clock.hpp"
 
 #include <sys/random.h>
 #include <time.h>

@@ -1,14 +1,14 @@
 // The three-tier workspace: listing memory/, reading and writing its files (spec tiers3.md §2,
 // §9, §11).
-#include "memkit/tiers_workspace.hpp"
+#include "store/tiers_workspace.hpp"
 
 #include <algorithm>
 
-#include "memkit/workspace.hpp"
 #include "store/commit_order.hpp"
 #include "store/read_entry.hpp"
 #include "store/state_lock.hpp"
-#include "memkit/shown_text.hpp"
+#include "store/workspace.hpp"
+#include "text/shown_text.hpp"
 
 namespace memkit {
 

@@ -1,19 +1,19 @@
 // Workspace: opens a memory folder, snapshots it for the core, and writes what the core decided.
-#include "memkit/workspace.hpp"
+#include "store/workspace.hpp"
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "apply/apply.hpp"
 #include "codec/bounded_json.hpp"
 #include "codec/json_fields.hpp"
 #include "files/state_directory.hpp"
-#include "memkit/apply.hpp"
 #include "memkit/digest.hpp"
-#include "memkit/shown_text.hpp"
 #include "memkit/text.hpp"
 #include "memkit/version.hpp"
 #include "store/read_entry.hpp"
 #include "store/state_lock.hpp"
+#include "text/shown_text.hpp"
 
 namespace memkit {
 namespace {

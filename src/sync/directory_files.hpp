@@ -8,7 +8,6 @@
 #include <utility>
 
 #include "memkit/result.hpp"
-#include "memkit/status.hpp"
 
 namespace memkit::sync::detail {
 

@@ -19,12 +19,13 @@
 #include <utility>
 #include <vector>
 
-#include "memkit/memorybox_sync.hpp"
-#include "memkit/sync_remote.hpp"
+#include "memkit/memorybox/sync.hpp"
+#include "memorybox/sync_files.hpp"
 #include "memkit/text.hpp"
 #include "memorybox/record_lines.hpp"
 #include "sync/directory_files.hpp"
 #include "sync/directory_upsert.hpp"
+#include "sync/remote.hpp"
 
 namespace memkit::sync {
 

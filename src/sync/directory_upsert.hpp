@@ -10,8 +10,9 @@
 #include <unordered_map>
 #include <vector>
 
-#include "memkit/memorybox_sync.hpp"
-#include "memkit/sync_remote.hpp"
+#include "memkit/memorybox/sync.hpp"
+#include "memorybox/sync_files.hpp"
+#include "sync/remote.hpp"
 
 namespace memkit::sync::detail {
 

@@ -1,5 +1,5 @@
 // User text in messages, and the names memkit may create.
-#include "memkit/shown_text.hpp"
+#include "text/shown_text.hpp"
 
 #include "text/utf8_decode.hpp"
 

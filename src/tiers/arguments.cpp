@@ -3,9 +3,9 @@
 #include <nlohmann/json.hpp>
 
 #include "codec/bounded_json.hpp"
-#include "memkit/shown_text.hpp"
 #include "memkit/text.hpp"
 #include "memkit/tiers.hpp"
+#include "text/shown_text.hpp"
 
 namespace memkit::tiers {
 namespace {

@@ -13,7 +13,9 @@ A pure module includes no header that reaches the OS, a clock or the process (fi
 dynamic loading, time) and calls none of dlopen, getenv, exit or abort. A public header includes
 only the standard library and other public headers. Every folder of src/
 is a module of the table, and every public header belongs to one module (memkit.hpp, the
-umbrella, to none).
+umbrella, to none). The installed API is the pure core: only pure modules offer public headers,
+each named after its module (memkit/<module>.hpp or memkit/<module>/<part>.hpp), and the umbrella
+includes exactly the public headers.
 
 usage: check_layering.py REPOSITORY_ROOT      exit 1 with one line per problem
 """
@@ -128,9 +130,34 @@ def check(root):
             elif not (folder_of(root, m.name) / header).is_file():
                 problems.append(f"src/modules.txt:{m.line}: {m.name}/{header} does not exist")
     public_dir = root / "include" / "memkit"
-    for path in sorted(public_dir.glob("*.hpp")):
-        if path.name != UMBRELLA and f"memkit/{path.name}" not in public_owner:
-            problems.append(f"include/memkit/{path.name}: belongs to no module of src/modules.txt")
+    public_headers = sorted(str(p.relative_to(root / "include")) for p in public_dir.rglob("*.hpp"))
+    if "memkit/" + UMBRELLA in public_headers:
+        public_headers.remove("memkit/" + UMBRELLA)
+    else:
+        problems.append(f"include/memkit/{UMBRELLA}: missing: the umbrella of the public headers")
+    for header in public_headers:
+        if header not in public_owner:
+            problems.append(f"include/{header}: belongs to no module of src/modules.txt")
+    for header, owner in sorted(public_owner.items()):
+        if modules[owner].layer != "pure":
+            problems.append(f"src/modules.txt:{modules[owner].line}: shell module {owner} offers "
+                            f"{header}: the installed C++ API is the pure core")
+        stem = header[len("memkit/"):-len(".hpp")] if header.endswith(".hpp") else header
+        if stem != owner and not stem.startswith(owner + "/"):
+            problems.append(f"src/modules.txt:{modules[owner].line}: {header} is not named after "
+                            f"its module (memkit/{owner}.hpp or memkit/{owner}/...)")
+    umbrella = public_dir / UMBRELLA
+    if umbrella.is_file():
+        included = set()
+        for line in umbrella.read_text(encoding="utf-8").splitlines():
+            found = INCLUDE.match(line)
+            if found:
+                included.add(found.group(2))
+        for header in sorted(set(public_headers) - included):
+            problems.append(f"include/memkit/{UMBRELLA}: does not include {header}")
+        for header in sorted(included - set(public_headers)):
+            problems.append(f"include/memkit/{UMBRELLA}: includes {header}, which is not a public "
+                            f"header")
 
     # The includes of every file of every module.
     used = {name: set() for name in order}
@@ -145,7 +172,7 @@ def check(root):
                 found = INCLUDE.match(line)
                 if found:
                     quote, header = found.groups()
-                    if path.parent == public_dir and (
+                    if public_dir in path.parents and (
                             (quote == '"' and not header.startswith("memkit/")) or
                             (quote == "<" and ("/" in header or header.endswith(".h")))):
                         problems.append(f"{where}:{n}: a public header includes {header}: only "

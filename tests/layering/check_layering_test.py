@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The layering check on small planted trees: a clean one passes, and each kind of violation
 (a cycle, dlopen in a pure module, another module's private header, an undeclared or unused use,
-a folder or public header outside the table) is reported, naming the file and line."""
+a folder or public header outside the table, a public header of the shell or not named after its
+module, an umbrella that misses or adds a header) is reported, naming the file and line."""
 import pathlib
 import sys
 import tempfile
@@ -18,6 +19,7 @@ shell | shell | base text | -
 FILES = {
     "include/memkit/base.hpp": "#pragma once\nint base();\n",
     "include/memkit/text.hpp": '#pragma once\n#include "memkit/base.hpp"\nint text();\n',
+    "include/memkit/memkit.hpp": '#pragma once\n#include "memkit/base.hpp"\n#include "memkit/text.hpp"\n',
     "src/base/base.cpp": '#include "memkit/base.hpp"\n#include <vector>\nint base() { return 1; }\n',
     "src/text/text.cpp": '#include "memkit/text.hpp"\n#include "text/own.hpp"\nint text() { return 2; }\n',
     "src/text/own.hpp": "#pragma once\n",
@@ -100,6 +102,30 @@ expect("a pure module may not use a shell module",
        problems_of(table=TABLE + "late  | pure  | shell | -\n",
                    changes={"src/late/late.cpp": '#include "memkit/base.hpp"\n'}),
        "pure late uses shell shell")
+expect("the shell offers no public header",
+       problems_of(table=TABLE.replace("shell | shell | base text | -", "shell | shell | base text | memkit/shell.hpp"),
+                   changes={"include/memkit/shell.hpp": "#pragma once\n",
+                            "include/memkit/memkit.hpp": '#include "memkit/base.hpp"\n'
+                                                         '#include "memkit/text.hpp"\n#include "memkit/shell.hpp"\n'}),
+       "shell module shell offers memkit/shell.hpp: the installed C++ API is the pure core")
+expect("a public header is named after its module",
+       problems_of(table=TABLE.replace("memkit/text.hpp shared.hpp", "memkit/text.hpp memkit/words.hpp shared.hpp"),
+                   changes={"include/memkit/words.hpp": "#pragma once\n",
+                            "include/memkit/memkit.hpp": '#include "memkit/base.hpp"\n'
+                                                         '#include "memkit/text.hpp"\n#include "memkit/words.hpp"\n'}),
+       "memkit/words.hpp is not named after its module (memkit/text.hpp or memkit/text/...)")
+expect("a part in the module's folder is named after it",
+       problems_of(table=TABLE.replace("memkit/text.hpp shared.hpp", "memkit/text.hpp memkit/text/words.hpp shared.hpp"),
+                   changes={"include/memkit/text/words.hpp": "#pragma once\n",
+                            "include/memkit/memkit.hpp": '#include "memkit/base.hpp"\n'
+                                                         '#include "memkit/text.hpp"\n#include "memkit/text/words.hpp"\n'}))
+expect("the umbrella includes exactly the public headers",
+       problems_of(changes={"include/memkit/memkit.hpp": '#include "memkit/base.hpp"\n#include "memkit/gone.hpp"\n'}),
+       "include/memkit/memkit.hpp: does not include memkit/text.hpp",
+       "include/memkit/memkit.hpp: includes memkit/gone.hpp, which is not a public header")
+expect("the umbrella exists",
+       problems_of(changes={"include/memkit/memkit.hpp": None}),
+       "include/memkit/memkit.hpp: missing")
 
 repository = pathlib.Path(__file__).resolve().parents[2]
 expect("the repository itself passes", check_layering.check(repository)[0])

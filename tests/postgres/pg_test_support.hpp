@@ -23,8 +23,8 @@
 #include <tuple>
 #include <vector>
 
-#include "memkit/memorybox_sync.hpp"
-#include "memkit/sync_postgres.hpp"
+#include "memkit/memorybox/sync.hpp"
+#include "sync/postgres/postgres.hpp"
 
 namespace memkit::pg_test {
 

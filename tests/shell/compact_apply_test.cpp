@@ -5,10 +5,10 @@
 #include <string>
 #include <vector>
 
+#include "apply/apply.hpp"
 #include "faulty_file_system.hpp"
-#include "memkit/apply.hpp"
 #include "memkit/compact.hpp"
-#include "memkit/workspace.hpp"
+#include "store/workspace.hpp"
 #include "temp_dir.hpp"
 
 namespace memkit::shell_test {

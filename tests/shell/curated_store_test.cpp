@@ -1,7 +1,7 @@
 // CuratedStore on real folders (spec curated.md §2, §6): reads that never follow a link below the
 // root, appends in one write that refuse links, and a write of a row file and its history that a
 // crash leaves old or new, never mixed.
-#include "memkit/curated_store.hpp"
+#include "store/curated_store.hpp"
 
 #include <doctest/doctest.h>
 

@@ -20,9 +20,10 @@
 #include <vector>
 
 #include "codec/canonical.hpp"
-#include "memkit/memorybox_sync.hpp"
-#include "memkit/sync_remote.hpp"
+#include "memkit/memorybox/sync.hpp"
+#include "memorybox/sync_files.hpp"
 #include "memorybox/record_lines.hpp"
+#include "sync/remote.hpp"
 #include "temp_dir.hpp"
 
 namespace memkit::shell_test {

@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "memkit/file_system.hpp"
+#include "files/file_system.hpp"
 
 namespace memkit::shell_test {
 

@@ -9,7 +9,7 @@
 
 #include "faulty_file_system.hpp"
 #include "memkit/version.hpp"
-#include "memkit/workspace.hpp"
+#include "store/workspace.hpp"
 #include "temp_dir.hpp"
 
 namespace memkit::shell_test {

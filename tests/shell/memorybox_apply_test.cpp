@@ -6,10 +6,10 @@
 #include <string>
 #include <vector>
 
+#include "commands/commands.hpp"
 #include "faulty_file_system.hpp"
-#include "memkit/agent_root.hpp"
-#include "memkit/commands.hpp"
-#include "memkit/memorybox_moves.hpp"
+#include "memkit/memorybox/moves.hpp"
+#include "store/agent_root.hpp"
 #include "temp_dir.hpp"
 
 namespace memkit::shell_test {

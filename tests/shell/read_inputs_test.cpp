@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "faulty_file_system.hpp"
-#include "memkit/workspace.hpp"
+#include "store/workspace.hpp"
 #include "temp_dir.hpp"
 
 namespace memkit::shell_test {

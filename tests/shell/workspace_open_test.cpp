@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "memkit/workspace.hpp"
+#include "store/workspace.hpp"
 #include "temp_dir.hpp"
 
 namespace memkit::shell_test {

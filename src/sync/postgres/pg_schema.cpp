@@ -4,7 +4,7 @@
 #include <charconv>
 #include <string>
 
-#include "memkit/sync_postgres.hpp"
+#include "sync/postgres/postgres.hpp"
 
 namespace memkit::detail::pg {
 

@@ -11,7 +11,7 @@
 #include <string>
 #include <string_view>
 
-#include "memkit/status.hpp"
+#include "memkit/result.hpp"
 #include "pg_connection.hpp"
 
 namespace memkit::detail::pg {

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "memkit/memorybox_sync.hpp"
+#include "memkit/memorybox/sync.hpp"
 
 namespace memkit::detail::pg {
 

@@ -29,13 +29,13 @@
 #include <utility>
 #include <vector>
 
-#include "memkit/memorybox_sync.hpp"
-#include "memkit/sync_postgres.hpp"
-#include "memkit/sync_remote.hpp"
+#include "memkit/memorybox/sync.hpp"
 #include "pg_connection.hpp"
 #include "pg_records.hpp"
 #include "pg_schema.hpp"
 #include "pg_statements.hpp"
+#include "sync/postgres/postgres.hpp"
+#include "sync/remote.hpp"
 
 namespace memkit::sync {
 

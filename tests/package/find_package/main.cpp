@@ -1,6 +1,6 @@
 // Uses the installed C++ API: a header from include/memkit and a function from the static library.
 #include <cstdio>
-#include <memkit/budget.hpp>
+#include <memkit/memkit.hpp>  // the umbrella: every installed header compiles
 
 int main() {
   using memkit::BudgetState;

@@ -7,7 +7,7 @@
 #include <random>
 #include <string>
 
-#include "memkit/json.hpp"
+#include "json/json.hpp"
 
 TEST_CASE("json: strings are escaped exactly as Python escapes them") {
   // Expected bytes produced by python3 json.dumps(s, ensure_ascii=False).

@@ -16,9 +16,9 @@
 #include "curated/write_plan.hpp"
 #include "curated_support.hpp"
 #include "memkit/curated.hpp"
-#include "memkit/curated_log.hpp"
-#include "memkit/curated_read.hpp"
-#include "memkit/curated_write.hpp"
+#include "memkit/curated/log.hpp"
+#include "memkit/curated/read.hpp"
+#include "memkit/curated/write.hpp"
 
 using memkit::Finding;
 using memkit::OperationKind;

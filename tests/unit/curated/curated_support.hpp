@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "memkit/curated.hpp"
-#include "memkit/curated_log.hpp"
-#include "memkit/curated_write.hpp"
+#include "memkit/curated/log.hpp"
+#include "memkit/curated/write.hpp"
 #include "memkit/snapshot.hpp"
 
 namespace curated_test {

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "memkit/clock.hpp"
-#include "memkit/curated_floors.hpp"
-#include "memkit/curated_log.hpp"
+#include "memkit/curated/floors.hpp"
+#include "memkit/curated/log.hpp"
 
 using namespace memkit;
 using namespace memkit::curated;

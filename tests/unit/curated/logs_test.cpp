@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "memkit/curated.hpp"
-#include "memkit/curated_log.hpp"
+#include "memkit/curated/log.hpp"
 
 using namespace memkit;
 using namespace memkit::curated;

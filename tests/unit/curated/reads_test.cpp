@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "curated_support.hpp"
-#include "memkit/curated_read.hpp"
+#include "memkit/curated/read.hpp"
 
 using namespace memkit::curated;
 using curated_test::kT1;

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "memkit/curated.hpp"
-#include "memkit/curated_read.hpp"
+#include "memkit/curated/read.hpp"
 
 using namespace memkit::curated;
 

@@ -13,10 +13,10 @@
 
 #include "curated_support.hpp"
 #include "memkit/curated.hpp"
-#include "memkit/curated_log.hpp"
-#include "memkit/curated_read.hpp"
-#include "memkit/curated_story.hpp"
-#include "memkit/curated_write.hpp"
+#include "memkit/curated/log.hpp"
+#include "memkit/curated/read.hpp"
+#include "memkit/curated/story.hpp"
+#include "memkit/curated/write.hpp"
 
 using namespace memkit::curated;
 using namespace curated_test;

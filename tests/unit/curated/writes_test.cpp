@@ -14,9 +14,9 @@
 
 #include "curated_support.hpp"
 #include "memkit/curated.hpp"
-#include "memkit/curated_log.hpp"
-#include "memkit/curated_read.hpp"
-#include "memkit/curated_write.hpp"
+#include "memkit/curated/log.hpp"
+#include "memkit/curated/read.hpp"
+#include "memkit/curated/write.hpp"
 #include "memkit/snapshot.hpp"
 
 using memkit::EntryState;

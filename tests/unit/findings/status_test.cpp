@@ -1,5 +1,5 @@
 // A report's status is derived from its findings (spec README.md "Result envelope").
-#include "memkit/status.hpp"
+#include "memkit/result.hpp"
 
 #include <doctest/doctest.h>
 

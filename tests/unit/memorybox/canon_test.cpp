@@ -6,7 +6,7 @@
 #include <string>
 
 #include "memkit/digest.hpp"
-#include "memkit/memorybox_canon.hpp"
+#include "memkit/memorybox/canon.hpp"
 
 using namespace memkit;
 using namespace memkit::memorybox;

@@ -2,7 +2,7 @@
 // set`): the transitions, the Lifecycle line's bytes, and the archive moves byte for byte.
 #include <vector>
 
-#include "memkit/memorybox_clients.hpp"
+#include "memkit/memorybox/clients.hpp"
 #include "moves_support.hpp"
 
 using namespace moves_test;

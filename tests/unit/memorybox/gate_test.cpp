@@ -6,7 +6,7 @@
 #include <memory>
 #include <string>
 
-#include "memkit/memorybox_gate.hpp"
+#include "memkit/memorybox/gate.hpp"
 #include "memorybox/gate_write.hpp"
 
 using namespace memkit;

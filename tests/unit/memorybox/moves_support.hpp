@@ -9,7 +9,7 @@
 #include <optional>
 #include <string>
 
-#include "memkit/memorybox_moves.hpp"
+#include "memkit/memorybox/moves.hpp"
 
 namespace moves_test {
 

@@ -10,7 +10,8 @@
 #include <vector>
 
 #include "memkit/digest.hpp"
-#include "memkit/memorybox_sync.hpp"
+#include "memkit/memorybox/sync.hpp"
+#include "memorybox/sync_files.hpp"
 #include "moves_support.hpp"
 
 using namespace moves_test;

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "memkit/memorybox_sync.hpp"
+#include "memkit/memorybox/sync.hpp"
 #include "moves_support.hpp"
 
 using namespace moves_test;

@@ -4,7 +4,8 @@
 
 #include <string>
 
-#include "memkit/memorybox_sync.hpp"
+#include "memkit/memorybox/sync.hpp"
+#include "memorybox/sync_files.hpp"
 
 using namespace memkit;
 using namespace memkit::memorybox;

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "memkit/shown_text.hpp"
+#include "text/shown_text.hpp"
 
 using memkit::is_creatable_name;
 using memkit::shown_text;

@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "memkit/curated_read.hpp"
+#include "memkit/curated/read.hpp"
 #include "memkit/findings.hpp"
 
 namespace memkit::curated {

@@ -9,7 +9,8 @@
 #include <string_view>
 #include <vector>
 
-#include "memkit/memorybox_sync.hpp"
+#include "memkit/memorybox/sync.hpp"
+#include "memorybox/sync_files.hpp"
 #include "memkit/result.hpp"
 
 namespace memkit::sync {

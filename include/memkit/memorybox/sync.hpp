@@ -1,6 +1,7 @@
-// The pure core of MemoryBox file <-> remote sync (spec memorybox.md §9): sync records and their
-// JSON Lines form, UUIDv7 identities, the .memkit/sync.json state, the conflict rules and the
-// SYNC_CONFLICTS.md block. No files, no database, no clock: the shell passes times and random
+// The pure core of MemoryBox file <-> remote sync (spec memorybox.md §9): sync records, UUIDv7
+// identities, the sync state, the base, the conflict rules and the SYNC_CONFLICTS.md block, the
+// local scan and the push and pull plans. The bytes of the files sync keeps (sync.json, base.tsv,
+// scan.cache, conflicts.jsonl, a folder remote's lines) are src/memorybox/sync_files.hpp's. No files, no database, no clock: the shell passes times and random
 // bytes in.
 #pragma once
 
@@ -48,21 +49,6 @@ struct SyncRecord {
   friend bool operator==(const SyncRecord&, const SyncRecord&) = default;
 };
 
-// The directory adapter's line (§9): the record as canonical JSON (compaction.md §12.1) with the
-// ten keys, then LF. Strings that are not valid UTF-8 are repaired (U+FFFD) on the way in.
-[[nodiscard]] std::string record_line(const SyncRecord& record);
-// record_line(record), appended to `out` (for writers of many lines).
-void append_record_line(std::string& out, const SyncRecord& record);
-
-// Parses one line (an optional final LF is allowed) back into a record. Strict: a JSON object
-// with exactly the ten keys, once each, of the right types; `id` a non-empty value that could be
-// an `Id` field (no surrounding blanks, no line breaks); `workspace_id` a UUID (is_uuid); `table`
-// a known table; `file` non-empty; `confidence` an integer 0-100 or null, null for a log record;
-// `verified` a calendar date or null; `updated_at` is_utc_millis. A memories record that is not
-// deleted must carry both `confidence` and `verified` (it is scored). Fails with Errc::parse and
-// a message naming the problem.
-[[nodiscard]] Result<SyncRecord> parse_record_line(std::string_view line);
-
 // The first of parse_record_line's value rules that `record` breaks, in its words ("id is not a
 // valid Id value", "a memories record lacks confidence or verified", ...), or nullopt. The one
 // statement of the rules: the line reader and every adapter check records with it. Strings are
@@ -90,12 +76,6 @@ struct SyncState {
   std::string pull_cursor;  // "" before the first pull
   friend bool operator==(const SyncState&, const SyncState&) = default;
 };
-
-// Parses sync.json: a JSON object with exactly the five keys, once each, of the right types.
-// Fails with Errc::parse and a message naming the problem.
-[[nodiscard]] Result<SyncState> parse_sync_state(std::string_view bytes);
-// Canonical JSON with the five keys, then LF.
-[[nodiscard]] std::string render_sync_state(const SyncState& state);
 
 // §9 Conflict rules: what a pull does with one id present on both sides.
 enum class MergeOutcome : std::uint8_t { take_local, take_remote, conflict };
@@ -162,12 +142,11 @@ inline constexpr std::string_view kSyncConflictsFile = "memory/SYNC_CONFLICTS.md
 [[nodiscard]] std::optional<SyncTable> sync_table_of(std::string_view path) noexcept;
 
 // How a base's record digests are made (OUR DECISION). Version 2, a base.tsv that starts with
-// kSyncBaseHeader (every base memkit starts now): XXH3-128, a tenth of SHA-256's cost per entry,
+// its version line (every base memkit starts now): XXH3-128, a tenth of SHA-256's cost per entry,
 // enough since the base never leaves the root and a collision could only hide a change. Version
 // 1, a base.tsv without that line (memkit before it): the first 128 bits of SHA-256; such a base
 // is read and appended to as it is.
 enum class BaseDigests : std::uint8_t { sha256 = 1, xxh3 = 2 };
-inline constexpr std::string_view kSyncBaseHeader = "# memkit sync base 2: XXH3-128 digests\n";
 
 // What "changed since the last sync" compares (32 hex digits): every field of the record but
 // workspace_id and updated_at, so a file's modification time moving (the updated_at of an entry
@@ -280,17 +259,6 @@ class SyncBase final {
   BaseDigests digests_ = BaseDigests::xxh3;
 };
 
-// kSyncBaseHeader (a base of version 2), then one line per id, sorted bytewise by id:
-// "<digest>\t<table>\t<file>\t<id>\n". Another first line that starts with '#' is a base of a
-// later version: Errc::layout. The file is
-// appended to (OUR DECISION: a sync of 100 entries writes 100 lines, not the whole base), so
-// parsing takes a later line of an id over an earlier one and ignores a last line without its LF
-// (an append cut short by a crash: that id is merely synced again). Otherwise strict (Errc::parse
-// naming the line).
-[[nodiscard]] std::string render_sync_base(const SyncBase& base);
-// Its lines alone, sorted by id, for appending to a base.tsv of the same digests.
-[[nodiscard]] std::string render_sync_base_lines(const SyncBase& base);
-[[nodiscard]] Result<SyncBase> parse_sync_base(std::string_view bytes);
 // `base` with each entry of `changes` set.
 [[nodiscard]] SyncBase merged_base(SyncBase base, const SyncBase& changes);
 
@@ -346,15 +314,6 @@ class ScanCache final {
   bool whole_ = true;
   std::vector<std::uint32_t> index_;  // open addressing: an entry's offset in bytes_ + 1, 0 empty
 };
-// scan.cache's bytes: a header line, then blocks, each its count and checksum (8 bytes each) and
-// 40 bytes per entry; render_scan_cache gives the header and one block, render_scan_cache_block a
-// block to append (a later entry of a fingerprint wins).
-[[nodiscard]] std::string render_scan_cache(std::span<const CachedEntry> entries);
-[[nodiscard]] std::string render_scan_cache_block(std::span<const CachedEntry> entries);
-// Errc::parse for bytes that do not begin as a scan cache of this version, or of 4 GiB or more
-// (the caller then scans without one); a block cut short or whose checksum fails ends the cache
-// there (whole() false). The cache keeps the bytes.
-[[nodiscard]] Result<ScanCache> parse_scan_cache(std::string bytes);
 
 // Which entries a scan reads in full (OUR DECISION, so that an incremental sync costs the change,
 // not the root): with a base, an entry whose record_digest equals the base's is only located,

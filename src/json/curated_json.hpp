@@ -10,11 +10,11 @@
 #include <vector>
 
 #include "memkit/curated.hpp"
-#include "memkit/curated_floors.hpp"
-#include "memkit/curated_log.hpp"
-#include "memkit/curated_read.hpp"
-#include "memkit/curated_story.hpp"
-#include "memkit/curated_write.hpp"
+#include "memkit/curated/floors.hpp"
+#include "memkit/curated/log.hpp"
+#include "memkit/curated/read.hpp"
+#include "memkit/curated/story.hpp"
+#include "memkit/curated/write.hpp"
 
 namespace memkit {
 

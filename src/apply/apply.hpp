@@ -8,8 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "files/file_system.hpp"
 #include "memkit/clock.hpp"
-#include "memkit/file_system.hpp"
 #include "memkit/findings.hpp"
 #include "memkit/plan.hpp"
 #include "memkit/result.hpp"

@@ -7,10 +7,10 @@
 #include <string_view>
 #include <vector>
 
-#include "memkit/apply.hpp"
+#include "apply/apply.hpp"
+#include "files/file_system.hpp"
 #include "memkit/audit.hpp"
 #include "memkit/clock.hpp"
-#include "memkit/file_system.hpp"
 #include "memkit/layouts.hpp"
 #include "memkit/plan.hpp"
 #include "memkit/result.hpp"

@@ -11,8 +11,8 @@
 #include <string_view>
 #include <vector>
 
-#include "memkit/apply.hpp"
-#include "memkit/file_system.hpp"
+#include "apply/apply.hpp"
+#include "files/file_system.hpp"
 #include "memkit/plan.hpp"
 #include "memkit/result.hpp"
 #include "memkit/snapshot.hpp"

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "memkit/result.hpp"
-#include "memkit/sync_remote.hpp"
+#include "sync/remote.hpp"
 
 namespace memkit::sync {
 

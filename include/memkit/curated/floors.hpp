@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "memkit/clock.hpp"
-#include "memkit/curated_read.hpp"
+#include "memkit/curated/read.hpp"
 #include "memkit/findings.hpp"
 
 namespace memkit::curated {

@@ -13,14 +13,14 @@
 #include <string>
 #include <vector>
 
+#include "json/json.hpp"
 #include "memkit/audit.hpp"
 #include "memkit/clock.hpp"
 #include "memkit/compact.hpp"
 #include "memkit/findings.hpp"
-#include "memkit/json.hpp"
-#include "memkit/memorybox_gate.hpp"
+#include "memkit/memorybox/gate.hpp"
 #include "memkit/plan.hpp"
-#include "memkit/sync_remote.hpp"
+#include "sync/remote.hpp"
 
 namespace memkit {
 

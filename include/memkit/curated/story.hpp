@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "memkit/curated.hpp"
-#include "memkit/curated_log.hpp"
-#include "memkit/curated_read.hpp"
+#include "memkit/curated/log.hpp"
+#include "memkit/curated/read.hpp"
 
 namespace memkit::curated {
 

@@ -8,11 +8,11 @@
 #include <string>
 #include <vector>
 
-#include "memkit/apply.hpp"
+#include "apply/apply.hpp"
+#include "files/file_system.hpp"
 #include "memkit/clock.hpp"
-#include "memkit/file_system.hpp"
 #include "memkit/memorybox.hpp"
-#include "memkit/memorybox_sync.hpp"
+#include "memkit/memorybox/sync.hpp"
 #include "memkit/plan.hpp"
 #include "memkit/result.hpp"
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "memkit/curated.hpp"
-#include "memkit/curated_log.hpp"
+#include "memkit/curated/log.hpp"
 #include "memkit/findings.hpp"
 #include "memkit/plan.hpp"
 #include "memkit/snapshot.hpp"
