@@ -238,6 +238,9 @@ class RegionTracker final {
   // Returns true iff `content` (the next line, in order) is opaque. A unit starts outside any
   // region, which holds for every unit kind but front matter.
   bool is_opaque(std::string_view content) noexcept;
+  // The same walk, but true for every line of a fence or comment region, its opener line (a
+  // comment opened and closed on one line included) and closing line too.
+  bool in_region(std::string_view content) noexcept;
 
  private:
   enum class Region : std::uint8_t { none, fence, comment };

@@ -282,11 +282,11 @@ struct UpdatePlanning {
 // `memkit memorybox hygiene` (§8): one item of the monthly checklist.
 struct HygieneDetail {
   std::string entry_id;                 // items 3-6
-  std::string reason;                   // items 3, 4: "duplicate"
+  std::string reason;                   // items 3, 4: "duplicate"; any: "unparseable"
   std::vector<std::string> reasons;     // item 5
   std::optional<std::string> verified;  // item 6
   std::optional<std::uint64_t> days;    // items 6, 7
-  std::string path;                     // item 7
+  std::string path;                     // items 7, 10; any, with "unparseable": the file
 };
 
 struct Orphan {
@@ -315,8 +315,11 @@ struct Hygiene {
 struct SyncHygiene {
   std::optional<std::string> last_push_at;  // UTC with milliseconds
   bool last_push_ok = false;
-  // The synced files that exist, "path" -> modification time (UTC with milliseconds).
-  std::map<std::string, std::string, std::less<>> modified;
+  std::vector<std::string> synced_files;  // the synced files that exist, sorted
+  // The synced files whose entries a push would send now (`memorybox sync status`'s pending push:
+  // an entry added, changed or removed since the last acknowledged push), sorted. What memkit's
+  // own writes change without changing an entry (a push's Id and Updated lines) does not count.
+  std::vector<std::string> changed_files;
   std::vector<std::string> open_conflicts;  // ids, sorted
 };
 

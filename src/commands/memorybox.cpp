@@ -78,8 +78,22 @@ void run_memorybox(const CommandRequest& inv, const CommandEnvironment& env, Com
       inv, env, reply, inv.command == "canon" || inv.command == "client" || inv.command == "sync");
   if (!now) return;
   const auto given = inv.options.find("--root");
-  Result<AgentRoot> root =
-      AgentRoot::open(posix_file_system(), given == inv.options.end() ? "." : given->second);
+  const std::string root_path = given == inv.options.end() ? "." : given->second;
+  std::optional<memorybox::Profile> profile;
+  if (inv.command == "init") {
+    if (const std::optional<std::string> name = option(inv, "--profile")) {
+      profile = memorybox::parse_profile(*name);
+      if (!profile) {
+        reply.findings.push_back(finding_from(Status(
+            Errc::invalid_argument, "--profile: expected default or maven, got '" + *name + "'")));
+        return;
+      }
+    }
+  }
+  // `init` makes the root when it is missing, as `custodian init` makes its memory folder.
+  Result<AgentRoot> root = inv.command == "init"
+                               ? AgentRoot::create(posix_file_system(), root_path)
+                               : AgentRoot::open(posix_file_system(), root_path);
   if (!root) {
     reply.findings.push_back(finding_from(root.status()));
     return;
@@ -94,15 +108,6 @@ void run_memorybox(const CommandRequest& inv, const CommandEnvironment& env, Com
     return;
   }
   if (inv.command == "init") {
-    std::optional<memorybox::Profile> profile;
-    if (const std::optional<std::string> name = option(inv, "--profile")) {
-      profile = memorybox::parse_profile(*name);
-      if (!profile) {
-        reply.findings.push_back(finding_from(Status(
-            Errc::invalid_argument, "--profile: expected default or maven, got '" + *name + "'")));
-        return;
-      }
-    }
     if (Status checked = root->check_init_folders(); !checked.ok()) {
       reply.findings.push_back(finding_from(checked));
       return;

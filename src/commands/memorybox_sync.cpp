@@ -575,6 +575,23 @@ void run_push(MemoryBoxRun& run) {
   }
 }
 
+// What a push would send now (sync status, hygiene item 10), with the scan's findings.
+struct PendingPush {
+  memorybox::PushSelection selection;
+  std::vector<Finding> findings;
+};
+Result<PendingPush> pending_push(const memorybox::Inputs& inputs, const SyncStateRead& state,
+                                 const memorybox::ParsedFiles* parsed,
+                                 std::string_view workspace, const ClockReading& now) {
+  Result<memorybox::LocalScan> scan = memorybox::scan_local(
+      inputs, workspace, state.files.modified, now,
+      {.base = &state.base, .ids = {}, .parsed = parsed, .cache = state.scan_cache()});
+  if (!scan) return scan.status();
+  return PendingPush{memorybox::select_push(inputs, *scan, state.base, conflict_ids(state.conflicts),
+                                            workspace, now, last_synced(state.sync)),
+                     std::move(scan->findings)};
+}
+
 void run_status(MemoryBoxRun& run) {
   std::optional<RootRead> read = read_root(run);
   if (!read) return;
@@ -587,18 +604,14 @@ void run_status(MemoryBoxRun& run) {
     status.last_push_ok = state.sync->last_push_ok;
   }
   const std::string workspace = status.workspace_id.value_or(std::string(36, '0'));
-  Result<memorybox::LocalScan> scan = memorybox::scan_local(
-      read->inputs, workspace, state.files.modified, run.now,
-      {.base = &state.base, .ids = {}, .parsed = &read->parsed, .cache = state.scan_cache()});
-  if (!scan) {
-    run.reply.findings.push_back(local_finding(scan.status()));
+  Result<PendingPush> outgoing =
+      pending_push(read->inputs, state, &read->parsed, workspace, run.now);
+  if (!outgoing) {
+    run.reply.findings.push_back(local_finding(outgoing.status()));
     return;
   }
-  run.reply.findings = scan->findings;
-  const memorybox::PushSelection selection =
-      memorybox::select_push(read->inputs, *scan, state.base, conflict_ids(state.conflicts),
-                             workspace, run.now, last_synced(state.sync));
-  status.pending_push = selection.records.size();
+  run.reply.findings = std::move(outgoing->findings);
+  status.pending_push = outgoing->selection.records.size();
   for (const SyncRecord& r : state.conflicts) status.open_conflicts.push_back(r.id);
   std::sort(status.open_conflicts.begin(), status.open_conflicts.end());
   if (const std::optional<std::string> spec = option(run.inv, "--remote");
@@ -717,7 +730,18 @@ Result<std::optional<memorybox::SyncHygiene>> sync_hygiene_of(MemoryBoxRun& run)
   memorybox::SyncHygiene sync;
   sync.last_push_at = state->sync->last_push_at;
   sync.last_push_ok = state->sync->last_push_ok;
-  sync.modified = state->files.modified;
+  for (const auto& file : state->files.modified) sync.synced_files.push_back(file.first);
+  // A synced file that cannot be read as entries counts as changed: what it holds is unknown
+  // (hygiene reports it).
+  Result<PendingPush> pending =
+      pending_push(run.inputs, *state, nullptr, state->sync->workspace_id, run.now);
+  std::set<std::string> changed;
+  if (pending) {
+    for (const SyncRecord& r : pending->selection.records) changed.insert(r.file);
+  } else {
+    changed.insert(sync.synced_files.begin(), sync.synced_files.end());
+  }
+  sync.changed_files.assign(changed.begin(), changed.end());
   for (const SyncRecord& r : state->conflicts) sync.open_conflicts.push_back(r.id);
   std::sort(sync.open_conflicts.begin(), sync.open_conflicts.end());
   return std::optional<memorybox::SyncHygiene>(std::move(sync));

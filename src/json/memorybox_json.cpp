@@ -102,7 +102,9 @@ std::string memorybox_hygiene_json(const memorybox::Hygiene& hygiene) {
   for (const memorybox::HygieneItem& it : hygiene.items) {
     json details = json::array();
     for (const memorybox::HygieneDetail& d : it.details) {
-      if (it.n == 3 || it.n == 4) {
+      if (d.reason == "unparseable") {  // a file the item could not read, on any item
+        details.push_back(json{{"path", utf8(d.path)}, {"reason", utf8(d.reason)}});
+      } else if (it.n == 3 || it.n == 4) {
         details.push_back(json{{"entry_id", utf8(d.entry_id)}, {"reason", utf8(d.reason)}});
       } else if (it.n == 5) {
         json reasons = json::array();

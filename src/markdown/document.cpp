@@ -105,5 +105,12 @@ bool RegionTracker::is_opaque(std::string_view content) noexcept {
   return false;  // an opener itself is not opaque
 }
 
+bool RegionTracker::in_region(std::string_view content) noexcept {
+  if (region_ != Region::none) return is_opaque(content);
+  const bool opener = fence_opener(content).fence_char != 0 || comment_opener_end(content) != 0;
+  is_opaque(content);
+  return opener;
+}
+
 }  // namespace detail
 }  // namespace memkit

@@ -103,7 +103,7 @@ DecayReport memorybox_decay(const Inputs& inputs, const ClockReading& now,
     const Document doc = parse_markdown(entry->bytes);
     if (const auto& issue = doc.parse_error()) {
       report.findings.push_back(
-          make_finding("MK-PARSE-001", Severity::warning, path,
+          make_finding("MK-PARSE-001", Severity::error, path,
                        describe_issue(*issue, path) + "; its entries are not read"));
       continue;
     }
@@ -122,6 +122,8 @@ DecayReport memorybox_decay(const Inputs& inputs, const ClockReading& now,
         } else if (field.key == "Verified") {
           verified = parse_iso_date(field.value);
           if (!verified) warn(field, "is not a date (YYYY-MM-DD)");
+        } else if (field.key == "Decay-Trigger" && !parse_iso_date(field.value)) {
+          warn(field, "is not a date (YYYY-MM-DD); the fact never becomes due by it");
         }
       }
       if (!stored || !verified) {

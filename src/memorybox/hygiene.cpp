@@ -136,76 +136,83 @@ bool has_scheme(std::string_view dest) {
   return true;
 }
 
-// Item 9: every wiki link and relative Markdown link of one file.
-void find_orphans(const std::string& file, const Document& doc, const std::set<std::string>& files,
+// Item 9: the links of one visible line.
+void find_orphans(const std::string& file, const Line& line, const std::set<std::string>& files,
                   const std::set<std::string>& names, std::vector<Orphan>& out) {
   static constexpr std::string_view kAttachments[] = {".png", ".jpg", ".jpeg", ".gif", ".svg",
                                                       ".pdf", ".csv", ".json", ".txt"};
-  detail::RegionTracker regions;
-  LineCursor cursor = doc.lines();
-  Line line{};
-  bool in_front_matter = false;
-  while (cursor.next(line)) {
-    if (line.number == 1 && line.content == "---") in_front_matter = true;
-    if (in_front_matter) {
-      if (line.number > 1 && (line.content == "---" || line.content == "..."))
-        in_front_matter = false;
+  const std::string text = without_code_spans(line.content);
+  for (std::size_t at = 0; at < text.size(); ++at) {
+    if (text.compare(at, 2, "[[") == 0) {
+      const std::size_t close = text.find("]]", at + 2);
+      if (close == std::string::npos) break;
+      const std::size_t start = at > 0 && text[at - 1] == '!' ? at - 1 : at;
+      std::string_view inner = std::string_view(text).substr(at + 2, close - at - 2);
+      inner = inner.substr(0, std::min(inner.find('#'), inner.find('|')));
+      const std::string link(line.content.substr(start, close + 2 - start));
+      at = close + 1;
+      const std::string target(strip_w(inner));
+      if (target.empty()) continue;
+      bool attachment = ends_with_ci(target, ".md");
+      for (std::string_view ext : kAttachments)
+        attachment = attachment || ends_with_ci(target, ext);
+      const std::string with_ext = attachment ? target : target + ".md";
+      if (with_ext.find('/') != std::string::npos) {
+        const std::optional<std::string> path = normalised(with_ext);
+        if (!path || files.count(*path) == 0) {
+          out.push_back(Orphan{file, line.number, link, path.value_or(with_ext)});
+        }
+      } else if (names.count(ascii_lower(with_ext)) == 0) {
+        out.push_back(Orphan{file, line.number, link, with_ext});
+      }
       continue;
     }
-    if (regions.is_opaque(line.content)) continue;
-    const std::string text = without_code_spans(line.content);
-    for (std::size_t at = 0; at < text.size(); ++at) {
-      if (text.compare(at, 2, "[[") == 0) {
-        const std::size_t close = text.find("]]", at + 2);
-        if (close == std::string::npos) break;
-        const std::size_t start = at > 0 && text[at - 1] == '!' ? at - 1 : at;
-        std::string_view inner = std::string_view(text).substr(at + 2, close - at - 2);
-        inner = inner.substr(0, std::min(inner.find('#'), inner.find('|')));
-        const std::string link(line.content.substr(start, close + 2 - start));
-        at = close + 1;
-        const std::string target(strip_w(inner));
-        if (target.empty()) continue;
-        bool attachment = ends_with_ci(target, ".md");
-        for (std::string_view ext : kAttachments)
-          attachment = attachment || ends_with_ci(target, ext);
-        const std::string with_ext = attachment ? target : target + ".md";
-        if (with_ext.find('/') != std::string::npos) {
-          const std::optional<std::string> path = normalised(with_ext);
-          if (!path || files.count(*path) == 0) {
-            out.push_back(Orphan{file, line.number, link, path.value_or(with_ext)});
-          }
-        } else if (names.count(ascii_lower(with_ext)) == 0) {
-          out.push_back(Orphan{file, line.number, link, with_ext});
-        }
-        continue;
+    if (text[at] == '[') {  // [text](dest), images included
+      const std::size_t text_end = text.find("](", at + 1);
+      if (text_end == std::string::npos) continue;
+      const std::size_t close = text.find(')', text_end + 2);
+      if (close == std::string::npos) continue;
+      std::string_view dest =
+          strip_w(std::string_view(text).substr(text_end + 2, close - text_end - 2));
+      const std::string link(line.content.substr(at, close + 1 - at));
+      at = close;
+      if (!dest.empty() && dest.front() == '<') {  // <a destination with spaces>
+        const std::size_t end = dest.find('>');
+        if (end == std::string_view::npos) continue;
+        dest = dest.substr(1, end - 1);
+      } else if (const std::size_t space = dest.find(' '); space != std::string_view::npos) {
+        dest = dest.substr(0, space);  // a title follows
       }
-      if (text[at] == '[') {  // [text](dest), images included
-        const std::size_t text_end = text.find("](", at + 1);
-        if (text_end == std::string::npos) continue;
-        const std::size_t close = text.find(')', text_end + 2);
-        if (close == std::string::npos) continue;
-        std::string_view dest =
-            strip_w(std::string_view(text).substr(text_end + 2, close - text_end - 2));
-        const std::string link(line.content.substr(at, close + 1 - at));
-        at = close;
-        if (dest.empty() || dest[0] == '#' || dest[0] == '/' || has_scheme(dest)) continue;
-        if (dest.front() == '<') continue;
-        if (const std::size_t space = dest.find(' '); space != std::string_view::npos) {
-          dest = dest.substr(0, space);  // a title follows
-        }
-        const std::string decoded = percent_decoded(dest.substr(0, dest.find('#')));
-        if (decoded.empty()) continue;
-        const std::string joined =
-            directory_of(file).empty() ? decoded : std::string(directory_of(file)) + "/" + decoded;
-        const std::optional<std::string> path = normalised(joined);
-        if (!path || files.count(*path) == 0) {
-          out.push_back(Orphan{file, line.number, link, path.value_or(joined)});
-        }
+      if (dest.empty() || dest[0] == '#' || dest[0] == '/' || has_scheme(dest)) continue;
+      const std::string decoded = percent_decoded(dest.substr(0, dest.find('#')));
+      if (decoded.empty()) continue;
+      const std::string joined =
+          directory_of(file).empty() ? decoded : std::string(directory_of(file)) + "/" + decoded;
+      const std::optional<std::string> path = normalised(joined);
+      if (!path || files.count(*path) == 0) {
+        out.push_back(Orphan{file, line.number, link, path.value_or(joined)});
       }
     }
   }
 }
 
+// Item 9: every wiki link and relative Markdown link of one parseable file. Front matter, fences
+// and HTML comments (their opener and closing lines too) hold no links (compaction.md §2.3).
+void find_orphans(const std::string& file, const Document& doc, const std::set<std::string>& files,
+                  const std::set<std::string>& names, std::vector<Orphan>& out) {
+  for (const Unit& unit : doc.units()) {
+    if (unit.kind == UnitKind::front_matter || unit.kind == UnitKind::fence ||
+        unit.kind == UnitKind::comment) {
+      continue;
+    }
+    detail::RegionTracker regions;
+    LineCursor cursor = doc.lines(unit);
+    Line line{};
+    while (cursor.next(line)) {
+      if (!regions.in_region(line.content)) find_orphans(file, line, files, names, out);
+    }
+  }
+}
 }  // namespace
 
 Hygiene memorybox_hygiene(const Inputs& inputs, const ClockReading& now, const SyncHygiene* sync) {
@@ -223,12 +230,27 @@ Hygiene memorybox_hygiene(const Inputs& inputs, const ClockReading& now, const S
     it.result = value < limit ? "PASS" : "FAIL";
   };
 
+  // An item that reads a file it cannot parse does not pass: it fails, its value unknown where
+  // the file was all it counts, with a detail naming the file (and MK-PARSE-001 below).
+  const auto unparseable = [&](HygieneItem& it, const std::string& path, bool counted) {
+    const auto doc = std::find_if(cache.begin(), cache.end(),
+                                  [&](const auto& cached) { return cached.first == path; });
+    if (doc == cache.end() || doc->second.parseable()) return;
+    it.result = "FAIL";
+    if (counted) it.value.reset();
+    HygieneDetail d;
+    d.path = path;
+    d.reason = "unparseable";
+    it.details.push_back(std::move(d));
+  };
+
   stay_under(item(1, "SESSION_LOG.md under 200 lines"), lines_of(inputs, "memory/SESSION_LOG.md"),
              200);
   {
     const Document* tasks = parsed(inputs, "memory/ACTIVE_TASKS.md", cache);
-    stay_under(item(2, "ACTIVE_TASKS.md under 50 items"),
-               tasks ? item_count("memory/ACTIVE_TASKS.md", *tasks).value_or(0) : 0, 50);
+    HygieneItem& it = item(2, "ACTIVE_TASKS.md under 50 items");
+    stay_under(it, tasks ? item_count("memory/ACTIVE_TASKS.md", *tasks).value_or(0) : 0, 50);
+    unparseable(it, "memory/ACTIVE_TASKS.md", true);
   }
   for (const auto& [n, path, name] : {std::tuple{3, "memory/MISTAKES.md", "MISTAKES.md"},
                                       std::tuple{4, "memory/PATTERNS.md", "PATTERNS.md"}}) {
@@ -251,6 +273,7 @@ Hygiene memorybox_hygiene(const Inputs& inputs, const ClockReading& now, const S
     }
     stay_under(it, count, 30);
     if (!it.details.empty()) it.result = "FAIL";
+    unparseable(it, path, true);
   }
   {
     HygieneItem& it = item(5, "LONG_TERM.md: all facts still valid? Confidence scores current?");
@@ -286,6 +309,7 @@ Hygiene memorybox_hygiene(const Inputs& inputs, const ClockReading& now, const S
     }
     it.value = it.details.size();
     it.result = it.details.empty() ? "PASS" : "REVIEW";
+    unparseable(it, "memory/LONG_TERM.md", true);
   }
   {
     HygieneItem& it = item(6, "SOP_LIBRARY.md: all SOPs still relevant? Success rates accurate?");
@@ -306,6 +330,7 @@ Hygiene memorybox_hygiene(const Inputs& inputs, const ClockReading& now, const S
     }
     it.value = it.details.size();
     it.result = it.details.empty() ? "PASS" : "REVIEW";
+    unparseable(it, "memory/SOP_LIBRARY.md", true);
   }
   {
     HygieneItem& it = item(7, "daily/: older than 30 days archived?");
@@ -342,6 +367,7 @@ Hygiene memorybox_hygiene(const Inputs& inputs, const ClockReading& now, const S
       }
     }
     stay_under(it, hygiene.orphans.size(), 1);
+    for (const std::string& path : tier_files) unparseable(it, path, false);
   }
   {
     HygieneItem& it = item(10, "Supabase sync current (if available)?");
@@ -350,12 +376,10 @@ Hygiene memorybox_hygiene(const Inputs& inputs, const ClockReading& now, const S
     } else {
       // Changed since the last successful push: every synced file when there was none.
       const bool pushed = sync->last_push_ok && sync->last_push_at;
-      for (const auto& [path, modified] : sync->modified) {
-        if (!pushed || modified > *sync->last_push_at) {
-          HygieneDetail d;
-          d.path = path;
-          it.details.push_back(std::move(d));
-        }
+      for (const std::string& path : pushed ? sync->changed_files : sync->synced_files) {
+        HygieneDetail d;
+        d.path = path;
+        it.details.push_back(std::move(d));
       }
       for (const std::string& id : sync->open_conflicts) {
         HygieneDetail d;
@@ -374,6 +398,14 @@ Hygiene memorybox_hygiene(const Inputs& inputs, const ClockReading& now, const S
       hygiene.findings.push_back(
           make_finding("MK-BOX-014", Severity::warning, "",
                        fmt::format("hygiene item {} needs review: {}", it.n, it.check)));
+    }
+  }
+  for (const auto& [path, doc] : cache) {
+    if (const std::optional<TextIssue>& issue = doc.parse_error()) {
+      hygiene.findings.push_back(
+          make_finding("MK-PARSE-001", Severity::error, path,
+                       describe_issue(*issue, path) + "; hygiene cannot count what it holds",
+                       "close the fence or comment, then run hygiene again"));
     }
   }
   // §10: on a Maven root, hygiene runs `canon verify` too.

@@ -80,7 +80,7 @@ Report memorybox_status(const Inputs& inputs, const ClockReading& now) {
       if (const auto& issue = doc.parse_error();
           issue && (path == "memory/ACTIVE_TASKS.md" || path == "memory/MISTAKES.md" ||
                     path == "memory/PATTERNS.md")) {
-        out.push_back(make_finding("MK-PARSE-001", Severity::warning, path,
+        out.push_back(make_finding("MK-PARSE-001", Severity::error, path,
                                    describe_issue(*issue, path) + "; its items are not counted"));
       }
       if (const auto& issue = doc.utf8_error()) {

@@ -4,6 +4,7 @@
 #include "codec/canonical.hpp"
 #include "codec/strict_json.hpp"
 #include "memkit/clock.hpp"
+#include "memkit/memorybox.hpp"
 #include "memkit/memorybox/sync.hpp"
 #include "memorybox/sync_files.hpp"
 #include "memorybox/record_lines.hpp"
@@ -351,20 +352,38 @@ std::string fence_for(std::string_view text) {
   return std::string(std::max<std::size_t>(3, longest_backtick_run(text) + 1), '`');
 }
 
-std::string conflict_block(std::string_view id, std::string_view today, std::string_view local_text,
-                           std::string_view remote_text) {
+std::string conflict_block(std::string_view id, std::string_view today, const SyncRecord& local,
+                           const SyncRecord& remote) {
+  const std::string_view local_text = local.deleted ? std::string_view() : local.text;
+  const std::string_view remote_text = remote.deleted ? std::string_view() : remote.text;
   const std::string fence = std::string(
       std::max<std::size_t>(
           3, std::max(longest_backtick_run(local_text), longest_backtick_run(remote_text)) + 1),
       '`');
+  const auto version = [&](std::string& out, std::string_view side, const SyncRecord& r,
+                           std::string_view text) {
+    out += side;
+    out += ":\n\n- file: ";
+    out += r.file;
+    out += "\n- category: ";
+    out += r.category.value_or("none");
+    out += "\n- confidence: ";
+    out += r.confidence ? format_hundredths(*r.confidence) : std::string("none");
+    out += "\n- verified: ";
+    out += r.verified.value_or("none");
+    out += "\n- updated_at: ";
+    out += r.updated_at;
+    out += r.deleted ? "\n- deleted: yes\n\n" : "\n- deleted: no\n\n";
+    append_fenced(out, fence, text);
+  };
   std::string out = "## ";
   out += id;
   out += " \u2014 ";
   out += today;
-  out += "\n\nLocal:\n\n";
-  append_fenced(out, fence, local_text);
-  out += "\nRemote:\n\n";
-  append_fenced(out, fence, remote_text);
+  out += "\n\n";
+  version(out, "Local", local, local_text);
+  out += '\n';
+  version(out, "Remote", remote, remote_text);
   return out;
 }
 

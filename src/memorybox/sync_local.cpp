@@ -112,11 +112,12 @@ struct HolderRun {
   std::vector<Holder> holders;
 };
 
-// The entry ID of the entry of `path` that `holder` is.
+// The entry of `path` that `holder` is, by its first line: "memory/LONG_TERM.md:12" (two copies
+// of an entry have one entry ID, so only their lines tell them apart).
 std::string entry_name(const LocalScan& scan, std::string_view path, const Holder& holder) {
   const Document& doc = scan.documents.find(path)->second;
   for (const Entry& entry : read_entries(path, doc)) {
-    if (entry.begin == holder.begin) return entry.id;
+    if (entry.begin == holder.begin) return fmt::format("{}:{}", path, entry.first_line);
   }
   return std::string(path);
 }

@@ -514,13 +514,12 @@ Result<PullPlanning> plan_pull(const PullInput& input, const ClockReading& now) 
   const CivilDate today = now.local_date();
   const std::string now_text = now.utc_rfc3339_millis();
   std::vector<const SyncRecord*> written;
-  const auto open_conflict = [&](const SyncRecord& r, std::string_view local_text,
+  const auto open_conflict = [&](const SyncRecord& r, const SyncRecord& local_version,
                                  const LocalRecord* l) {
     if (!conflicts.contains(r.id) && l != nullptr) {
       changes.set_fields(*l, {{"Review", "sync conflict " + changes.today()}});
     }
-    changes.conflict_note(
-        conflict_block(r.id, changes.today(), local_text, r.deleted ? "" : r.text));
+    changes.conflict_note(conflict_block(r.id, changes.today(), local_version, r));
     conflicts.insert_or_assign(r.id, r);
   };
   for (const SyncRecord* rp : remote) {
@@ -554,7 +553,7 @@ Result<PullPlanning> plan_pull(const PullInput& input, const ClockReading& now) 
         remember();
       } else if (const auto clash = daily_by_file.find(r.file); clash != daily_by_file.end()) {
         // The day's file exists here under another Id: both texts kept, flagged for review.
-        open_conflict(r, clash->second->record.text, nullptr);
+        open_conflict(r, clash->second->record, nullptr);
         item.action = PullAction::conflict;
       } else {
         changes.add(r);
@@ -594,7 +593,7 @@ Result<PullPlanning> plan_pull(const PullInput& input, const ClockReading& now) 
             break;
           case MergeOutcome::conflict:
             item.action = PullAction::conflict;
-            open_conflict(r, l->record.text, l);
+            open_conflict(r, l->record, l);
             break;
         }
       }

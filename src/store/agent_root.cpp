@@ -66,6 +66,26 @@ Result<AgentRoot> AgentRoot::open(FileSystem& fs, std::string root) {
   return AgentRoot(fs, std::move(root));
 }
 
+Result<AgentRoot> AgentRoot::create(FileSystem& fs, std::string root) {
+  if (root.empty()) return Status(Errc::invalid_argument, "--root: empty path");
+  for (std::size_t end = root.find('/', 1); ; end = root.find('/', end + 1)) {
+    const std::string part = root.substr(0, end);
+    const Result<NodeType> type = fs.node_type(part);
+    if (!type) return type.status();
+    if (*type == NodeType::none) {
+      if (!is_creatable_name(root)) {
+        return Status(Errc::invalid_argument,
+                      "--root: " + shown_text(root) +
+                          ": holds a control character or invalid UTF-8; memkit creates no such "
+                          "folder");
+      }
+      if (Status made = fs.create_directory(part); !made.ok()) return made;
+    }
+    if (end == std::string::npos) break;
+  }
+  return open(fs, std::move(root));
+}
+
 std::string AgentRoot::absolute(const std::string& relative) const {
   return root_ + "/" + relative;
 }

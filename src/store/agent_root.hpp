@@ -32,6 +32,10 @@ class AgentRoot final {
   // Checks that `root` is a directory. Fails with Errc::invalid_argument ("--root: ...").
   [[nodiscard]] static Result<AgentRoot> open(FileSystem& fs, std::string root);
 
+  // open(), making `root` and the folders on its way first when they are missing (`memorybox
+  // init`, like `mkdir -p`). A part of the path that is there but not a folder fails as open().
+  [[nodiscard]] static Result<AgentRoot> create(FileSystem& fs, std::string root);
+
   // The tiers' fixed files (missing ones as missing entries), memory/daily/YYYY-MM-DD.md by date
   // and memory/ARCHIVES/*.md bytewise. brain/, memory/, memory/daily/ or memory/ARCHIVES/ as a
   // symbolic link fails with Errc::unsafe_path; a linked file is an EntryState::symlink entry.

@@ -321,6 +321,29 @@ def scenario_conflict(base):
     converged(a, b, base, "conflict resolved")
 
 
+def scenario_hygiene(base):
+    """Hygiene item 10 follows what a push would send: the push's own Id and Updated lines are no
+    change, an edit of an entry since is one (naming its file), and the next push settles it."""
+    ws = str(uuid.uuid4())
+    a = seeded(base, "a")
+    item = hygiene_item_10(a)
+    check(item["result"] == "N/A", "hygiene: N/A before the first sync: %s" % item)
+    run(a, "push", "--workspace-id", ws, now="2026-11-30T09:00:00Z", expect=0)
+    check("Id: " in read(a, "memory/LONG_TERM.md"), "hygiene: the push wrote Id lines")
+    item = hygiene_item_10(a)
+    check(item["result"] == "PASS" and item["value"] == 0 and item["details"] == [],
+          "hygiene: item 10 passes right after a push: %s" % item)
+    write(a, "memory/LONG_TERM.md", read(a, "memory/LONG_TERM.md").replace(
+        "Deploys happen on Tuesdays", "Deploys happen on Wednesdays"))
+    item = hygiene_item_10(a)
+    check(item["result"] == "FAIL" and item["value"] == 1 and
+          item["details"] == [{"path": "memory/LONG_TERM.md"}],
+          "hygiene: an edited entry fails item 10, naming its file: %s" % item)
+    run(a, "push", now="2026-11-30T10:00:00Z", expect=0)
+    item = hygiene_item_10(a)
+    check(item["result"] == "PASS", "hygiene: the next push settles it: %s" % item)
+
+
 def scenario_isolation(base):
     """A root of another workspace sees none of the rows, and its pushes touch none."""
     ws1, ws2 = str(uuid.uuid4()), str(uuid.uuid4())
@@ -610,6 +633,14 @@ def scenario_bad_remote(base, cases):
                       "bad remote %s: %s wrote nothing, not even the lock" % (name, " ".join(verb)))
             for secret in ("wrongpassword", "password=right"):
                 check(secret not in json.dumps(out), "bad remote %s: the password is printed" % name)
+            # Nor any other part of the connection string: host or socket, user, database.
+            conninfo = env_extra.get("MEMKIT_SYNC_CONNINFO", "")
+            for part in conninfo.split():
+                key, _, value = part.partition("=")
+                if key in ("host", "user", "dbname") and value not in ("", "postgres"):
+                    check(value not in json.dumps(out),
+                          "bad remote %s: %s=%s is printed: %s" % (
+                              name, key, value, json.dumps(out.get("findings"))))
 
 
 def scenario_bad_local_state(base):
@@ -704,6 +735,7 @@ def main():
             bad = pg_bad_cases(pg_dir, conninfo)
         scenarios = [("converge", lambda d: scenario_converge(d)),
                      ("conflict", lambda d: scenario_conflict(d)),
+                     ("hygiene", lambda d: scenario_hygiene(d)),
                      ("isolation", lambda d: scenario_isolation(d)),
                      ("base file", lambda d: scenario_base_file(d)),
                      ("scan cache", lambda d: scenario_scan_cache(d)),

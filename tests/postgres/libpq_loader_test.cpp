@@ -5,6 +5,7 @@
 #include <string>
 
 #include "libpq.hpp"
+#include "pg_connection.hpp"
 
 namespace pg = memkit::detail::pg;
 
@@ -40,4 +41,24 @@ TEST_CASE("libpq loader: libpq.so.5 is loaded once, with every function the adap
   CHECK(pg::libpq().PQstatus(nullptr) == CONNECTION_BAD);
   CHECK(std::string(pg::libpq().PQerrorMessage(nullptr)).find("connection pointer is NULL") !=
         std::string::npos);
+}
+
+TEST_CASE("libpq errors: a failed connection keeps the cause, never where it connected") {
+  const auto said = [](std::string_view libpq_message) {
+    return pg::connection_error("connecting", libpq_message).message();
+  };
+  CHECK(said("connection to server on socket \"/tmp/pg-x/.s.PGSQL.5433\" failed: FATAL:  "
+             "database \"memkit_secret\" does not exist\n") ==
+        "PostgreSQL: connecting: database \"\u2026\" does not exist");
+  CHECK(said("connection to server at \"10.1.2.3\", port 6543 failed: FATAL:  password "
+             "authentication failed for user \"alice\"\n") ==
+        "PostgreSQL: connecting: password authentication failed for user \"\u2026\"");
+  CHECK(said("connection to server at \"127.0.0.1\", port 1 failed: Connection refused\n\tIs "
+             "the server running on that host and accepting TCP/IP connections?\n") ==
+        "PostgreSQL: connecting: Connection refused");
+  CHECK(said("could not translate host name \"db.internal\" to address: Name or service not "
+             "known\n") ==
+        "PostgreSQL: connecting: could not translate host name \"\u2026\" to address: Name or "
+        "service not known");
+  CHECK(said("") == "PostgreSQL: connecting: the server could not be reached");
 }

@@ -122,14 +122,16 @@ struct MergeInput {
 // The shortest backtick fence (at least 3) that is longer than every backtick run of `text`.
 [[nodiscard]] std::string fence_for(std::string_view text);
 
-// §9 rule 3: the memory/SYNC_CONFLICTS.md block of a truly ambiguous record:
-//   ## <id> —
-//   <today>\n\nLocal:\n\n<fence>\n<local>\n<fence>\n\nRemote:\n\n<fence>\n<remote>\n<fence>\n
-// Each text is written byte for byte; an LF is added before the closing fence only when the text
-// is non-empty and does not end with one. All four fences have
-// one length: longer than every backtick run of either text (at least 3).
+// §9 rule 3: the memory/SYNC_CONFLICTS.md block of a truly ambiguous record, both versions with
+// every field, so that a reader sees how they differ even when the texts agree:
+//   ## <id> — <today>\n\nLocal:\n\n- file: <file>\n- category: <category|none>\n
+//   - confidence: <0.95|none>\n- verified: <date|none>\n- updated_at: <time>\n
+//   - deleted: <yes|no>\n\n<fence>\n<text>\n<fence>\n\nRemote:\n\n(the same)
+// Each text is written byte for byte (empty for a deletion); an LF is added before the closing
+// fence only when the text is non-empty and does not end with one. All four fences have one
+// length: longer than every backtick run of either text (at least 3).
 [[nodiscard]] std::string conflict_block(std::string_view id, std::string_view today,
-                                         std::string_view local_text, std::string_view remote_text);
+                                         const SyncRecord& local, const SyncRecord& remote);
 
 // The file where truly ambiguous records are written down (rule 3).
 inline constexpr std::string_view kSyncConflictsFile = "memory/SYNC_CONFLICTS.md";

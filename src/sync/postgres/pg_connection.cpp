@@ -43,6 +43,33 @@ Status io_error(std::string_view what, std::string_view libpq_message) {
   return Status(Errc::io, std::move(message));
 }
 
+Status connection_error(std::string_view what, std::string_view libpq_message) {
+  std::string_view line = first_line(libpq_message);
+  // "connection to server on socket \"/run/x/.s.PGSQL.5432\" failed: " or "... at \"host\", port
+  // 5432 failed: ": where it connected is the connection string's, which memkit never prints.
+  if (line.starts_with("connection to server")) {
+    const std::size_t failed = line.find(" failed: ");
+    line = failed == std::string_view::npos ? std::string_view()
+                                            : line.substr(failed + std::string_view(" failed: ").size());
+  }
+  for (std::string_view severity : {"FATAL:  ", "FATAL: ", "ERROR:  ", "ERROR: "}) {
+    if (line.starts_with(severity)) line.remove_prefix(severity.size());
+  }
+  // What the cause quotes is a part of the connection string (a host, database or user name).
+  std::string cause;
+  bool quoted = false;
+  for (const char c : line) {
+    if (c == '"') {
+      quoted = !quoted;
+      cause += quoted ? "\"\u2026" : "\"";
+    } else if (!quoted) {
+      cause += c;
+    }
+  }
+  if (quoted) cause += '"';
+  return io_error(what, cause.empty() ? std::string_view("the server could not be reached") : cause);
+}
+
 Result<Connection> Connection::open(const std::string& conninfo) {
   if (Result<const LibPq*> loaded = load_libpq(); !loaded) return loaded.status();
   char* parse_error = nullptr;
@@ -68,7 +95,7 @@ Result<Connection> Connection::open(const std::string& conninfo) {
   Connection connection(raw);
   libpq().PQsetNoticeProcessor(raw, ignore_notice, nullptr);
   if (libpq().PQstatus(raw) != CONNECTION_OK)
-    return io_error("connecting", libpq().PQerrorMessage(raw));
+    return connection_error("connecting", libpq().PQerrorMessage(raw));
   return connection;
 }
 
@@ -90,7 +117,7 @@ bool Connection::alive() {
 Status Connection::reconnect() {
   libpq().PQreset(conn_.get());
   if (libpq().PQstatus(conn_.get()) != CONNECTION_OK) {
-    return io_error("reconnecting", libpq().PQerrorMessage(conn_.get()));
+    return connection_error("reconnecting", libpq().PQerrorMessage(conn_.get()));
   }
   return Status();
 }

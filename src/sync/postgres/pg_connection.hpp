@@ -24,6 +24,11 @@ using PgResult = std::unique_ptr<PGresult, ResultFree>;
 // server and the failure but never a password; the caller must not add the connection string.
 [[nodiscard]] Status io_error(std::string_view what, std::string_view libpq_message);
 
+// io_error for a failed connection: the cause alone. libpq's "connection to server on socket
+// \"...\" failed: " (or "at \"host\", port N") and its severity go, and what the cause quotes
+// (a database, user or host name: parts of the connection string) shows as "\u2026".
+[[nodiscard]] Status connection_error(std::string_view what, std::string_view libpq_message);
+
 class Connection final {
  public:
   // Connects with `conninfo` (a libpq keyword/value string or URI; "" takes libpq's defaults and

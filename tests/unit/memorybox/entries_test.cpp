@@ -255,3 +255,31 @@ TEST_CASE("memorybox: review flags, future dates and unscored entries") {
   for (const Finding& f : r.findings) box001 += f.code == "MK-BOX-001" ? 1 : 0;
   CHECK(box001 == 2);  // the invalid Confidence and the future Verified
 }
+
+TEST_CASE("memorybox: an invalid Decay-Trigger is MK-BOX-001 naming its line, never dropped silently") {
+  for (const char* bad : {"2026-02-30", "soon"}) {
+    CAPTURE(bad);
+    const DecayReport r = memorybox_decay(
+        inputs_of({{"memory/LONG_TERM.md", std::string("- a\n  Confidence: 0.90\n  Verified: "
+                                                       "2026-11-20\n  Decay-Trigger: ") +
+                                               bad + "\n"}}),
+        at("2026-11-30"));
+    REQUIRE(r.entries.size() == 1);
+    CHECK(r.entries[0].flags.empty());
+    REQUIRE(r.findings.size() == 1);
+    CHECK(r.findings[0].code == "MK-BOX-001");
+    CHECK(r.findings[0].severity == Severity::warning);
+    CHECK(r.findings[0].message.find("memory/LONG_TERM.md:4: Decay-Trigger '" + std::string(bad) +
+                                     "' is not a date") == 0);
+  }
+}
+
+TEST_CASE("memorybox: decay reports an unparseable tier file as MK-PARSE-001, an ERROR") {
+  const DecayReport r = memorybox_decay(
+      inputs_of({{"memory/LONG_TERM.md", "- a\n  Confidence: 0.90\n  Verified: 2026-11-20\n```\n"}}),
+      at("2026-11-30"));
+  REQUIRE(r.findings.size() == 1);
+  CHECK(r.findings[0].code == "MK-PARSE-001");
+  CHECK(r.findings[0].severity == Severity::error);
+  CHECK(r.entries.empty());
+}

@@ -123,3 +123,52 @@ TEST_CASE("memorybox hygiene: wiki and Markdown links resolve by the spec's rule
   CHECK(item(h, 9).value == 2u);
   CHECK(item(h, 9).result == "FAIL");
 }
+
+TEST_CASE("memorybox hygiene: front matter, fences and comments hold no links; <…> destinations are") {
+  const std::string soul =
+      "---\n[[fm/one]]\n---\n"                            // front matter (closed)
+      "<!-- [[comment/one-line]] -->\n"                   // a comment on one line
+      "<!-- opener [[comment/opener]]\n[[comment/inner]]\n-->\n"
+      "~~~ [[fence/info]]\n[[fence/inner]]\n~~~\n"
+      "- a bullet\n  ```\n  [[fence/in-bullet]]\n  ```\n"
+      "[sp](<gone file.md>) [ok](<kept file.md>)\n";
+  const Hygiene h = memorybox_hygiene(
+      inputs_of({{"brain/SOUL.md", soul}}, {"brain/kept file.md"}), kNow);
+  REQUIRE(h.orphans.size() == 1);
+  CHECK(h.orphans[0].link == "[sp](<gone file.md>)");
+  CHECK(h.orphans[0].target == "brain/gone file.md");
+  CHECK(h.orphans[0].line == 15);
+}
+
+TEST_CASE("memorybox hygiene: a --- line without a closing one is no front matter") {
+  const Hygiene h =
+      memorybox_hygiene(inputs_of({{"brain/SOUL.md", "---\n[[not/front/matter]]\n"}}), kNow);
+  REQUIRE(h.orphans.size() == 1);
+  CHECK(h.orphans[0].link == "[[not/front/matter]]");
+}
+
+TEST_CASE("memorybox hygiene: an unparseable file fails the items that read it, MK-PARSE-001") {
+  std::string tasks;
+  for (int i = 0; i < 60; ++i) tasks += "- [ ] task " + std::to_string(i) + "\n";
+  tasks += "```\nunclosed\n";
+  const Hygiene h = memorybox_hygiene(
+      inputs_of({{"memory/ACTIVE_TASKS.md", tasks}, {"memory/MISTAKES.md", "## a\n<!--\n"}}), kNow);
+  for (int n : {2, 3, 9}) {
+    CAPTURE(n);
+    CHECK(item(h, n).result == "FAIL");
+  }
+  CHECK_FALSE(item(h, 2).value.has_value());
+  REQUIRE(item(h, 2).details.size() == 1);
+  CHECK(item(h, 2).details[0].path == "memory/ACTIVE_TASKS.md");
+  CHECK(item(h, 2).details[0].reason == "unparseable");
+  CHECK(item(h, 9).details.size() == 2);
+  CHECK(item(h, 4).result == "PASS");  // PATTERNS.md is missing, not unparseable
+  std::vector<std::string> parse_errors;
+  for (const Finding& f : h.findings) {
+    if (f.code == "MK-PARSE-001") {
+      CHECK(f.severity == Severity::error);
+      parse_errors.push_back(f.path);
+    }
+  }
+  CHECK(parse_errors == std::vector<std::string>{"memory/ACTIVE_TASKS.md", "memory/MISTAKES.md"});
+}

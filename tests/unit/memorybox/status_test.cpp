@@ -165,3 +165,11 @@ TEST_CASE("memorybox: load gives a tier's existing files, and tier 5 only when a
   CHECK(tier_of(in, "memory/LONG_TERM.md") == 2);
   CHECK(tier_of(in, "elsewhere.md") == 0);
 }
+
+TEST_CASE("memorybox: status reports a file whose items it cannot count as MK-PARSE-001, an ERROR") {
+  const Report status = memorybox_status(inputs_of({{"memory/PATTERNS.md", "## a\n```\n"}}), kNow);
+  REQUIRE(status.findings.size() == 1);
+  CHECK(status.findings[0].code == "MK-PARSE-001");
+  CHECK(status.findings[0].severity == Severity::error);
+  CHECK(status.findings[0].message.find("memory/PATTERNS.md:2: ") == 0);
+}

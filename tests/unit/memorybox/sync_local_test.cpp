@@ -673,6 +673,12 @@ TEST_CASE("sync_local: files that do not sync are not read, even when unreadable
 
 // ---- scan_local: refusals ----
 
+// How MK-BOX-022 names an entry: its file and first line.
+std::string line_of(const std::string& path, const std::string& bytes, std::size_t n) {
+  return path + ":" +
+         std::to_string(read_entries(path, parse_markdown(bytes)).at(n).first_line);
+}
+
 TEST_CASE("sync_local: two entries holding one Id are MK-BOX-022, naming both") {
   const std::string lt =
       "## A\n- one\n  Confidence: 0.9\n  Verified: 2026-11-01\n  Id: dup\n"
@@ -683,8 +689,8 @@ TEST_CASE("sync_local: two entries holding one Id are MK-BOX-022, naming both") 
   CHECK(f.code == "MK-BOX-022");
   CHECK(f.severity == Severity::blocker);
   CHECK(f.path == "memory/LONG_TERM.md");
-  const std::string one = id_of("memory/LONG_TERM.md", lt, 0);
-  const std::string two = id_of("memory/LONG_TERM.md", lt, 1);
+  const std::string one = line_of("memory/LONG_TERM.md", lt, 0);
+  const std::string two = line_of("memory/LONG_TERM.md", lt, 1);
   CHECK(f.message == "the Id dup is held by " + one + " and " + two);
 
   // Across files, and a dormant entry counts as a holder too.
@@ -697,17 +703,16 @@ TEST_CASE("sync_local: two entries holding one Id are MK-BOX-022, naming both") 
   for (const Finding& g : two_files.findings) {
     CHECK(g.code == "MK-BOX-022");
     CHECK(g.severity == Severity::blocker);
-    CHECK(g.message.find("the Id dup is held by memory/LONG_TERM.md#") == 0);
+    CHECK(g.message.find("the Id dup is held by memory/LONG_TERM.md:1 and ") == 0);
   }
   std::set<std::string> paths;
   for (const Finding& g : two_files.findings) paths.insert(g.path);
   CHECK(paths == std::set<std::string>{"memory/PATTERNS.md", "memory/daily/2026-11-30.md"});
   CHECK(std::any_of(two_files.findings.begin(), two_files.findings.end(), [&](const Finding& g) {
-    return g.message.ends_with(" and " + id_of("memory/PATTERNS.md", patterns, 0));
+    return g.message.ends_with(" and " + line_of("memory/PATTERNS.md", patterns, 0));
   }));
   CHECK(std::any_of(two_files.findings.begin(), two_files.findings.end(), [](const Finding& g) {
-    return g.message.ends_with(" and memory/daily/2026-11-30.md#" +
-                               sha256_hex("daily:2026-11-30").substr(0, 12));
+    return g.message.ends_with(" and memory/daily/2026-11-30.md:1");
   }));
 }
 
@@ -881,8 +886,11 @@ TEST_CASE("scan_local: with a focus, entries unchanged since the base are only l
   REQUIRE(split);
   CHECK(split->findings == dup->findings);
   CHECK(dup->findings[0].message == "the Id dup is held by " +
-                                        id_of("memory/LONG_TERM.md", twice, 0) + " and " +
-                                        id_of("memory/LONG_TERM.md", twice, 1));
+                                        line_of("memory/LONG_TERM.md", twice, 0) + " and " +
+                                        line_of("memory/LONG_TERM.md", twice, 1));
+  // Two copies of one entry have one entry ID: their lines tell them apart.
+  CHECK(dup->findings[0].message ==
+        "the Id dup is held by memory/LONG_TERM.md:1 and memory/LONG_TERM.md:5");
   // An edited copy before an unchanged entry, and two holders of an Id the base never held: each
   // copy found, the first in file order named first.
   const std::string one = "- one\n  Confidence: 0.9\n  Verified: 2026-11-01\n  Id: dup\n";
@@ -903,10 +911,10 @@ TEST_CASE("scan_local: with a focus, entries unchanged since the base are only l
     std::set<std::string> messages;
     for (const Finding& f : found->findings) messages.insert(f.message);
     CHECK(messages == std::set<std::string>{
-                          "the Id dup is held by " + id_of("memory/LONG_TERM.md", mixed, 0) +
-                              " and " + id_of("memory/LONG_TERM.md", mixed, 1),
-                          "the Id fresh is held by " + id_of("memory/LONG_TERM.md", mixed, 2) +
-                              " and " + id_of("memory/LONG_TERM.md", mixed, 3)});
+                          "the Id dup is held by " + line_of("memory/LONG_TERM.md", mixed, 0) +
+                              " and " + line_of("memory/LONG_TERM.md", mixed, 1),
+                          "the Id fresh is held by " + line_of("memory/LONG_TERM.md", mixed, 2) +
+                              " and " + line_of("memory/LONG_TERM.md", mixed, 3)});
   }
 }
 
@@ -1016,8 +1024,8 @@ TEST_CASE("scan_local: with a scan cache, a bullet is read only when its bytes o
   const Result<LocalScan> dup = scan_local(inputs_of(copied), kWorkspace, {}, kNow, cached);
   REQUIRE(dup);
   REQUIRE(dup->findings.size() == 1);
-  CHECK(dup->findings[0].message == "the Id id-a is held by " + id_of("memory/LONG_TERM.md", c, 0) +
-                                        " and " + id_of("memory/LONG_TERM.md", c, 3));
+  CHECK(dup->findings[0].message == "the Id id-a is held by " + line_of("memory/LONG_TERM.md", c, 0) +
+                                        " and " + line_of("memory/LONG_TERM.md", c, 3));
 }
 
 TEST_CASE("select_push: nothing changed since the base, nothing sent or written") {

@@ -543,6 +543,11 @@ Files conflicting_local() {
 const SyncRecord kConflictingRemote =
     remote_fact("id-a", "memory/LONG_TERM.md", "Stack", "- Uses PostgreSQL 17\n", 95, "2026-11-30");
 
+// The local version as the conflict block records it.
+const SyncRecord kConflictingLocal =
+    remote_fact("id-a", "memory/LONG_TERM.md", "Stack", "- Uses PostgreSQL 16\n", 90, "2026-11-01",
+                "2026-11-30T08:30:00.000Z");
+
 const std::string kLocalConflicted =
     "# LONG_TERM\n\n## Stack\n- Uses PostgreSQL 16\n  Confidence: 0.90\n  Verified: 2026-11-01\n"
     "  Source: ops chat\n  Review: sync conflict 2026-11-30\n"
@@ -559,7 +564,7 @@ TEST_CASE("plan_pull: newer and higher disagree -> conflict: Review line, SYNC_C
   CHECK(written_paths(*p.planning.plan) == std::vector<std::string>{kLongTerm, kConflicts});
   CHECK(p.after.at(kLongTerm) == kLocalConflicted);
   const std::string block =
-      conflict_block("id-a", "2026-11-30", "- Uses PostgreSQL 16\n", "- Uses PostgreSQL 17\n");
+      conflict_block("id-a", "2026-11-30", kConflictingLocal, kConflictingRemote);
   CHECK(block.starts_with("## id-a \xE2\x80\x94 2026-11-30\n"));
   const std::string& notes = p.after.at(kConflicts);
   CHECK(notes.starts_with("# SYNC_CONFLICTS\n\n"));
@@ -588,8 +593,8 @@ TEST_CASE("plan_pull: newer and higher disagree -> conflict: Review line, SYNC_C
 TEST_CASE("plan_pull: a conflict block follows one empty line in SYNC_CONFLICTS.md") {
   const Pulled p = pull(conflicting_local(), base_of(kLocal), {kConflictingRemote});
   CHECK(p.after.at(kConflicts) ==
-        "# SYNC_CONFLICTS\n\n" + conflict_block("id-a", "2026-11-30", "- Uses PostgreSQL 16\n",
-                                                "- Uses PostgreSQL 17\n"));
+        "# SYNC_CONFLICTS\n\n" + conflict_block("id-a", "2026-11-30", kConflictingLocal,
+                                                kConflictingRemote));
 }
 
 TEST_CASE("plan_pull: a conflict goes after what SYNC_CONFLICTS.md holds; a second stays open") {
@@ -599,8 +604,7 @@ TEST_CASE("plan_pull: a conflict goes after what SYNC_CONFLICTS.md holds; a seco
   const Pulled p = pull(local, base, {kConflictingRemote});
   CHECK(p.after.at(kConflicts).starts_with(local.at(kConflicts)));
   CHECK(p.after.at(kConflicts)
-            .ends_with(conflict_block("id-a", "2026-11-30", "- Uses PostgreSQL 16\n",
-                                      "- Uses PostgreSQL 17\n")));
+            .ends_with(conflict_block("id-a", "2026-11-30", kConflictingLocal, kConflictingRemote)));
   // Pulled again while still open: the newest remote version is kept, nothing is written.
   SyncRecord newer = kConflictingRemote;
   newer.text = "- Uses PostgreSQL 18\n";
@@ -672,8 +676,11 @@ TEST_CASE("plan_pull: a remote day whose file exists here under another Id is a 
   REQUIRE(p.planning.plan);
   CHECK(written_paths(*p.planning.plan) == std::vector<std::string>{kConflicts});
   CHECK(p.after.at("memory/daily/2026-11-29.md") == kLocal.at("memory/daily/2026-11-29.md"));
-  CHECK(p.after.at(kConflicts)
-            .ends_with(conflict_block("id-other", "2026-11-30", "- a\n", "- b from the laptop\n")));
+  const std::string& notes = p.after.at(kConflicts);
+  CHECK(notes.find("## id-other \xE2\x80\x94 2026-11-30\n\nLocal:\n\n"
+                   "- file: memory/daily/2026-11-29.md\n") != std::string::npos);
+  CHECK(notes.find("\n\n```\n- a\n```\n\nRemote:\n\n") != std::string::npos);
+  CHECK(notes.ends_with("\n\n```\n- b from the laptop\n```\n"));
   const PullItem& item = item_of(p.planning, "id-other");
   CHECK(item.action == PullAction::conflict);
   CHECK(item.file == "memory/daily/2026-11-29.md");

@@ -419,12 +419,39 @@ TEST_CASE(
       MergeOutcome::conflict);
 }
 
-TEST_CASE("conflict block: H2 with the id and date, Local and Remote fenced blocks") {
-  CHECK(conflict_block("01930000-0000-7000-8000-000000000001", "2026-11-30", "- local\n",
-                       "- remote") ==
+namespace {
+SyncRecord version(std::string text, std::optional<std::uint32_t> confidence = 90) {
+  SyncRecord r;
+  r.id = "01930000-0000-7000-8000-000000000001";
+  r.workspace_id = "01930000-0000-7000-8000-0000000000ff";
+  r.file = "memory/LONG_TERM.md";
+  r.category = "Facts";
+  r.text = std::move(text);
+  r.confidence = confidence;
+  r.verified = "2026-11-20";
+  r.updated_at = "2026-11-30T10:00:00.000Z";
+  return r;
+}
+}  // namespace
+
+TEST_CASE("conflict block: H2 with the id and date, each version's fields and fenced text") {
+  SyncRecord remote = version("- remote");
+  remote.confidence = 95;
+  remote.verified = std::nullopt;
+  remote.category = std::nullopt;
+  remote.file = "memory/PATTERNS.md";
+  remote.updated_at = "2026-11-30T11:00:00.000Z";
+  CHECK(conflict_block(remote.id, "2026-11-30", version("- local\n"), remote) ==
         "## 01930000-0000-7000-8000-000000000001 \xE2\x80\x94 2026-11-30\n"
         "\n"
         "Local:\n"
+        "\n"
+        "- file: memory/LONG_TERM.md\n"
+        "- category: Facts\n"
+        "- confidence: 0.90\n"
+        "- verified: 2026-11-20\n"
+        "- updated_at: 2026-11-30T10:00:00.000Z\n"
+        "- deleted: no\n"
         "\n"
         "```\n"
         "- local\n"
@@ -432,11 +459,30 @@ TEST_CASE("conflict block: H2 with the id and date, Local and Remote fenced bloc
         "\n"
         "Remote:\n"
         "\n"
+        "- file: memory/PATTERNS.md\n"
+        "- category: none\n"
+        "- confidence: 0.95\n"
+        "- verified: none\n"
+        "- updated_at: 2026-11-30T11:00:00.000Z\n"
+        "- deleted: no\n"
+        "\n"
         "```\n"
         "- remote\n"
         "```\n");
-  CHECK(conflict_block("x", "2026-11-30", "", "") ==
-        "## x \xE2\x80\x94 2026-11-30\n\nLocal:\n\n```\n```\n\nRemote:\n\n```\n```\n");
+  SyncRecord gone = version("- kept text of a deletion\n", std::nullopt);
+  gone.deleted = true;
+  const std::string block = conflict_block("x", "2026-11-30", version(""), gone);
+  CHECK(block.find("Local:\n\n- file: memory/LONG_TERM.md\n") != std::string::npos);
+  CHECK(block.find("- confidence: none\n- verified: 2026-11-20\n") != std::string::npos);
+  CHECK(block.ends_with("- deleted: yes\n\n```\n```\n"));  // a deletion has no text
+}
+
+TEST_CASE("conflict block: versions that differ only in their fields are told apart") {
+  SyncRecord remote = version("- same text\n");
+  remote.confidence = 50;
+  const std::string block = conflict_block("x", "d", version("- same text\n"), remote);
+  CHECK(block.find("- confidence: 0.90\n") != std::string::npos);
+  CHECK(block.find("- confidence: 0.50\n") != std::string::npos);
 }
 
 TEST_CASE("conflict block: the fence is longer than any backtick run inside") {
@@ -445,10 +491,10 @@ TEST_CASE("conflict block: the fence is longer than any backtick run inside") {
   CHECK(fence_for("```\ncode\n```\n") == "````");
   CHECK(fence_for("x ````` y") == "``````");
   const std::string block =
-      conflict_block("id", "2026-11-30", "```sh\nls\n```\n", "inline ```` run\n");
-  CHECK(block ==
-        "## id \xE2\x80\x94 2026-11-30\n\nLocal:\n\n`````\n```sh\nls\n```\n`````\n\n"
-        "Remote:\n\n`````\ninline ```` run\n`````\n");
+      conflict_block("id", "2026-11-30", version("```sh\nls\n```\n"), version("inline ```` run\n"));
+  CHECK(block.find("\n\n`````\n```sh\nls\n```\n`````\n\nRemote:") != std::string::npos);
+  CHECK(block.ends_with("\n\n`````\ninline ```` run\n`````\n"));
   // A run across the two texts' boundary does not count.
-  CHECK(conflict_block("id", "d", "a``", "``b").find("\n```\na``\n```\n") != std::string::npos);
+  CHECK(conflict_block("id", "d", version("a``"), version("``b")).find("\n```\na``\n```\n") !=
+        std::string::npos);
 }
