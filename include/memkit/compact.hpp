@@ -137,9 +137,6 @@ struct TargetCompaction {
                                              const std::vector<std::string>& sections,
                                              std::string_view terminator);
 
-// §8 tombstone keys of do-not-use.md: every non-empty bullet key, and the titles of H2 headings
-// "Tombstone: <title>" or "<text> — tombstone: <title>" (ASCII case-insensitive), case-folded.
-[[nodiscard]] std::set<std::string> tombstone_keys(const Document& do_not_use);
 
 // §11: the splice that adds "- <message>" under "## <today>" in changelog.md: into today's first
 // section if there is one, else a new dated section before the first H2, else appended.

@@ -78,6 +78,15 @@ struct DecisionEntry {
 [[nodiscard]] std::vector<DecisionEntry> decision_entries(const Document& doc,
                                                           const TokenCounter& counter);
 
+// §8 the tombstones of do-not-use.md: every bullet unit with a non-empty key, and every H2 heading
+// "Tombstone: <title>" or "<text> — tombstone: <title>" (ASCII case-insensitive), in file order.
+struct Tombstone {
+  std::string key;    // the bullet's unit key, or casefold(strip(title))
+  std::string title;  // as written: the bullet's first line without its marker, or the title
+  std::uint32_t line;
+};
+[[nodiscard]] std::vector<Tombstone> tombstones(const Document& do_not_use);
+
 // What check reads from manifest.md (§3).
 struct Route {
   std::string path;

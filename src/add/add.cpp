@@ -11,6 +11,7 @@
 #include "memkit/edit.hpp"
 #include "memkit/layouts.hpp"
 #include "memkit/text.hpp"
+#include "text/shown_text.hpp"
 
 namespace memkit {
 namespace {
@@ -57,6 +58,33 @@ std::vector<std::string> bullet_lines(std::string_view message) {
     if (!strip_w(lines[i]).empty()) lines[i] = "  " + lines[i];
   }
   return lines;
+}
+
+// The tombstone of do-not-use.md whose key is the message's (as its bullet's, compaction.md §8:
+// what compaction would remove from the inbox), or nullopt. An unparseable do-not-use.md is
+// told (MK-PARSE-001 WARNING): its tombstones cannot be read.
+std::optional<custodian::Tombstone> tombstoned(const CustodianInputs& inputs,
+                                               std::string_view message,
+                                               std::vector<Finding>& out) {
+  const FileSnapshot* file = inputs.snapshot.find("do-not-use.md");
+  if (file == nullptr || !file->exists()) return std::nullopt;
+  const Document do_not_use = parse_markdown(file->bytes);
+  if (const std::optional<TextIssue>& issue = do_not_use.parse_error()) {
+    out.push_back(make_finding("MK-PARSE-001", Severity::warning, "do-not-use.md",
+                               describe_issue(*issue, "do-not-use.md") +
+                                   "; the message was not compared with its tombstones"));
+    return std::nullopt;
+  }
+  std::string bullet;
+  for (const std::string& line : bullet_lines(message)) bullet += line + "\n";
+  const Document entry = parse_markdown(std::move(bullet));
+  const std::optional<std::string> key =
+      entry.units().empty() ? std::nullopt : unit_key(entry, entry.units()[0]);
+  if (!key || key->empty()) return std::nullopt;
+  for (custodian::Tombstone& t : custodian::tombstones(do_not_use)) {
+    if (t.key == *key) return std::move(t);
+  }
+  return std::nullopt;
 }
 
 // Returns the code points of text cut to at most `limit`.
@@ -160,6 +188,20 @@ AddPlanning plan_add(const CustodianInputs& inputs, const AddRequest& request,
   if (detail::blocked(out)) {
     sort_findings(out);
     return add;
+  }
+  // Seed 003: a topic listed in do-not-use.md is not resurrected; the user reverses a tombstone by
+  // removing it.
+  if (add.type != "tombstone") {
+    if (const std::optional<custodian::Tombstone> t = tombstoned(inputs, request.message, out)) {
+      out.push_back(make_finding(
+          "MK-ADD-003", Severity::error, add.target,
+          fmt::format("the message matches the tombstone '{}' at do-not-use.md:{}; nothing written",
+                      shown_text(t->title), t->line),
+          "tombstoned topics stay out of active memory; if the user reversed the decision, "
+          "remove the tombstone from do-not-use.md first"));
+      sort_findings(out);
+      return add;
+    }
   }
   const std::string today = now.local_date_iso();
   const bool created = !target.has_value();

@@ -6,6 +6,8 @@
 
 #include "audit/file_facts.hpp"
 #include "memkit/digest.hpp"
+#include "memkit/layouts.hpp"
+#include "text/shown_text.hpp"
 
 namespace memkit {
 namespace {
@@ -143,6 +145,33 @@ void check_cross_file_duplicates(const std::vector<detail::FileFacts>& facts,
   }
 }
 
+// Seed 003's "do not resurrect topics listed in do-not-use.md": a bullet of active memory
+// (constraints, preferences, the modules) whose key is a tombstone's. The inbox is compaction's.
+void check_tombstoned(const std::vector<detail::FileFacts>& facts, std::vector<Finding>& out) {
+  const detail::FileFacts* do_not_use = detail::find_facts(facts, "do-not-use.md");
+  if (!exists(do_not_use) || !do_not_use->doc->parseable()) return;
+  std::unordered_map<std::string, custodian::Tombstone> by_key;
+  for (custodian::Tombstone& t : custodian::tombstones(*do_not_use->doc)) {
+    by_key.try_emplace(t.key, std::move(t));  // the first of a key names it
+  }
+  if (by_key.empty()) return;
+  for (const detail::FileFacts& f : facts) {
+    const bool active = f.path == "constraints.md" || f.path == "preferences.md" ||
+                        custodian::file_role(f.path) == custodian::FileRole::module;
+    if (!active || !exists(&f) || !f.doc->parseable()) continue;
+    for (const Unit& unit : f.doc->units()) {
+      if (unit.kind != UnitKind::bullet_unit) continue;
+      const auto t = by_key.find(*unit_key(*f.doc, unit));
+      if (t == by_key.end()) continue;
+      out.push_back(check_error(
+          "MK-CHECK-013", f.path,
+          fmt::format("{}:{}: a tombstoned topic is back in active memory: '{}' (do-not-use.md:{})",
+                      f.path, unit.first_line, shown_text(t->second.title), t->second.line),
+          "remove the bullet; if the user reversed the decision, remove the tombstone instead"));
+    }
+  }
+}
+
 }  // namespace
 
 CheckReport custodian_check(const CustodianInputs& inputs, const TokenCounter& counter) {
@@ -158,6 +187,7 @@ CheckReport custodian_check(const CustodianInputs& inputs, const TokenCounter& c
   detail::append_text_findings(facts, out);
   (void)detail::protocol_version(facts, out);
   check_manifest_routes(facts, inputs, out);
+  check_tombstoned(facts, out);
 
   for (const detail::FileFacts& f : facts) {
     if (!exists(&f)) {

@@ -88,6 +88,11 @@ void run_planned(const CommandRequest& inv, CommandReply& reply, const PlanWrite
     return;
   }
   if (!run->gates.empty()) {
+    // A gate is the error its dry-run warning becomes: the warning goes, so each is told once.
+    std::erase_if(run->findings, [&](const Finding& f) {
+      return std::any_of(run->gates.begin(), run->gates.end(),
+                         [&](const Finding& gate) { return gate.code == f.code; });
+    });
     for (const Finding& gate : run->gates) reply.findings.push_back(gate);
     finish(*run, false, {});
     return;

@@ -15,47 +15,6 @@
 namespace memkit {
 namespace {
 
-// Returns the offset just past " — tombstone:" in text (ASCII case-insensitive), or npos.
-std::size_t after_dash_tombstone(std::string_view text) noexcept {
-  constexpr std::string_view kDash = " \xE2\x80\x94 ";  // U+2014 between spaces
-  for (std::size_t at = text.find(kDash); at != std::string_view::npos;
-       at = text.find(kDash, at + 1)) {
-    const std::size_t rest = at + kDash.size();
-    if (starts_with_ascii_ci(text.substr(rest), "tombstone:")) return rest + 10;
-  }
-  return std::string_view::npos;
-}
-
-}  // namespace
-
-std::set<std::string> tombstone_keys(const Document& do_not_use) {
-  std::set<std::string> keys;
-  for (const Unit& unit : do_not_use.units()) {
-    if (unit.kind == UnitKind::bullet_unit) {
-      std::string key = *unit_key(do_not_use, unit);
-      if (!key.empty()) keys.insert(std::move(key));
-    }
-  }
-  for (const Section& section : do_not_use.sections()) {
-    const std::optional<std::string_view> heading = section_heading(do_not_use, section);
-    if (!heading) continue;
-    std::string_view title;
-    if (starts_with_ascii_ci(*heading, "tombstone:")) {
-      title = heading->substr(heading->find(':') + 1);
-    } else if (const std::size_t at = after_dash_tombstone(*heading);
-               at != std::string_view::npos) {
-      title = heading->substr(at);
-    } else {
-      continue;
-    }
-    std::string key = casefold(strip_w(title));
-    if (!key.empty()) keys.insert(std::move(key));
-  }
-  return keys;
-}
-
-namespace {
-
 // One bullet unit of the inbox as the dedupe pass needs it. Offsets fit 32 bits: the planner
 // refuses inboxes of 4 GiB or more.
 struct Bullet {
@@ -257,8 +216,12 @@ InboxCompaction plan_inbox_compaction(const CustodianInputs& inputs, const Token
     return report;
   }
 
-  const std::set<std::string> tombstones =
-      do_not_use ? tombstone_keys(*do_not_use) : std::set<std::string>{};
+  std::set<std::string> tombstones;
+  if (do_not_use) {
+    for (custodian::Tombstone& t : custodian::tombstones(*do_not_use)) {
+      tombstones.insert(std::move(t.key));
+    }
+  }
   std::unordered_set<std::uint64_t> tombstone_hashes;
   for (const std::string& t : tombstones) {
     const std::uint64_t hash = fast_hash(t);

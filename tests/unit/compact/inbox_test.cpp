@@ -73,9 +73,15 @@ TEST_CASE("compact: the §20 tombstone vector matches whole titles and bullet ke
 }
 
 TEST_CASE("compact: dash tombstone headings, and a duplicate of a tombstoned item") {
-  const std::set<std::string> keys = tombstone_keys(parse_markdown(std::string(
-      "## 2026-01-01 \xE2\x80\x94 TOMBSTONE: Kafka  \n## tombstone:\n## Note: tombstone: no\n")));
-  CHECK(keys == std::set<std::string>{"kafka"});
+  const std::vector<custodian::Tombstone> found = custodian::tombstones(parse_markdown(std::string(
+      "## 2026-01-01 \xE2\x80\x94 TOMBSTONE: Kafka  \n## tombstone:\n## Note: tombstone: no\n"
+      "- Use  MongoDB\n  for sessions\n")));
+  REQUIRE(found.size() == 2);
+  CHECK(found[0].key == "kafka");
+  CHECK(found[0].title == "Kafka");
+  CHECK(found[0].line == 1);
+  CHECK(found[1].title == "Use  MongoDB");  // a bullet's first line, as written
+  CHECK(found[1].line == 4);
   const InboxCompaction r =
       compact({{"do-not-use.md", "- kafka\n"}, {"inbox.md", "- Kafka\n- kafka\n- \n- x\n"}});
   CHECK(r.inbox_items == 4);
