@@ -22,13 +22,20 @@ struct FileSnapshot {
   std::string path;  // relative to the memory folder, POSIX separators
   EntryState state = EntryState::missing;
   std::shared_ptr<const std::string> bytes;  // set iff state == file
-  std::string error;                         // for unreadable: e.g. "permission denied"
+  // For unreadable: e.g. "permission denied". For symlink: the linked folder on the way
+  // ("rows/ws2"), or empty when the file itself is the link.
+  std::string error;
 
   [[nodiscard]] bool exists() const noexcept { return state == EntryState::file; }
   [[nodiscard]] std::string_view text() const noexcept {
     return bytes ? std::string_view(*bytes) : std::string_view();
   }
 };
+
+// The link a refusal of a symlink entry names: the linked folder on its way, else the file.
+[[nodiscard]] inline std::string_view link_path(const FileSnapshot& file) noexcept {
+  return file.error.empty() ? std::string_view(file.path) : std::string_view(file.error);
+}
 
 class Snapshot final {
  public:

@@ -18,7 +18,10 @@ namespace {
 bool sub_command(CuratedRun& run, std::string_view word, std::size_t count,
                  std::string_view usage) {
   const std::vector<std::string>& words = run.inv.positionals;
-  if (!words.empty() && words[0] == word && words.size() == count) return true;
+  if (!words.empty() && words[0] == word && words.size() == count) {
+    run.reply.command = "curated " + run.inv.command + " " + std::string(word);  // the whole verb
+    return true;
+  }
   curated_refuse(run, "MK-ARG-001",
                  "curated " + run.inv.command + ": expected `" + std::string(usage) + "`");
   return false;

@@ -395,7 +395,7 @@ void run_list_themes(TiersRun& run) {
   for (const std::string& name : not_themes) {
     const std::string path = std::string(tiers::kMemoryDir) + "/" + name;
     run.reply.findings.push_back(
-        make_finding("MK-TIERS-002", Severity::warning, path,
+        make_finding("MK-TIERS-005", Severity::warning, path,
                      path + ": not a theme name (1-64 of a-z, 0-9, '_' and '-'); not listed",
                      "rename the folder to a theme name, or move it out of memory/"));
   }

@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <set>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -128,13 +129,21 @@ write_detail::LoadedWorkspace load(const Snapshot& files, std::string_view works
     first_of[named[k].file][named[k].entry] = first != nullptr ? first : previous;
   }
 
-  // The findings in file order: each file's own, then the names it repeats.
+  // The findings in file order: each file's own, then the names it repeats. A linked folder is
+  // named once, not once for each row file below it.
+  std::set<std::string_view> links;
   for (std::size_t i = 0; i < out.files.size(); ++i) {
     LoadedFile& file = out.files[i];
     if (!file.readable) {
-      out.workspace.findings.push_back(make_finding(
-          "MK-IO-001", Severity::error, file.path, file.path + ": " + unreadable_because(file.file),
-          "make the row file a readable regular file"));
+      const std::string_view told =
+          file.file->state == EntryState::symlink ? link_path(*file.file) : file.path;
+      if (links.insert(told).second) {
+        out.workspace.findings.push_back(make_finding(
+            "MK-IO-001", Severity::error, std::string(told),
+            std::string(told) + ": " + unreadable_because(file.file),
+            file.file->state == EntryState::symlink ? "replace the link with what it points to"
+                                                    : "make the row file a readable regular file"));
+      }
       continue;
     }
     for (const Finding& finding : file.parsed.findings) {

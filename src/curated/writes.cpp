@@ -48,10 +48,12 @@ std::string retarget(std::string_view text, bool crlf) {
 std::optional<Finding> unwritable(const FileSnapshot* file, const std::string& path) {
   if (file == nullptr) return std::nullopt;
   switch (file->state) {
-    case EntryState::symlink:
-      return make_finding("MK-IO-002", Severity::blocker, path,
-                          path + ": a symbolic link; memkit never writes through one",
-                          "replace the link with the file it points to");
+    case EntryState::symlink: {
+      const std::string named(link_path(*file));
+      return make_finding("MK-IO-002", Severity::blocker, named,
+                          named + ": a symbolic link; memkit never writes through one",
+                          "replace the link with what it points to");
+    }
     case EntryState::not_a_file:
       return make_fatal("MK-IO-001", path, path + ": not a regular file");
     case EntryState::unreadable:
@@ -179,10 +181,14 @@ Planner::Planner(const Snapshot& files, const WriteContext& context)
   for (const LoadedFile& file : loaded_.files) {
     if (file.readable) continue;
     if (file.file->state == EntryState::symlink) {
-      write_.findings.push_back(
-          make_finding("MK-IO-002", Severity::blocker, file.path,
-                       file.path + ": a symbolic link; memkit neither reads nor writes through one",
-                       "replace the link with the file it points to"));
+      const std::string named(link_path(*file.file));  // a linked folder once for its files
+      if (std::none_of(write_.findings.begin(), write_.findings.end(),
+                       [&](const Finding& f) { return f.code == "MK-IO-002" && f.path == named; })) {
+        write_.findings.push_back(
+            make_finding("MK-IO-002", Severity::blocker, named,
+                         named + ": a symbolic link; memkit neither reads nor writes through one",
+                         "replace the link with what it points to"));
+      }
     } else {
       write_.findings.push_back(make_fatal(
           "MK-IO-001", file.path,
@@ -312,7 +318,10 @@ void Planner::check_row_files() {
 }
 
 void Planner::check_log(const std::string& path) {
-  if (std::optional<Finding> refused = unwritable(files_.find(path), path)) {
+  std::optional<Finding> refused = unwritable(files_.find(path), path);
+  if (refused && std::none_of(write_.findings.begin(), write_.findings.end(), [&](const Finding& f) {
+        return f.code == refused->code && f.path == refused->path;  // one linked folder, once
+      })) {
     write_.findings.push_back(std::move(*refused));
   }
 }

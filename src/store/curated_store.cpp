@@ -40,7 +40,7 @@ Status CuratedStore::relative(const Status& status) const {
   return Status(status.code(), status.message().substr(prefix.size()));
 }
 
-Status CuratedStore::folders_to(const std::string& path, bool* exists) const {
+Status CuratedStore::folders_to(const std::string& path, bool* exists, std::string* link) const {
   *exists = true;
   for (std::size_t slash = path.find('/'); slash != std::string::npos;
        slash = path.find('/', slash + 1)) {
@@ -48,6 +48,7 @@ Status CuratedStore::folders_to(const std::string& path, bool* exists) const {
     const Result<NodeType> type = fs_->node_type(absolute(folder));
     if (!type) return relative(type.status());
     if (*type == NodeType::symlink) {
+      if (link != nullptr) *link = folder;
       return Status(Errc::unsafe_path,
                     folder + ": a symbolic link; memkit never writes or reads through one");
     }
@@ -65,11 +66,13 @@ Result<Snapshot> CuratedStore::read(const std::vector<std::string>& paths) const
   files.reserve(paths.size());
   for (const std::string& path : paths) {
     bool exists = true;
-    const Status way = folders_to(path, &exists);
+    std::string link;
+    const Status way = folders_to(path, &exists, &link);
     if (way.code() == Errc::unsafe_path) {
       FileSnapshot linked;  // refused by whoever would write it, like a linked file
       linked.path = path;
       linked.state = EntryState::symlink;
+      linked.error = std::move(link);  // the folder, named once for all the files below it
       files.push_back(std::move(linked));
       continue;
     }

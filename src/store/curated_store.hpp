@@ -65,8 +65,9 @@ class CuratedStore final {
   [[nodiscard]] std::string absolute(const std::string& relative) const;
   [[nodiscard]] Status relative(const Status& status) const;
   // What the folders on the way to `path` are: Errc::unsafe_path for a link, Errc::layout for a
-  // file; `exists` false when one is missing.
-  [[nodiscard]] Status folders_to(const std::string& path, bool* exists) const;
+  // file (`link`, when given, is set to the linked folder); `exists` false when one is missing.
+  [[nodiscard]] Status folders_to(const std::string& path, bool* exists,
+                                  std::string* link = nullptr) const;
   [[nodiscard]] Status make_root();
   [[nodiscard]] Status make_folders_to(const std::string& path);
 

@@ -99,9 +99,12 @@ Checked check_data_name(std::string_view raw) {
   if (name == "." || name == ".." || name.front() == '.') {
     return bad("'" + shown_text(name) + "' starts with '.'");
   }
+  // The suffix in any case is written ".csv", which list-data's `*.csv` finds: PEOPLE.CSV is
+  // stored (and read) as PEOPLE.csv.
   const bool has_suffix =
       name.size() >= 4 &&
       starts_with_ascii_ci(std::string_view(name).substr(name.size() - 4), ".csv");
+  if (has_suffix) name.replace(name.size() - 4, 4, ".csv");
   if (!has_suffix) name += ".csv";
   if (name.size() > 255) return bad("the data file name is longer than 255 bytes");
   return {std::move(name), std::nullopt};

@@ -196,7 +196,7 @@ class CommandTests(CuratedTestCase):
         for spelling in ("event add", "event_add", "EVENT-ADD"):
             with ws.curated(NOW, spelling, workspace="ws1", type="build",
                             payload={"ok": 1}) as result:
-                self.assertEqual(json.loads(result.json)["command"], "curated event", result.json)
+                self.assertEqual(json.loads(result.json)["command"], "curated event add", result.json)
                 self.assertEqual(result.exit_code, 0, result.json)
         lines = (root / "floors/events/2026-11-30.jsonl").read_text().splitlines()
         self.assertEqual(len(lines), 3)

@@ -201,11 +201,12 @@ TEST_CASE("tiers themes: is_theme_name and is_reserved_name follow §2 and §7")
   CHECK_FALSE(is_reserved_name("Bad Name"));
 }
 
-TEST_CASE("tiers data names: .csv is appended unless present in any ASCII case") {
+TEST_CASE("tiers data names: .csv is appended unless present in any ASCII case, then written .csv") {
   CHECK(check_data_name("sales").value == "sales.csv");
   CHECK(check_data_name("sales.csv").value == "sales.csv");
-  CHECK(check_data_name("sales.CSV").value == "sales.CSV");
-  CHECK(check_data_name("sales.Csv").value == "sales.Csv");
+  // list-data lists `*.csv`: a name given as PEOPLE.CSV is stored (and read) as PEOPLE.csv.
+  CHECK(check_data_name("PEOPLE.CSV").value == "PEOPLE.csv");
+  CHECK(check_data_name("sales.Csv").value == "sales.csv");
   CHECK(check_data_name("  sales \n").value == "sales.csv");
   CHECK(check_data_name("sales.tsv").value == "sales.tsv.csv");
   CHECK(check_data_name("r\xC3\xA9sum\xC3\xA9 2026").value == "r\xC3\xA9sum\xC3\xA9 2026.csv");

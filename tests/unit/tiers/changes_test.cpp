@@ -435,7 +435,8 @@ TEST_CASE("tiers write-data: labels, declared columns and --raw-content") {
   const Change change =
       plan_write_data(snapshot({{kManifest, "{}\n"}}), request, spec_now(), written);
   CHECK(change.findings.empty());
-  CHECK(paths_of(change.operations) == Strings{kL1, "memory/data/people.CSV", kManifest});
+  // The suffix is written .csv, so that list-data finds the file.
+  CHECK(paths_of(change.operations) == Strings{kL1, "memory/data/people.csv", kManifest});
   REQUIRE(written.manifest_entry.has_value());
   CHECK(written.manifest_entry->declared_columns ==
         std::optional<Strings>(Strings{"name", "note"}));
