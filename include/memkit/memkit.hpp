@@ -26,6 +26,7 @@
 #include "memkit/memorybox/canon.hpp"
 #include "memkit/memorybox/clients.hpp"
 #include "memkit/memorybox/gate.hpp"
+#include "memkit/memorybox/log.hpp"
 #include "memkit/memorybox/moves.hpp"
 #include "memkit/memorybox/sync.hpp"
 #include "memkit/plan.hpp"

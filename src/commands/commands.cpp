@@ -41,6 +41,7 @@ const std::map<std::string, CommandOptions>& command_options() {
       {"memorybox decay", {{"--root", "--file"}, {}}},
       {"memorybox load", {{"--root", "--tier", "--file"}, {"--include-archive"}}},
       {"memorybox hygiene", {{"--root"}, {}}},
+      {"memorybox log", {{"--root", "--text", "--session"}, {}}},
       {"memorybox canon", {{"--root", "--file", "--text"}, {}}},
       {"memorybox client", {{"--root", "--client", "--to", "--confirm-plan"}, {"--apply"}}},
       {"memorybox gate",

@@ -117,6 +117,9 @@ void run_memorybox_gate(MemoryBoxRun& run);
 // memorybox.md §10: `memorybox canon add|verify` (memorybox_canon.cpp).
 void run_memorybox_canon(MemoryBoxRun& run);
 
+// The seed's Session End step 1: `memorybox log --text T [--session S]` (memorybox_log.cpp).
+void run_memorybox_log(MemoryBoxRun& run);
+
 // memorybox.md §7 `compact`, §11 `promote` and §6 `update --resolve archive`, plan-confirmed
 // (memorybox_moves.cpp).
 void run_memorybox_compact(MemoryBoxRun& run);

@@ -148,6 +148,10 @@ void run_memorybox(const CommandRequest& inv, const CommandEnvironment& env, Com
     run_memorybox_canon(run);
     return;
   }
+  if (inv.command == "log") {
+    run_memorybox_log(run);
+    return;
+  }
   if (inv.command == "client") {
     run_memorybox_client_set(run);
     return;

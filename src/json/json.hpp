@@ -19,6 +19,7 @@
 #include "memkit/memorybox/canon.hpp"
 #include "memkit/memorybox/clients.hpp"
 #include "memkit/memorybox/gate.hpp"
+#include "memkit/memorybox/log.hpp"
 #include "memkit/memorybox/moves.hpp"
 #include "memkit/memorybox/sync.hpp"
 #include "memkit/plan.hpp"
@@ -93,6 +94,11 @@ void write_inbox_compaction_json(const InboxCompaction& report, bool applied,
 // {band, effective, review, stored, verified} with confidences in hundredths.
 [[nodiscard]] std::string memorybox_update_json(const memorybox::UpdatePlanning& update,
                                                 const std::vector<std::string>& written);
+
+// `memorybox log` data: {"daily_entry_id","daily_file","daily_text","session_entry_id",
+// "session_text","written"}.
+[[nodiscard]] std::string memorybox_log_json(const memorybox::SessionLog& log,
+                                             const std::vector<std::string>& written);
 
 // `memorybox hygiene` data (memorybox.md §8): {"items","orphans"}.
 [[nodiscard]] std::string memorybox_hygiene_json(const memorybox::Hygiene& hygiene);

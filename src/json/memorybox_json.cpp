@@ -97,6 +97,18 @@ std::string memorybox_update_json(const memorybox::UpdatePlanning& update,
                                      {"written", paths}});
 }
 
+std::string memorybox_log_json(const memorybox::SessionLog& log,
+                               const std::vector<std::string>& written) {
+  json paths = json::array();
+  for (const std::string& path : written) paths.push_back(utf8(path));
+  return detail::canonical_dump(json{{"daily_entry_id", utf8(log.daily_entry_id)},
+                                     {"daily_file", utf8(log.daily_file)},
+                                     {"daily_text", utf8(log.daily_text)},
+                                     {"session_entry_id", utf8(log.session_entry_id)},
+                                     {"session_text", utf8(log.session_text)},
+                                     {"written", paths}});
+}
+
 std::string memorybox_hygiene_json(const memorybox::Hygiene& hygiene) {
   json items = json::array();
   for (const memorybox::HygieneItem& it : hygiene.items) {

@@ -49,6 +49,10 @@ struct FieldLine {
 // The field lines of §4 in the §3 order; the Id comes last, once the rest is known.
 std::vector<FieldLine> field_lines(const WriteRequest& w) {
   std::vector<FieldLine> fields;
+  if (w.log) {  // a session entry carries its time; a line of the day's file, nothing
+    if (w.file.rfind(kDaily, 0) != 0) fields.push_back({"Updated", w.now.utc_rfc3339_millis()});
+    return fields;
+  }
   fields.push_back({"Confidence", format_hundredths(w.candidate.confidence)});
   fields.push_back({"Verified", w.now.local_date_iso()});
   if (w.freshness.stable) {
@@ -298,6 +302,7 @@ Status plan_gate_write(const Inputs& inputs, const WriteRequest& w, GateVerdict&
     }
   }
   verdict.budget = std::move(budget);
+  if (w.log) return Status();
   const Band band = band_of(w.candidate.confidence);
   if (band == Band::verified && w.file != "memory/LONG_TERM.md") {
     verdict.findings.push_back(make_finding("MK-BOX-010", Severity::warning, w.file,

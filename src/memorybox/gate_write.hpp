@@ -16,6 +16,8 @@ struct WriteRequest {
   int tier;
   const std::string& file;
   const ClockReading& now;
+  // A record of the session (`memorybox log`): no confidence fields, no advice on the band.
+  bool log = false;
 };
 
 // Why PLACEMENT rejects a tier and file (tier 5; a canon file; a file outside the tier of the

@@ -156,6 +156,11 @@ def case_memorybox_gate(memkit, cwd):
             "--apply"]
 
 
+def case_memorybox_log(memkit, cwd):  # SESSION_LOG.md and today's daily file, one transaction
+    return ["memorybox", "log", "--root", ".", "--text", "Moved staging to a new host",
+            "--session", "ops"]
+
+
 def case_memorybox_promote(memkit, cwd):
     decay = memkit.json(cwd, ["memorybox", "decay", "--root", "."])
     patterns = [e["entry_id"] for e in decay["data"]["entries"]
@@ -230,6 +235,7 @@ CASES = {
     "memorybox compact": ("memorybox", None, case_memorybox_compact, "memorybox"),
     "memorybox gate": ("memorybox", None, case_memorybox_gate, "memorybox"),
     "memorybox promote": ("memorybox", None, case_memorybox_promote, "memorybox"),
+    "memorybox log": ("memorybox", None, case_memorybox_log, "memorybox"),
     "memorybox sync pull": ("memorybox", None, case_memorybox_sync_pull, "memorybox"),
     "tiers persist-turn": ("tiers", None, case_tiers_persist_turn, "tiers"),
     "tiers write-global --replace": ("tiers", None, case_tiers_write_global, "tiers"),

@@ -10,6 +10,8 @@ or fails its own read-back.
   phase 2  memorybox gate --apply: N*M WRITE outcomes into memory/LONG_TERM.md, section Team
   phase 3  memorybox update --contradict: one Review line on each of N*M entries of
            memory/LONG_TERM.md, each entry updated by exactly one invocation
+  phase 4  memorybox log: N*M session entries in memory/SESSION_LOG.md and as many lines in
+           today's daily file, each pair written as one transaction
 
 Every invocation must exit 0 and say it wrote; afterwards each file holds what it held before plus
 every acknowledged write exactly once, and no transaction is left in .memkit/txn. The checks are
@@ -292,6 +294,54 @@ def phase_update(binary, examples, root):
     return failures
 
 
+# Phase 4: memorybox log, two files per invocation.
+
+def check_logged(session_log, daily, failures):
+    found = []
+    for block in session_log.split("\n### ")[1:]:
+        lines = block.split("\n")
+        heading = "%s \u2014 s " % TODAY
+        if not lines[0].startswith(heading):
+            failures.append("SESSION_LOG.md: unexpected heading %r" % lines[0])
+            continue
+        t = lines[0][len(heading):]
+        if "log %s" % t not in lines:
+            failures.append("SESSION_LOG.md: the entry of %s lacks its text" % t)
+        found.append(t)
+    check_once_each("memory/SESSION_LOG.md", found, failures)
+    lines = [line[len("- s "):].split(": log ")[0] for line in daily.split("\n")
+             if line.startswith("- s ")]
+    check_once_each("memory/daily/%s.md" % TODAY, lines, failures)
+
+
+def phase_log(binary, examples, root):
+    shutil.copytree(os.path.join(examples, "memorybox"), root, dirs_exist_ok=True)
+    log_path = os.path.join(root, "memory", "SESSION_LOG.md")
+    day_path = os.path.join(root, "memory", "daily", TODAY + ".md")
+    with open(log_path, "wb") as f:
+        f.write(b"# SESSION_LOG\n")
+    if os.path.exists(day_path):
+        os.remove(day_path)
+    failures = []
+
+    def args(writer, turn):
+        t = tag(writer, turn)
+        return ["memorybox", "log", "--root", root, "--text", "log %s" % t, "--session", "s %s" % t]
+
+    results = run_writers(binary, args)
+    check_processes(results, failures, lambda data: len(data.get("written", [])) == 2)
+    session_log, daily = read_text(log_path), read_text(day_path)
+    check_logged(session_log, daily, failures)
+    check_no_transaction(root, failures)
+    line = "- s %s: log %s\n" % (tag(3, 3), tag(3, 3))
+    for damaged in ((session_log, daily.replace(line, "", 1)), (session_log, daily + line)):
+        rejected = []
+        check_logged(damaged[0], damaged[1], rejected)
+        if not rejected:
+            failures.append("the daily file check accepts a damaged file")
+    return failures
+
+
 def main(argv):
     if len(argv) != 3:
         print(__doc__, file=sys.stderr)
@@ -300,7 +350,7 @@ def main(argv):
     examples = os.path.abspath(argv[2])
     ok = True
     for name, phase in (("custodian add", phase_custodian_add), ("memorybox gate --apply", phase_gate),
-                        ("memorybox update", phase_update)):
+                        ("memorybox update", phase_update), ("memorybox log", phase_log)):
         root = tempfile.mkdtemp(prefix="memkit-write-concurrency-")
         try:
             failures = phase(binary, examples, root)
