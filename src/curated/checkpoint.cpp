@@ -18,6 +18,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <unordered_set>
 #include <utility>
 #include <vector>
@@ -322,22 +323,26 @@ Checkpoint refused_arguments(std::vector<Finding> findings) {
   return out;
 }
 
-// ---- the new threads at once
-// ---------------------------------------------------------------------
+// ---- the threads at once ------------------------------------------------------------------------
 
 // One pending thread planned alone: its upsert and its link, each over a store holding only what
-// the write needs, so that each costs the same whatever the workspace holds.
+// the write needs (the thread's own entry, when it exists, and the record's), so that each costs
+// the same whatever the workspace holds.
 struct Thread {
   Write add;
   Write link;
   std::string name;
-  std::string rendered;  // the entry as inserted, before its link
-  std::string linked;    // the entry after its link: what the row file ends up holding
-  std::string lines;     // its two history lines: the insert's, then the link's
+  std::optional<std::size_t> existing;  // its entry's index in the row file, when it has one
+  std::string rendered;      // the entry after its upsert, before its link
+  std::string linked;        // the entry after its link: what the row file ends up holding
+  std::string upsert_lines;  // its history lines: the upsert's ("" when unchanged)
+  std::string link_lines;    // and the link's
 };
 
-// The history lines a write over a store without history.jsonl appends.
+// The history lines a write over a store without history.jsonl appends: "" when it changed
+// nothing, nullopt when it changed something else.
 std::optional<std::string> history_lines(const Write& write, const std::string& history) {
+  if (!write.changed) return std::string();
   for (const PlanOperation& op : write.operations) {
     if (op.path == history) return op.output.render();
   }
@@ -346,22 +351,23 @@ std::optional<std::string> history_lines(const Write& write, const std::string& 
 
 // The pending threads of a checkpoint as sequential add and link calls would leave them, planned
 // in time linear in the payload and the row file (issue 24, defect 13: planning each step over
-// the whole store made a checkpoint quadratic). Applies when the record's upsert changed its row
-// file (so every refusal a thread's write could meet, an invalid entry, an open fence, a link,
-// was met by the record's write already) and no pending name is in the workspace: then each
-// thread is a new entry inserted before the first entry of the file (in file order) whose name
-// sorts after it, and several landing in one place stand in name order, each followed by an
-// empty line, exactly as one insert after another places them. Each thread's entry and history
-// lines come from add and link themselves, planned over a file holding only the record.
-// nullopt: not applicable, the caller plans step by step.
-struct NewThreads {
+// the whole store made a checkpoint quadratic, a repeated one too). Applies when the record's
+// upsert changed its row file (so every refusal a thread's write could meet, an invalid entry, an
+// open fence, a link, was met by the record's write already) and every pending name is either new
+// to the workspace or the name of a valid entry of that same row file. A new thread is inserted
+// before the first entry of the file (in file order) whose name sorts after it, several landing
+// in one place standing in name order, each followed by an empty line, exactly as one insert after
+// another places them; an existing one is rewritten in place, as an update edits it. Each thread's
+// entry and history lines come from add and link themselves, planned over a file holding only the
+// thread's entry and then the record. nullopt: not applicable, the caller plans step by step.
+struct PlannedThreads {
   std::vector<Thread> threads;  // in payload order
   std::string row_path;
   std::string row_file;  // the file's final bytes
   std::string history;   // history.jsonl's final bytes
 };
 
-std::optional<NewThreads> plan_new_threads(const Snapshot& now, const WriteContext& context,
+std::optional<PlannedThreads> plan_threads(const Snapshot& now, const WriteContext& context,
                                            const Write& record, std::string_view record_name,
                                            const std::vector<AddRequest>& adds) {
   if (adds.empty() || !record.changed || !record.row) return std::nullopt;
@@ -371,17 +377,24 @@ std::optional<NewThreads> plan_new_threads(const Snapshot& now, const WriteConte
   const write_detail::LoadedWorkspace loaded = write_detail::load_workspace(now, context.workspace);
   const std::string path = rows_path(context.workspace, type);
   const write_detail::LoadedFile* target = nullptr;
-  std::unordered_set<std::string_view> names;
+  std::unordered_map<std::string_view, std::size_t> here;  // name -> entry index in the target
+  std::unordered_set<std::string_view> elsewhere;
   for (const write_detail::LoadedFile& file : loaded.files) {
-    if (file.path == path) target = &file;
-    for (const Entry& entry : file.parsed.entries) names.insert(entry.row.name);
+    if (file.path == path) {
+      target = &file;
+      for (std::size_t i = 0; i < file.parsed.entries.size(); ++i) {
+        here.emplace(file.parsed.entries[i].row.name, i);
+      }
+    } else {
+      for (const Entry& entry : file.parsed.entries) elsewhere.insert(entry.row.name);
+    }
   }
   if (target == nullptr || !target->exists || !target->readable || !target->invalid.empty() ||
       target->parsed.parse_error) {
     return std::nullopt;
   }
   for (const AddRequest& add : adds) {
-    if (names.contains(add.name)) return std::nullopt;
+    if (elsewhere.contains(add.name)) return std::nullopt;  // a move, or a name used twice
   }
   const std::string history = history_path(context.workspace);
   const FileSnapshot* history_file = now.find(history);
@@ -389,58 +402,83 @@ std::optional<NewThreads> plan_new_threads(const Snapshot& now, const WriteConte
     return std::nullopt;
   }
 
+  const std::string_view bytes = *target->bytes;
+  const std::vector<Entry>& entries = target->parsed.entries;
   const bool crlf = target->parsed.crlf;
   const std::string t = crlf ? "\r\n" : "\n";
   const std::string header = row_file_header(type, crlf);
-  const auto alone = [&](std::string bytes) {
+  const auto alone = [&](std::string file) {
     return Snapshot({FileSnapshot{.path = path,
                                   .state = EntryState::file,
-                                  .bytes = std::make_shared<const std::string>(std::move(bytes)),
+                                  .bytes = std::make_shared<const std::string>(std::move(file)),
                                   .error = {}}});
   };
-  NewThreads out;
+  PlannedThreads out;
   out.row_path = path;
   out.threads.reserve(adds.size());
   for (const AddRequest& add : adds) {
     Thread thread;
     thread.name = add.name;
-    const Snapshot empty = alone(header);
-    thread.add = plan_add(empty, context, add);
-    if (thread.add.refused() || !thread.add.changed || thread.add.action != "inserted") {
+    std::string own = header;
+    if (const auto at = here.find(add.name); at != here.end()) {
+      thread.existing = at->second;
+      const Entry& entry = entries[at->second];
+      own += t;
+      own += bytes.substr(entry.begin, entry.end - entry.begin);
+    }
+    thread.add = plan_add(alone(std::move(own)), context, add);
+    if (thread.add.refused() ||
+        (thread.add.action != (thread.existing ? "updated" : "inserted") &&
+         !(thread.existing && thread.add.action == "unchanged"))) {
       return std::nullopt;
     }
     const auto rendered = thread.add.entries.find(add.name);
-    const std::optional<std::string> inserted = history_lines(thread.add, history);
-    if (rendered == thread.add.entries.end() || !inserted) return std::nullopt;
+    const std::optional<std::string> upserted = history_lines(thread.add, history);
+    if (rendered == thread.add.entries.end() || !upserted) return std::nullopt;
     thread.rendered = rendered->second;
+    thread.upsert_lines = *upserted;
     const Snapshot pair = alone(header + t + record_text->second + t + thread.rendered);
     thread.link = plan_link(pair, context, add.name, record_name, name_of(LinkKind::derived_from),
                             /*remove=*/false);
-    if (thread.link.refused() || !thread.link.changed) return std::nullopt;
+    if (thread.link.refused()) return std::nullopt;
     const auto linked = thread.link.entries.find(add.name);
-    const std::optional<std::string> linked_line = history_lines(thread.link, history);
-    if (linked == thread.link.entries.end() || !linked_line) return std::nullopt;
-    thread.linked = linked->second;
-    thread.lines = *inserted + *linked_line;
+    const std::optional<std::string> linked_lines = history_lines(thread.link, history);
+    if (!linked_lines || (thread.link.changed && linked == thread.link.entries.end())) {
+      return std::nullopt;
+    }
+    thread.linked = thread.link.changed ? linked->second : thread.rendered;
+    thread.link_lines = *linked_lines;
     out.threads.push_back(std::move(thread));
   }
 
-  // The first entry in file order whose name sorts after a name is the first whose running
-  // maximum of names does: a binary search over the running maxima.
-  const std::string_view bytes = *target->bytes;
-  const std::vector<Entry>& entries = target->parsed.entries;
+  // An existing thread's entry is rewritten where it stands.
+  std::vector<Splice> splices;
+  for (const Thread& thread : out.threads) {
+    if (!thread.existing) continue;
+    const Entry& entry = entries[*thread.existing];
+    if (thread.linked != bytes.substr(entry.begin, entry.end - entry.begin)) {
+      // An unterminated last line that the rewrite terminates would move where an insert after
+      // it begins: such a file is planned step by step.
+      if (entry.end == bytes.size() && !bytes.ends_with('\n')) return std::nullopt;
+      splices.push_back(Splice{entry.begin, entry.end, thread.linked});
+    }
+  }
+  // A new one goes before the first entry in file order whose name sorts after its name: the first
+  // whose running maximum of names does, found by a binary search over the running maxima.
   std::vector<std::string_view> running;
   running.reserve(entries.size());
   for (const Entry& entry : entries) {
     running.push_back(running.empty() ? std::string_view(entry.row.name)
                                       : std::max(running.back(), std::string_view(entry.row.name)));
   }
-  std::vector<std::size_t> order(out.threads.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::vector<std::size_t> order;
+  for (std::size_t i = 0; i < out.threads.size(); ++i) {
+    if (!out.threads[i].existing) order.push_back(i);
+  }
   std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
     return out.threads[a].name < out.threads[b].name;
   });
-  std::vector<Splice> splices;
+  std::vector<Splice> inserts;
   for (std::size_t k = 0; k < order.size();) {
     const Thread& first = out.threads[order[k]];
     const std::size_t next = static_cast<std::size_t>(
@@ -460,24 +498,23 @@ std::optional<NewThreads> plan_new_threads(const Snapshot& now, const WriteConte
     splice.insert += before_entry ? first.linked + t : first.linked;
     for (++k; k < order.size(); ++k) {
       const Thread& thread = out.threads[order[k]];
-      const std::size_t here = static_cast<std::size_t>(
+      const std::size_t at = static_cast<std::size_t>(
           std::upper_bound(running.begin(), running.end(), std::string_view(thread.name)) -
           running.begin());
-      if (here != next) break;
+      if (at != next) break;
       splice.insert += before_entry ? thread.linked + t : t + thread.linked;
     }
-    splices.push_back(std::move(splice));
+    inserts.push_back(std::move(splice));
   }
-  std::stable_sort(splices.begin(), splices.end(),
-                   [](const Splice& a, const Splice& b) { return a.begin < b.begin; });
+  // At one offset an insert goes before the rewrite of the entry that starts there.
+  for (Splice& insert : inserts) splices.push_back(std::move(insert));
+  std::stable_sort(splices.begin(), splices.end(), [](const Splice& a, const Splice& b) {
+    return a.begin != b.begin ? a.begin < b.begin : (a.end == a.begin) > (b.end == b.begin);
+  });
   out.row_file = apply_splices(bytes, splices);
   out.history = std::string(history_file->text());
-  for (const Thread& thread : out.threads) {
-    out.history.append(thread.lines, 0, thread.lines.find('\n') + 1);
-  }
-  for (const Thread& thread : out.threads) {
-    out.history.append(thread.lines, thread.lines.find('\n') + 1);
-  }
+  for (const Thread& thread : out.threads) out.history += thread.upsert_lines;
+  for (const Thread& thread : out.threads) out.history += thread.link_lines;
   return out;
 }
 
@@ -579,12 +616,12 @@ Checkpoint plan_checkpoint_stepping(const Snapshot& files, const WriteContext& c
 
   const Write record = upsert(request.record, false);
   if (!step(0, record)) return out;
-  std::optional<NewThreads> batch;
+  std::optional<PlannedThreads> batch;
   if (mode == Stepping::batch_when_new) {
     std::vector<AddRequest> adds;
     adds.reserve(request.pending.size());
     for (const Item& item : request.pending) adds.push_back(thread_request(item));
-    batch = plan_new_threads(store.now(), context, record, request.record.name, adds);
+    batch = plan_threads(store.now(), context, record, request.record.name, adds);
   }
   if (batched != nullptr) *batched = batch.has_value();
   if (batch) {
@@ -593,15 +630,15 @@ Checkpoint plan_checkpoint_stepping(const Snapshot& files, const WriteContext& c
     for (std::size_t i = 0; i < n; ++i) {
       const Thread& thread = batch->threads[i];
       CheckpointOperation& add = out.operations[1 + i];
-      add.result = "applied";
-      add.action = thread.add.action;
+      add.result = thread.add.changed ? "applied" : "unchanged";
+      if (thread.add.changed) add.action = thread.add.action;
       add.row_class = thread.add.row->row_class;
       add.memory_status = thread.add.row->status;
       keep_warnings(thread.add.findings, warnings);
       entries[thread.name] = thread.linked;
     }
     for (std::size_t i = 0; i < n; ++i) {
-      out.operations[1 + n + i].result = "applied";
+      out.operations[1 + n + i].result = batch->threads[i].link.changed ? "applied" : "unchanged";
       keep_warnings(batch->threads[i].link.findings, warnings);
     }
     store.set(batch->row_path, std::move(batch->row_file));

@@ -621,6 +621,44 @@ TEST_CASE("curated checkpoint: new threads planned at once are the threads plann
   }
 }
 
+TEST_CASE("curated checkpoint: existing threads of the record's file are planned at once too") {
+  // Existing names updated, unchanged, or already linked, mixed with new ones landing before,
+  // between and after them; in files of every shape.
+  const std::vector<std::string> files = {
+      "# Curated memory: project\n\n## project_f\nType: project\n\nf\n\n## project_p\nType: "
+      "project\n\np\n",
+      "# Curated memory: project\n\n## project_p\nType: project\n\np\n\n## project_c\nType: "
+      "project\n\nc\n\n## project_x\nType: project\n\nx\n\n\n",
+      "# Curated memory: project\r\n\r\n## project_f\r\nType: project\r\n\r\nf\r\n",
+      "## project_f\nType: project\n\nf\n## project_p\nType: project\n\np\n",
+  };
+  const std::vector<std::vector<std::string>> pendings = {
+      {"project_p"},
+      {"project_f", "project_a", "project_p", "project_q"},
+      {"project_x", "project_c", "project_d", "project_p", "project_zz"},
+      {"project_pa", "project_f", "project_fa", "project_c0"},
+  };
+  for (const std::string& file : files) {
+    for (const auto& pending : pendings) {
+      for (const std::string record : {"project_m", "project_zzzz", "project_0"}) {
+        CAPTURE(file);
+        CAPTURE(record);
+        Store store;
+        store.files["rows/ws1/project.md"] = file;
+        const std::string payload = payload_of(record, pending);
+        check_same_both_ways(store, payload, true);
+        check_same_both_ways(store, payload, true, "billing");
+        // The same threads again under the next session's record: unchanged upserts, new links.
+        commit(store, checkpoint(store, payload, kT1).write);
+        check_same_both_ways(store, payload_of(record + "_next", pending), true);
+        // And once more: links that are there already.
+        commit(store, checkpoint(store, payload_of(record + "_next", pending), kT1).write);
+        check_same_both_ways(store, payload_of(record + "_last", pending), true);
+      }
+    }
+  }
+}
+
 TEST_CASE("curated checkpoint: existing pending names and a re-run are planned step by step") {
   Store store;
   const std::string payload = payload_of("project_m", {"project_b", "project_a"});
@@ -634,4 +672,12 @@ TEST_CASE("curated checkpoint: existing pending names and a re-run are planned s
   store.files["rows/ws1/project.md"] += "\n## project_g\nType: project\nnot a field\n\nbody\n";
   check_same_both_ways(store, payload_of("project_m", {"project_g"}), false);
   check_same_both_ways(store, payload_of("project_m", {"project_h"}), false);
+  // A thread of another type's file (an upsert moves it), and an unterminated last entry that
+  // the rewrite would terminate.
+  Store other;
+  other.files["rows/ws1/atom.md"] = "## atom_a\nType: atom\n\na\n";
+  other.files["rows/ws1/project.md"] = "## project_f\nType: project\n\nf\n";
+  check_same_both_ways(other, payload_of("project_m", {"atom_a"}), false);
+  other.files["rows/ws1/project.md"] = "## project_z\nType: project\n\nz";  // after the record
+  check_same_both_ways(other, payload_of("project_m", {"project_z", "project_zz"}), false);
 }
