@@ -138,6 +138,20 @@ typedef struct mk_buf {
 MK_API void mk_buf_dispose(mk_buf* buf);
 
 /**
+ * Writes the command table: every command of every door with its arguments (name, type, default,
+ * choices, whether required, documentation) and what it does to the files, the bytes
+ * `memkit commands --format json` prints without the final newline
+ * ({"global_options","groups","table_version"}).
+ *
+ * Thread-safe: reads constant data.
+ *
+ * @param[out] out Release with mk_buf_dispose().
+ * @return MK_OK, MK_E_ARG (out is NULL) or MK_E_NOMEM.
+ * @since 0.1
+ */
+MK_API mk_status mk_commands_json(mk_buf* out);
+
+/**
  * Receives streamed output: called with consecutive pieces of a result, in order.
  *
  * Return MK_OK to go on; a negative status stops the writer, which returns that status unchanged

@@ -99,6 +99,16 @@ function versionNumber() {
   return capi.mk_version_number();
 }
 
+/**
+ * The command table (mk_commands_json): every command with its arguments, as
+ * `memkit commands --format json` prints it.
+ */
+function commands() {
+  const buf = {};
+  check(capi.mk_commands_json(buf), 'mk_commands_json');
+  return JSON.parse(takeBuf(buf).toString('utf8'));
+}
+
 /* Clock */
 
 const clockToken = Symbol('memkit.Clock');
@@ -1550,6 +1560,7 @@ module.exports = {
   MemkitError,
   version,
   versionNumber,
+  commands,
   Clock,
   parseClock,
   Workspace,

@@ -4,53 +4,72 @@
 #include <charconv>
 #include <set>
 
+#include "commands/table.hpp"
+
 namespace memkit::cli {
 namespace {
 
-bool contains(const std::vector<std::string>& list, const std::string& value) {
-  return std::find(list.begin(), list.end(), value) != list.end();
+Status bad(std::string message) { return Status(Errc::invalid_argument, std::move(message)); }
+
+std::string with_suggestion(std::string message, const std::optional<std::string>& suggestion) {
+  if (suggestion) message += " (did you mean '" + *suggestion + "'?)";
+  return message;
 }
 
-Status bad(std::string message) { return Status(Errc::invalid_argument, std::move(message)); }
+// Every option of every command and the global ones, with a value or without.
+struct KnownOptions {
+  std::set<std::string, std::less<>> with_value;
+  std::set<std::string, std::less<>> flags;
+};
+const KnownOptions& known_options() {
+  static const KnownOptions known = [] {
+    KnownOptions out;
+    const auto add = [&out](const ArgumentSpec& a) {
+      if (a.positional) return;
+      (a.type == ArgumentType::boolean ? out.flags : out.with_value).emplace(a.name);
+    };
+    for (const ArgumentSpec& a : global_options()) add(a);
+    for (const CommandSpec& c : command_table()) {
+      for (const ArgumentSpec& a : c.arguments) add(a);
+    }
+    return out;
+  }();
+  return known;
+}
 
 }  // namespace
 
-std::vector<std::string> plain_words(const std::vector<std::string>& args,
-                                     const std::map<std::string, CommandOptions>& known) {
-  std::set<std::string> takes_value = {"--format", "--now", "--lock-timeout"};
-  for (const auto& [name, spec] : known) {
-    takes_value.insert(spec.with_value.begin(), spec.with_value.end());
-  }
+std::vector<std::string> plain_words(const std::vector<std::string>& args) {
   std::vector<std::string> words;
   for (std::size_t i = 0; i < args.size(); ++i) {
     if (args[i].rfind("-", 0) != 0) {
       words.push_back(args[i]);
-    } else if (takes_value.count(args[i]) != 0) {
+    } else if (known_options().with_value.contains(args[i])) {
       ++i;  // its value is not a word
     }
   }
   return words;
 }
 
-Result<Invocation> parse_invocation(const std::vector<std::string>& args,
-                                    const std::map<std::string, CommandOptions>& known) {
+Result<const CommandSpec*> resolve_command(const std::vector<std::string>& words,
+                                           std::size_t* verb_words) {
+  *verb_words = 0;
+  if (words.empty()) return static_cast<const CommandSpec*>(nullptr);
+  return memkit::resolve_command(words[0], std::vector<std::string>(words.begin() + 1, words.end()),
+                                 verb_words);
+}
+
+Result<Invocation> parse_invocation(const std::vector<std::string>& args) {
   Invocation inv;
   // --help wins over everything else on the line (spec README.md): find the group and command
   // from the plain words and ignore the rest, even options that would be errors.
   for (std::size_t i = 0; i < args.size() && args[i] != "--"; ++i) {
     if (args[i] != "--help" && args[i] != "-h") continue;
     inv.help = true;
-    const std::vector<std::string> words = plain_words(args, known);
+    const std::vector<std::string> words = plain_words(args);
     if (!words.empty()) inv.group = words[0];
-    if (words.size() > 1) inv.command = words[1];
+    for (std::size_t w = 1; w < words.size(); ++w) inv.positionals.push_back(words[w]);
     return inv;
-  }
-  // Every option any command takes, so that a value is consumed before the command is known.
-  std::set<std::string> value_options;
-  std::set<std::string> flag_options;
-  for (const auto& [name, spec] : known) {
-    value_options.insert(spec.with_value.begin(), spec.with_value.end());
-    flag_options.insert(spec.flags.begin(), spec.flags.end());
   }
   std::vector<std::pair<std::string, std::optional<std::string>>> given;
   std::vector<std::string> words;
@@ -104,36 +123,35 @@ Result<Invocation> parse_invocation(const std::vector<std::string>& args,
         return bad("--lock-timeout: expected 0 to 86400 seconds, got '" + *value + "'");
       }
       inv.lock_timeout_seconds = seconds;
-    } else if (value_options.count(arg) != 0) {
+    } else if (known_options().with_value.contains(arg)) {
       Result<std::string> value = take_value();
       if (!value) return value.status();
       given.emplace_back(arg, std::move(value).value());
-    } else if (flag_options.count(arg) != 0) {
+    } else if (known_options().flags.contains(arg)) {
       if (inline_value) return bad(arg + ": takes no value");
       given.emplace_back(arg, std::nullopt);
     } else {
-      return bad("unknown option " + arg);
+      std::vector<std::string> all(known_options().with_value.begin(),
+                                   known_options().with_value.end());
+      all.insert(all.end(), known_options().flags.begin(), known_options().flags.end());
+      return bad(with_suggestion("unknown option " + arg, closest(arg, all)));
     }
   }
   if (!words.empty()) inv.group = words[0];
   if (words.size() > 1) inv.command = words[1];
   for (std::size_t w = 2; w < words.size(); ++w) inv.positionals.push_back(words[w]);
-  const auto spec = known.find(inv.group + " " + inv.command);
+  if (inv.group == "help" || inv.group == "commands" || inv.version) return inv;
+  std::size_t verb_words = 0;
+  Result<const CommandSpec*> command = resolve_command(words, &verb_words);
+  if (!command) return command.status();
   for (auto& [name, value] : given) {
-    if (spec == known.end()) {
-      if (inv.help) break;  // help for an unknown command is the caller's to report
-      return bad("unknown option " + name);
-    }
-    const bool takes_value = contains(spec->second.with_value, name);
-    if (!takes_value && !contains(spec->second.flags, name)) {
-      return bad("unknown option " + name + " for " + spec->first);
-    }
     if (value) {
       inv.options[name] = std::move(*value);
     } else {
       inv.flags.push_back(name);
     }
   }
+  // What the command takes is execute()'s check (check_arguments), the same for every door.
   return inv;
 }
 

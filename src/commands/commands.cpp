@@ -10,6 +10,7 @@
 #include <memory>
 
 #include "commands/flow.hpp"
+#include "commands/table.hpp"
 #include "commands/text_view.hpp"
 #include "memkit/text.hpp"
 #include "text/shown_text.hpp"
@@ -19,121 +20,26 @@ namespace memkit {
 using commands_detail::fixed;
 using namespace view;  // NOLINT: the text views of the commands below
 
+// The command table's options, by the request's group and first verb word: a two-word verb
+// ("memorybox sync push") reaches its executor as command "sync" with "push" as its first
+// positional, and the executor checks what each second word takes.
 const std::map<std::string, CommandOptions>& command_options() {
-  static const std::map<std::string, CommandOptions> known = {
-      {"custodian init", {{"--project-root", "--memory-dir"}, {"--extended"}}},
-      {"custodian status", {{"--project-root", "--memory-dir"}, {}}},
-      {"custodian check", {{"--project-root", "--memory-dir"}, {}}},
-      {"custodian compact",
-       {{"--project-root", "--memory-dir", "--confirm-plan", "--target"},
-        {"--apply", "--archive-oldest"}}},
-      {"custodian recover", {{"--project-root", "--memory-dir"}, {"--apply", "--rollback"}}},
-      {"custodian undo", {{"--project-root", "--memory-dir", "--confirm-plan"}, {"--apply"}}},
-      {"custodian forget",
-       {{"--project-root", "--memory-dir", "--mode", "--confirm-plan"},
-        {"--apply", "--allow-broad-match"}}},
-      {"custodian add",
-       {{"--project-root", "--memory-dir", "--type", "--reason", "--name", "--area"},
-        {"--allow-long"}}},
-      {"markdown units", {{}, {}}},
-      {"memorybox init", {{"--root", "--profile"}, {}}},
-      {"memorybox status", {{"--root"}, {}}},
-      {"memorybox decay", {{"--root", "--file"}, {}}},
-      {"memorybox load", {{"--root", "--tier", "--file"}, {"--include-archive"}}},
-      {"memorybox hygiene", {{"--root"}, {}}},
-      {"memorybox log", {{"--root", "--text", "--session"}, {}}},
-      {"memorybox canon", {{"--root", "--file", "--text"}, {}}},
-      {"memorybox client", {{"--root", "--client", "--to", "--confirm-plan"}, {"--apply"}}},
-      {"memorybox gate",
-       {{"--root", "--text", "--confidence", "--title", "--source", "--client", "--value",
-         "--category", "--new-category", "--redundant-with", "--decay-trigger", "--tier", "--file"},
-        {"--no-category", "--not-redundant", "--stable", "--apply"}}},
-      {"memorybox update",
-       {{"--root", "--entry", "--note", "--resolve", "--confidence", "--confirm-plan"},
-        {"--verify", "--confirm", "--contradict", "--apply"}}},
-      {"memorybox compact", {{"--root", "--file", "--confirm-plan"}, {"--force", "--apply"}}},
-      {"memorybox promote", {{"--root", "--entry", "--confirm-plan"}, {"--apply"}}},
-      {"memorybox recover", {{"--root"}, {"--apply", "--rollback"}}},
-      {"memorybox sync",
-       {{"--root", "--remote", "--conninfo-file", "--workspace-id", "--id", "--take",
-         "--confirm-plan"},
-        {"--apply"}}},
-      {"tiers init", {{"--workspace"}, {}}},
-      {"tiers session-init",
-       {{"--workspace", "--session-id", "--recent-days", "--theme-limit", "--max-tokens"},
-        {"--no-log"}}},
-      {"tiers log-turn",
-       {{"--workspace", "--content", "--entry-type", "--tools", "--session-id"}, {}}},
-      {"tiers read-logs", {{"--workspace", "--days-back", "--limit"}, {}}},
-      {"tiers persist-turn",
-       {{"--workspace", "--raw-content", "--entry-type", "--extracted-content", "--theme",
-         "--template", "--title", "--tools", "--session-id"},
-        {"--promote-global"}}},
-      {"tiers write-theme",
-       {{"--workspace", "--theme", "--content", "--template", "--title", "--raw-content",
-         "--entry-type", "--tools", "--session-id"},
-        {"--promote-global"}}},
-      {"tiers read-theme", {{"--workspace", "--theme", "--hours-back", "--limit"}, {}}},
-      {"tiers read-global", {{"--workspace"}, {}}},
-      {"tiers write-global",
-       {{"--workspace", "--content", "--raw-content", "--entry-type", "--tools", "--session-id"},
-        {"--append", "--replace"}}},
-      {"tiers list-themes", {{"--workspace"}, {}}},
-      {"tiers write-data",
-       {{"--workspace", "--name", "--csv-content", "--source-file", "--description",
-         "--source-label", "--columns-json", "--raw-content", "--entry-type", "--tools",
-         "--session-id"},
-        {"--replace"}}},
-      {"tiers read-data", {{"--workspace", "--name", "--head"}, {}}},
-      {"tiers list-data", {{"--workspace"}, {}}},
-      {"tiers archive-themes", {{"--workspace", "--days", "--confirm-plan"}, {"--apply"}}},
-      {"tiers template", {{"--workspace"}, {}}},
-      {"tiers recover", {{"--workspace"}, {"--apply", "--rollback"}}},
-      // curated.md: every command takes --store and --workspace; writes --actor and --dry-run.
-      {"curated add",
-       {{"--store", "--workspace", "--actor", "--name", "--type", "--body", "--body-file",
-         "--description", "--class", "--status", "--initiative", "--project-ref", "--audience",
-         "--origin-session"},
-        {"--dry-run"}}},
-      {"curated append",
-       {{"--store", "--workspace", "--actor", "--body", "--body-file"}, {"--dry-run"}}},
-      {"curated edit",
-       {{"--store", "--workspace", "--actor", "--name", "--field", "--content", "--body-file",
-         "--audience", "--initiative", "--project-ref"},
-        {"--dry-run"}}},
-      {"curated reclassify",
-       {{"--store", "--workspace", "--actor", "--class", "--status"}, {"--dry-run"}}},
-      {"curated link",
-       {{"--store", "--workspace", "--actor", "--kind"}, {"--delete", "--dry-run"}}},
-      {"curated unlink", {{"--store", "--workspace", "--actor", "--kind"}, {"--dry-run"}}},
-      {"curated delete", {{"--store", "--workspace", "--actor"}, {"--yes", "--hard"}}},
-      {"curated restore", {{"--store", "--workspace", "--actor"}, {"--dry-run"}}},
-      {"curated recover", {{"--store", "--workspace"}, {"--apply", "--rollback"}}},
-      {"curated checkpoint",
-       {{"--store", "--workspace", "--actor", "--file", "--initiative", "--project-ref"},
-        {"--dry-run"}}},
-      {"curated batch", {{"--store", "--workspace", "--actor", "--file"}, {}}},
-      {"curated get-relevant", {{"--store", "--workspace", "--initiative", "--max-chars"}, {}}},
-      {"curated kernel", {{"--store", "--workspace", "--max-chars"}, {}}},
-      {"curated show", {{"--store", "--workspace"}, {"--links", "--history", "--include-deleted"}}},
-      {"curated list",
-       {{"--store", "--workspace", "--type", "--class", "--status", "--audience", "--initiative",
-         "--sort", "--order", "--limit"},
-        {"--include-deleted"}}},
-      {"curated search", {{"--store", "--workspace", "--scope", "--limit"}, {}}},
-      {"curated stats", {{"--store", "--workspace"}, {}}},
-      {"curated conflicts", {{"--store", "--workspace", "--threshold"}, {}}},
-      {"curated lineage", {{"--store", "--workspace", "--max-depth"}, {"--include-deleted"}}},
-      {"curated story", {{"--store", "--workspace", "--max-depth"}, {"--include-deleted"}}},
-      {"curated event",
-       {{"--store", "--workspace", "--actor", "--type", "--source", "--agent", "--result",
-         "--severity", "--payload"},
-        {}}},
-      {"curated episode", {{"--store", "--workspace", "--actor", "--file"}, {}}},
-      {"curated floors", {{"--store", "--workspace", "--actor", "--confirm-plan"}, {"--apply"}}},
-      {"curated telemetry",
-       {{"--store", "--workspace", "--actor", "--before", "--confirm-plan"}, {"--apply"}}},
-  };
+  static const std::map<std::string, CommandOptions> known = [] {
+    std::map<std::string, CommandOptions> out;
+    for (const CommandSpec& c : command_table()) {
+      const std::string_view first = c.verb.substr(0, c.verb.find(' '));
+      CommandOptions& options = out[std::string(c.group) + " " + std::string(first)];
+      for (const ArgumentSpec& a : c.arguments) {
+        if (a.positional) continue;
+        std::vector<std::string>& list =
+            a.type == ArgumentType::boolean ? options.flags : options.with_value;
+        if (std::find(list.begin(), list.end(), a.name) == list.end()) {
+          list.emplace_back(a.name);
+        }
+      }
+    }
+    return out;
+  }();
   return known;
 }
 
@@ -306,35 +212,31 @@ CommandReply stopped(const std::string& command, const char* code, const std::st
 CommandReply execute(const CommandRequest& request, const CommandEnvironment& env) {
   CommandReply reply;
   reply.command = request.group + (request.command.empty() ? "" : " " + request.command);
-  const auto known = command_options().find(reply.command);
-  if (known != command_options().end()) {
-    // The CLI's parser refuses these already; a request built elsewhere (the C ABI) gets the
-    // same refusal here.
-    auto takes = [](const std::vector<std::string>& list, const std::string& name) {
-      return std::find(list.begin(), list.end(), name) != list.end();
-    };
-    for (const auto& [name, value] : request.options) {
-      if (!takes(known->second.with_value, name)) {
-        reply.findings.push_back(finding_from(
-            Status(Errc::invalid_argument, "unknown option " + name + " for " + reply.command)));
-        return reply;
-      }
-    }
-    for (const std::string& name : request.flags) {
-      if (!takes(known->second.flags, name)) {
-        reply.findings.push_back(finding_from(
-            Status(Errc::invalid_argument, "unknown option " + name + " for " + reply.command)));
-        return reply;
-      }
-    }
-  }
-  if (command_options().count(reply.command) == 0) {
+  // The command the request names, and what it takes: the one check of every door (the CLI's
+  // parser resolves the command the same way; a request built elsewhere, the C ABI's, meets it
+  // here).
+  if (request.group.empty() || request.command.empty()) {
     reply.findings.push_back(finding_from(Status(
-        Errc::invalid_argument,
-        request.command.empty() ? "missing command for '" + request.group + "'; see --help"
-                                : "unknown command '" + reply.command + "'; see memkit --help")));
+        Errc::invalid_argument, request.group.empty()
+                                    ? std::string("missing group; see memkit --help")
+                                    : "missing command for '" + request.group + "'; see memkit " +
+                                          request.group + " --help")));
     return reply;
   }
+  std::vector<std::string> words{request.command};
+  words.insert(words.end(), request.positionals.begin(), request.positionals.end());
+  std::size_t verb_words = 0;
+  const Result<const CommandSpec*> spec = resolve_command(request.group, words, &verb_words);
+  if (!spec) {
+    reply.findings.push_back(finding_from(spec.status()));
+    return reply;
+  }
+  reply.command = (*spec)->name();
+  if (Status taken = check_arguments(**spec, request.options, request.flags); !taken.ok()) {
+    reply.findings.push_back(finding_from(taken));
+    return reply;
+  }
+  reply.command = request.group + " " + request.command;  // a two-word verb's executor says more
   // No exception leaves a command: running out of memory (or a bug) is a finding like any other,
   // with what the command had not yet written left unwritten. A write it had begun is atomic or
   // journalled, so the files hold the old or the new bytes, as after a crash.

@@ -750,40 +750,21 @@ Result<std::optional<memorybox::SyncHygiene>> sync_hygiene_of(MemoryBoxRun& run)
 bool memorybox_reads_its_own_files(const CommandRequest& inv) { return inv.command == "sync"; }
 
 void run_memorybox_sync(MemoryBoxRun& run) {
+  // execute() resolved the verb and checked its arguments against the command table.
   const std::vector<std::string>& words = run.inv.positionals;
-  if (words.size() != 1 ||
-      (words[0] != "pull" && words[0] != "push" && words[0] != "status" && words[0] != "resolve")) {
-    failed(run, Status(Errc::invalid_argument,
-                       "memorybox sync: expected pull, push, status or resolve"));
+  if (words.size() != 1) {
+    failed(run, Status(Errc::invalid_argument, "memorybox sync " + words.at(0) +
+                                                   ": takes no other word"));
     return;
   }
   run.reply.command = "memorybox sync " + words[0];
-  const auto only = [&](std::initializer_list<const char*> options, bool apply) {
-    for (const auto& given : run.inv.options) {
-      const auto& name = given.first;  // clang 14 cannot capture a structured binding
-      if (name == "--root") continue;
-      if (std::none_of(options.begin(), options.end(), [&](const char* o) { return name == o; })) {
-        failed(run, Status(Errc::invalid_argument,
-                           name + ": not an option of memorybox sync " + words[0]));
-        return false;
-      }
-    }
-    if (!apply && has_flag(run.inv, "--apply")) {
-      failed(run, Status(Errc::invalid_argument, "--apply: only with memorybox sync pull (" +
-                                                     words[0] + " writes directly)"));
-      return false;
-    }
-    return true;
-  };
   if (words[0] == "pull") {
-    if (only({"--remote", "--conninfo-file", "--workspace-id", "--confirm-plan"}, true)) {
-      run_pull(run);
-    }
+    run_pull(run);
   } else if (words[0] == "push") {
-    if (only({"--remote", "--conninfo-file", "--workspace-id"}, false)) run_push(run);
+    run_push(run);
   } else if (words[0] == "status") {
-    if (only({"--remote", "--conninfo-file"}, false)) run_status(run);
-  } else if (only({"--id", "--take"}, false)) {
+    run_status(run);
+  } else {
     run_resolve(run);
   }
 }

@@ -99,12 +99,12 @@ std::string written_text(const std::vector<std::string>& written) {
 }
 
 // The write flow of §9. `paths` names the files `plan` may read; `plan` is pure.
-using Planner = std::function<Change(const Snapshot&, Written&)>;
+using ChangePlanner = std::function<Change(const Snapshot&, Written&)>;
 
 // Returns the paths written, or nullopt when the command was refused or failed.
 std::optional<std::vector<std::string>> write_change(TiersRun& run,
                                                      const std::vector<std::string>& paths,
-                                                     const Planner& plan, Written& written) {
+                                                     const ChangePlanner& plan, Written& written) {
   const std::string command = "tiers " + run.inv.command;
   {
     const Result<Snapshot> files = run.ws.read(paths);
@@ -164,7 +164,7 @@ void finish_write(TiersRun& run, const std::optional<std::vector<std::string>>& 
 }
 
 // A write command's whole run: the change written (§9), then its data and view.
-void write_and_reply(TiersRun& run, const std::vector<std::string>& paths, const Planner& plan,
+void write_and_reply(TiersRun& run, const std::vector<std::string>& paths, const ChangePlanner& plan,
                      bool replace = false) {
   Written written;
   const auto done = write_change(run, paths, plan, written);

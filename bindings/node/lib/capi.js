@@ -112,6 +112,9 @@ const mk_buf = koffi.struct('mk_buf', {
 // MK_API void mk_buf_dispose(mk_buf* buf);
 const mk_buf_dispose = lib.func('void mk_buf_dispose(_Inout_ mk_buf *buf)');
 
+// MK_API mk_status mk_commands_json(mk_buf* out);
+const mk_commands_json = lib.func('mk_status mk_commands_json(_Out_ mk_buf *out)');
+
 // typedef mk_status (*mk_write_fn)(const char* data, size_t size, void* payload);
 // data is void* for the reason given at mk_buf: it is `size` bytes, not a C string.
 const mk_write_fn = koffi.proto(
@@ -852,6 +855,7 @@ module.exports = {
   mk_status_name,
   mk_last_error_message,
   mk_buf_dispose,
+  mk_commands_json,
   mk_clock_parse,
   mk_workspace_options_init,
   mk_workspace_open,

@@ -47,6 +47,16 @@ test('version: the loaded library is 0.1.0, number 100', () => {
   if (process.env.MEMKIT_LIBRARY) assert.equal(memkit.libraryPath, process.env.MEMKIT_LIBRARY);
 });
 
+test('commands: the command table describes every command', () => {
+  const table = memkit.commands();
+  assert.equal(table.table_version, 1);
+  assert.deepEqual(table.groups.map((g) => g.name),
+    ['custodian', 'memorybox', 'tiers', 'curated', 'markdown']);
+  const log = table.groups.flatMap((g) => g.commands).find((c) => c.name === 'memorybox log');
+  const text = log.arguments.find((a) => a.name === '--text');
+  assert.deepEqual([text.type, text.required, log.effect], ['string', true, 'writes']);
+});
+
 /* Clock */
 
 test('clock: an RFC 3339 time with an offset parses to its instant and offset', () => {

@@ -38,7 +38,7 @@ from ._capi import LoadError
 __all__ = [
     "BINDING_VERSION", "BINDING_VERSION_NUMBER", "LoadError", "Error", "ArgumentError", "Status",
     "Clock",
-    "SYSTEM_CLOCK", "parse_clock", "version", "version_number", "status_name",
+    "SYSTEM_CLOCK", "parse_clock", "version", "version_number", "commands", "status_name",
     "last_error_message", "Workspace", "Result", "InboxCounts", "BudgetRow", "BudgetState",
     "ForgetMode", "UpdateEvent", "Gate", "Judge", "Layout", "Profile", "Lifecycle",
     "SyncCommand", "TiersCommand", "CuratedCommand", "Document", "Unit", "UnitKind", "library_path",
@@ -64,6 +64,14 @@ def version() -> str:
 def version_number() -> int:
     """mk_version_number(): MAJOR * 10000 + MINOR * 100 + PATCH (100 for 0.1.0)."""
     return _capi.mk_version_number()
+
+
+def commands() -> dict:
+    """mk_commands_json(): the command table, every command with its arguments, as
+    `memkit commands --format json` prints it."""
+    buf = _capi.mk_buf()
+    _check(_capi.mk_commands_json(ctypes.byref(buf)))
+    return _json.loads(_take_buf(buf).decode("utf-8"))
 
 
 class Status(enum.IntEnum):

@@ -507,6 +507,8 @@ mk_last_error_message = _fn("mk_last_error_message", c_char_p)
 
 # void mk_buf_dispose(mk_buf* buf);
 mk_buf_dispose = _fn("mk_buf_dispose", None, POINTER(mk_buf))
+# mk_status mk_commands_json(mk_buf* out);
+mk_commands_json = _fn("mk_commands_json", mk_status, POINTER(mk_buf))
 
 # Section - Clock
 

@@ -23,6 +23,16 @@ class VersionTests(TempDirTestCase):
         self.assertEqual(memkit.BINDING_VERSION_NUMBER, memkit.version_number())
         self.assertEqual(memkit.BINDING_VERSION, memkit.version())
 
+    def test_the_command_table_describes_every_command(self):
+        table = memkit.commands()
+        self.assertEqual(table["table_version"], 1)
+        self.assertEqual([g["name"] for g in table["groups"]],
+                         ["custodian", "memorybox", "tiers", "curated", "markdown"])
+        log = next(c for g in table["groups"] for c in g["commands"] if c["name"] == "memorybox log")
+        text = next(a for a in log["arguments"] if a["name"] == "--text")
+        self.assertEqual((text["type"], text["required"]), ("string", True))
+        self.assertEqual(log["effect"], "writes")
+
     def test_library_comes_from_MEMKIT_LIBRARY_when_set(self):
         wanted = os.environ.get("MEMKIT_LIBRARY")
         if wanted:

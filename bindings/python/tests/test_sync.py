@@ -110,7 +110,7 @@ class SyncTests(TempDirTestCase):
             self.assertEqual((result.exit_code, codes(result)), (2, ["MK-ARG-001"]))
             self.assertIn("no open sync conflict", result.json)
         with ws.sync(NOW, "status", take="local") as result:
-            self.assertIn("--take: not an option of memorybox sync status", result.json)
+            self.assertIn("unknown option --take for memorybox sync status", result.json)
         with ws.sync(NOW, "pull") as result:
             self.assertIn("--remote: required", result.json)
         with self.assertRaises(memkit.ArgumentError):

@@ -56,5 +56,5 @@ pub use options::{
 };
 pub use sync::{SyncCommand, SyncOptions};
 pub use tiers::{TiersCommand, TiersOptions};
-pub use version::{check_version, version, version_string};
+pub use version::{check_version, commands_json, version, version_string};
 pub use workspace::Workspace;

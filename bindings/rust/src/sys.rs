@@ -68,6 +68,8 @@ pub struct mk_buf {
 extern "C" {
     // void mk_buf_dispose(mk_buf* buf);
     pub fn mk_buf_dispose(buf: *mut mk_buf);
+    // mk_status mk_commands_json(mk_buf* out);
+    pub fn mk_commands_json(out: *mut mk_buf) -> mk_status;
 }
 
 /// `typedef mk_status (*mk_write_fn)(const char* data, size_t size, void* payload);`

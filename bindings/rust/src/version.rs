@@ -21,6 +21,16 @@ pub fn version_string() -> &'static str {
     version.to_str().unwrap_or("")
 }
 
+/// The command table: every command of every door with its arguments, as
+/// `memkit commands --format json` prints it (JSON text).
+#[doc(alias = "mk_commands_json")]
+pub fn commands_json() -> Result<String> {
+    let mut buf = crate::buffer::Buf::new();
+    // SAFETY: `buf` is a valid, empty mk_buf the library fills.
+    crate::error::check(unsafe { sys::mk_commands_json(&mut buf.0) })?;
+    buf.to_string("mk_commands_json")
+}
+
 static VERSION_CHECKED: AtomicBool = AtomicBool::new(false);
 
 /// Checks that the loaded library is the version this binding was written for

@@ -55,6 +55,14 @@ fn the_library_is_version_0_1_0() {
     memkit::check_version().expect("the loaded library matches the binding");
 }
 
+#[test]
+fn the_command_table_describes_every_command() {
+    let table = memkit::commands_json().expect("the table");
+    assert!(table.starts_with("{\"global_options\":["));
+    assert!(table.contains("\"name\":\"memorybox log\""));
+    assert!(table.contains("\"table_version\":1}"));
+}
+
 // Status names and messages
 
 #[test]

@@ -168,7 +168,7 @@ fn refusals_are_results_or_errors_before_the_call() {
     assert!(result
         .json()
         .unwrap()
-        .contains("--id: not an option of memorybox sync status"));
+        .contains("unknown option --id for memorybox sync status"));
     let result = run(&mut ws, &now, SyncCommand::Pull, &SyncOptions::new());
     assert!(result.json().unwrap().contains("--remote: required"));
     let error = ws
