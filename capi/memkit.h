@@ -1263,6 +1263,72 @@ MK_API void mk_curated_options_init(mk_curated_options* opts);
 MK_API mk_status mk_curated_run(mk_result** out, mk_workspace* ws, const mk_clock* now,
                                 mk_curated_command command, const mk_curated_options* opts);
 
+/* Section - Requests
+ *
+ * Any command of the command table (mk_commands_json), by its group and verb, with its arguments
+ * set by name: the way the ABI grows without a new struct or function per command. Names are the
+ * table's without the leading dashes ("type", "confirm-plan"; "_" is read as "-"), positionals
+ * by their lower-case names ("message", "src"). The workspace gives the root (--project-root and
+ * --memory-dir, --root, --workspace of tiers, --store) and the clock; the JSON is the CLI's. */
+
+/** A command and its arguments, built by the setters below. Not thread-safe. @since 0.1 */
+typedef struct mk_request mk_request;
+
+/**
+ * Starts a request for `memkit <group> <verb>` ("curated", "add"; a verb of two words is given
+ * whole: "memorybox", "sync push").
+ *
+ * @param[out] out Destroy with mk_request_destroy().
+ * @param group, verb NUL-terminated; never NULL.
+ * @return MK_OK, or MK_E_ARG for a group or verb the table does not have (the message names the
+ *         closest one).
+ * @since 0.1
+ */
+MK_API mk_status mk_request_create(mk_request** out, const char* group, const char* verb);
+
+/** Releases a request. Accepts NULL. @since 0.1 */
+MK_API void mk_request_destroy(mk_request* req);
+
+/**
+ * Sets an argument that takes text (any type but boolean: a number or a time is given as the
+ * CLI's text), or a positional. Setting it again replaces the value.
+ *
+ * @param req, name, value Never NULL; name and value NUL-terminated UTF-8.
+ * @return MK_OK, or MK_E_ARG for a name the command does not take (the message names the closest
+ *         one), a boolean argument, or a root the workspace gives.
+ * @since 0.1
+ */
+MK_API mk_status mk_request_set_string(mk_request* req, const char* name, const char* value);
+
+/**
+ * Sets an integer or number argument.
+ *
+ * @return MK_OK, or MK_E_ARG for an unknown name or an argument of another type.
+ * @since 0.1
+ */
+MK_API mk_status mk_request_set_int(mk_request* req, const char* name, int64_t value);
+
+/**
+ * Sets a boolean argument (a flag): `value` non-zero gives it, zero takes it back.
+ *
+ * @return MK_OK, or MK_E_ARG for an unknown name or an argument of another type.
+ * @since 0.1
+ */
+MK_API mk_status mk_request_set_bool(mk_request* req, const char* name, int32_t value);
+
+/**
+ * Runs a request on a workspace of its group's layout (custodian, memorybox, tiers, curated).
+ * What the command checks itself (a required argument, a value's form) comes back as findings in
+ * the result, as from the CLI.
+ *
+ * @param[out] out Destroy with mk_result_destroy().
+ * @param ws, now, req Never NULL; req is not changed and may be run again.
+ * @return MK_OK, or MK_E_ARG for a NULL argument or a workspace of another layout.
+ * @since 0.1
+ */
+MK_API mk_status mk_workspace_run(mk_result** out, mk_workspace* ws, const mk_clock* now,
+                                  const mk_request* req);
+
 /* Section - Document */
 
 /** A parsed Markdown file: its lines partitioned into units (spec compaction.md §6). Immutable:

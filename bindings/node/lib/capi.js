@@ -798,6 +798,41 @@ const mk_curated_run = lib.func(
     'mk_curated_command command, const mk_curated_options *opts)',
 );
 
+/* Section - Requests */
+
+// typedef struct mk_request mk_request;
+koffi.opaque('mk_request');
+
+// MK_API mk_status mk_request_create(mk_request** out, const char* group, const char* verb);
+const mk_request_create = lib.func(
+  'mk_status mk_request_create(_Out_ mk_request **out, const char *group, const char *verb)',
+);
+
+// MK_API void mk_request_destroy(mk_request* req);
+const mk_request_destroy = lib.func('void mk_request_destroy(mk_request *req)');
+
+// MK_API mk_status mk_request_set_string(mk_request* req, const char* name, const char* value);
+const mk_request_set_string = lib.func(
+  'mk_status mk_request_set_string(mk_request *req, const char *name, const char *value)',
+);
+
+// MK_API mk_status mk_request_set_int(mk_request* req, const char* name, int64_t value);
+const mk_request_set_int = lib.func(
+  'mk_status mk_request_set_int(mk_request *req, const char *name, int64_t value)',
+);
+
+// MK_API mk_status mk_request_set_bool(mk_request* req, const char* name, int32_t value);
+const mk_request_set_bool = lib.func(
+  'mk_status mk_request_set_bool(mk_request *req, const char *name, int32_t value)',
+);
+
+// MK_API mk_status mk_workspace_run(mk_result** out, mk_workspace* ws, const mk_clock* now,
+//                                   const mk_request* req);
+const mk_workspace_run = lib.func(
+  'mk_status mk_workspace_run(_Out_ mk_result **out, mk_workspace *ws, const mk_clock *now, ' +
+    'const mk_request *req)',
+);
+
 /* Section - Document */
 
 // typedef struct mk_document mk_document;
@@ -907,6 +942,12 @@ module.exports = {
   mk_tiers_run,
   mk_curated_options_init,
   mk_curated_run,
+  mk_request_create,
+  mk_request_destroy,
+  mk_request_set_string,
+  mk_request_set_int,
+  mk_request_set_bool,
+  mk_workspace_run,
   mk_document_parse,
   mk_document_destroy,
   mk_document_unit_count,

@@ -724,6 +724,31 @@ mk_curated_run = _fn("mk_curated_run", mk_status, POINTER(POINTER(mk_result)),
                      POINTER(mk_workspace), POINTER(mk_clock), mk_curated_command,
                      POINTER(mk_curated_options))
 
+
+# Section - Requests
+
+class mk_request(Structure):
+    """Opaque: only ever handled as POINTER(mk_request)."""
+
+
+# mk_status mk_request_create(mk_request** out, const char* group, const char* verb);
+mk_request_create = _fn("mk_request_create", mk_status, POINTER(POINTER(mk_request)), c_char_p,
+                        c_char_p)
+# void mk_request_destroy(mk_request* req);
+mk_request_destroy = _fn("mk_request_destroy", None, POINTER(mk_request))
+# mk_status mk_request_set_string(mk_request* req, const char* name, const char* value);
+mk_request_set_string = _fn("mk_request_set_string", mk_status, POINTER(mk_request), c_char_p,
+                            c_char_p)
+# mk_status mk_request_set_int(mk_request* req, const char* name, int64_t value);
+mk_request_set_int = _fn("mk_request_set_int", mk_status, POINTER(mk_request), c_char_p, c_int64)
+# mk_status mk_request_set_bool(mk_request* req, const char* name, int32_t value);
+mk_request_set_bool = _fn("mk_request_set_bool", mk_status, POINTER(mk_request), c_char_p,
+                          c_int32)
+# mk_status mk_workspace_run(mk_result** out, mk_workspace* ws, const mk_clock* now,
+#                            const mk_request* req);
+mk_workspace_run = _fn("mk_workspace_run", mk_status, POINTER(POINTER(mk_result)),
+                       POINTER(mk_workspace), POINTER(mk_clock), POINTER(mk_request))
+
 # mk_status mk_document_parse(mk_document** out, const char* data, size_t size);
 mk_document_parse = _fn("mk_document_parse", mk_status, POINTER(POINTER(mk_document)), c_char_p,
                         c_size_t)

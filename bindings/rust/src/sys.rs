@@ -913,6 +913,50 @@ extern "C" {
     ) -> mk_status;
 }
 
+// Section - Requests
+
+/// `typedef struct mk_request mk_request;` (opaque)
+#[repr(C)]
+pub struct mk_request {
+    _private: [u8; 0],
+    _marker: PhantomData<(*mut u8, PhantomPinned)>,
+}
+
+extern "C" {
+    // mk_status mk_request_create(mk_request** out, const char* group, const char* verb);
+    pub fn mk_request_create(
+        out: *mut *mut mk_request,
+        group: *const c_char,
+        verb: *const c_char,
+    ) -> mk_status;
+
+    // void mk_request_destroy(mk_request* req);
+    pub fn mk_request_destroy(req: *mut mk_request);
+
+    // mk_status mk_request_set_string(mk_request* req, const char* name, const char* value);
+    pub fn mk_request_set_string(
+        req: *mut mk_request,
+        name: *const c_char,
+        value: *const c_char,
+    ) -> mk_status;
+
+    // mk_status mk_request_set_int(mk_request* req, const char* name, int64_t value);
+    pub fn mk_request_set_int(req: *mut mk_request, name: *const c_char, value: i64) -> mk_status;
+
+    // mk_status mk_request_set_bool(mk_request* req, const char* name, int32_t value);
+    pub fn mk_request_set_bool(req: *mut mk_request, name: *const c_char, value: i32)
+        -> mk_status;
+
+    // mk_status mk_workspace_run(mk_result** out, mk_workspace* ws, const mk_clock* now,
+    //                            const mk_request* req);
+    pub fn mk_workspace_run(
+        out: *mut *mut mk_result,
+        ws: *mut mk_workspace,
+        now: *const mk_clock,
+        req: *const mk_request,
+    ) -> mk_status;
+}
+
 // Section - Document
 
 /// `typedef struct mk_document mk_document;` (opaque)

@@ -1,0 +1,184 @@
+// Section - Requests of memkit.h: any command of the command table (src/commands/table.hpp) by
+// name, its arguments set by name and checked against the table as they are set.
+#include <algorithm>
+#include <memory>
+#include <string>
+
+#include "capi/command_run.hpp"
+#include "commands/table.hpp"
+#include "store/system_clock.hpp"
+#include "sync/postgres/postgres.hpp"
+
+struct mk_request {
+  const memkit::CommandSpec* spec = nullptr;
+  std::map<std::string, std::string> values;  // "--type" -> "decision"; positionals by name
+  std::vector<std::string> flags;             // "--apply"
+};
+
+namespace {
+
+using memkit::ArgumentSpec;
+using memkit::ArgumentType;
+using memkit::Errc;
+using memkit::Status;
+
+// The roots a workspace gives: never set on a request.
+bool is_root(std::string_view group, std::string_view name) {
+  if (group == "custodian") return name == "--project-root" || name == "--memory-dir";
+  if (group == "memorybox") return name == "--root";
+  if (group == "tiers") return name == "--workspace";
+  if (group == "curated") return name == "--store";
+  return false;
+}
+
+// The argument `name` ("type", "--type", "confirm_plan", "message") names, or why none.
+memkit::Result<const ArgumentSpec*> argument_of(const mk_request* req, const char* name) {
+  if (req == nullptr) return Status(Errc::invalid_argument, "req: NULL");
+  if (name == nullptr) return Status(Errc::invalid_argument, "name: NULL");
+  std::string wanted(name);
+  std::replace(wanted.begin(), wanted.end(), '_', '-');
+  const bool dashed = wanted.starts_with("--");
+  if (dashed) wanted.erase(0, 2);
+  const memkit::CommandSpec& spec = *req->spec;
+  std::vector<std::string> names;
+  for (const ArgumentSpec& a : spec.arguments) {
+    std::string plain(a.name);
+    if (a.positional) {
+      std::transform(plain.begin(), plain.end(), plain.begin(),
+                     [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    } else {
+      plain.erase(0, 2);
+    }
+    if (is_root(spec.group, a.name)) continue;
+    if (plain == wanted && !(a.positional && dashed)) return &a;
+    names.push_back(plain);
+  }
+  std::string message = std::string(name) + ": not an argument of " + spec.name();
+  if (is_root(spec.group, "--" + wanted)) {
+    message = std::string(name) + ": given by the workspace, not the request";
+  } else if (const std::optional<std::string> close = memkit::closest(wanted, names)) {
+    message += " (did you mean '" + *close + "'?)";
+  }
+  return Status(Errc::invalid_argument, std::move(message));
+}
+
+Status wrong_type(const ArgumentSpec& a, const char* setter) {
+  return Status(Errc::invalid_argument, std::string(a.name) + ": takes a " +
+                                            std::string(memkit::argument_type_name(a.type)) +
+                                            ", not " + setter);
+}
+
+}  // namespace
+
+extern "C" {
+
+mk_status mk_request_create(mk_request** out, const char* group, const char* verb) {
+  return memkit::capi::guard([&]() -> Status {
+    if (out == nullptr) return memkit::capi::null_argument("out");
+    if (group == nullptr) return memkit::capi::null_argument("group");
+    if (verb == nullptr) return memkit::capi::null_argument("verb");
+    std::vector<std::string> words;
+    for (std::string_view rest(verb); !rest.empty();) {
+      const std::size_t space = rest.find(' ');
+      if (space != 0) words.emplace_back(rest.substr(0, space));
+      rest = space == std::string_view::npos ? std::string_view() : rest.substr(space + 1);
+    }
+    std::size_t verb_words = 0;
+    const memkit::Result<const memkit::CommandSpec*> spec =
+        memkit::resolve_command(group, words, &verb_words);
+    if (!spec) return spec.status();
+    if (*spec == nullptr || verb_words != words.size()) {
+      return Status(Errc::invalid_argument,
+                    std::string("verb: '") + verb + "' is not a command of " + group);
+    }
+    auto req = std::make_unique<mk_request>();
+    req->spec = *spec;
+    *out = req.release();
+    return Status();
+  });
+}
+
+void mk_request_destroy(mk_request* req) { delete req; }
+
+mk_status mk_request_set_string(mk_request* req, const char* name, const char* value) {
+  return memkit::capi::guard([&]() -> Status {
+    const memkit::Result<const ArgumentSpec*> a = argument_of(req, name);
+    if (!a) return a.status();
+    if (value == nullptr) return memkit::capi::null_argument("value");
+    if ((*a)->type == ArgumentType::boolean) return wrong_type(**a, "text");
+    req->values[std::string((*a)->name)] = value;
+    return Status();
+  });
+}
+
+mk_status mk_request_set_int(mk_request* req, const char* name, int64_t value) {
+  return memkit::capi::guard([&]() -> Status {
+    const memkit::Result<const ArgumentSpec*> a = argument_of(req, name);
+    if (!a) return a.status();
+    if ((*a)->type != ArgumentType::integer && (*a)->type != ArgumentType::number) {
+      return wrong_type(**a, "an integer");
+    }
+    req->values[std::string((*a)->name)] = std::to_string(value);
+    return Status();
+  });
+}
+
+mk_status mk_request_set_bool(mk_request* req, const char* name, int32_t value) {
+  return memkit::capi::guard([&]() -> Status {
+    const memkit::Result<const ArgumentSpec*> a = argument_of(req, name);
+    if (!a) return a.status();
+    if ((*a)->type != ArgumentType::boolean) return wrong_type(**a, "a boolean");
+    const std::string flag((*a)->name);
+    std::erase(req->flags, flag);
+    if (value != 0) req->flags.push_back(flag);
+    return Status();
+  });
+}
+
+mk_status mk_workspace_run(mk_result** out, mk_workspace* ws, const mk_clock* now,
+                           const mk_request* req) {
+  if (req == nullptr) {
+    return memkit::capi::guard(
+        []() -> Status { return memkit::capi::null_argument("req"); });
+  }
+  const memkit::CommandSpec& spec = *req->spec;
+  const mk_layout wanted = spec.group == "memorybox" ? MK_LAYOUT_MEMORYBOX
+                           : spec.group == "tiers"   ? MK_LAYOUT_TIERS
+                           : spec.group == "curated" ? MK_LAYOUT_CURATED
+                                                     : MK_LAYOUT_CUSTODIAN;
+  if (ws != nullptr && (ws->layout != wanted || spec.group == "markdown")) {
+    return memkit::capi::guard([&]() -> Status {
+      return Status(Errc::invalid_argument,
+                    "ws: a workspace of another layout than " + std::string(spec.group) + "'s");
+    });
+  }
+  memkit::CommandRequest request;
+  request.group = std::string(spec.group);
+  const std::string_view verb = spec.verb;
+  const std::size_t space = verb.find(' ');
+  // The request the CLI's parser makes: a two-word verb's second word is the first positional.
+  if (space != std::string_view::npos) request.positionals.emplace_back(verb.substr(space + 1));
+  for (const ArgumentSpec& a : spec.arguments) {
+    const auto given = req->values.find(std::string(a.name));
+    if (given == req->values.end()) continue;
+    if (a.positional) {
+      request.positionals.push_back(given->second);
+    } else {
+      request.options[given->first] = given->second;
+    }
+  }
+  request.flags = req->flags;
+  // A sync gets what mk_memorybox_sync gives it: random bytes for a new workspace id, and the
+  // PostgreSQL adapter (its connection string from the conninfo-file argument).
+  memkit::CommandEnvironment host;
+  if (spec.group == "memorybox" && verb.starts_with("sync ")) {
+    host.random_bytes = memkit::read_system_random;
+#if MEMKIT_WITH_POSTGRES
+    host.open_postgres = memkit::sync::open_postgres_remote;
+#endif
+  }
+  return memkit::capi::run(out, ws, now, std::string(verb.substr(0, space)).c_str(),
+                           std::move(request), host);
+}
+
+}  // extern "C"

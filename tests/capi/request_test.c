@@ -1,0 +1,143 @@
+/* Requests (Section - Requests of memkit.h) from C11: any command by group and verb, its
+ * arguments set by name and checked against the command table as they are set; the same JSON as
+ * the typed functions give; the names, types, roots and layouts it refuses. Runs in a fresh
+ * folder under TMPDIR. */
+#define _POSIX_C_SOURCE 200809L
+#include <memkit.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+
+/* The whole envelope of a result, NUL-terminated (free it). */
+static char* json_of(const mk_result* result) {
+  mk_buf json = {NULL, 0};
+  if (mk_result_json(&json, result) != MK_OK) return NULL;
+  char* text = calloc(1, json.size + 1);
+  if (text != NULL) memcpy(text, json.ptr, json.size);
+  mk_buf_dispose(&json);
+  return text;
+}
+
+static int last_error_holds(const char* needle) {
+  return strstr(mk_last_error_message(), needle) != NULL;
+}
+
+int main(void) {
+  char root[512];
+  if (make_test_root(root, sizeof root, "request") != 0) return 1;
+  mk_clock now;
+  EXPECT(mk_clock_parse(&now, "2026-11-30T10:00:00+00:00") == MK_OK);
+
+  /* A custodian project: init, then an add by request. */
+  mk_workspace* ws = NULL;
+  EXPECT(mk_workspace_open(&ws, root, NULL) == MK_OK);
+  mk_result* result = NULL;
+  EXPECT(mk_workspace_init(&result, ws, &now, 0) == MK_OK);
+  mk_result_destroy(result);
+
+  mk_request* add = NULL;
+  EXPECT(mk_request_create(&add, "custodian", "add") == MK_OK);
+  EXPECT(mk_request_set_string(add, "message", "Reports render without JavaScript") == MK_OK);
+  EXPECT(mk_request_set_string(add, "--type", "constraint") == MK_OK);
+  EXPECT(mk_workspace_run(&result, ws, &now, add) == MK_OK);
+  EXPECT(mk_result_exit_code(result) == 0);
+  EXPECT(json_contains(result, "\"command\":\"custodian add\""));
+  EXPECT(json_contains(result, "\"written\":[\"constraints.md\""));
+  mk_result_destroy(result);
+  {
+    char* text = read_file_at(root, "docs/memory/constraints.md");
+    EXPECT(text != NULL && strstr(text, "- Reports render without JavaScript\n") != NULL);
+    free(text);
+  }
+
+  /* The same command through a request and through its typed function: the same bytes. */
+  mk_request* status = NULL;
+  EXPECT(mk_request_create(&status, "custodian", "status") == MK_OK);
+  EXPECT(mk_workspace_run(&result, ws, &now, status) == MK_OK);
+  mk_result* typed = NULL;
+  EXPECT(mk_workspace_status(&typed, ws, &now) == MK_OK);
+  char* by_request = json_of(result);
+  char* by_function = json_of(typed);
+  EXPECT(by_request != NULL && by_function != NULL && strcmp(by_request, by_function) == 0);
+  free(by_request);
+  free(by_function);
+  mk_result_destroy(result);
+  mk_result_destroy(typed);
+
+  /* Refused as they are set: a name the command does not take (with the closest one), a value
+   * of the wrong type, a root the workspace gives; the request stays usable. */
+  EXPECT(mk_request_set_string(add, "reson", "x") == MK_E_ARG);
+  EXPECT(last_error_holds("reson: not an argument of custodian add (did you mean 'reason'?)"));
+  EXPECT(mk_request_set_bool(add, "type", 1) == MK_E_ARG);
+  EXPECT(last_error_holds("--type: takes a string, not a boolean"));
+  EXPECT(mk_request_set_int(add, "allow_long", 1) == MK_E_ARG);
+  EXPECT(mk_request_set_string(add, "allow-long", "yes") == MK_E_ARG);
+  EXPECT(mk_request_set_bool(add, "allow_long", 1) == MK_OK);
+  EXPECT(mk_request_set_bool(add, "allow_long", 0) == MK_OK);
+  EXPECT(mk_request_set_string(add, "project-root", "/elsewhere") == MK_E_ARG);
+  EXPECT(last_error_holds("given by the workspace"));
+  EXPECT(mk_request_set_string(add, "--message", "x") == MK_E_ARG);  /* a positional, no -- */
+  EXPECT(mk_request_set_string(NULL, "type", "x") == MK_E_ARG);
+  EXPECT(mk_request_set_string(add, NULL, "x") == MK_E_ARG);
+  EXPECT(mk_request_set_string(add, "type", NULL) == MK_E_ARG);
+
+  /* Unknown groups and verbs, with suggestions; a group's first word alone is no verb. */
+  mk_request* bad = NULL;
+  EXPECT(mk_request_create(&bad, "custodain", "status") == MK_E_ARG && bad == NULL);
+  EXPECT(last_error_holds("unknown group 'custodain' (did you mean 'custodian'?)"));
+  EXPECT(mk_request_create(&bad, "custodian", "stauts") == MK_E_ARG);
+  EXPECT(last_error_holds("did you mean 'status'?"));
+  EXPECT(mk_request_create(&bad, "memorybox", "sync") == MK_E_ARG);
+  EXPECT(mk_request_create(&bad, "memorybox", "sync push extra") == MK_E_ARG);
+  EXPECT(mk_request_create(&bad, NULL, "status") == MK_E_ARG);
+
+  /* A command the workspace's layout does not run. */
+  mk_request* tiers = NULL;
+  EXPECT(mk_request_create(&tiers, "tiers", "list-themes") == MK_OK);
+  result = NULL;
+  EXPECT(mk_workspace_run(&result, ws, &now, tiers) == MK_E_ARG && result == NULL);
+  EXPECT(mk_workspace_run(&result, ws, &now, NULL) == MK_E_ARG);
+
+  /* A two-word verb, and an integer argument, on a MemoryBox root. */
+  mk_workspace_options options;
+  mk_workspace_options_init(&options);
+  options.layout = MK_LAYOUT_MEMORYBOX;
+  mk_workspace* box = NULL;
+  EXPECT(mk_workspace_open(&box, root, &options) == MK_OK);
+  mk_request* log = NULL;
+  EXPECT(mk_request_create(&log, "memorybox", "log") == MK_OK);
+  EXPECT(mk_request_set_string(log, "text", "Shipped the parser.") == MK_OK);
+  EXPECT(mk_request_set_string(log, "session", "parser work") == MK_OK);
+  EXPECT(mk_workspace_run(&result, box, &now, log) == MK_OK);
+  EXPECT(mk_result_exit_code(result) == 0);
+  EXPECT(json_contains(result, "\"command\":\"memorybox log\""));
+  mk_result_destroy(result);
+  EXPECT(path_exists(root, "memory/daily/2026-11-30.md"));
+  mk_request* verify = NULL;
+  EXPECT(mk_request_create(&verify, "memorybox", "canon verify") == MK_OK);
+  EXPECT(mk_workspace_run(&result, box, &now, verify) == MK_OK);
+  EXPECT(json_contains(result, "\"command\":\"memorybox canon verify\""));
+  mk_result_destroy(result);
+  mk_request* load = NULL;
+  EXPECT(mk_request_create(&load, "memorybox", "load") == MK_OK);
+  EXPECT(mk_request_set_int(load, "tier", 4) == MK_OK);
+  EXPECT(mk_workspace_run(&result, box, &now, load) == MK_OK);
+  EXPECT(mk_result_exit_code(result) == 0);
+  EXPECT(json_contains(result, "memory/daily/2026-11-30.md"));
+  mk_result_destroy(result);
+
+  mk_request_destroy(add);
+  mk_request_destroy(status);
+  mk_request_destroy(tiers);
+  mk_request_destroy(log);
+  mk_request_destroy(verify);
+  mk_request_destroy(load);
+  mk_request_destroy(NULL);
+  mk_workspace_destroy(ws);
+  mk_workspace_destroy(box);
+  if (failures != 0) fprintf(stderr, "%d check(s) failed\n", failures);
+  return failures == 0 ? 0 : 1;
+}
