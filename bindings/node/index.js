@@ -814,6 +814,56 @@ class Workspace {
     return this.#command(capi.mk_workspace_status, 'mk_workspace_status', now);
   }
 
+  /**
+   * Any command of the command table (commands()) by its group and verb ('memorybox',
+   * 'sync push'), with its positionals in order and its arguments by name (mk_workspace_run):
+   * `ws.run(now, 'custodian', 'add', ['Use PostgreSQL'], { type: 'decision' })`. Names are the
+   * table's without dashes (`confirm_plan` or 'confirm-plan'); true/false set a flag, an integer
+   * an integer or number argument, a string any other. An unknown name or a wrong type throws
+   * MK_E_ARG naming it and the closest known one; the workspace gives the root, `now` the clock.
+   * @param {string[]} [positionals]
+   * @param {Object<string, string|number|boolean>} [args]
+   */
+  run(now, group, verb, positionals = [], args = {}) {
+    const ptr = this.#handle();
+    const clock = clockArg(now);
+    if (!Array.isArray(positionals)) throw new TypeError('positionals must be an array');
+    const command = commands()
+      .groups.filter((g) => g.name === group)
+      .flatMap((g) => g.commands)
+      .find((c) => c.verb === verb);
+    const names = command
+      ? command.arguments.filter((a) => a.positional).map((a) => a.name.toLowerCase())
+      : [];
+    const req = [null];
+    check(
+      capi.mk_request_create(req, cString(group, 'group'), cString(verb, 'verb')),
+      'mk_request_create',
+    );
+    try {
+      if (positionals.length > names.length)
+        throw argError(`${group} ${verb} takes ${names.length} positional argument(s), got ` +
+          `${positionals.length}`);
+      const given = names.slice(0, positionals.length).map((n, i) => [n, positionals[i]]);
+      for (const [name, value] of given.concat(Object.entries(args))) {
+        const key = cString(name, 'name');
+        if (typeof value === 'boolean') {
+          check(capi.mk_request_set_bool(req[0], key, value ? 1 : 0), 'mk_request_set_bool');
+        } else if (typeof value === 'number' && Number.isInteger(value)) {
+          check(capi.mk_request_set_int(req[0], key, value), 'mk_request_set_int');
+        } else {
+          check(capi.mk_request_set_string(req[0], key, cString(String(value), name)),
+            'mk_request_set_string');
+        }
+      }
+      const out = [null];
+      check(capi.mk_workspace_run(out, ptr, clock, req[0]), 'mk_workspace_run');
+      return new Result(resultToken, out[0]);
+    } finally {
+      capi.mk_request_destroy(req[0]);
+    }
+  }
+
   /** `custodian check`. */
   check(now) {
     return this.#command(capi.mk_workspace_check, 'mk_workspace_check', now);

@@ -57,6 +57,24 @@ test('commands: the command table describes every command', () => {
   assert.deepEqual([text.type, text.required, log.effect], ['string', true, 'writes']);
 });
 
+test('run: any command by name, the same JSON as its typed method', (t) => {
+  const root = project(t);
+  const ws = Workspace.open(root);
+  t.after(() => ws.close());
+  const added = ws.run(NOW, 'custodian', 'add', ['Reports render without JavaScript'],
+    { type: 'constraint' });
+  assert.equal(added.exitCode, 0, added.json);
+  assert.equal(JSON.parse(added.json).command, 'custodian add');
+  assert.match(fs.readFileSync(path.join(root, 'docs/memory/constraints.md'), 'utf8'),
+    /- Reports render without JavaScript\n/);
+  assert.equal(ws.run(NOW, 'custodian', 'status').json, ws.status(NOW).json);
+  assertMemkitError(() => ws.run(NOW, 'custodian', 'add', ['x'], { tpye: 'constraint' }),
+    -1, 'MK_E_ARG', /did you mean 'type'\?/);
+  assertMemkitError(() => ws.run(NOW, 'custodain', 'status'), -1, 'MK_E_ARG',
+    /did you mean 'custodian'\?/);
+  assert.throws(() => ws.run(NOW, 'custodian', 'status', ['extra']));
+});
+
 /* Clock */
 
 test('clock: an RFC 3339 time with an offset parses to its instant and offset', () => {

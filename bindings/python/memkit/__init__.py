@@ -973,6 +973,44 @@ class Workspace(_Handle):
             _check(function(ctypes.byref(out), self._use_unlocked(), ctypes.byref(clock), *args))
         return Result(out)
 
+    def run(self, now: ClockLike, group: str, verb: str, *positionals: Text,
+            **arguments: Any) -> Result:
+        """mk_workspace_run: any command of the command table (commands()) by its group and verb
+        ("memorybox", "sync push"), its arguments by name as keyword arguments (project_ref=...,
+        apply=True); positionals in order. True/False set a flag, an int an integer or number,
+        anything else text. An unknown name or a wrong type raises the library's Error (MK_E_ARG)
+        naming it and the closest known one; the workspace gives the root and `now` the clock."""
+        table = [c for g in commands()["groups"] if g["name"] == group for c in g["commands"]
+                 if c["verb"] == verb]
+        names = [a["name"].lower() for a in (table[0]["arguments"] if table else [])
+                 if a["positional"]]
+        request = ctypes.POINTER(_capi.mk_request)()
+        _check(_capi.mk_request_create(ctypes.byref(request), _cstring(group, "group"),
+                                       _cstring(verb, "verb")))
+        try:
+            if len(positionals) > len(names):
+                raise ArgumentError("%s %s takes %d positional argument(s), got %d" % (
+                    group, verb, len(names), len(positionals)))
+            given = list(zip(names, positionals)) + list(arguments.items())
+            for name, value in given:
+                key = _cstring(name, "name")
+                if isinstance(value, bool):
+                    _check(_capi.mk_request_set_bool(request, key, 1 if value else 0))
+                elif isinstance(value, int):
+                    _check(_capi.mk_request_set_int(request, key, value))
+                elif isinstance(value, os.PathLike):
+                    _check(_capi.mk_request_set_string(request, key, _cpath(value, name)))
+                else:
+                    _check(_capi.mk_request_set_string(request, key, _cstring(value, name)))
+            clock = _clock(now)
+            out = ctypes.POINTER(_capi.mk_result)()
+            with self._lock:
+                _check(_capi.mk_workspace_run(ctypes.byref(out), self._use_unlocked(),
+                                              ctypes.byref(clock), request))
+            return Result(out)
+        finally:
+            _capi.mk_request_destroy(request)
+
     def init(self, now: ClockLike, extended: bool = False,
              profile: Union[None, str, Profile] = None) -> Result:
         """mk_workspace_init (`custodian init [--extended]`, or `memorybox init [--profile

@@ -396,6 +396,31 @@ class ResultTests(TempDirTestCase):
 
 
 class CommandTests(TempDirTestCase):
+    def test_any_command_by_name_through_run(self):
+        root = self.project()
+        with memkit.Workspace.open(root) as ws:
+            ws.init(NOW).close()
+            with ws.run(NOW, "custodian", "add", "Reports render without JavaScript",
+                        type="constraint") as added:
+                self.assertEqual(added.exit_code, 0, added.json)
+                self.assertEqual(json.loads(added.json)["command"], "custodian add")
+            self.assertIn("- Reports render without JavaScript\n",
+                          (root / "docs/memory/constraints.md").read_text())
+            with ws.run(NOW, "custodian", "status") as by_name, ws.status(NOW) as typed:
+                self.assertEqual(by_name.json, typed.json)
+            with ws.run(NOW, "custodian", "compact", archive_oldest=False) as plan:
+                self.assertEqual(plan.exit_code, 0, plan.json)
+            with self.assertRaises(memkit.Error) as caught:
+                ws.run(NOW, "custodian", "add", "x", tpye="constraint")
+            self.assertEqual(caught.exception.code, memkit.Status.E_ARG)
+            self.assertIn("did you mean 'type'?", str(caught.exception))
+            with self.assertRaises(memkit.Error):
+                ws.run(NOW, "custodian", "add", "x", type=3)  # a string argument
+            with self.assertRaises(memkit.Error):
+                ws.run(NOW, "custodain", "status")
+            with self.assertRaises(memkit.ArgumentError):
+                ws.run(NOW, "custodian", "status", "extra")
+
     def test_add_then_forget(self):
         root = self.project()
         with memkit.Workspace.open(root) as ws:

@@ -57,4 +57,4 @@ pub use options::{
 pub use sync::{SyncCommand, SyncOptions};
 pub use tiers::{TiersCommand, TiersOptions};
 pub use version::{check_version, commands_json, version, version_string};
-pub use workspace::Workspace;
+pub use workspace::{Arg, Workspace};

@@ -944,8 +944,7 @@ extern "C" {
     pub fn mk_request_set_int(req: *mut mk_request, name: *const c_char, value: i64) -> mk_status;
 
     // mk_status mk_request_set_bool(mk_request* req, const char* name, int32_t value);
-    pub fn mk_request_set_bool(req: *mut mk_request, name: *const c_char, value: i32)
-        -> mk_status;
+    pub fn mk_request_set_bool(req: *mut mk_request, name: *const c_char, value: i32) -> mk_status;
 
     // mk_status mk_workspace_run(mk_result** out, mk_workspace* ws, const mk_clock* now,
     //                            const mk_request* req);

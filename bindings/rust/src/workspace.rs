@@ -163,6 +163,46 @@ impl Workspace {
         self.run(|out, ws| unsafe { sys::mk_workspace_status(out, ws, &now.raw) })
     }
 
+    /// Any command of the command table ([`commands_json`](crate::commands_json)) by its group
+    /// and verb (`"memorybox"`, `"sync push"`), its positionals and named arguments given as
+    /// [`Arg`]s: `ws.run(&now, "custodian", "add", &[("message", Arg::Text("Use PostgreSQL"))],
+    /// ...)`. Names are the table's without dashes (`"confirm-plan"` or `"confirm_plan"`),
+    /// positionals by their lower-case names (`"message"`, `"src"`). An unknown name or a wrong
+    /// type is an `MK_E_ARG` error naming it and the closest known one; the workspace gives the
+    /// root and `now` the clock.
+    #[doc(alias = "mk_workspace_run")]
+    pub fn run_command(
+        &mut self,
+        now: &Clock,
+        group: &str,
+        verb: &str,
+        args: &[(&str, Arg<'_>)],
+    ) -> Result<CommandResult> {
+        let group = text_cstring("group", group)?;
+        let verb = text_cstring("verb", verb)?;
+        let mut raw = ptr::null_mut();
+        // SAFETY: out-parameter and two NUL-terminated strings.
+        check(unsafe { sys::mk_request_create(&mut raw, group.as_ptr(), verb.as_ptr()) })?;
+        let request = Request(raw);
+        for (name, value) in args {
+            let key = text_cstring("name", name)?;
+            // SAFETY (each setter): a live request and NUL-terminated strings.
+            check(match value {
+                Arg::Text(text) => {
+                    let text = text_cstring(name, text)?;
+                    unsafe { sys::mk_request_set_string(request.0, key.as_ptr(), text.as_ptr()) }
+                }
+                Arg::Int(number) => unsafe {
+                    sys::mk_request_set_int(request.0, key.as_ptr(), *number)
+                },
+                Arg::Flag(on) => unsafe {
+                    sys::mk_request_set_bool(request.0, key.as_ptr(), i32::from(*on))
+                },
+            })?;
+        }
+        self.run(|out, ws| unsafe { sys::mk_workspace_run(out, ws, &now.raw, request.0) })
+    }
+
     /// `custodian check`: layout consistency; writes nothing.
     #[doc(alias = "mk_workspace_check")]
     pub fn check(&mut self, now: &Clock) -> Result<CommandResult> {
@@ -913,5 +953,26 @@ impl Drop for Workspace {
 impl fmt::Debug for Workspace {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_tuple("Workspace").field(&self.ptr).finish()
+    }
+}
+
+/// A value of a command argument for [`Workspace::run_command`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Arg<'a> {
+    /// Any argument but a flag: text, a path, a time, JSON, or a number as the CLI writes it.
+    Text(&'a str),
+    /// An integer or number argument.
+    Int(i64),
+    /// A flag: given or not.
+    Flag(bool),
+}
+
+/// An `mk_request` released when dropped.
+struct Request(*mut sys::mk_request);
+
+impl Drop for Request {
+    fn drop(&mut self) {
+        // SAFETY: made by mk_request_create, released once.
+        unsafe { sys::mk_request_destroy(self.0) }
     }
 }

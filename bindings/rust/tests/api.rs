@@ -56,6 +56,56 @@ fn the_library_is_version_0_1_0() {
 }
 
 #[test]
+fn any_command_runs_by_name_with_the_json_of_its_typed_method() {
+    let (dir, mut ws) = initialised_project();
+    let added = ws
+        .run_command(
+            &now(),
+            "custodian",
+            "add",
+            &[
+                (
+                    "message",
+                    memkit::Arg::Text("Reports render without JavaScript"),
+                ),
+                ("type", memkit::Arg::Text("constraint")),
+            ],
+        )
+        .expect("run");
+    assert_eq!(added.exit_code(), 0, "{}", added.json().unwrap());
+    let constraints = std::fs::read_to_string(dir.path().join("docs/memory/constraints.md"))
+        .expect("constraints.md");
+    assert!(constraints.contains("- Reports render without JavaScript\n"));
+    let by_name = ws
+        .run_command(&now(), "custodian", "status", &[])
+        .expect("status");
+    let typed = ws.status(&now()).expect("status");
+    assert_eq!(by_name.json().unwrap(), typed.json().unwrap());
+    let wrong = ws.run_command(
+        &now(),
+        "custodian",
+        "add",
+        &[("tpye", memkit::Arg::Text("x"))],
+    );
+    let error = expect_error(wrong, -1, "MK_E_ARG");
+    assert!(
+        error.message().contains("did you mean 'type'?"),
+        "{}",
+        error.message()
+    );
+    expect_error(
+        ws.run_command(
+            &now(),
+            "custodian",
+            "add",
+            &[("type", memkit::Arg::Flag(true))],
+        ),
+        -1,
+        "MK_E_ARG",
+    );
+}
+
+#[test]
 fn the_command_table_describes_every_command() {
     let table = memkit::commands_json().expect("the table");
     assert!(table.starts_with("{\"global_options\":["));
