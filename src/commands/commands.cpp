@@ -236,7 +236,6 @@ CommandReply execute(const CommandRequest& request, const CommandEnvironment& en
     reply.findings.push_back(finding_from(taken));
     return reply;
   }
-  reply.command = request.group + " " + request.command;  // a two-word verb's executor says more
   // No exception leaves a command: running out of memory (or a bug) is a finding like any other,
   // with what the command had not yet written left unwritten. A write it had begun is atomic or
   // journalled, so the files hold the old or the new bytes, as after a crash.

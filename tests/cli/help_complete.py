@@ -12,6 +12,7 @@ usage: help_complete.py MEMKIT
 """
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -72,6 +73,26 @@ def main():
                     check(choice in flat, "%s --help shows %s's choice %s" % (
                         name, argument["name"], choice))
     check(count == len(listing.splitlines()), "memkit commands: one line per command")
+
+    # Every command of the table reaches an executor: run bare in an empty folder (arguments it
+    # needs are missing, so nothing is written), it answers as itself, never as an unknown one.
+    empty = tempfile.mkdtemp(prefix="memkit-table-")
+    for group in table["groups"]:
+        for command in group["commands"]:
+            name = command["name"]
+            code, out, err = run(memkit, *name.split(" "), "--format", "json",
+                                 "--now", "2026-11-30T10:00:00Z", "--lock-timeout", "0",
+                                 cwd=empty)
+            try:
+                envelope = json.loads(out)
+            except ValueError:
+                check(False, "%s: no envelope: %r %r" % (name, out, err))
+                continue
+            check(envelope["command"].startswith(name),
+                  "%s answers as %s" % (name, envelope["command"]))
+            check("unknown command" not in out and "unknown group" not in out,
+                  "%s: %s" % (name, out))
+    shutil.rmtree(empty, ignore_errors=True)
 
     scratch = tempfile.mkdtemp(prefix="memkit-help-")
     for args, named, suggested in (
