@@ -20,6 +20,7 @@ usage: hostile_paths.py MEMKIT_BINARY
 """
 
 import hashlib
+import json
 import os
 import shutil
 import stat
@@ -31,9 +32,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 EXAMPLES = os.path.normpath(os.path.join(HERE, "..", "..", "examples"))
 TIMEOUT_SECONDS = 10
 
-# TODO(defect 14): refusals still make `.memkit/` (its lock, .gitignore) in some groups; another
-# engineer is making every refusal write nothing at all. Until that is merged, changes inside a
-# `.memkit` folder are tolerated. Set this to False then.
+# Refusals write nothing at all, not even `.memkit/` (issue 24, defect 14): no change inside a
+# state folder is tolerated either.
 TOLERATE_STATE_FOLDER = False
 
 COPIES = {"proj": "project", "box": "memorybox", "tw": "tiers", "cs": "curated"}
@@ -216,6 +216,9 @@ ARGUMENTS = [
     ("memorybox canon add --file",
      ["memorybox", "canon", "add", "--root", "box", "--file", "@V@", "--text", "a rule"],
      "--file", inner_values("box/brain/canon"), MAVEN),
+    ("memorybox sync push --conninfo-file",
+     ["memorybox", "sync", "push", "--root", "box", "--remote", "postgres", "--conninfo-file",
+      "@V@"], "--conninfo-file", input_values(), []),
     # tiers
     ("tiers init --workspace", ["tiers", "init", "--workspace", "@V@"], "--workspace",
      root_values(), []),
@@ -368,6 +371,17 @@ def main():
     env = environment()
     failures = []
     runs = 0
+    # Every path argument of the command table, in each group that has it, has its cases here.
+    table = json.loads(subprocess.run([binary, "commands", "--format", "json"], env=env,
+                                      capture_output=True, text=True, check=True).stdout)
+    covered = {(argv[0], name) for _, argv, name, _, _ in ARGUMENTS}
+    for group in table["groups"]:
+        for command in group["commands"]:
+            for argument in command["arguments"]:
+                if argument["type"] == "path" and not argument["positional"] and \
+                        (group["name"], argument["name"]) not in covered:
+                    failures.append("no hostile cases for %s %s (%s has it)" % (
+                        group["name"], argument["name"], command["name"]))
     for label, argv, name, values, setup in ARGUMENTS:
         for value_label, value, planter, planted in values:
             runs += 1
