@@ -1,6 +1,7 @@
 #include "text/utf8_simd.hpp"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <cpuid.h>
 #include <immintrin.h>
 #define MEMKIT_UTF8_SSSE3 1
 #endif
@@ -145,7 +146,15 @@ __attribute__((target("ssse3"))) std::size_t valid_prefix_ssse3(const unsigned c
 
 std::size_t valid_utf8_prefix(const unsigned char* p, std::size_t n) noexcept {
 #ifdef MEMKIT_UTF8_SSSE3
-  static const bool has_ssse3 = __builtin_cpu_supports("ssse3");
+  // cpuid itself, once, when first needed: __builtin_cpu_supports links libgcc's feature
+  // detection in as a constructor that runs at every start of every program, parsing or not.
+  static const bool has_ssse3 = [] {
+    unsigned a = 0;
+    unsigned b = 0;
+    unsigned c = 0;
+    unsigned d = 0;
+    return __get_cpuid(1, &a, &b, &c, &d) != 0 && (c & bit_SSSE3) != 0;
+  }();
   if (has_ssse3) return valid_prefix_ssse3(p, n);
 #endif
   (void)p;
