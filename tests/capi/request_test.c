@@ -129,6 +129,45 @@ int main(void) {
   EXPECT(json_contains(result, "memory/daily/2026-11-30.md"));
   mk_result_destroy(result);
 
+  /* A three-tier workspace and a curated store: the layout gives --workspace and --store; a
+   * curated request names the workspace inside the store itself. */
+  mk_workspace_options_init(&options);
+  options.layout = MK_LAYOUT_TIERS;
+  mk_workspace* tw = NULL;
+  EXPECT(mk_workspace_open(&tw, root, &options) == MK_OK);
+  mk_request* turn = NULL;
+  EXPECT(mk_request_create(&turn, "tiers", "log-turn") == MK_OK);
+  EXPECT(mk_request_set_string(turn, "content", "Read the parser's tests") == MK_OK);
+  EXPECT(mk_request_set_string(turn, "workspace", ".") == MK_E_ARG);  /* the root: the layout's */
+  EXPECT(mk_workspace_run(&result, tw, &now, turn) == MK_OK);
+  EXPECT(mk_result_exit_code(result) == 0);
+  EXPECT(json_contains(result, "\"command\":\"tiers log-turn\""));
+  mk_result_destroy(result);
+  EXPECT(path_exists(root, "memory/sessions/2026-11-30.md"));
+  mk_workspace_options_init(&options);
+  options.layout = MK_LAYOUT_CURATED;
+  char store[600];
+  snprintf(store, sizeof store, "%s/store", root);
+  mk_workspace* cs = NULL;
+  EXPECT(mk_workspace_open(&cs, store, &options) == MK_OK);
+  mk_request* row = NULL;
+  EXPECT(mk_request_create(&row, "curated", "add") == MK_OK);
+  EXPECT(mk_request_set_string(row, "workspace", "billing") == MK_OK);
+  EXPECT(mk_request_set_string(row, "name", "project_parser") == MK_OK);
+  EXPECT(mk_request_set_string(row, "type", "project") == MK_OK);
+  EXPECT(mk_request_set_string(row, "body", "The parser ships.") == MK_OK);
+  EXPECT(mk_request_set_string(row, "store", store) == MK_E_ARG);
+  EXPECT(mk_workspace_run(&result, cs, &now, row) == MK_OK);
+  EXPECT(mk_result_exit_code(result) == 0);
+  EXPECT(json_contains(result, "\"command\":\"curated add\""));
+  mk_result_destroy(result);
+  EXPECT(path_exists(store, "rows/billing/project.md"));
+  EXPECT(mk_workspace_run(&result, tw, &now, row) == MK_E_ARG);  /* a curated request, tiers ws */
+
+  mk_request_destroy(turn);
+  mk_request_destroy(row);
+  mk_workspace_destroy(tw);
+  mk_workspace_destroy(cs);
   mk_request_destroy(add);
   mk_request_destroy(status);
   mk_request_destroy(tiers);
