@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Generates the raw layers of the bindings from capi/memkit.h (issue 27): today the Python one,
-bindings/python/memkit/_capi.py. Every constant, type, struct (fields in order), callback and
-function of the header, in header order under its section and (for functions) its C prototype;
-the hand-written loader (_LOADER below) sits between the types and the functions.
+"""Generates the raw layers of the bindings from capi/memkit.h (issue 27): Python's
+bindings/python/memkit/_capi.py (ctypes) and Rust's bindings/rust/src/sys.rs. Every constant,
+type, struct (fields in order), callback and function of the header, in header order under its
+section and (for functions) its C prototype; in Python the hand-written loader (_PY_LOADER below)
+sits between the types and the functions.
 
 usage: generate_raw.py [--check]     (--check: exit 1 when a committed file differs)
 Standard library only.
@@ -18,6 +19,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 HEADER = REPO / "capi" / "memkit.h"
 PYTHON = REPO / "bindings" / "python" / "memkit" / "_capi.py"
+RUST = REPO / "bindings" / "rust" / "src" / "sys.rs"
 
 
 # ---- the header, as items in order ----------------------------------------------------------
@@ -334,12 +336,124 @@ def _fn(name: str, restype, *argtypes):
 '''
 
 
+# ---- Rust (bindings/rust/src/sys.rs) ---------------------------------------------------------
+
+_RS_SCALARS = {"int32_t": "i32", "uint32_t": "u32", "int64_t": "i64", "uint64_t": "u64",
+               "size_t": "usize", "double": "f64", "char": "c_char", "void": "c_void"}
+_RS_KEYWORDS = {"type", "ref", "mod", "match", "fn", "in", "loop", "move", "self", "use", "where"}
+
+
+def rs_name(name: str) -> str:
+    return name + "_" if name in _RS_KEYWORDS else name
+
+
+def rs_type(ctype: str) -> str:
+    words = ctype.replace("*", " * ").split()
+    # memkit.h writes `const T* x`: the const is the pointee's.
+    const = bool(words) and words[0] == "const"
+    words = [w for w in words if w != "const"]
+    stars = words.count("*")
+    base = " ".join(w for w in words if w != "*")
+    out = _RS_SCALARS.get(base, base)
+    for level in range(stars):
+        out = ("*const " if const and level == 0 else "*mut ") + out
+    return out
+
+
+def rs_params(params: list) -> str:
+    return ", ".join(f"{rs_name(name)}: {rs_type(ctype)}" for ctype, name in params)
+
+
+def rs_result(ctype: str) -> str:
+    return "" if ctype == "void" else " -> " + rs_type(ctype)
+
+
+def rust_layer(items: list) -> str:
+    scalars = {"i32", "u32", "i64", "u64", "usize", "c_char"}
+    scalars |= {i.name for i in items if i.kind == "alias"}  # the int32_t enums
+    out = [_RS_HEAD]
+    alias = "i32"
+    in_extern = False
+    for item in items:
+        if item.kind != "function" and in_extern:
+            out.append("}\n")
+            in_extern = False
+        if item.kind == "section":
+            out.append(f"// Section - {item.name}\n")
+        elif item.kind == "constant":
+            value = item.text
+            if item.name == "MK_VERSION_NUMBER":
+                out.append("pub const MK_VERSION_NUMBER: i32 =\n"
+                           "    MK_VERSION_MAJOR * 10000 + MK_VERSION_MINOR * 100 + MK_VERSION_PATCH;")
+            elif item.name == "MK_VERSION_STRING":
+                out.append('pub const MK_VERSION_STRING: &str = "0.1.0";')
+            elif item.name.startswith("MK_VERSION_"):
+                out.append(f"pub const {item.name}: i32 = {value};")
+            elif value == "INT64_MIN":
+                out.append(f"pub const {item.name}: i64 = i64::MIN;")
+            elif re.fullmatch(r"\d+[uU]", value):
+                out.append(f"pub const {item.name}: u32 = {value[:-1]};")
+            else:
+                # The values of an int32_t enum share its first word: MK_FORGET_* of
+                # mk_forget_mode, MK_OK and MK_E_* of mk_status; others (MK_JUDGE_*) are i32.
+                word = alias[3:].split("_")[0].upper()
+                typed = item.name.startswith(f"MK_{word}_") or \
+                    (alias == "mk_status" and re.match(r"MK_(OK|E_)", item.name))
+                out.append(f"pub const {item.name}: {alias if typed else 'i32'} = {value};")
+        elif item.kind == "alias":
+            alias = item.name
+            out.append(f"/// `typedef {item.text} {item.name};`\n"
+                       f"pub type {item.name} = {_RS_SCALARS.get(item.text, item.text)};")
+        elif item.kind == "opaque":
+            out.append(f"\n/// `typedef struct {item.name} {item.name};` (opaque)\n#[repr(C)]\n"
+                       f"pub struct {item.name} {{\n    _private: [u8; 0],\n"
+                       f"    _marker: PhantomData<(*mut u8, PhantomPinned)>,\n}}\n")
+        elif item.kind == "struct":
+            types = [rs_type(ctype) for ctype, _ in item.fields]
+            plain = all(t in scalars for t in types)
+            # A struct owning what a field points to (mk_buf) is not copied by accident.
+            owning = any(t.startswith("*mut ") for t in types)
+            derive = ("Debug" if owning else
+                      "Clone, Copy, Debug, Default, PartialEq, Eq" if plain else "Clone, Copy, Debug")
+            fields = "".join(f"    pub {rs_name(name)}: {t},\n"
+                             for (_, name), t in zip(item.fields, types))
+            out.append(f"\n/// `{item.name}` of memkit.h.\n#[repr(C)]\n#[derive({derive})]\n"
+                       f"pub struct {item.name} {{\n{fields}}}\n")
+        elif item.kind == "callback":
+            out.append(f"\n/// `{item.name}` of memkit.h.\npub type {item.name} = Option<\n"
+                       f"    unsafe extern \"C\" fn({rs_params(item.fields)})"
+                       f"{rs_result(item.result)},\n>;\n")
+        elif item.kind == "function":
+            if not in_extern:
+                out.append('\nextern "C" {')
+                in_extern = True
+            out.append("\n".join(f"    // {line}" for line in prototype_lines(item.prototype)))
+            out.append(f"    pub fn {item.name}({rs_params(item.fields)}){rs_result(item.result)};")
+    if in_extern:
+        out.append("}\n")
+    text = "\n".join(out)
+    return re.sub(r"\n{3,}", "\n\n", text).rstrip("\n") + "\n"
+
+
+_RS_HEAD = """//! The raw C ABI of memkit, GENERATED by bindings/generate_raw.py from capi/memkit.h: edit the
+//! header (or the generator), never this file.
+//!
+//! Every function is declared once, in header order, under its C prototype. Nothing here is
+//! safe to call without reading that prototype's contract in memkit.h: ownership, NULL rules
+//! and thread safety are stated there, and the safe API in `lib.rs` is built on them.
+#![allow(non_camel_case_types)]
+
+use std::marker::{PhantomData, PhantomPinned};
+use std::os::raw::{c_char, c_void};
+"""
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--check", action="store_true")
     args = parser.parse_args()
     items = read_header()
-    outputs = {PYTHON: python_layer(items)}
+    outputs = {PYTHON: python_layer(items), RUST: rust_layer(items)}
     stale = []
     for path, text in outputs.items():
         if args.check:
