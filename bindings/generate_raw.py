@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """Generates the raw layers of the bindings from capi/memkit.h (issue 27): Python's
-bindings/python/memkit/_capi.py (ctypes) and Rust's bindings/rust/src/sys.rs. Every constant,
-type, struct (fields in order), callback and function of the header, in header order under its
-section and (for functions) its C prototype; in Python the hand-written loader (_PY_LOADER below)
-sits between the types and the functions.
+bindings/python/memkit/_capi.py (ctypes), Rust's bindings/rust/src/sys.rs and Node's
+bindings/node/lib/capi.js (koffi). Every constant, type, struct (fields in order), callback and
+function of the header, in header order under its section and (for functions) its C prototype.
+The loaders are written by hand (_PY_LOADER,
+_JS_HEAD below). Binary text (a `const char*` followed by its size, in a struct or a callback) is
+declared as void* where the language would otherwise read it as a NUL-terminated string.
 
 usage: generate_raw.py [--check]     (--check: exit 1 when a committed file differs)
 Standard library only.
@@ -20,6 +22,7 @@ REPO = Path(__file__).resolve().parent.parent
 HEADER = REPO / "capi" / "memkit.h"
 PYTHON = REPO / "bindings" / "python" / "memkit" / "_capi.py"
 RUST = REPO / "bindings" / "rust" / "src" / "sys.rs"
+NODE = REPO / "bindings" / "node" / "lib" / "capi.js"
 
 
 # ---- the header, as items in order ----------------------------------------------------------
@@ -448,12 +451,202 @@ use std::os::raw::{c_char, c_void};
 """
 
 
+# ---- Node (bindings/node/lib/capi.js, koffi) -------------------------------------------------
+
+def js_type(ctype: str, binary: bool = False) -> str:
+    """A C type as koffi spells it: `const char*` as 'const char *', binary text as void."""
+    words = ctype.replace("*", " * ").split()
+    const = bool(words) and words[0] == "const"
+    words = [w for w in words if w != "const"]
+    stars = words.count("*")
+    base = " ".join(w for w in words if w != "*")
+    if binary and base == "char" and stars == 1:
+        base = "void"
+    spelled = ("const " if const else "") + base
+    return spelled + (" " + "*" * stars if stars else "")
+
+
+def js_params(params: list, callbacks: set, function: str = "") -> str:
+    out = []
+    for i, (ctype, name) in enumerate(params):
+        following = params[i + 1][0] if i + 1 < len(params) else ""
+        binary = not function and following.strip() == "size_t" and "char" in ctype
+        spelled = js_type(ctype, binary)
+        if ctype in callbacks:
+            spelled = ctype + " *"  # koffi passes a callback through a pointer to its proto
+        annotation = ""
+        if "*" in ctype and not ctype.startswith("const"):
+            if function == "mk_buf_dispose":
+                annotation = "_Inout_ "
+            elif name == "out" or (function.endswith("_init") and len(params) == 1):
+                annotation = "_Out_ "
+        out.append(f"{annotation}{spelled}{'' if spelled.endswith('*') else ' '}{name}")
+    return ", ".join(out) if out else "void"
+
+
+def js_string_lines(text: str, head: str) -> list:
+    """`head` and a prototype string split into 'a ' + 'b' pieces of at most 100 columns."""
+    if len(head) + len(text) + 5 <= 100:
+        return [f"{head}'{text}');"]
+    lines = [head]
+    pieces = text.split(", ")
+    current = "  '"
+    for i, piece in enumerate(pieces):
+        piece = piece + (", " if i + 1 < len(pieces) else "")
+        if len(current) + len(piece) + 4 > 100 and current not in ("  '", "    '"):
+            lines.append(current + "' +")
+            current = "    '"
+        current += piece
+    lines.append(current + "',")
+    lines.append(");")
+    return lines
+
+
+def node_layer(items: list) -> str:
+    callbacks = {i.name for i in items if i.kind == "callback"}
+    version = {i.name: i.text for i in items if i.kind == "constant"}
+    number = int(version["MK_VERSION_MAJOR"]) * 10000 + int(version["MK_VERSION_MINOR"]) * 100 \
+        + int(version["MK_VERSION_PATCH"])
+    out = [_JS_HEAD.replace("@@VERSION_NUMBER@@", str(number))]
+    functions, types, constants = [], [], []
+    for item in items:
+        if item.kind == "section":
+            if item.name != "Export":
+                out.append(f"\n/* Section - {item.name} */\n")
+        elif item.kind == "constant":
+            if item.name.startswith("MK_VERSION_"):
+                continue  # read from the library (mk_version_number), not a constant here
+            value = "-(2n ** 63n)" if item.text == "INT64_MIN" else \
+                re.sub(r"\b(\d+)[uU]\b", r"\1", item.text)
+            out.append(f"const {item.name} = {value};")
+            constants.append(item.name)
+        elif item.kind == "alias":
+            out.append(f"koffi.alias('{item.name}', '{item.text}');")
+        elif item.kind == "opaque":
+            out.append(f"\nkoffi.opaque('{item.name}');\n")
+        elif item.kind == "struct":
+            rows = []
+            for i, (ctype, name) in enumerate(item.fields):
+                following = item.fields[i + 1] if i + 1 < len(item.fields) else ("", "")
+                binary = following[1] == name + "_size" or (name == "ptr" and following[1] == "size")
+                rows.append(f"  {name}: '{js_type(ctype, binary)}',")
+            out.append(f"\nconst {item.name} = koffi.struct('{item.name}', {{\n" + "\n".join(rows)
+                       + "\n});\n")
+            types.append(item.name)
+        elif item.kind == "callback":
+            params = []
+            for i, (ctype, name) in enumerate(item.fields):
+                following = item.fields[i + 1][0] if i + 1 < len(item.fields) else ""
+                binary = following.strip() == "size_t" and "char" in ctype
+                spelled = ctype + " *" if ctype in callbacks else js_type(ctype, binary)
+                params.append(f"{spelled}{'' if spelled.endswith('*') else ' '}{name}")
+            proto = f"{item.result} {item.name}({', '.join(params)})"
+            out.append("")
+            out.extend(js_string_lines(proto, f"const {item.name} = koffi.proto("))
+            types.append(item.name)
+        elif item.kind == "function":
+            result = js_type(item.result)
+            proto = f"{result}{'' if result.endswith('*') else ' '}{item.name}" \
+                    f"({js_params(item.fields, callbacks, item.name)})"
+            out.append("\n".join("// " + ("MK_API " if i == 0 else "       ") + line
+                                 for i, line in enumerate(prototype_lines(item.prototype))))
+            out.extend(js_string_lines(proto, f"const {item.name} = lib.func("))
+            functions.append(item.name)
+            if item.name == "mk_version_string":
+                out.append(_JS_VERSION_CHECK)
+    out.append("\nmodule.exports = {\n  koffi,\n  libraryPath,\n  MK_VERSION_NUMBER,\n"
+               "  // functions, in header order\n"
+               + "".join(f"  {name},\n" for name in functions)
+               + "  // types\n  types: {\n" + "".join(f"    {name},\n" for name in types)
+               + "  },\n  // constants, with the header's names\n  constants: Object.freeze({\n"
+               + "".join(f"    {name},\n" for name in constants) + "  }),\n};\n")
+    text = "\n".join(out)
+    return re.sub(r"\n{3,}", "\n\n", text).rstrip("\n") + "\n"
+
+
+_JS_VERSION_CHECK = """
+// Checked before any other declaration, so a mismatched library fails here with a clear message
+// rather than later with a missing symbol or a wrong struct layout.
+{
+  const found = mk_version_number();
+  if (found !== MK_VERSION_NUMBER) {
+    throw new Error(
+      `memkit: ${libraryPath} is version ${found} (${mk_version_string()}), but this binding ` +
+        `needs MK_VERSION_NUMBER ${MK_VERSION_NUMBER}`,
+    );
+  }
+}
+"""
+
+
+_JS_HEAD = r"""'use strict';
+// The raw layer: capi/memkit.h as koffi sees it, one declaration per C function, in header order.
+// GENERATED by bindings/generate_raw.py from capi/memkit.h: edit the header (or the generator).
+// Nothing here owns memory or checks a status; index.js does that. Each function is declared from
+// its C prototype string, and the header's own declaration stands above it as a comment.
+//
+// koffi 3 turns every pointer into a BigInt that no longer knows its C type, so a handle handed to
+// the wrong function is undefined behaviour: only index.js touches these functions, and it keeps
+// each handle in a private #ptr field of the class that owns it.
+
+const fs = require('node:fs');
+const path = require('node:path');
+const koffi = require('koffi');
+
+// The header version this file was written against (MK_VERSION_NUMBER). The struct layouts below
+// are those of 0.1, so a library of any other version is refused on load (STYLE C10).
+const MK_VERSION_NUMBER = @@VERSION_NUMBER@@;
+
+/* Section - Export: library loading */
+
+function systemLibraryName() {
+  if (process.platform === 'win32') return 'memkit.dll';
+  if (process.platform === 'darwin') return 'libmemkit.dylib';
+  return 'libmemkit.so';
+}
+
+// MEMKIT_LIBRARY, else a copy in the package folder, else the system's search path.
+function loadLibrary() {
+  const fromEnv = process.env.MEMKIT_LIBRARY;
+  if (fromEnv) {
+    try {
+      return { lib: koffi.load(fromEnv), from: fromEnv };
+    } catch (err) {
+      throw new Error(`memkit: cannot load MEMKIT_LIBRARY=${fromEnv}: ${err.message}`, {
+        cause: err,
+      });
+    }
+  }
+  const name = systemLibraryName();
+  const inPackage = path.join(__dirname, '..', name);
+  if (fs.existsSync(inPackage)) {
+    try {
+      return { lib: koffi.load(inPackage), from: inPackage };
+    } catch (err) {
+      throw new Error(`memkit: cannot load ${inPackage}: ${err.message}`, { cause: err });
+    }
+  }
+  try {
+    return { lib: koffi.load(name), from: name };
+  } catch (err) {
+    throw new Error(
+      `memkit: cannot find the memkit C library: MEMKIT_LIBRARY is not set, ${inPackage} does not ` +
+        `exist, and loading "${name}" from the system failed (${err.message})`,
+      { cause: err },
+    );
+  }
+}
+
+const { lib, from: libraryPath } = loadLibrary();
+"""
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--check", action="store_true")
     args = parser.parse_args()
     items = read_header()
-    outputs = {PYTHON: python_layer(items), RUST: rust_layer(items)}
+    outputs = {PYTHON: python_layer(items), RUST: rust_layer(items), NODE: node_layer(items)}
     stale = []
     for path, text in outputs.items():
         if args.check:
