@@ -338,3 +338,16 @@ TEST_CASE("curated row file: a fence left open at the end is MK-PARSE-001 at its
   CHECK(comment.parse_error->message.find(":4: ") != std::string::npos);
   CHECK_FALSE(parse_row_file(kFile, kPath).parse_error.has_value());
 }
+
+// fuzz/regressions/curated_rows/heading_with_bare_carriage_returns: a bare CR is a character of
+// its line (only LF and CRLF end one, compaction.md §2.1) and whitespace around the name (W,
+// §2.2), so "## \r\r project_r" heads the entry project_r, its line running to the LF.
+TEST_CASE("curated rows: bare carriage returns around an entry's name are whitespace") {
+  const std::string bytes =
+      "# Curated memory: project\n\n## \r\r\rproject_r\r\nType: project\n\nrec\n";
+  const RowFile file = parse_row_file(bytes, kPath);
+  REQUIRE(file.entries.size() == 1);
+  CHECK(file.entries[0].row.name == "project_r");
+  CHECK(file.entries[0].valid);
+  CHECK(file.entries[0].begin == bytes.find("## "));
+}
