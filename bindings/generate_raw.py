@@ -534,13 +534,7 @@ def node_layer(items: list) -> str:
                        + "\n});\n")
             types.append(item.name)
         elif item.kind == "callback":
-            params = []
-            for i, (ctype, name) in enumerate(item.fields):
-                following = item.fields[i + 1][0] if i + 1 < len(item.fields) else ""
-                binary = following.strip() == "size_t" and "char" in ctype
-                spelled = ctype + " *" if ctype in callbacks else js_type(ctype, binary)
-                params.append(f"{spelled}{'' if spelled.endswith('*') else ' '}{name}")
-            proto = f"{item.result} {item.name}({', '.join(params)})"
+            proto = f"{item.result} {item.name}({js_params(item.fields, callbacks)})"
             out.append("")
             out.extend(js_string_lines(proto, f"const {item.name} = koffi.proto("))
             types.append(item.name)

@@ -20,29 +20,6 @@ namespace memkit {
 using commands_detail::fixed;
 using namespace view;  // NOLINT: the text views of the commands below
 
-// The command table's options, by the request's group and first verb word: a two-word verb
-// ("memorybox sync push") reaches its executor as command "sync" with "push" as its first
-// positional, and the executor checks what each second word takes.
-const std::map<std::string, CommandOptions>& command_options() {
-  static const std::map<std::string, CommandOptions> known = [] {
-    std::map<std::string, CommandOptions> out;
-    for (const CommandSpec& c : command_table()) {
-      const std::string_view first = c.verb.substr(0, c.verb.find(' '));
-      CommandOptions& options = out[std::string(c.group) + " " + std::string(first)];
-      for (const ArgumentSpec& a : c.arguments) {
-        if (a.positional) continue;
-        std::vector<std::string>& list =
-            a.type == ArgumentType::boolean ? options.flags : options.with_value;
-        if (std::find(list.begin(), list.end(), a.name) == list.end()) {
-          list.emplace_back(a.name);
-        }
-      }
-    }
-    return out;
-  }();
-  return known;
-}
-
 // Failures of the invocation or environment become fatal findings (spec README.md exit classes).
 Finding finding_from(const Status& status) {
   // Messages carry paths and arguments as the user gave them: shown, never raw.

@@ -89,15 +89,6 @@ struct CommandReply {
   std::shared_ptr<const StatusReport> status;    // custodian status
 };
 
-// The options each command accepts: those with a value and bare flags.
-struct CommandOptions {
-  std::vector<std::string> with_value;
-  std::vector<std::string> flags;
-};
-
-// Every command, "group command" -> its options.
-[[nodiscard]] const std::map<std::string, CommandOptions>& command_options();
-
 // Runs one command. Failures of the request or the environment come back as fatal findings; the
 // exit class is derive_exit_class(reply.findings).
 [[nodiscard]] CommandReply execute(const CommandRequest& request, const CommandEnvironment& env);
