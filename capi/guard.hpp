@@ -12,7 +12,7 @@
 
 namespace memkit::capi {
 
-// The calling thread's message for mk_last_error_message(); defined in status_c.cpp so that the
+// The calling thread's message for mk_error_message(); defined in status_c.cpp so that the
 // whole library shares one thread_local.
 [[nodiscard]] std::string& last_error_message() noexcept;
 

@@ -4,15 +4,24 @@
 #include <memory>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "capi/command_run.hpp"
 #include "commands/table.hpp"
+#include "json/json.hpp"
+#include "memkit/memorybox/gate.hpp"
+#include "memkit/text.hpp"
 #include "store/system_clock.hpp"
+#if MEMKIT_WITH_POSTGRES
 #include "sync/postgres/postgres.hpp"
+#endif
 
 struct mk_request {
   const memkit::CommandSpec* spec = nullptr;
   std::map<std::string, std::string> values;  // "--type" -> "decision"; positionals by name
   std::vector<std::string> flags;             // "--apply"
+  mk_judge_fn judge = nullptr;                // `memorybox gate` only
+  void* judge_payload = nullptr;
 };
 
 namespace {
@@ -50,7 +59,10 @@ memkit::Result<const ArgumentSpec*> argument_of(const mk_request* req, const cha
       plain.erase(0, 2);
     }
     if (is_root(spec.group, a.name)) continue;
-    if (plain == wanted && !(a.positional && dashed)) return &a;
+    // Positionals keep the table's underscores ("plan_id"); both spellings name them.
+    std::string spelled = plain;
+    std::replace(spelled.begin(), spelled.end(), '_', '-');
+    if (spelled == wanted && !(a.positional && dashed)) return &a;
     names.push_back(plain);
   }
   std::string message = std::string(name) + ": not an argument of " + spec.name();
@@ -63,9 +75,39 @@ memkit::Result<const ArgumentSpec*> argument_of(const mk_request* req, const cha
 }
 
 Status wrong_type(const ArgumentSpec& a, const char* setter) {
-  return Status(Errc::invalid_argument, std::string(a.name) + ": takes a " +
-                                            std::string(memkit::argument_type_name(a.type)) +
-                                            ", not " + setter);
+  const std::string_view type = memkit::argument_type_name(a.type);
+  const char* article = std::string_view("aeiou").find(type.front()) == std::string_view::npos
+                            ? "a "
+                            : "an ";
+  return Status(Errc::invalid_argument, std::string(a.name) + ": takes " + article +
+                                            std::string(type) + ", not " + setter);
+}
+
+mk_status append_answer(const char* data, size_t size, void* payload) {
+  if (data == nullptr && size != 0) return MK_E_ARG;
+  static_cast<std::string*>(payload)->append(data == nullptr ? "" : data, size);
+  return MK_OK;
+}
+
+// The C callback as a Judge: its question as JSON, its answer parsed by parse_gate_answer (so a C
+// host, its bindings and the CLI's flags reach the same answers), a failure as a Status.
+memkit::memorybox::Judge judge_of(mk_judge_fn judge, void* payload) {
+  using memkit::memorybox::GateAnswer;
+  using memkit::memorybox::GateQuestion;
+  if (judge == nullptr) return {};
+  return [judge, payload](const GateQuestion& q) -> memkit::Result<std::optional<GateAnswer>> {
+    const std::string question = memkit::memorybox_gate_question_json(q);
+    std::string answer;
+    const std::int32_t said = judge(static_cast<mk_gate>(q.gate), question.data(), question.size(),
+                                    append_answer, &answer, payload);
+    if (said == MK_JUDGE_ABSTAIN) return std::optional<GateAnswer>();
+    if (said != MK_JUDGE_ANSWER) {
+      return Status(Errc::callback, "the judge callback returned " + std::to_string(said));
+    }
+    memkit::Result<GateAnswer> parsed = memkit::memorybox::parse_gate_answer(q.gate, answer);
+    if (!parsed) return Status(Errc::callback, parsed.status().message());
+    return std::optional<GateAnswer>(std::move(parsed).value());
+  };
 }
 
 }  // namespace
@@ -135,6 +177,41 @@ mk_status mk_request_set_bool(mk_request* req, const char* name, int32_t value) 
   });
 }
 
+mk_status mk_request_set_list(mk_request* req, const char* name, const char* const* items,
+                              size_t count) {
+  return memkit::capi::guard([&]() -> Status {
+    const memkit::Result<const ArgumentSpec*> a = argument_of(req, name);
+    if (!a) return a.status();
+    if ((*a)->type != ArgumentType::json) return wrong_type(**a, "a list");
+    if (items == nullptr && count != 0) return memkit::capi::null_argument("items");
+    nlohmann::json list = nlohmann::json::array();
+    for (size_t i = 0; i < count; ++i) {
+      if (items[i] == nullptr) {
+        return memkit::capi::null_argument(("items[" + std::to_string(i) + "]").c_str());
+      }
+      if (memkit::find_invalid_utf8(items[i])) {
+        return Status(Errc::invalid_utf8, "items[" + std::to_string(i) + "]: not UTF-8");
+      }
+      list.push_back(items[i]);
+    }
+    req->values[std::string((*a)->name)] = list.dump();
+    return Status();
+  });
+}
+
+mk_status mk_request_set_judge(mk_request* req, mk_judge_fn judge, void* payload) {
+  return memkit::capi::guard([&]() -> Status {
+    if (req == nullptr) return memkit::capi::null_argument("req");
+    if (req->spec->group != "memorybox" || req->spec->verb != "gate") {
+      return Status(Errc::invalid_argument,
+                    "judge: only a memorybox gate request asks a judge, not " + req->spec->name());
+    }
+    req->judge = judge;
+    req->judge_payload = payload;
+    return Status();
+  });
+}
+
 mk_status mk_workspace_run(mk_result** out, mk_workspace* ws, const mk_clock* now,
                            const mk_request* req) {
   if (req == nullptr) {
@@ -168,8 +245,9 @@ mk_status mk_workspace_run(mk_result** out, mk_workspace* ws, const mk_clock* no
     }
   }
   request.flags = req->flags;
-  // A sync gets what mk_memorybox_sync gives it: random bytes for a new workspace id, and the
-  // PostgreSQL adapter (its connection string from the conninfo-file argument).
+  request.judge = judge_of(req->judge, req->judge_payload);
+  // A sync gets random bytes for a new workspace id, and the PostgreSQL adapter (its connection
+  // string from the conninfo-file argument, else libpq's defaults).
   memkit::CommandEnvironment host;
   if (spec.group == "memorybox" && verb.starts_with("sync ")) {
     host.random_bytes = memkit::read_system_random;

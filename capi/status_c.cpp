@@ -70,7 +70,7 @@ MK_API const char* mk_status_name(mk_status status) {
   }
 }
 
-MK_API const char* mk_last_error_message(void) {
+MK_API const char* mk_error_message(void) {
   return memkit::capi::last_error_message().c_str();
 }
 

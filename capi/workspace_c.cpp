@@ -1,5 +1,6 @@
-// Section - Workspace, Section - Results and Section - Commands of memkit.h: every command runs
-// through memkit::execute, the code the CLI runs, so both give the same result.
+// Section - Workspace and Section - Results of memkit.h: opening a memory folder of one of the
+// four layouts, and reading what a request run (capi/request_c.cpp) returned.
+#include <cstring>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -18,70 +19,43 @@
 
 namespace {
 
-using memkit::CommandRequest;
 using memkit::Errc;
 using memkit::Status;
-using memkit::capi::confirm;
-using memkit::capi::known_flags;
 using memkit::capi::null_argument;
-using memkit::capi::run;
-using memkit::capi::run_built;
 using memkit::capi::unknown_version;
 
-// The request of compact, from its options (NULL: inbox mode).
-memkit::Result<CommandRequest> compact_request(const mk_compact_options* opts) {
-  CommandRequest request;
-  if (opts == nullptr) return request;
-  if (opts->version != MK_COMPACT_OPTIONS_VERSION) return unknown_version("opts", opts->version);
-  if (Status known = known_flags("opts.flags", opts->flags, MK_COMPACT_ARCHIVE_OLDEST);
-      !known.ok()) {
-    return known;
-  }
-  if (opts->target != nullptr) request.options["--target"] = opts->target;
-  if ((opts->flags & MK_COMPACT_ARCHIVE_OLDEST) != 0)
-    request.flags.emplace_back("--archive-oldest");
-  return request;
-}
+// The bytes of mk_workspace_options each layout version has, indexed by version: a caller's
+// struct is read and written only that far (fields are only ever appended).
+constexpr std::size_t kWorkspaceOptionsSize[] = {0, sizeof(mk_workspace_options)};
+constexpr std::uint32_t kWorkspaceOptionsVersions =
+    sizeof kWorkspaceOptionsSize / sizeof kWorkspaceOptionsSize[0] - 1;
+static_assert(kWorkspaceOptionsVersions == MK_WORKSPACE_OPTIONS_VERSION);
 
-memkit::Result<CommandRequest> forget_request(const char* topic, std::size_t topic_size,
-                                              const mk_forget_options* opts) {
-  if (topic == nullptr && topic_size != 0) return null_argument("topic");
-  CommandRequest request;
-  request.positionals.emplace_back(topic_size == 0 ? std::string()
-                                                   : std::string(topic, topic_size));
-  if (opts == nullptr) return request;
-  if (opts->version != MK_FORGET_OPTIONS_VERSION) return unknown_version("opts", opts->version);
-  if (Status known = known_flags("opts.flags", opts->flags, MK_FORGET_ALLOW_BROAD_MATCH);
-      !known.ok()) {
-    return known;
-  }
-  switch (opts->mode) {
-    case MK_FORGET_SOFT:
-      request.options["--mode"] = "soft";
-      break;
-    case MK_FORGET_HARD:
-      request.options["--mode"] = "hard";
-      break;
-    case MK_FORGET_PURGE:
-      request.options["--mode"] = "purge";
-      break;
-    default:
-      return Status(Errc::invalid_argument,
-                    "opts.mode: unknown mode " + std::to_string(opts->mode));
-  }
-  if ((opts->flags & MK_FORGET_ALLOW_BROAD_MATCH) != 0) {
-    request.flags.emplace_back("--allow-broad-match");
-  }
-  return request;
+mk_workspace_options default_workspace_options() {
+  mk_workspace_options opts;
+  std::memset(&opts, 0, sizeof opts);
+  opts.version = MK_WORKSPACE_OPTIONS_VERSION;
+  opts.layout = MK_LAYOUT_CUSTODIAN;
+  opts.memory_dir = nullptr;
+  opts.lock_timeout_seconds = 10.0;
+  return opts;
 }
 
 }  // namespace
 
 extern "C" {
 
-void mk_workspace_options_init(mk_workspace_options* opts) {
-  if (opts == nullptr) return;
-  *opts = mk_workspace_options{MK_WORKSPACE_OPTIONS_VERSION, MK_LAYOUT_CUSTODIAN, nullptr, 10.0};
+mk_status mk_workspace_options_init(mk_workspace_options* opts, uint32_t version) {
+  return memkit::capi::guard([&]() -> Status {
+    if (opts == nullptr) return null_argument("opts");
+    if (version == 0 || version > kWorkspaceOptionsVersions) {
+      return unknown_version("version", version);
+    }
+    mk_workspace_options defaults = default_workspace_options();
+    defaults.version = version;
+    std::memcpy(opts, &defaults, kWorkspaceOptionsSize[version]);
+    return Status();
+  });
 }
 
 mk_status mk_workspace_open(mk_workspace** out, const char* project_root,
@@ -89,12 +63,15 @@ mk_status mk_workspace_open(mk_workspace** out, const char* project_root,
   return memkit::capi::guard([&]() -> Status {
     if (out == nullptr) return null_argument("out");
     if (project_root == nullptr) return null_argument("project_root");
-    mk_workspace_options defaults;
-    mk_workspace_options_init(&defaults);
-    if (opts == nullptr) opts = &defaults;
-    if (opts->version != MK_WORKSPACE_OPTIONS_VERSION) {
-      return unknown_version("opts", opts->version);
+    // The caller's struct, read only as far as its version goes; the rest keeps the defaults.
+    mk_workspace_options given = default_workspace_options();
+    if (opts != nullptr) {
+      if (opts->version == 0 || opts->version > kWorkspaceOptionsVersions) {
+        return unknown_version("opts", opts->version);
+      }
+      std::memcpy(&given, opts, kWorkspaceOptionsSize[opts->version]);
     }
+    opts = &given;
     if (opts->layout != MK_LAYOUT_CUSTODIAN && opts->layout != MK_LAYOUT_MEMORYBOX &&
         opts->layout != MK_LAYOUT_TIERS && opts->layout != MK_LAYOUT_CURATED) {
       return Status(Errc::invalid_argument,
@@ -254,228 +231,6 @@ mk_status mk_result_budget_row(mk_budget_row* out, const mk_result* result, uint
     }
     *out = result->rows[index];
     return Status();
-  });
-}
-
-mk_status mk_workspace_init(mk_result** out, mk_workspace* ws, const mk_clock* now,
-                            uint32_t flags) {
-  // A tiers workspace has its init among the tiers commands (MK_TIERS_INIT): one way to each.
-  if (ws != nullptr && ws->layout == MK_LAYOUT_TIERS) {
-    return memkit::capi::wrong_layout(
-        out, now, "tiers init", "mk_workspace_init",
-        "MK_LAYOUT_CUSTODIAN or MK_LAYOUT_MEMORYBOX; use mk_tiers_run");
-  }
-  return run_built(out, ws, now, "init", [&]() -> memkit::Result<CommandRequest> {
-    if (Status known = known_flags(
-            "flags", flags, MK_INIT_EXTENDED | MK_INIT_PROFILE_DEFAULT | MK_INIT_PROFILE_MAVEN);
-        !known.ok()) {
-      return known;
-    }
-    if ((flags & MK_INIT_PROFILE_DEFAULT) != 0 && (flags & MK_INIT_PROFILE_MAVEN) != 0) {
-      return Status(Errc::invalid_argument, "flags: at most one profile");
-    }
-    CommandRequest request;
-    if ((flags & MK_INIT_EXTENDED) != 0) request.flags.emplace_back("--extended");
-    if ((flags & MK_INIT_PROFILE_DEFAULT) != 0) request.options["--profile"] = "default";
-    if ((flags & MK_INIT_PROFILE_MAVEN) != 0) request.options["--profile"] = "maven";
-    return request;
-  });
-}
-
-mk_status mk_workspace_status(mk_result** out, mk_workspace* ws, const mk_clock* now) {
-  return run(out, ws, now, "status", CommandRequest{});
-}
-
-mk_status mk_workspace_check(mk_result** out, mk_workspace* ws, const mk_clock* now) {
-  return run(out, ws, now, "check", CommandRequest{});
-}
-
-void mk_compact_options_init(mk_compact_options* opts) {
-  if (opts == nullptr) return;
-  *opts = mk_compact_options{MK_COMPACT_OPTIONS_VERSION, 0, nullptr};
-}
-
-mk_status mk_workspace_plan_compaction(mk_result** out, mk_workspace* ws, const mk_clock* now,
-                                       const mk_compact_options* opts) {
-  // MemoryBox has a compact of its own; on a tiers workspace "tiers compact" is simply unknown.
-  if (ws != nullptr && ws->layout == MK_LAYOUT_MEMORYBOX) {
-    return memkit::capi::wrong_layout(out, now, "memorybox compact", "mk_workspace_plan_compaction",
-                                      "MK_LAYOUT_CUSTODIAN");
-  }
-  return run_built(out, ws, now, "compact", [&] { return compact_request(opts); });
-}
-
-mk_status mk_workspace_apply_compaction(mk_result** out, mk_workspace* ws, const mk_clock* now,
-                                        const mk_compact_options* opts,
-                                        const char* confirm_plan_id) {
-  // MemoryBox has a compact of its own; on a tiers workspace "tiers compact" is simply unknown.
-  if (ws != nullptr && ws->layout == MK_LAYOUT_MEMORYBOX) {
-    return memkit::capi::wrong_layout(out, now, "memorybox compact",
-                                      "mk_workspace_apply_compaction", "MK_LAYOUT_CUSTODIAN");
-  }
-  return run_built(out, ws, now, "compact", [&]() -> memkit::Result<CommandRequest> {
-    memkit::Result<CommandRequest> request = compact_request(opts);
-    if (!request) return request;
-    if (Status confirmed = confirm(*request, confirm_plan_id); !confirmed.ok()) return confirmed;
-    return request;
-  });
-}
-
-mk_status mk_workspace_recover(mk_result** out, mk_workspace* ws, const mk_clock* now,
-                               uint32_t flags) {
-  return run_built(out, ws, now, "recover", [&]() -> memkit::Result<CommandRequest> {
-    if (Status known = known_flags("flags", flags, MK_RECOVER_APPLY | MK_RECOVER_ROLLBACK);
-        !known.ok()) {
-      return known;
-    }
-    CommandRequest request;
-    if ((flags & MK_RECOVER_APPLY) != 0) request.flags.emplace_back("--apply");
-    if ((flags & MK_RECOVER_ROLLBACK) != 0) request.flags.emplace_back("--rollback");
-    return request;
-  });
-}
-
-mk_status mk_workspace_plan_undo(mk_result** out, mk_workspace* ws, const mk_clock* now,
-                                 const char* plan_id) {
-  return run_built(out, ws, now, "undo", [&]() -> memkit::Result<CommandRequest> {
-    if (plan_id == nullptr) return null_argument("plan_id");
-    CommandRequest request;
-    request.positionals.emplace_back(plan_id);
-    return request;
-  });
-}
-
-mk_status mk_workspace_apply_undo(mk_result** out, mk_workspace* ws, const mk_clock* now,
-                                  const char* plan_id, const char* confirm_plan_id) {
-  return run_built(out, ws, now, "undo", [&]() -> memkit::Result<CommandRequest> {
-    if (plan_id == nullptr) return null_argument("plan_id");
-    CommandRequest request;
-    request.positionals.emplace_back(plan_id);
-    if (Status confirmed = confirm(request, confirm_plan_id); !confirmed.ok()) return confirmed;
-    return request;
-  });
-}
-
-mk_status mk_workspace_decay(mk_result** out, mk_workspace* ws, const mk_clock* now,
-                             const char* file) {
-  CommandRequest request;
-  if (file != nullptr) request.options["--file"] = file;
-  return run(out, ws, now, "decay", std::move(request));
-}
-
-mk_status mk_workspace_hygiene(mk_result** out, mk_workspace* ws, const mk_clock* now) {
-  return run(out, ws, now, "hygiene", CommandRequest{});
-}
-
-mk_status mk_workspace_load(mk_result** out, mk_workspace* ws, const mk_clock* now, int32_t tier,
-                            const char* file, uint32_t flags) {
-  return run_built(out, ws, now, "load", [&]() -> memkit::Result<CommandRequest> {
-    if (Status known = known_flags("flags", flags, MK_LOAD_INCLUDE_ARCHIVE); !known.ok()) {
-      return known;
-    }
-    if ((tier != 0) == (file != nullptr)) {
-      return Status(Errc::invalid_argument, "tier, file: give exactly one (tier 0 with a file)");
-    }
-    CommandRequest request;
-    if (file != nullptr) {
-      request.options["--file"] = file;
-    } else {
-      request.options["--tier"] = std::to_string(tier);
-    }
-    if ((flags & MK_LOAD_INCLUDE_ARCHIVE) != 0) request.flags.emplace_back("--include-archive");
-    return request;
-  });
-}
-
-void mk_update_options_init(mk_update_options* opts) {
-  if (opts == nullptr) return;
-  *opts = mk_update_options{MK_UPDATE_OPTIONS_VERSION, MK_UPDATE_VERIFY, nullptr, -1};
-}
-
-mk_status mk_workspace_update(mk_result** out, mk_workspace* ws, const mk_clock* now,
-                              const char* entry_id, const mk_update_options* opts) {
-  return run_built(out, ws, now, "update", [&]() -> memkit::Result<CommandRequest> {
-    if (entry_id == nullptr) return null_argument("entry_id");
-    if (opts == nullptr) return null_argument("opts");
-    if (opts->version != MK_UPDATE_OPTIONS_VERSION) return unknown_version("opts", opts->version);
-    if (opts->confidence < -1 || opts->confidence > 100) {
-      return Status(Errc::invalid_argument, "opts.confidence: expected -1 or 0 to 100 hundredths");
-    }
-    CommandRequest request;
-    request.options["--entry"] = entry_id;
-    switch (opts->event) {
-      case MK_UPDATE_VERIFY:
-        request.flags.emplace_back("--verify");
-        break;
-      case MK_UPDATE_CONFIRM:
-        request.flags.emplace_back("--confirm");
-        break;
-      case MK_UPDATE_CONTRADICT:
-        request.flags.emplace_back("--contradict");
-        break;
-      case MK_UPDATE_RESOLVE_KEEP:
-        request.options["--resolve"] = "keep";
-        break;
-      default:
-        return Status(Errc::invalid_argument,
-                      "opts.event: unknown event " + std::to_string(opts->event));
-    }
-    if (opts->note != nullptr) request.options["--note"] = opts->note;
-    if (opts->confidence >= 0) {
-      const int c = opts->confidence;
-      request.options["--confidence"] =
-          std::to_string(c / 100) + "." + (c % 100 < 10 ? "0" : "") + std::to_string(c % 100);
-    }
-    return request;
-  });
-}
-
-void mk_add_options_init(mk_add_options* opts) {
-  if (opts == nullptr) return;
-  *opts = mk_add_options{MK_ADD_OPTIONS_VERSION, 0, nullptr, nullptr, nullptr, nullptr};
-}
-
-mk_status mk_workspace_add(mk_result** out, mk_workspace* ws, const mk_clock* now,
-                           const char* message, size_t message_size, const mk_add_options* opts) {
-  return run_built(out, ws, now, "add", [&]() -> memkit::Result<CommandRequest> {
-    if (message == nullptr && message_size != 0) return null_argument("message");
-    if (opts == nullptr) return null_argument("opts");
-    if (opts->version != MK_ADD_OPTIONS_VERSION) return unknown_version("opts", opts->version);
-    if (Status known = known_flags("opts.flags", opts->flags, MK_ADD_ALLOW_LONG); !known.ok()) {
-      return known;
-    }
-    if (opts->type == nullptr) return null_argument("opts.type");
-    CommandRequest request;
-    request.positionals.emplace_back(message_size == 0 ? std::string()
-                                                       : std::string(message, message_size));
-    request.options["--type"] = opts->type;
-    if (opts->reason != nullptr) request.options["--reason"] = opts->reason;
-    if (opts->name != nullptr) request.options["--name"] = opts->name;
-    if (opts->area != nullptr) request.options["--area"] = opts->area;
-    if ((opts->flags & MK_ADD_ALLOW_LONG) != 0) request.flags.emplace_back("--allow-long");
-    return request;
-  });
-}
-
-void mk_forget_options_init(mk_forget_options* opts) {
-  if (opts == nullptr) return;
-  *opts = mk_forget_options{MK_FORGET_OPTIONS_VERSION, 0, MK_FORGET_SOFT};
-}
-
-mk_status mk_workspace_plan_forget(mk_result** out, mk_workspace* ws, const mk_clock* now,
-                                   const char* topic, size_t topic_size,
-                                   const mk_forget_options* opts) {
-  return run_built(out, ws, now, "forget", [&] { return forget_request(topic, topic_size, opts); });
-}
-
-mk_status mk_workspace_apply_forget(mk_result** out, mk_workspace* ws, const mk_clock* now,
-                                    const char* topic, size_t topic_size,
-                                    const mk_forget_options* opts, const char* confirm_plan_id) {
-  return run_built(out, ws, now, "forget", [&]() -> memkit::Result<CommandRequest> {
-    memkit::Result<CommandRequest> request = forget_request(topic, topic_size, opts);
-    if (!request) return request;
-    if (Status confirmed = confirm(*request, confirm_plan_id); !confirmed.ok()) return confirmed;
-    return request;
   });
 }
 

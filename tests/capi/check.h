@@ -1,9 +1,11 @@
-/* What the C ABI's C11 tests share: EXPECT and its failure count, files under a test's root, the
- * result's JSON and Plan ID, and the test's own folder under TMPDIR. Each test includes it once. */
+/* What the C ABI's C11 tests share: EXPECT and its failure count, running a request, files under a
+ * test's root, the result's JSON and Plan ID, and the test's own folder under TMPDIR. Each test
+ * includes it once. */
 #ifndef MEMKIT_TESTS_CAPI_CHECK_H
 #define MEMKIT_TESTS_CAPI_CHECK_H
 
 #include <memkit.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,13 +17,47 @@ static inline void expect_true(int condition, const char* what, const char* file
   if (!condition) {
     const char* name = strrchr(file, '/');
     fprintf(stderr, "%s:%d: expected %s (last error: %s)\n", name != NULL ? name + 1 : file, line,
-            what, mk_last_error_message());
+            what, mk_error_message());
     ++failures;
   }
 }
 #define EXPECT(condition) expect_true((condition) ? 1 : 0, #condition, __FILE__, __LINE__)
 
-/* root/path, or path alone when root is NULL. */
+/* Runs `memkit <group> <verb>` on ws through a request. The arguments after `verb` end with NULL:
+ * "name=value" sets a text argument (mk_request_set_string; numbers as the CLI's text), "--name"
+ * a flag. Returns the first status that is not MK_OK (the request's or the run's), with *out
+ * NULL, or MK_OK with the result in *out. */
+static inline mk_status run_request_v(mk_result** out, mk_workspace* ws, const mk_clock* now,
+                                      const char* group, const char* verb, va_list arguments) {
+  mk_request* req = NULL;
+  *out = NULL;
+  mk_status status = mk_request_create(&req, group, verb);
+  for (const char* a = va_arg(arguments, const char*); status == MK_OK && a != NULL;
+       a = va_arg(arguments, const char*)) {
+    const char* equals = strchr(a, '=');
+    if (strncmp(a, "--", 2) == 0 && equals == NULL) {
+      status = mk_request_set_bool(req, a + 2, 1);
+    } else {
+      char name[128] = {0};
+      const size_t n = equals == NULL ? strlen(a) : (size_t)(equals - a);
+      memcpy(name, a, n < sizeof name - 1 ? n : sizeof name - 1);
+      status = mk_request_set_string(req, name, equals == NULL ? "" : equals + 1);
+    }
+  }
+  if (status == MK_OK) status = mk_workspace_run(out, ws, now, req);
+  mk_request_destroy(req);
+  return status;
+}
+
+static inline mk_status run_request(mk_result** out, mk_workspace* ws, const mk_clock* now,
+                                    const char* group, const char* verb, ...) {
+  va_list arguments;
+  va_start(arguments, verb);
+  const mk_status status = run_request_v(out, ws, now, group, verb, arguments);
+  va_end(arguments);
+  return status;
+}
+
 /* Makes the test's own fresh folder, TMPDIR (else /tmp) + "/memkit-<name>-XXXXXX", into root;
  * returns 0, or prints why and returns 1. REQUIRES: _POSIX_C_SOURCE 200809L (mkdtemp). */
 static inline int make_test_root(char* root, size_t size, const char* name) {

@@ -1,6 +1,6 @@
-/* The command surface of the C ABI from C11: open a workspace, init, plan and apply an inbox
- * compaction (a stale ID first), read the typed accessors and the JSON, stream it through a
- * callback that stops, and parse a document. Runs in a fresh folder under TMPDIR. */
+/* The command surface of the C ABI from C11, every command a request: open a workspace, init, plan
+ * and apply an inbox compaction (a stale ID first), read the typed accessors and the JSON, stream
+ * it through a callback that stops, and parse a document. Runs in a fresh folder under TMPDIR. */
 #define _POSIX_C_SOURCE 200809L
 #include <memkit.h>
 #include <stdint.h>
@@ -52,13 +52,18 @@ int main(void) {
   EXPECT(now.unix_ms == 1772874000000LL);
   mk_clock bad;
   EXPECT(mk_clock_parse(&bad, "2026-03-07T10:00:00") == MK_E_ARG);
-  EXPECT(strstr(mk_last_error_message(), "offset") != NULL);
+  EXPECT(strstr(mk_error_message(), "offset") != NULL);
 
   mk_workspace* ws = NULL;
   EXPECT(mk_workspace_open(NULL, root, NULL) == MK_E_ARG);
-  EXPECT(strstr(mk_last_error_message(), "out") != NULL);
+  EXPECT(strstr(mk_error_message(), "out") != NULL);
   mk_workspace_options options;
-  mk_workspace_options_init(&options);
+  EXPECT(mk_workspace_options_init(&options, MK_WORKSPACE_OPTIONS_VERSION + 1) == MK_E_ARG);
+  EXPECT(mk_workspace_options_init(&options, 0) == MK_E_ARG);
+  EXPECT(mk_workspace_options_init(NULL, MK_WORKSPACE_OPTIONS_VERSION) == MK_E_ARG);
+  EXPECT(mk_workspace_options_init(&options, MK_WORKSPACE_OPTIONS_VERSION) == MK_OK);
+  EXPECT(options.version == MK_WORKSPACE_OPTIONS_VERSION && options.layout == MK_LAYOUT_CUSTODIAN);
+  EXPECT(options.memory_dir == NULL && options.lock_timeout_seconds == 10);
   options.version = 999;
   EXPECT(mk_workspace_open(&ws, root, &options) == MK_E_ARG);
   EXPECT(ws == NULL);
@@ -78,7 +83,7 @@ int main(void) {
   EXPECT(ws != NULL);
 
   mk_result* result = NULL;
-  EXPECT(mk_workspace_init(&result, ws, &now, 0) == MK_OK);
+  EXPECT(run_request(&result, ws, &now, "custodian", "init", NULL) == MK_OK);
   EXPECT(mk_result_exit_code(result) == 0);
   EXPECT(mk_result_plan_id(result) == NULL);
   mk_result_destroy(result);
@@ -87,7 +92,7 @@ int main(void) {
   snprintf(inbox, sizeof inbox, "%s/docs/memory/inbox.md", root);
   EXPECT(write_file_at(NULL, inbox, "# Memory Inbox\n\n- Use Redis\n- keep tabs\n- use redis\n"));
 
-  EXPECT(mk_workspace_plan_compaction(&result, ws, &now, NULL) == MK_OK);
+  EXPECT(run_request(&result, ws, &now, "custodian", "compact", NULL) == MK_OK);
   EXPECT(mk_result_exit_code(result) == 0);
   const char* id = mk_result_plan_id(result);
   EXPECT(id != NULL && strlen(id) == 16);
@@ -115,14 +120,18 @@ int main(void) {
   mk_result_destroy(result);
 
   /* A stale ID writes nothing; the confirmed one writes the plan. */
-  EXPECT(mk_workspace_apply_compaction(&result, ws, &now, NULL, "0000000000000000") == MK_OK);
+  EXPECT(run_request(&result, ws, &now, "custodian", "compact", "--apply",
+                     "confirm-plan=0000000000000000", NULL) == MK_OK);
   EXPECT(mk_result_exit_code(result) == 2);
   EXPECT(mk_result_applied(result) == 0);
   mk_result_destroy(result);
   char* before = read_file_at(NULL, inbox);
   EXPECT(before != NULL && strstr(before, "use redis") != NULL);
   free(before);
-  EXPECT(mk_workspace_apply_compaction(&result, ws, &now, NULL, plan_id) == MK_OK);
+  char confirm[64];
+  snprintf(confirm, sizeof confirm, "confirm_plan=%s", plan_id);
+  EXPECT(run_request(&result, ws, &now, "custodian", "compact", "--apply", confirm, NULL) ==
+         MK_OK);
   EXPECT(mk_result_exit_code(result) == 0);
   EXPECT(mk_result_applied(result) == 1);
   mk_result_destroy(result);
@@ -131,13 +140,17 @@ int main(void) {
   free(after);
 
   /* Undo restores the bytes. */
-  EXPECT(mk_workspace_plan_undo(&result, ws, &now, plan_id) == MK_OK);
+  char undo_of[64];
+  snprintf(undo_of, sizeof undo_of, "plan_id=%s", plan_id);
+  EXPECT(run_request(&result, ws, &now, "custodian", "undo", undo_of, NULL) == MK_OK);
   const char* undo_id = mk_result_plan_id(result);
   char undo_plan[17] = {0};
   EXPECT(undo_id != NULL);
   if (undo_id != NULL) memcpy(undo_plan, undo_id, 16);
   mk_result_destroy(result);
-  EXPECT(mk_workspace_apply_undo(&result, ws, &now, plan_id, undo_plan) == MK_OK);
+  snprintf(confirm, sizeof confirm, "confirm-plan=%s", undo_plan);
+  EXPECT(run_request(&result, ws, &now, "custodian", "undo", undo_of, "--apply", confirm, NULL) ==
+         MK_OK);
   EXPECT(mk_result_applied(result) == 1);
   mk_result_destroy(result);
   char* undone = read_file_at(NULL, inbox);
@@ -145,7 +158,7 @@ int main(void) {
   free(undone);
 
   /* Status rows, and an inbox-count request on a result without them. */
-  EXPECT(mk_workspace_status(&result, ws, &now) == MK_OK);
+  EXPECT(run_request(&result, ws, &now, "custodian", "status", NULL) == MK_OK);
   EXPECT(mk_result_budget_row_count(result) > 0);
   int found_inbox = 0;
   for (uint64_t i = 0; i < mk_result_budget_row_count(result); ++i) {
@@ -160,57 +173,56 @@ int main(void) {
   mk_result_destroy(result);
 
   /* add, forget (dry run), check and recover run and report. */
-  mk_add_options add;
-  mk_add_options_init(&add);
-  add.type = "inbox";
-  const char* message = "remember the staging URL";
-  EXPECT(mk_workspace_add(&result, ws, &now, message, strlen(message), &add) == MK_OK);
+  EXPECT(run_request(&result, ws, &now, "custodian", "add", "message=remember the staging URL",
+                     "type=inbox", NULL) == MK_OK);
   EXPECT(mk_result_applied(result) == 1);
   mk_result_destroy(result);
-  EXPECT(mk_workspace_add(&result, ws, &now, message, strlen(message), NULL) == MK_E_ARG);
-  /* Text that is no UTF-8, or holds a NUL, is refused in the result and never written. */
-  char* inbox_before = read_file_at(NULL, inbox);
-  EXPECT(mk_workspace_add(&result, ws, &now, "bad \xff byte", 10, &add) == MK_OK);
+  /* A required argument left out is the command's own finding, as from the CLI. */
+  EXPECT(run_request(&result, ws, &now, "custodian", "add", "message=no type", NULL) == MK_OK);
   EXPECT(mk_result_exit_code(result) == 2 && mk_result_applied(result) == 0);
   mk_result_destroy(result);
-  EXPECT(mk_workspace_add(&result, ws, &now, "a\0b", 3, &add) == MK_OK);
+  /* Text that is no UTF-8 is refused in the result and never written. */
+  char* inbox_before = read_file_at(NULL, inbox);
+  EXPECT(run_request(&result, ws, &now, "custodian", "add", "message=bad \xff byte", "type=inbox",
+                     NULL) == MK_OK);
   EXPECT(mk_result_exit_code(result) == 2 && mk_result_applied(result) == 0);
+  mk_result_destroy(result);
+  EXPECT(run_request(&result, ws, &now, "custodian", "add", "message=", "type=inbox", NULL) ==
+         MK_OK); /* empty: exit 2 */
+  EXPECT(mk_result_exit_code(result) == 2);
   mk_result_destroy(result);
   char* inbox_after = read_file_at(NULL, inbox);
   EXPECT(inbox_before != NULL && inbox_after != NULL && strcmp(inbox_before, inbox_after) == 0);
   free(inbox_before);
   free(inbox_after);
-  EXPECT(mk_workspace_add(&result, ws, &now, NULL, 0, &add) == MK_OK); /* empty: exit 2 */
-  EXPECT(mk_result_exit_code(result) == 2);
-  mk_result_destroy(result);
-  add.flags = 0x80u;
-  EXPECT(mk_workspace_add(&result, ws, &now, message, strlen(message), &add) == MK_E_ARG);
-  EXPECT(strstr(mk_last_error_message(), "unknown flag bits") != NULL);
-  add.flags = 0;
-  EXPECT(mk_workspace_init(&result, ws, &now, 8u) == MK_E_ARG);
-  EXPECT(mk_workspace_init(&result, ws, &now, MK_INIT_PROFILE_DEFAULT | MK_INIT_PROFILE_MAVEN) ==
+  /* A name or type the command does not take fails the request: MK_E_ARG, naming it. */
+  EXPECT(run_request(&result, ws, &now, "custodian", "add", "message=x", "tpye=inbox", NULL) ==
          MK_E_ARG);
-  EXPECT(mk_workspace_recover(&result, ws, &now, 8u) == MK_E_ARG);
-  mk_forget_options forget;
-  mk_forget_options_init(&forget);
-  forget.mode = 7;
-  EXPECT(mk_workspace_plan_forget(&result, ws, &now, "redis", 5, &forget) == MK_E_ARG);
-  forget.mode = MK_FORGET_SOFT;
-  EXPECT(mk_workspace_plan_forget(&result, ws, &now, "redis", 5, &forget) == MK_OK);
+  EXPECT(result == NULL);
+  EXPECT(strstr(mk_error_message(), "tpye: not an argument of custodian add") != NULL);
+  EXPECT(strstr(mk_error_message(), "did you mean 'type'") != NULL);
+  EXPECT(run_request(&result, ws, &now, "custodian", "init", "--profile", NULL) == MK_E_ARG);
+  EXPECT(run_request(&result, ws, &now, "custodian", "recover", "--appply", NULL) == MK_E_ARG);
+  EXPECT(run_request(&result, ws, &now, "custodian", "forget", "topic=redis", "mode=gentle",
+                     NULL) == MK_OK);
+  EXPECT(mk_result_exit_code(result) == 2 && mk_result_plan_id(result) == NULL);
+  mk_result_destroy(result);
+  EXPECT(run_request(&result, ws, &now, "custodian", "forget", "topic=redis", NULL) == MK_OK);
   EXPECT(mk_result_plan_id(result) != NULL);
   mk_result_destroy(result);
-  EXPECT(mk_workspace_check(&result, ws, &now) == MK_OK);
+  EXPECT(run_request(&result, ws, &now, "custodian", "check", NULL) == MK_OK);
   mk_result_destroy(result);
-  EXPECT(mk_workspace_recover(&result, ws, &now, 0) == MK_OK);
+  EXPECT(run_request(&result, ws, &now, "custodian", "recover", NULL) == MK_OK);
   EXPECT(mk_result_exit_code(result) == 0);
   mk_result_destroy(result);
-  mk_compact_options compact;
-  mk_compact_options_init(&compact);
-  compact.target = "../escape.md";
-  EXPECT(mk_workspace_plan_compaction(&result, ws, &now, &compact) == MK_OK);
+  EXPECT(run_request(&result, ws, &now, "custodian", "compact", "target=../escape.md", NULL) ==
+         MK_OK);
   EXPECT(mk_result_exit_code(result) == 2);
   mk_result_destroy(result);
-  EXPECT(mk_workspace_status(&result, ws, NULL) == MK_E_ARG);
+  EXPECT(run_request(&result, ws, NULL, "custodian", "status", NULL) == MK_E_ARG);
+  /* A command of another layout's group is refused before it runs. */
+  EXPECT(run_request(&result, ws, &now, "memorybox", "status", NULL) == MK_E_ARG);
+  EXPECT(strstr(mk_error_message(), "another layout") != NULL);
 
   /* The MemoryBox layout: an agent root whose init and status are memorybox's. */
   char agent[600];
@@ -219,7 +231,7 @@ int main(void) {
   snprintf(make_agent, sizeof make_agent, "mkdir -p '%s'", agent);
   EXPECT(system(make_agent) == 0);
   mk_workspace_options box;
-  mk_workspace_options_init(&box);
+  EXPECT(mk_workspace_options_init(&box, MK_WORKSPACE_OPTIONS_VERSION) == MK_OK);
   box.layout = MK_LAYOUT_MEMORYBOX;
   box.memory_dir = "docs/memory";
   mk_workspace* agent_ws = NULL;
@@ -229,11 +241,8 @@ int main(void) {
   EXPECT(mk_workspace_open(&agent_ws, agent, &box) == MK_E_ARG);
   box.layout = MK_LAYOUT_MEMORYBOX;
   EXPECT(mk_workspace_open(&agent_ws, agent, &box) == MK_OK);
-  /* An option the layout's command does not take is refused in the result, as the CLI does. */
-  EXPECT(mk_workspace_init(&result, agent_ws, &now, MK_INIT_EXTENDED) == MK_OK);
-  EXPECT(mk_result_exit_code(result) == 2);
-  mk_result_destroy(result);
-  EXPECT(mk_workspace_init(&result, agent_ws, &now, 0) == MK_OK);
+  EXPECT(run_request(&result, agent_ws, &now, "memorybox", "init", "--extended", NULL) == MK_E_ARG);
+  EXPECT(run_request(&result, agent_ws, &now, "memorybox", "init", NULL) == MK_OK);
   EXPECT(mk_result_exit_code(result) == 0);
   mk_result_destroy(result);
   char soul[700];
@@ -241,7 +250,7 @@ int main(void) {
   char* soul_text = read_file_at(NULL, soul);
   EXPECT(soul_text != NULL && strcmp(soul_text, "# SOUL\n") == 0);
   free(soul_text);
-  EXPECT(mk_workspace_status(&result, agent_ws, &now) == MK_OK);
+  EXPECT(run_request(&result, agent_ws, &now, "memorybox", "status", NULL) == MK_OK);
   EXPECT(mk_result_exit_code(result) == 0);
   EXPECT(mk_result_budget_row_count(result) == 0);
   mk_buf box_json = {NULL, 0};
@@ -250,19 +259,35 @@ int main(void) {
   EXPECT(contains(&box_json, "\"tiers\":["));
   mk_buf_dispose(&box_json);
   mk_result_destroy(result);
-  EXPECT(mk_workspace_load(&result, agent_ws, &now, 1, NULL, 0) == MK_OK);
+  /* An integer argument set as an integer. */
+  mk_request* load = NULL;
+  EXPECT(mk_request_create(&load, "memorybox", "load") == MK_OK);
+  EXPECT(mk_request_set_int(load, "tier", 1) == MK_OK);
+  EXPECT(mk_request_set_string(load, "tier", "1") == MK_OK); /* the CLI's text, also accepted */
+  EXPECT(mk_request_set_bool(load, "tier", 1) == MK_E_ARG);
+  EXPECT(strcmp(mk_error_message(), "--tier: takes an integer, not a boolean") == 0);
+  EXPECT(mk_request_set_int(load, "include-archive", 1) == MK_E_ARG);
+  EXPECT(mk_workspace_run(&result, agent_ws, &now, load) == MK_OK);
   EXPECT(mk_result_exit_code(result) == 0);
   EXPECT(mk_result_json(&box_json, result) == MK_OK);
   EXPECT(contains(&box_json, "\"content\":\"# SOUL\\n\""));
   mk_buf_dispose(&box_json);
   mk_result_destroy(result);
-  EXPECT(mk_workspace_load(&result, agent_ws, &now, 5, NULL, 0) == MK_OK);
+  EXPECT(mk_request_set_int(load, "tier", 5) == MK_OK);
+  EXPECT(mk_workspace_run(&result, agent_ws, &now, load) == MK_OK);
   EXPECT(mk_result_exit_code(result) == 2); /* the archive only when asked */
   mk_result_destroy(result);
-  EXPECT(mk_workspace_load(&result, agent_ws, &now, 1, "brain/SOUL.md", 0) == MK_E_ARG);
-  EXPECT(mk_workspace_load(&result, agent_ws, &now, 5, NULL, 4u) == MK_E_ARG);
+  EXPECT(mk_request_set_bool(load, "include_archive", 1) == MK_OK);
+  EXPECT(mk_workspace_run(&result, agent_ws, &now, load) == MK_OK);
+  EXPECT(mk_result_exit_code(result) == 0);
+  mk_result_destroy(result);
+  EXPECT(mk_request_set_bool(load, "include_archive", 0) == MK_OK); /* taken back */
+  EXPECT(mk_workspace_run(&result, agent_ws, &now, load) == MK_OK);
+  EXPECT(mk_result_exit_code(result) == 2);
+  mk_result_destroy(result);
+  mk_request_destroy(load);
   /* Hygiene: a fresh root passes every item that has a limit. */
-  EXPECT(mk_workspace_hygiene(&result, agent_ws, &now) == MK_OK);
+  EXPECT(run_request(&result, agent_ws, &now, "memorybox", "hygiene", NULL) == MK_OK);
   EXPECT(mk_result_exit_code(result) == 0);
   EXPECT(mk_result_json(&box_json, result) == MK_OK);
   EXPECT(contains(&box_json, "\"command\":\"memorybox hygiene\""));
@@ -274,41 +299,36 @@ int main(void) {
   char long_term[700];
   snprintf(long_term, sizeof long_term, "%s/memory/LONG_TERM.md", agent);
   EXPECT(write_file_at(NULL, long_term, "- fact\n  Confidence: 0.90\n  Verified: 2026-10-01\n"));
-  mk_update_options update;
-  mk_update_options_init(&update);
-  EXPECT(update.event == MK_UPDATE_VERIFY && update.confidence == -1 && update.note == NULL);
-  update.event = MK_UPDATE_CONFIRM;
-  EXPECT(mk_workspace_update(&result, agent_ws, &now, "memory/LONG_TERM.md#b0cb0b2b4bd5",
-                             &update) == MK_OK);
+  EXPECT(run_request(&result, agent_ws, &now, "memorybox", "update",
+                     "entry=memory/LONG_TERM.md#b0cb0b2b4bd5", "--confirm", NULL) == MK_OK);
   EXPECT(mk_result_exit_code(result) == 2); /* no such entry */
   mk_result_destroy(result);
-  EXPECT(mk_workspace_decay(&result, agent_ws, &now, "memory/LONG_TERM.md") == MK_OK);
+  EXPECT(run_request(&result, agent_ws, &now, "memorybox", "decay", "file=memory/LONG_TERM.md",
+                     NULL) == MK_OK);
   EXPECT(mk_result_json(&box_json, result) == MK_OK);
-  char entry_id[64] = {0};
+  char entry[64] = "entry=";
   for (size_t i = 0; i + 11 < box_json.size; ++i) {
     if (memcmp(box_json.ptr + i, "\"entry_id\":\"", 12) == 0) {
-      memcpy(entry_id, box_json.ptr + i + 12, 32); /* memory/LONG_TERM.md# + 12 hex */
+      memcpy(entry + 6, box_json.ptr + i + 12, 32); /* memory/LONG_TERM.md# + 12 hex */
       break;
     }
   }
   mk_buf_dispose(&box_json);
   mk_result_destroy(result);
-  EXPECT(strlen(entry_id) == 32);
-  EXPECT(mk_workspace_update(&result, agent_ws, &now, entry_id, &update) == MK_OK);
+  EXPECT(strlen(entry) == 38);
+  EXPECT(run_request(&result, agent_ws, &now, "memorybox", "update", entry, "--confirm", NULL) ==
+         MK_OK);
   EXPECT(mk_result_applied(result) == 1);
   mk_result_destroy(result);
   char* confirmed = read_file_at(NULL, long_term);
   EXPECT(confirmed != NULL &&
          strstr(confirmed, "  Confidence: 0.95\n  Verified: 2026-03-07\n") != NULL);
   free(confirmed);
-  update.event = 9;
-  EXPECT(mk_workspace_update(&result, agent_ws, &now, entry_id, &update) == MK_E_ARG);
-  update.event = MK_UPDATE_RESOLVE_KEEP;
-  update.confidence = 101;
-  EXPECT(mk_workspace_update(&result, agent_ws, &now, entry_id, &update) == MK_E_ARG);
-  EXPECT(mk_workspace_plan_compaction(&result, agent_ws, &now, NULL) == MK_OK);
-  EXPECT(mk_result_exit_code(result) == 2);
+  EXPECT(run_request(&result, agent_ws, &now, "memorybox", "update", entry, "resolve=keep",
+                     "confidence=101", NULL) == MK_OK);
+  EXPECT(mk_result_exit_code(result) == 2 && mk_result_applied(result) == 0);
   mk_result_destroy(result);
+  EXPECT(run_request(&result, agent_ws, &now, "custodian", "compact", NULL) == MK_E_ARG);
   mk_workspace_destroy(agent_ws);
 
   /* A document and its units. */

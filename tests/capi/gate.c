@@ -1,6 +1,6 @@
-/* mk_workspace_gate from C11: the judge callback answers some gates and abstains from others,
- * sees the question as JSON, fails, or writes an answer that does not parse; MK_GATE_APPLY
- * writes the entry. Runs in a fresh agent root under TMPDIR. */
+/* A `memorybox gate` request from C11: the judge callback answers some gates and abstains from
+ * others, sees the question as JSON, fails, or writes an answer that does not parse; `apply` writes
+ * the entry; an answer given as an argument is not asked. Runs in a fresh agent root under TMPDIR. */
 #define _POSIX_C_SOURCE 200809L
 #include <memkit.h>
 #include <stdint.h>
@@ -45,12 +45,12 @@ int main(void) {
   mk_clock now;
   EXPECT(mk_clock_parse(&now, "2026-11-30T10:00:00+01:00") == MK_OK);
   mk_workspace_options box;
-  mk_workspace_options_init(&box);
+  EXPECT(mk_workspace_options_init(&box, MK_WORKSPACE_OPTIONS_VERSION) == MK_OK);
   box.layout = MK_LAYOUT_MEMORYBOX;
   mk_workspace* ws = NULL;
   EXPECT(mk_workspace_open(&ws, root, &box) == MK_OK);
   mk_result* result = NULL;
-  EXPECT(mk_workspace_init(&result, ws, &now, 0) == MK_OK);
+  EXPECT(run_request(&result, ws, &now, "memorybox", "init", NULL) == MK_OK);
   mk_result_destroy(result);
   char long_term[700];
   snprintf(long_term, sizeof long_term, "%s/memory/LONG_TERM.md", root);
@@ -61,23 +61,22 @@ int main(void) {
     fclose(f);
   }
 
-  mk_gate_candidate candidate;
-  mk_gate_candidate_init(&candidate);
-  EXPECT(candidate.version == MK_GATE_CANDIDATE_VERSION && candidate.text == NULL);
-  const char* text = "Bob reviews every schema change";
-  candidate.text = text;
-  candidate.text_size = strlen(text);
-  candidate.confidence = "0.85";
+  /* The candidate, as arguments of a `memorybox gate` request; the judge is a callback. */
+  mk_request* gate = NULL;
+  EXPECT(mk_request_create(&gate, "memorybox", "gate") == MK_OK);
+  EXPECT(mk_request_set_string(gate, "text", "Bob reviews every schema change") == MK_OK);
+  EXPECT(mk_request_set_string(gate, "confidence", "0.85") == MK_OK);
 
-  /* Argument errors fail the call. */
-  EXPECT(mk_workspace_gate(&result, ws, &now, NULL, NULL, NULL, 0) == MK_E_ARG);
-  EXPECT(mk_workspace_gate(&result, ws, &now, &candidate, NULL, NULL, 2u) == MK_E_ARG);
-  candidate.version = 99;
-  EXPECT(mk_workspace_gate(&result, ws, &now, &candidate, NULL, NULL, 0) == MK_E_ARG);
-  candidate.version = MK_GATE_CANDIDATE_VERSION;
+  /* A judge belongs to a gate request only. */
+  mk_request* status = NULL;
+  EXPECT(mk_request_create(&status, "memorybox", "status") == MK_OK);
+  EXPECT(mk_request_set_judge(status, judge, NULL) == MK_E_ARG);
+  EXPECT(strstr(mk_error_message(), "memorybox status") != NULL);
+  mk_request_destroy(status);
+  EXPECT(mk_request_set_judge(NULL, judge, NULL) == MK_E_ARG);
 
   /* No judge: the run stops at VALUE, failing closed. */
-  EXPECT(mk_workspace_gate(&result, ws, &now, &candidate, NULL, NULL, 0) == MK_OK);
+  EXPECT(mk_workspace_run(&result, ws, &now, gate) == MK_OK);
   EXPECT(mk_result_exit_code(result) == 0);
   EXPECT(json_contains(result, "\"outcome\":\"NEEDS_JUDGEMENT\""));
   EXPECT(json_contains(result, "\"stopped_at\":\"VALUE\""));
@@ -86,7 +85,8 @@ int main(void) {
   /* The host abstains from FRESHNESS. */
   struct host partial = {
       {"yes", "existing Team", "none", NULL, "2 memory/LONG_TERM.md"}, 0, {0}, 0};
-  EXPECT(mk_workspace_gate(&result, ws, &now, &candidate, judge, &partial, 0) == MK_OK);
+  EXPECT(mk_request_set_judge(gate, judge, &partial) == MK_OK);
+  EXPECT(mk_workspace_run(&result, ws, &now, gate) == MK_OK);
   EXPECT(json_contains(result, "\"stopped_at\":\"FRESHNESS\""));
   EXPECT(partial.asked[MK_GATE_PLACEMENT] == 0);
   EXPECT(partial.saw_categories == 1);
@@ -94,27 +94,32 @@ int main(void) {
 
   /* A failing judge, and an answer that does not parse: MK-BOX-005, exit 2. */
   struct host failing = {{NULL, NULL, NULL, NULL, NULL}, -7, {0}, 0};
-  EXPECT(mk_workspace_gate(&result, ws, &now, &candidate, judge, &failing, 0) == MK_OK);
+  EXPECT(mk_request_set_judge(gate, judge, &failing) == MK_OK);
+  EXPECT(mk_workspace_run(&result, ws, &now, gate) == MK_OK);
   EXPECT(mk_result_exit_code(result) == 2);
   EXPECT(json_contains(result, "MK-BOX-005"));
   mk_result_destroy(result);
   struct host garbled = {{"perhaps", NULL, NULL, NULL, NULL}, 0, {0}, 0};
-  EXPECT(mk_workspace_gate(&result, ws, &now, &candidate, judge, &garbled, 0) == MK_OK);
+  EXPECT(mk_request_set_judge(gate, judge, &garbled) == MK_OK);
+  EXPECT(mk_workspace_run(&result, ws, &now, gate) == MK_OK);
   EXPECT(mk_result_exit_code(result) == 2);
   EXPECT(json_contains(result, "MK-BOX-005"));
   mk_result_destroy(result);
 
-  /* Every answer: a dry run writes nothing, MK_GATE_APPLY writes the entry. */
+  /* Every answer: a dry run writes nothing, `apply` writes the entry. */
   struct host full = {
       {"yes", "existing Team", "none", "stable", "2 memory/LONG_TERM.md"}, 0, {0}, 0};
-  EXPECT(mk_workspace_gate(&result, ws, &now, &candidate, judge, &full, 0) == MK_OK);
+  EXPECT(mk_request_set_judge(gate, judge, &full) == MK_OK);
+  EXPECT(mk_workspace_run(&result, ws, &now, gate) == MK_OK);
   EXPECT(json_contains(result, "\"outcome\":\"WRITE\""));
   EXPECT(mk_result_applied(result) == 0);
   mk_result_destroy(result);
   char* before = read_file_at(NULL, long_term);
   EXPECT(before != NULL && strstr(before, "Bob") == NULL);
   free(before);
-  EXPECT(mk_workspace_gate(&result, ws, &now, &candidate, judge, &full, MK_GATE_APPLY) == MK_OK);
+  EXPECT(mk_request_set_judge(gate, judge, &full) == MK_OK);
+  EXPECT(mk_request_set_bool(gate, "apply", 1) == MK_OK);
+  EXPECT(mk_workspace_run(&result, ws, &now, gate) == MK_OK);
   EXPECT(mk_result_exit_code(result) == 0);
   EXPECT(mk_result_applied(result) == 1);
   EXPECT(json_contains(result, "\"written\":[\"memory/LONG_TERM.md\"]"));
@@ -129,11 +134,26 @@ int main(void) {
   /* The same text again is an exact match: UPDATE_EXISTING, and REDUNDANCY is not asked. */
   struct host again = {
       {"yes", "existing Team", "none", "stable", "2 memory/LONG_TERM.md"}, 0, {0}, 0};
-  EXPECT(mk_workspace_gate(&result, ws, &now, &candidate, judge, &again, MK_GATE_APPLY) == MK_OK);
+  EXPECT(mk_request_set_judge(gate, judge, &again) == MK_OK);
+  EXPECT(mk_request_set_bool(gate, "apply", 1) == MK_OK);
+  EXPECT(mk_workspace_run(&result, ws, &now, gate) == MK_OK);
   EXPECT(json_contains(result, "\"outcome\":\"UPDATE_EXISTING\""));
   EXPECT(again.asked[MK_GATE_REDUNDANCY] == 0);
   EXPECT(mk_result_applied(result) == 0);
   mk_result_destroy(result);
+
+  /* An answer given as an argument answers its gate without asking the judge. */
+  struct host rest_of = {
+      {"yes", "existing Team", "none", "stable", "2 memory/LONG_TERM.md"}, 0, {0}, 0};
+  EXPECT(mk_request_set_bool(gate, "apply", 0) == MK_OK);
+  EXPECT(mk_request_set_string(gate, "text", "Carol signs the releases") == MK_OK);
+  EXPECT(mk_request_set_string(gate, "value", "no") == MK_OK);
+  EXPECT(mk_request_set_judge(gate, judge, &rest_of) == MK_OK);
+  EXPECT(mk_workspace_run(&result, ws, &now, gate) == MK_OK);
+  EXPECT(json_contains(result, "\"outcome\":\"DISCARD\""));
+  EXPECT(rest_of.asked[MK_GATE_VALUE] == 0);
+  mk_result_destroy(result);
+  mk_request_destroy(gate);
 
   mk_workspace_destroy(ws);
   char cleanup[700];

@@ -18,7 +18,7 @@ using status_name_fn = const char* (*)(mk_status);
 static_assert(std::is_same_v<decltype(&mk_version_number), version_number_fn>);
 static_assert(std::is_same_v<decltype(&mk_version_string), string_fn>);
 static_assert(std::is_same_v<decltype(&mk_status_name), status_name_fn>);
-static_assert(std::is_same_v<decltype(&mk_last_error_message), string_fn>);
+static_assert(std::is_same_v<decltype(&mk_error_message), string_fn>);
 
 int main() {
   if (mk_version_number() != MK_VERSION_NUMBER) {

@@ -69,7 +69,7 @@ static void check_status_names(void) {
 
 static void check_last_error_message(void) {
   /* Nothing has failed on this thread, and looking at names or versions is not a failure. */
-  const char* message = mk_last_error_message();
+  const char* message = mk_error_message();
   EXPECT(message != NULL);
   EXPECT(message != NULL && message[0] == '\0');
 }

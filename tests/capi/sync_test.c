@@ -1,4 +1,4 @@
-/* MemoryBox sync (spec memorybox.md §9) from C11: mk_sync_options_init, mk_memorybox_sync pushing
+/* MemoryBox sync (spec memorybox.md §9) from C11, as `memorybox sync` requests: pushing
  * a root's entries to a folder remote (Ids written, records stored), status before and after,
  * a second root pulling them, the connection string that never reaches a result, and the
  * arguments and layouts it refuses. Runs in a fresh folder under TMPDIR. */
@@ -26,25 +26,24 @@ static const char* const kSessionLog =
     "# SESSION_LOG\n\n### 2026-11-29 \xE2\x80\x94 Billing session\n"
     "Updated: 2026-11-29T18:00:00.000Z\n\nFixed the invoice rounding bug.\n";
 
-static int options_are_unset(const mk_sync_options* o) {
-  return o->version == MK_SYNC_OPTIONS_VERSION && o->remote == NULL && o->conninfo == NULL &&
-         o->workspace_id == NULL && o->id == NULL && o->take == NULL && o->confirm_plan == NULL &&
-         o->apply == 0;
-}
-
-/* Runs one verb and checks its exit code; returns the result (destroy it). */
-static mk_result* run(mk_workspace* ws, const mk_clock* now, mk_sync_command command,
-                      const mk_sync_options* opts, int exit_code) {
+/* Runs `memorybox sync <verb>` with the arguments after exit_code (run_request's forms, ending
+ * with NULL) and checks its exit code; returns the result (destroy it). */
+static mk_result* run(mk_workspace* ws, const mk_clock* now, const char* verb, int exit_code, ...) {
   mk_result* result = NULL;
-  EXPECT(mk_memorybox_sync(&result, ws, now, command, opts) == MK_OK);
+  char words[32];
+  snprintf(words, sizeof words, "sync %s", verb);
+  va_list arguments;
+  va_start(arguments, exit_code);
+  EXPECT(run_request_v(&result, ws, now, "memorybox", words, arguments) == MK_OK);
+  va_end(arguments);
   EXPECT(result != NULL);
-  EXPECT(mk_result_exit_code(result) == exit_code);
+  EXPECT(result != NULL && mk_result_exit_code(result) == exit_code);
   return result;
 }
 
 static mk_workspace* open_root(const char* root, mk_layout layout) {
   mk_workspace_options options;
-  mk_workspace_options_init(&options);
+  EXPECT(mk_workspace_options_init(&options, MK_WORKSPACE_OPTIONS_VERSION) == MK_OK);
   options.layout = layout;
   mk_workspace* ws = NULL;
   EXPECT(mk_workspace_open(&ws, root, &options) == MK_OK);
@@ -65,21 +64,18 @@ int main(void) {
   mk_clock later;
   EXPECT(mk_clock_parse(&later, "2026-11-30T10:00:00+01:00") == MK_OK);
 
-  /* init overwrites whatever the caller's memory held: every field ends up "not given". */
-  mk_sync_options opts;
-  memset(&opts, 0xA5, sizeof opts);
-  mk_sync_options_init(&opts);
-  EXPECT(options_are_unset(&opts));
-
   mk_workspace* ws = open_root(a, MK_LAYOUT_MEMORYBOX);
   mk_result* result = NULL;
-  EXPECT(mk_workspace_init(&result, ws, &now, 0) == MK_OK);
+  EXPECT(run_request(&result, ws, &now, "memorybox", "init", NULL) == MK_OK);
   mk_result_destroy(result);
   EXPECT(write_file_at(a, "memory/LONG_TERM.md", kLongTerm));
   EXPECT(write_file_at(a, "memory/SESSION_LOG.md", kSessionLog));
+  char remote_arg[720], workspace_arg[64];
+  snprintf(remote_arg, sizeof remote_arg, "remote=%s", remote_spec);
+  snprintf(workspace_arg, sizeof workspace_arg, "workspace_id=%s", kWorkspaceId);
 
   /* status of a root that never synced: no workspace, three records waiting, nothing written. */
-  result = run(ws, &now, MK_SYNC_STATUS, &opts, 0);
+  result = run(ws, &now, "status", 0, NULL);
   EXPECT(json_contains(result, "\"command\":\"memorybox sync status\""));
   EXPECT(json_contains(result, "\"workspace_id\":null"));
   EXPECT(json_contains(result, "\"pending_push\":3"));
@@ -90,9 +86,7 @@ int main(void) {
   EXPECT(!path_exists(a, ".memkit/sync.json"));
 
   /* push: three records stored in the folder, each entry given its Id line first. */
-  opts.remote = remote_spec;
-  opts.workspace_id = kWorkspaceId;
-  result = run(ws, &now, MK_SYNC_PUSH, &opts, 0);
+  result = run(ws, &now, "push", 0, remote_arg, workspace_arg, NULL);
   EXPECT(json_contains(result, "\"command\":\"memorybox sync push\""));
   EXPECT(json_contains(result, "\"sent\":3"));
   EXPECT(json_contains(result, "\"last_push_ok\":true"));
@@ -108,20 +102,18 @@ int main(void) {
   EXPECT(path_exists(a, ".memkit/sync.json"));
 
   /* status after it: the workspace recorded, nothing pending either way. */
-  mk_sync_options_init(&opts);
-  result = run(ws, &later, MK_SYNC_STATUS, &opts, 0);
+  result = run(ws, &later, "status", 0, NULL);
   EXPECT(json_contains(result, "\"workspace_id\":\"0190a1b2-c3d4-7e5f-8a6b-7c8d9e0f1a2b\""));
   EXPECT(json_contains(result, "\"pending_push\":0"));
   EXPECT(json_contains(result, "\"last_push_ok\":true"));
   EXPECT(json_contains(result, "\"open_conflicts\":[]"));
   mk_result_destroy(result);
-  opts.remote = remote_spec;
-  result = run(ws, &later, MK_SYNC_STATUS, &opts, 0);
+  result = run(ws, &later, "status", 0, remote_arg, NULL);
   EXPECT(json_contains(result, "\"pending_pull\":0"));
   mk_result_destroy(result);
 
   /* A second push sends nothing: every record is in the base. */
-  result = run(ws, &later, MK_SYNC_PUSH, &opts, 0);
+  result = run(ws, &later, "push", 0, remote_arg, NULL);
   EXPECT(json_contains(result, "\"sent\":0"));
   mk_result_destroy(result);
   EXPECT(long_term != NULL && file_holds(a, "memory/LONG_TERM.md", long_term));
@@ -129,10 +121,9 @@ int main(void) {
   /* Another root of the workspace pulls: new entries only, so written without a plan to
    * confirm, the facts arriving with their Id lines. */
   mk_workspace* other = open_root(b, MK_LAYOUT_MEMORYBOX);
-  EXPECT(mk_workspace_init(&result, other, &now, 0) == MK_OK);
+  EXPECT(run_request(&result, other, &now, "memorybox", "init", NULL) == MK_OK);
   mk_result_destroy(result);
-  opts.workspace_id = kWorkspaceId;
-  result = run(other, &later, MK_SYNC_PULL, &opts, 0);
+  result = run(other, &later, "pull", 0, remote_arg, workspace_arg, NULL);
   EXPECT(json_contains(result, "\"command\":\"memorybox sync pull\""));
   EXPECT(json_contains(result, "\"pulled\":3"));
   EXPECT(json_contains(result, "\"needs_confirmation\":false"));
@@ -146,76 +137,55 @@ int main(void) {
   free(pulled);
   free(long_term);
 
-  /* The connection string is the caller's and never reaches a result: with a folder remote it
-   * is unused; with "postgres" the connection fails (MK-BOX-023), or this build has no adapter
-   * (MK-ARG-001), and neither names it. */
-  mk_sync_options_init(&opts);
-  opts.remote = remote_spec;
-  opts.conninfo = "password=sekrit-conninfo";
-  result = run(ws, &later, MK_SYNC_STATUS, &opts, 0);
-  EXPECT(!json_contains(result, "sekrit"));
-  mk_result_destroy(result);
-  opts.remote = "postgres";
-  opts.conninfo = "host=/nonexistent/memkit-sync-test port=1 password=sekrit-conninfo";
-  result = run(ws, &later, MK_SYNC_PUSH, &opts, 2);
+  /* The connection string comes from the conninfo-file argument and never reaches a result: with
+   * "postgres" the connection fails (MK-BOX-023), or this build has no adapter (MK-ARG-001), and
+   * neither names it. */
+  EXPECT(write_file_at(root, "conninfo",
+                       "host=/nonexistent/memkit-sync-test port=1 password=sekrit-conninfo\n"));
+  char conninfo_arg[700];
+  snprintf(conninfo_arg, sizeof conninfo_arg, "conninfo-file=%s/conninfo", root);
+  result = run(ws, &later, "push", 2, "remote=postgres", conninfo_arg, NULL);
   EXPECT(json_contains(result, "\"code\":\"MK-BOX-023\"") ||
          json_contains(result, "\"code\":\"MK-ARG-001\""));
   EXPECT(!json_contains(result, "sekrit"));
-  EXPECT(strstr(mk_last_error_message(), "sekrit") == NULL);
+  EXPECT(strstr(mk_error_message(), "sekrit") == NULL);
   mk_result_destroy(result);
 
-  /* Refusals that are results: an id with no open conflict, an option the verb does not take, a
-   * verb without its remote, a remote of no known kind. */
-  mk_sync_options_init(&opts);
-  opts.id = "0190a1b2-0000-7000-8000-000000000000";
-  opts.take = "remote";
-  result = run(ws, &later, MK_SYNC_RESOLVE, &opts, 2);
+  /* Refusals that are results: an id with no open conflict, a verb without its remote, a remote
+   * of no known kind. */
+  result = run(ws, &later, "resolve", 2, "id=0190a1b2-0000-7000-8000-000000000000", "take=remote",
+               NULL);
   EXPECT(json_contains(result, "\"command\":\"memorybox sync resolve\""));
   EXPECT(json_contains(result, "\"code\":\"MK-ARG-001\""));
   EXPECT(json_contains(result, "no open sync conflict"));
   mk_result_destroy(result);
-  result = run(ws, &later, MK_SYNC_STATUS, &opts, 2);
-  EXPECT(json_contains(result, "unknown option --id for memorybox sync status"));
-  mk_result_destroy(result);
-  mk_sync_options_init(&opts);
-  opts.apply = 1;
-  result = run(ws, &later, MK_SYNC_PUSH, &opts, 2);
-  EXPECT(json_contains(result, "unknown option --apply for memorybox sync push"));
-  mk_result_destroy(result);
-  result = run(ws, &later, MK_SYNC_PULL, NULL, 2);
+  result = run(ws, &later, "pull", 2, NULL);
   EXPECT(json_contains(result, "--remote: required"));
   mk_result_destroy(result);
-  opts.apply = 0;
-  opts.remote = "ftp:somewhere";
-  result = run(ws, &later, MK_SYNC_PUSH, &opts, 2);
+  result = run(ws, &later, "push", 2, "remote=ftp:somewhere", NULL);
   EXPECT(json_contains(result, "--remote: expected dir:PATH or postgres"));
   mk_result_destroy(result);
 
-  /* A verb number outside the enum, an unknown options layout and a NULL out, ws or clock are
-   * the caller's mistakes, not command results. */
-  mk_sync_options_init(&opts);
-  result = NULL;
-  EXPECT(mk_memorybox_sync(&result, ws, &now, MK_SYNC_RESOLVE + 1, &opts) == MK_E_ARG);
-  EXPECT(result == NULL);
-  EXPECT(strstr(mk_last_error_message(), "command") != NULL);
-  EXPECT(mk_memorybox_sync(&result, ws, &now, -1, &opts) == MK_E_ARG);
-  opts.version = 99;
-  EXPECT(mk_memorybox_sync(&result, ws, &now, MK_SYNC_STATUS, &opts) == MK_E_ARG);
-  EXPECT(strstr(mk_last_error_message(), "version") != NULL);
-  mk_sync_options_init(&opts);
-  EXPECT(mk_memorybox_sync(NULL, ws, &now, MK_SYNC_STATUS, &opts) == MK_E_ARG);
-  EXPECT(mk_memorybox_sync(&result, NULL, &now, MK_SYNC_STATUS, &opts) == MK_E_ARG);
-  EXPECT(mk_memorybox_sync(&result, ws, NULL, MK_SYNC_STATUS, &opts) == MK_E_ARG);
+  /* Refusals of the request itself: an argument the verb does not take, a NULL out, ws or clock. */
+  EXPECT(run_request(&result, ws, &later, "memorybox", "sync status", "id=x", NULL) == MK_E_ARG);
+  EXPECT(strstr(mk_error_message(), "not an argument of memorybox sync status") != NULL);
+  EXPECT(run_request(&result, ws, &later, "memorybox", "sync push", "--apply", NULL) == MK_E_ARG);
+  EXPECT(run_request(&result, ws, &later, "memorybox", "sync pusj", NULL) == MK_E_ARG);
+  EXPECT(strstr(mk_error_message(), "push") != NULL);
+  mk_request* status = NULL;
+  EXPECT(mk_request_create(&status, "memorybox", "sync status") == MK_OK);
+  EXPECT(mk_workspace_run(NULL, ws, &now, status) == MK_E_ARG);
+  EXPECT(mk_workspace_run(&result, NULL, &now, status) == MK_E_ARG);
+  EXPECT(mk_workspace_run(&result, ws, NULL, status) == MK_E_ARG);
+  EXPECT(mk_workspace_run(&result, ws, &now, NULL) == MK_E_ARG);
   EXPECT(result == NULL);
 
-  /* Another layout is refused as a result, with nothing run. */
+  /* Another layout is refused, with nothing run. */
   mk_workspace* custodian = open_root(root, MK_LAYOUT_CUSTODIAN);
-  result = run(custodian, &now, MK_SYNC_STATUS, &opts, 2);
-  EXPECT(json_contains(result, "\"command\":\"memorybox sync status\""));
-  EXPECT(json_contains(result,
-                       "mk_memorybox_sync: needs a workspace opened with "
-                       "MK_LAYOUT_MEMORYBOX"));
-  mk_result_destroy(result);
+  EXPECT(mk_workspace_run(&result, custodian, &now, status) == MK_E_ARG);
+  EXPECT(strstr(mk_error_message(), "another layout") != NULL);
+  EXPECT(result == NULL);
+  mk_request_destroy(status);
   mk_workspace_destroy(custodian);
 
   mk_workspace_destroy(other);

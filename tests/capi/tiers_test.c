@@ -1,6 +1,7 @@
-/* The three-tier session memory (spec tiers3.md) from C11: mk_tiers_options_init, mk_tiers_run
- * writing the exact L1 and L2 bytes of §15, the arguments it refuses before writing anything, and
- * the layouts it refuses. Runs in a fresh folder under TMPDIR. */
+/* The three-tier session memory (spec tiers3.md) from C11, as `tiers` requests on an
+ * MK_LAYOUT_TIERS workspace: the exact L1 and L2 bytes of §15 (a list argument among them), the
+ * arguments refused before anything is written, and the layouts refused. Runs in a fresh folder
+ * under TMPDIR. */
 #define _POSIX_C_SOURCE 200809L
 #include <memkit.h>
 #include <stdint.h>
@@ -20,23 +21,6 @@ static const char* const kL1Second = "\n\n### [2026-03-07 14:30:00] TURN\n\nseco
 static const char* const kL2First = "## Decision Record: Default command\n\nUse persist-turn.\n";
 static const char* const kL2Second = "\n\n## 2026-03-07 14:30:00\n\nsecond note\n";
 
-static int options_are_unset(const mk_tiers_options* o) {
-  const char* const texts[] = {
-      o->content,       o->raw_content,  o->extracted_content, o->theme,
-      o->template_name, o->title,        o->entry_type,        o->session_id,
-      o->tools_json,    o->name,         o->csv_content,       o->source_file,
-      o->description,   o->source_label, o->columns_json,      o->confirm_plan_id};
-  const int64_t numbers[] = {o->recent_days, o->theme_limit, o->max_tokens, o->days_back,
-                             o->limit,       o->hours_back,  o->head,       o->days};
-  int unset = o->version == MK_TIERS_OPTIONS_VERSION && o->no_log == 0 && o->promote_global == 0 &&
-              o->append == 0 && o->replace == 0;
-  for (size_t i = 0; i < sizeof texts / sizeof texts[0]; ++i) unset = unset && texts[i] == NULL;
-  for (size_t i = 0; i < sizeof numbers / sizeof numbers[0]; ++i) {
-    unset = unset && numbers[i] == MK_TIERS_UNSET;
-  }
-  return unset;
-}
-
 int main(void) {
   char root[512];
   if (make_test_root(root, sizeof root, "tiers") != 0) return 1;
@@ -45,14 +29,8 @@ int main(void) {
   mk_clock later;
   EXPECT(mk_clock_parse(&later, "2026-03-07T14:30:00+00:00") == MK_OK);
 
-  /* init overwrites whatever the caller's memory held: every field ends up "not given". */
-  mk_tiers_options opts;
-  memset(&opts, 0xA5, sizeof opts);
-  mk_tiers_options_init(&opts);
-  EXPECT(options_are_unset(&opts));
-
   mk_workspace_options tiers_layout;
-  mk_workspace_options_init(&tiers_layout);
+  EXPECT(mk_workspace_options_init(&tiers_layout, MK_WORKSPACE_OPTIONS_VERSION) == MK_OK);
   tiers_layout.layout = MK_LAYOUT_TIERS;
   mk_workspace* ws = NULL;
   /* memory_dir is the custodian layout's alone. */
@@ -65,15 +43,25 @@ int main(void) {
   mk_result* result = NULL;
 
   /* §15's first vector on an empty workspace (no init: a write creates what it needs). */
-  opts.entry_type = "assistant";
-  opts.raw_content = "  Raw one  ";
-  opts.session_id = "s1";
-  opts.tools_json = "[\"search\",\"read\"]";
-  opts.extracted_content = "Use persist-turn.";
-  opts.theme = "Decision";
-  opts.template_name = "decision";
-  opts.title = "Default command";
-  EXPECT(mk_tiers_run(&result, ws, &now, MK_TIERS_PERSIST_TURN, &opts) == MK_OK);
+  mk_request* persist = NULL;
+  EXPECT(mk_request_create(&persist, "tiers", "persist-turn") == MK_OK);
+  const char* const tools[] = {"search", "read"};
+  EXPECT(mk_request_set_list(persist, "tools", tools, 2) == MK_OK);
+  EXPECT(mk_request_set_list(persist, "theme", tools, 2) == MK_E_ARG); /* not a JSON argument */
+  EXPECT(strcmp(mk_error_message(), "--theme: takes a string, not a list") == 0);
+  const char* const bad[] = {"search", NULL};
+  EXPECT(mk_request_set_list(persist, "tools", bad, 2) == MK_E_ARG);
+  const char* const not_utf8[] = {"\xff"};
+  EXPECT(mk_request_set_list(persist, "tools", not_utf8, 1) == MK_E_UTF8);
+  const char* const texts[][2] = {{"entry_type", "assistant"},  {"raw_content", "  Raw one  "},
+                                  {"session-id", "s1"},         {"extracted_content", "Use persist-turn."},
+                                  {"theme", "Decision"},        {"template", "decision"},
+                                  {"title", "Default command"}};
+  for (size_t i = 0; i < sizeof texts / sizeof texts[0]; ++i) {
+    EXPECT(mk_request_set_string(persist, texts[i][0], texts[i][1]) == MK_OK);
+  }
+  EXPECT(mk_workspace_run(&result, ws, &now, persist) == MK_OK);
+  mk_request_destroy(persist);
   EXPECT(mk_result_exit_code(result) == 0);
   EXPECT(mk_result_applied(result) == 1);
   EXPECT(mk_result_plan_id(result) == NULL);
@@ -87,11 +75,8 @@ int main(void) {
   EXPECT(!path_exists(root, "memory/global.md")); /* nothing promoted, so not needed */
 
   /* §15's second turn, at 14:30:00: the same two files, appended to. */
-  mk_tiers_options_init(&opts);
-  opts.raw_content = "second";
-  opts.extracted_content = "second note";
-  opts.theme = "decision";
-  EXPECT(mk_tiers_run(&result, ws, &later, MK_TIERS_PERSIST_TURN, &opts) == MK_OK);
+  EXPECT(run_request(&result, ws, &later, "tiers", "persist-turn", "raw-content=second",
+                     "extracted-content=second note", "theme=decision", NULL) == MK_OK);
   EXPECT(mk_result_exit_code(result) == 0);
   mk_result_destroy(result);
   char expected[1024];
@@ -102,76 +87,47 @@ int main(void) {
   char* l1_before = read_file_at(root, "memory/sessions/2026-03-07.md");
   EXPECT(l1_before != NULL);
 
-  /* A command number outside the enum is the caller's mistake, not a command result. */
-  mk_tiers_options_init(&opts);
-  result = NULL;
-  EXPECT(mk_tiers_run(&result, ws, &now, MK_TIERS_TEMPLATE + 1, &opts) == MK_E_ARG);
-  EXPECT(result == NULL);
-  EXPECT(strstr(mk_last_error_message(), "command") != NULL);
-  EXPECT(mk_tiers_run(&result, ws, &now, -1, &opts) == MK_E_ARG);
-  EXPECT(result == NULL);
-
-  /* So is an options layout this library does not know, and a NULL out, ws or clock. */
-  opts.version = 99;
-  EXPECT(mk_tiers_run(&result, ws, &now, MK_TIERS_LIST_THEMES, &opts) == MK_E_ARG);
-  EXPECT(result == NULL);
-  mk_tiers_options_init(&opts);
-  EXPECT(mk_tiers_run(NULL, ws, &now, MK_TIERS_LIST_THEMES, &opts) == MK_E_ARG);
-  EXPECT(mk_tiers_run(&result, NULL, &now, MK_TIERS_LIST_THEMES, &opts) == MK_E_ARG);
-  EXPECT(mk_tiers_run(&result, ws, NULL, MK_TIERS_LIST_THEMES, &opts) == MK_E_ARG);
-  EXPECT(result == NULL);
-
-  /* A field log-turn does not take (`head`, a flag too) is the CLI's unknown option: fatal, and
-   * checked before the write, so the valid content is not logged. */
-  opts.content = "would be logged";
-  opts.head = 1;
-  EXPECT(mk_tiers_run(&result, ws, &now, MK_TIERS_LOG_TURN, &opts) == MK_OK);
-  EXPECT(mk_result_exit_code(result) == 2);
-  EXPECT(mk_result_applied(result) == 0);
-  EXPECT(json_contains(result, "\"code\":\"MK-ARG-001\""));
-  EXPECT(json_contains(result, "--head"));
-  mk_result_destroy(result);
-  opts.head = MK_TIERS_UNSET;
-  opts.promote_global = 1;
-  EXPECT(mk_tiers_run(&result, ws, &now, MK_TIERS_LOG_TURN, &opts) == MK_OK);
-  EXPECT(mk_result_exit_code(result) == 2);
-  EXPECT(json_contains(result, "\"code\":\"MK-ARG-001\""));
-  mk_result_destroy(result);
+  /* An argument log-turn does not take is refused before anything runs: nothing is logged. */
+  EXPECT(run_request(&result, ws, &now, "tiers", "log-turn", "content=would be logged",
+                     "head=1", NULL) == MK_E_ARG);
+  EXPECT(strstr(mk_error_message(), "head: not an argument of tiers log-turn") != NULL);
+  EXPECT(run_request(&result, ws, &now, "tiers", "log-turn", "content=would be logged",
+                     "--promote-global", NULL) == MK_E_ARG);
+  EXPECT(run_request(&result, ws, &now, "tiers", "log-trun", NULL) == MK_E_ARG);
+  EXPECT(strstr(mk_error_message(), "log-turn") != NULL);
+  /* The root is the workspace's, never the request's. */
+  EXPECT(run_request(&result, ws, &now, "tiers", "list-themes", "workspace=/tmp", NULL) ==
+         MK_E_ARG);
+  EXPECT(strstr(mk_error_message(), "given by the workspace") != NULL);
   EXPECT(l1_before != NULL && file_holds(root, "memory/sessions/2026-03-07.md", l1_before));
   free(l1_before);
 
-  /* NULL options mean nothing given; the template's name is its positional NAME. */
-  EXPECT(mk_tiers_run(&result, ws, &now, MK_TIERS_LIST_THEMES, NULL) == MK_OK);
+  /* A command without arguments, and a positional by its name. */
+  EXPECT(run_request(&result, ws, &now, "tiers", "list-themes", NULL) == MK_OK);
   EXPECT(mk_result_exit_code(result) == 0);
   EXPECT(mk_result_applied(result) == 0);
   EXPECT(json_contains(result, "\"themes\":[\"decision\"]"));
   mk_result_destroy(result);
-  mk_tiers_options_init(&opts);
-  opts.template_name = "error";
-  EXPECT(mk_tiers_run(&result, ws, &now, MK_TIERS_TEMPLATE, &opts) == MK_OK);
+  EXPECT(run_request(&result, ws, &now, "tiers", "template", "kind=error", NULL) == MK_OK);
   EXPECT(mk_result_exit_code(result) == 0);
   EXPECT(json_contains(result, "**Root Cause**"));
   mk_result_destroy(result);
 
-  /* recover on a tiers workspace is `tiers recover`; nothing was left unfinished. */
-  EXPECT(mk_workspace_recover(&result, ws, &now, 0) == MK_OK);
+  /* recover on a tiers workspace; nothing was left unfinished. */
+  EXPECT(run_request(&result, ws, &now, "tiers", "recover", NULL) == MK_OK);
   EXPECT(mk_result_exit_code(result) == 0);
   EXPECT(json_contains(result, "\"command\":\"tiers recover\""));
   EXPECT(json_contains(result, "\"recovery_status\":\"clean\""));
   mk_result_destroy(result);
   mk_workspace_destroy(ws);
 
-  /* A custodian workspace takes no tiers command: a fatal MK-ARG-001, and no memory/ appears. */
+  /* A custodian workspace takes no tiers request, and no memory/ appears. */
   char custodian_root[600];
   snprintf(custodian_root, sizeof custodian_root, "%s/custodian", root);
   EXPECT(mkdir(custodian_root, 0755) == 0);
   EXPECT(mk_workspace_open(&ws, custodian_root, NULL) == MK_OK);
-  EXPECT(mk_tiers_run(&result, ws, &now, MK_TIERS_INIT, NULL) == MK_OK);
-  EXPECT(mk_result_exit_code(result) == 2);
-  EXPECT(mk_result_applied(result) == 0);
-  EXPECT(json_contains(result, "\"command\":\"tiers init\""));
-  EXPECT(json_contains(result, "\"code\":\"MK-ARG-001\""));
-  mk_result_destroy(result);
+  EXPECT(run_request(&result, ws, &now, "tiers", "init", NULL) == MK_E_ARG);
+  EXPECT(result == NULL);
   EXPECT(!path_exists(custodian_root, "memory"));
   mk_workspace_destroy(ws);
 

@@ -14,7 +14,7 @@ const koffi = require('koffi');
 
 // The header version this file was written against (MK_VERSION_NUMBER). The struct layouts below
 // are those of 0.1, so a library of any other version is refused on load (STYLE C10).
-const MK_VERSION_NUMBER = 100;
+const MK_VERSION_NUMBER = 200;
 
 /* Section - Export: library loading */
 
@@ -94,8 +94,8 @@ const MK_E_LOCK = -40;
 const MK_E_CALLBACK = -50;
 // MK_API const char* mk_status_name(mk_status status);
 const mk_status_name = lib.func('const char *mk_status_name(mk_status status)');
-// MK_API const char* mk_last_error_message(void);
-const mk_last_error_message = lib.func('const char *mk_last_error_message(void)');
+// MK_API const char* mk_error_message(void);
+const mk_error_message = lib.func('const char *mk_error_message(void)');
 
 /* Section - Buffers */
 
@@ -146,9 +146,9 @@ const mk_workspace_options = koffi.struct('mk_workspace_options', {
   lock_timeout_seconds: 'double',
 });
 
-// MK_API void mk_workspace_options_init(mk_workspace_options* opts);
+// MK_API mk_status mk_workspace_options_init(mk_workspace_options* opts, uint32_t version);
 const mk_workspace_options_init = lib.func(
-  'void mk_workspace_options_init(_Out_ mk_workspace_options *opts)',
+  'mk_status mk_workspace_options_init(mk_workspace_options *opts, uint32_t version)',
 );
 
 koffi.opaque('mk_workspace');
@@ -223,449 +223,6 @@ const mk_result_budget_row = lib.func(
     'uint64_t index)',
 );
 
-/* Section - Commands */
-
-const MK_INIT_EXTENDED = 1;
-const MK_INIT_PROFILE_DEFAULT = 2;
-const MK_INIT_PROFILE_MAVEN = 4;
-// MK_API mk_status mk_workspace_init(mk_result** out, mk_workspace* ws, const mk_clock* now,
-//                                    uint32_t flags);
-const mk_workspace_init = lib.func(
-  'mk_status mk_workspace_init(_Out_ mk_result **out, mk_workspace *ws, const mk_clock *now, ' +
-    'uint32_t flags)',
-);
-// MK_API mk_status mk_workspace_status(mk_result** out, mk_workspace* ws, const mk_clock* now);
-const mk_workspace_status = lib.func(
-  'mk_status mk_workspace_status(_Out_ mk_result **out, mk_workspace *ws, const mk_clock *now)',
-);
-// MK_API mk_status mk_workspace_check(mk_result** out, mk_workspace* ws, const mk_clock* now);
-const mk_workspace_check = lib.func(
-  'mk_status mk_workspace_check(_Out_ mk_result **out, mk_workspace *ws, const mk_clock *now)',
-);
-const MK_COMPACT_ARCHIVE_OLDEST = 1;
-const MK_COMPACT_OPTIONS_VERSION = 1;
-
-const mk_compact_options = koffi.struct('mk_compact_options', {
-  version: 'uint32_t',
-  flags: 'uint32_t',
-  target: 'const char *',
-});
-
-// MK_API void mk_compact_options_init(mk_compact_options* opts);
-const mk_compact_options_init = lib.func(
-  'void mk_compact_options_init(_Out_ mk_compact_options *opts)',
-);
-// MK_API mk_status mk_workspace_plan_compaction(mk_result** out, mk_workspace* ws, const mk_clock* now,
-//                                               const mk_compact_options* opts);
-const mk_workspace_plan_compaction = lib.func(
-  'mk_status mk_workspace_plan_compaction(_Out_ mk_result **out, mk_workspace *ws, ' +
-    'const mk_clock *now, const mk_compact_options *opts)',
-);
-// MK_API mk_status mk_workspace_apply_compaction(mk_result** out, mk_workspace* ws, const mk_clock* now,
-//                                                const mk_compact_options* opts,
-//                                                const char* confirm_plan_id);
-const mk_workspace_apply_compaction = lib.func(
-  'mk_status mk_workspace_apply_compaction(_Out_ mk_result **out, mk_workspace *ws, ' +
-    'const mk_clock *now, const mk_compact_options *opts, const char *confirm_plan_id)',
-);
-const MK_RECOVER_APPLY = 1;
-const MK_RECOVER_ROLLBACK = 2;
-// MK_API mk_status mk_workspace_recover(mk_result** out, mk_workspace* ws, const mk_clock* now,
-//                                       uint32_t flags);
-const mk_workspace_recover = lib.func(
-  'mk_status mk_workspace_recover(_Out_ mk_result **out, mk_workspace *ws, const mk_clock *now, ' +
-    'uint32_t flags)',
-);
-// MK_API mk_status mk_workspace_plan_undo(mk_result** out, mk_workspace* ws, const mk_clock* now,
-//                                         const char* plan_id);
-const mk_workspace_plan_undo = lib.func(
-  'mk_status mk_workspace_plan_undo(_Out_ mk_result **out, mk_workspace *ws, ' +
-    'const mk_clock *now, const char *plan_id)',
-);
-// MK_API mk_status mk_workspace_apply_undo(mk_result** out, mk_workspace* ws, const mk_clock* now,
-//                                          const char* plan_id, const char* confirm_plan_id);
-const mk_workspace_apply_undo = lib.func(
-  'mk_status mk_workspace_apply_undo(_Out_ mk_result **out, mk_workspace *ws, ' +
-    'const mk_clock *now, const char *plan_id, const char *confirm_plan_id)',
-);
-const MK_ADD_ALLOW_LONG = 1;
-const MK_ADD_OPTIONS_VERSION = 1;
-
-const mk_add_options = koffi.struct('mk_add_options', {
-  version: 'uint32_t',
-  flags: 'uint32_t',
-  type: 'const char *',
-  reason: 'const char *',
-  name: 'const char *',
-  area: 'const char *',
-});
-
-// MK_API void mk_add_options_init(mk_add_options* opts);
-const mk_add_options_init = lib.func('void mk_add_options_init(_Out_ mk_add_options *opts)');
-// MK_API mk_status mk_workspace_add(mk_result** out, mk_workspace* ws, const mk_clock* now,
-//                                   const char* message, size_t message_size, const mk_add_options* opts);
-const mk_workspace_add = lib.func(
-  'mk_status mk_workspace_add(_Out_ mk_result **out, mk_workspace *ws, const mk_clock *now, ' +
-    'const char *message, size_t message_size, const mk_add_options *opts)',
-);
-koffi.alias('mk_forget_mode', 'int32_t');
-const MK_FORGET_SOFT = 0;
-const MK_FORGET_HARD = 1;
-const MK_FORGET_PURGE = 2;
-const MK_FORGET_ALLOW_BROAD_MATCH = 1;
-const MK_FORGET_OPTIONS_VERSION = 1;
-
-const mk_forget_options = koffi.struct('mk_forget_options', {
-  version: 'uint32_t',
-  flags: 'uint32_t',
-  mode: 'mk_forget_mode',
-});
-
-// MK_API void mk_forget_options_init(mk_forget_options* opts);
-const mk_forget_options_init = lib.func(
-  'void mk_forget_options_init(_Out_ mk_forget_options *opts)',
-);
-// MK_API mk_status mk_workspace_plan_forget(mk_result** out, mk_workspace* ws, const mk_clock* now,
-//                                           const char* topic, size_t topic_size,
-//                                           const mk_forget_options* opts);
-const mk_workspace_plan_forget = lib.func(
-  'mk_status mk_workspace_plan_forget(_Out_ mk_result **out, mk_workspace *ws, ' +
-    'const mk_clock *now, const char *topic, size_t topic_size, const mk_forget_options *opts)',
-);
-// MK_API mk_status mk_workspace_apply_forget(mk_result** out, mk_workspace* ws, const mk_clock* now,
-//                                            const char* topic, size_t topic_size,
-//                                            const mk_forget_options* opts, const char* confirm_plan_id);
-const mk_workspace_apply_forget = lib.func(
-  'mk_status mk_workspace_apply_forget(_Out_ mk_result **out, mk_workspace *ws, ' +
-    'const mk_clock *now, const char *topic, size_t topic_size, const mk_forget_options *opts, ' +
-    'const char *confirm_plan_id)',
-);
-// MK_API mk_status mk_workspace_decay(mk_result** out, mk_workspace* ws, const mk_clock* now,
-//                                     const char* file);
-const mk_workspace_decay = lib.func(
-  'mk_status mk_workspace_decay(_Out_ mk_result **out, mk_workspace *ws, const mk_clock *now, ' +
-    'const char *file)',
-);
-// MK_API mk_status mk_workspace_hygiene(mk_result** out, mk_workspace* ws, const mk_clock* now);
-const mk_workspace_hygiene = lib.func(
-  'mk_status mk_workspace_hygiene(_Out_ mk_result **out, mk_workspace *ws, const mk_clock *now)',
-);
-const MK_LOAD_INCLUDE_ARCHIVE = 1;
-// MK_API mk_status mk_workspace_load(mk_result** out, mk_workspace* ws, const mk_clock* now, int32_t tier,
-//                                    const char* file, uint32_t flags);
-const mk_workspace_load = lib.func(
-  'mk_status mk_workspace_load(_Out_ mk_result **out, mk_workspace *ws, const mk_clock *now, ' +
-    'int32_t tier, const char *file, uint32_t flags)',
-);
-koffi.alias('mk_update_event', 'int32_t');
-const MK_UPDATE_VERIFY = 0;
-const MK_UPDATE_CONFIRM = 1;
-const MK_UPDATE_CONTRADICT = 2;
-const MK_UPDATE_RESOLVE_KEEP = 3;
-const MK_UPDATE_OPTIONS_VERSION = 1;
-
-const mk_update_options = koffi.struct('mk_update_options', {
-  version: 'uint32_t',
-  event: 'mk_update_event',
-  note: 'const char *',
-  confidence: 'int32_t',
-});
-
-// MK_API void mk_update_options_init(mk_update_options* opts);
-const mk_update_options_init = lib.func(
-  'void mk_update_options_init(_Out_ mk_update_options *opts)',
-);
-// MK_API mk_status mk_workspace_update(mk_result** out, mk_workspace* ws, const mk_clock* now,
-//                                      const char* entry_id, const mk_update_options* opts);
-const mk_workspace_update = lib.func(
-  'mk_status mk_workspace_update(_Out_ mk_result **out, mk_workspace *ws, const mk_clock *now, ' +
-    'const char *entry_id, const mk_update_options *opts)',
-);
-koffi.alias('mk_gate', 'int32_t');
-const MK_GATE_VALUE = 0;
-const MK_GATE_ALIGNMENT = 1;
-const MK_GATE_REDUNDANCY = 2;
-const MK_GATE_FRESHNESS = 3;
-const MK_GATE_PLACEMENT = 4;
-const MK_JUDGE_ANSWER = 0;
-const MK_JUDGE_ABSTAIN = 1;
-
-const mk_judge_fn = koffi.proto(
-  'int32_t mk_judge_fn(mk_gate gate, const void *question_json, size_t question_size, ' +
-    'mk_write_fn *answer, void *answer_payload, void *payload)',
-);
-const MK_GATE_CANDIDATE_VERSION = 1;
-
-const mk_gate_candidate = koffi.struct('mk_gate_candidate', {
-  version: 'uint32_t',
-  text: 'const void *',
-  text_size: 'size_t',
-  confidence: 'const char *',
-  title: 'const char *',
-  source: 'const char *',
-  client: 'const char *',
-});
-
-// MK_API void mk_gate_candidate_init(mk_gate_candidate* candidate);
-const mk_gate_candidate_init = lib.func(
-  'void mk_gate_candidate_init(_Out_ mk_gate_candidate *candidate)',
-);
-const MK_GATE_APPLY = 1;
-// MK_API mk_status mk_workspace_gate(mk_result** out, mk_workspace* ws, const mk_clock* now,
-//                                    const mk_gate_candidate* candidate, mk_judge_fn judge, void* payload,
-//                                    uint32_t flags);
-const mk_workspace_gate = lib.func(
-  'mk_status mk_workspace_gate(_Out_ mk_result **out, mk_workspace *ws, const mk_clock *now, ' +
-    'const mk_gate_candidate *candidate, mk_judge_fn *judge, void *payload, uint32_t flags)',
-);
-// MK_API mk_status mk_workspace_canon_add(mk_result** out, mk_workspace* ws, const mk_clock* now,
-//                                         const char* file, const char* text, size_t text_size);
-const mk_workspace_canon_add = lib.func(
-  'mk_status mk_workspace_canon_add(_Out_ mk_result **out, mk_workspace *ws, ' +
-    'const mk_clock *now, const char *file, const char *text, size_t text_size)',
-);
-// MK_API mk_status mk_workspace_canon_verify(mk_result** out, mk_workspace* ws, const mk_clock* now);
-const mk_workspace_canon_verify = lib.func(
-  'mk_status mk_workspace_canon_verify(_Out_ mk_result **out, mk_workspace *ws, ' +
-    'const mk_clock *now)',
-);
-const MK_MEMORYBOX_COMPACT_FORCE = 1;
-// MK_API mk_status mk_workspace_plan_memorybox_compact(mk_result** out, mk_workspace* ws,
-//                                                      const mk_clock* now, const char* file,
-//                                                      uint32_t flags);
-const mk_workspace_plan_memorybox_compact = lib.func(
-  'mk_status mk_workspace_plan_memorybox_compact(_Out_ mk_result **out, mk_workspace *ws, ' +
-    'const mk_clock *now, const char *file, uint32_t flags)',
-);
-// MK_API mk_status mk_workspace_apply_memorybox_compact(mk_result** out, mk_workspace* ws,
-//                                                       const mk_clock* now, const char* file,
-//                                                       uint32_t flags, const char* confirm_plan_id);
-const mk_workspace_apply_memorybox_compact = lib.func(
-  'mk_status mk_workspace_apply_memorybox_compact(_Out_ mk_result **out, mk_workspace *ws, ' +
-    'const mk_clock *now, const char *file, uint32_t flags, const char *confirm_plan_id)',
-);
-// MK_API mk_status mk_workspace_plan_promote(mk_result** out, mk_workspace* ws, const mk_clock* now,
-//                                            const char* entry_id);
-const mk_workspace_plan_promote = lib.func(
-  'mk_status mk_workspace_plan_promote(_Out_ mk_result **out, mk_workspace *ws, ' +
-    'const mk_clock *now, const char *entry_id)',
-);
-// MK_API mk_status mk_workspace_apply_promote(mk_result** out, mk_workspace* ws, const mk_clock* now,
-//                                             const char* entry_id, const char* confirm_plan_id);
-const mk_workspace_apply_promote = lib.func(
-  'mk_status mk_workspace_apply_promote(_Out_ mk_result **out, mk_workspace *ws, ' +
-    'const mk_clock *now, const char *entry_id, const char *confirm_plan_id)',
-);
-// MK_API mk_status mk_workspace_plan_archive_entry(mk_result** out, mk_workspace* ws, const mk_clock* now,
-//                                                  const char* entry_id);
-const mk_workspace_plan_archive_entry = lib.func(
-  'mk_status mk_workspace_plan_archive_entry(_Out_ mk_result **out, mk_workspace *ws, ' +
-    'const mk_clock *now, const char *entry_id)',
-);
-// MK_API mk_status mk_workspace_apply_archive_entry(mk_result** out, mk_workspace* ws, const mk_clock* now,
-//                                                   const char* entry_id, const char* confirm_plan_id);
-const mk_workspace_apply_archive_entry = lib.func(
-  'mk_status mk_workspace_apply_archive_entry(_Out_ mk_result **out, mk_workspace *ws, ' +
-    'const mk_clock *now, const char *entry_id, const char *confirm_plan_id)',
-);
-koffi.alias('mk_lifecycle', 'int32_t');
-const MK_LIFECYCLE_ACTIVE = 0;
-const MK_LIFECYCLE_MAINTENANCE = 1;
-const MK_LIFECYCLE_ARCHIVED = 2;
-// MK_API mk_status mk_workspace_client_set(mk_result** out, mk_workspace* ws, const mk_clock* now,
-//                                          const char* client, mk_lifecycle to);
-const mk_workspace_client_set = lib.func(
-  'mk_status mk_workspace_client_set(_Out_ mk_result **out, mk_workspace *ws, ' +
-    'const mk_clock *now, const char *client, mk_lifecycle to)',
-);
-// MK_API mk_status mk_workspace_apply_client_set(mk_result** out, mk_workspace* ws, const mk_clock* now,
-//                                                const char* client, mk_lifecycle to,
-//                                                const char* confirm_plan_id);
-const mk_workspace_apply_client_set = lib.func(
-  'mk_status mk_workspace_apply_client_set(_Out_ mk_result **out, mk_workspace *ws, ' +
-    'const mk_clock *now, const char *client, mk_lifecycle to, const char *confirm_plan_id)',
-);
-
-/* Section - MemoryBox sync (spec memorybox.md §9) */
-
-koffi.alias('mk_sync_command', 'int32_t');
-const MK_SYNC_PULL = 0;
-const MK_SYNC_PUSH = 1;
-const MK_SYNC_STATUS = 2;
-const MK_SYNC_RESOLVE = 3;
-const MK_SYNC_OPTIONS_VERSION = 1;
-
-const mk_sync_options = koffi.struct('mk_sync_options', {
-  version: 'uint32_t',
-  remote: 'const char *',
-  conninfo: 'const char *',
-  workspace_id: 'const char *',
-  id: 'const char *',
-  take: 'const char *',
-  confirm_plan: 'const char *',
-  apply: 'int32_t',
-});
-
-// MK_API void mk_sync_options_init(mk_sync_options* opts);
-const mk_sync_options_init = lib.func('void mk_sync_options_init(_Out_ mk_sync_options *opts)');
-// MK_API mk_status mk_memorybox_sync(mk_result** out, mk_workspace* ws, const mk_clock* now,
-//                                    mk_sync_command command, const mk_sync_options* options);
-const mk_memorybox_sync = lib.func(
-  'mk_status mk_memorybox_sync(_Out_ mk_result **out, mk_workspace *ws, const mk_clock *now, ' +
-    'mk_sync_command command, const mk_sync_options *options)',
-);
-
-/* Section - Three-tier session memory (spec tiers3.md) */
-
-koffi.alias('mk_tiers_command', 'int32_t');
-const MK_TIERS_INIT = 0;
-const MK_TIERS_SESSION_INIT = 1;
-const MK_TIERS_LOG_TURN = 2;
-const MK_TIERS_READ_LOGS = 3;
-const MK_TIERS_PERSIST_TURN = 4;
-const MK_TIERS_WRITE_THEME = 5;
-const MK_TIERS_READ_THEME = 6;
-const MK_TIERS_READ_GLOBAL = 7;
-const MK_TIERS_WRITE_GLOBAL = 8;
-const MK_TIERS_LIST_THEMES = 9;
-const MK_TIERS_WRITE_DATA = 10;
-const MK_TIERS_READ_DATA = 11;
-const MK_TIERS_LIST_DATA = 12;
-const MK_TIERS_ARCHIVE_THEMES = 13;
-const MK_TIERS_TEMPLATE = 14;
-const MK_TIERS_UNSET = -(2n ** 63n);
-const MK_TIERS_OPTIONS_VERSION = 1;
-
-const mk_tiers_options = koffi.struct('mk_tiers_options', {
-  version: 'uint32_t',
-  content: 'const char *',
-  raw_content: 'const char *',
-  extracted_content: 'const char *',
-  theme: 'const char *',
-  template_name: 'const char *',
-  title: 'const char *',
-  entry_type: 'const char *',
-  session_id: 'const char *',
-  tools_json: 'const char *',
-  name: 'const char *',
-  csv_content: 'const char *',
-  source_file: 'const char *',
-  description: 'const char *',
-  source_label: 'const char *',
-  columns_json: 'const char *',
-  confirm_plan_id: 'const char *',
-  recent_days: 'int64_t',
-  theme_limit: 'int64_t',
-  max_tokens: 'int64_t',
-  days_back: 'int64_t',
-  limit: 'int64_t',
-  hours_back: 'int64_t',
-  head: 'int64_t',
-  days: 'int64_t',
-  no_log: 'int32_t',
-  promote_global: 'int32_t',
-  append: 'int32_t',
-  replace: 'int32_t',
-});
-
-// MK_API void mk_tiers_options_init(mk_tiers_options* opts);
-const mk_tiers_options_init = lib.func('void mk_tiers_options_init(_Out_ mk_tiers_options *opts)');
-// MK_API mk_status mk_tiers_run(mk_result** out, mk_workspace* ws, const mk_clock* now,
-//                               mk_tiers_command command, const mk_tiers_options* opts);
-const mk_tiers_run = lib.func(
-  'mk_status mk_tiers_run(_Out_ mk_result **out, mk_workspace *ws, const mk_clock *now, ' +
-    'mk_tiers_command command, const mk_tiers_options *opts)',
-);
-
-/* Section - Curated memory (spec curated.md) */
-
-koffi.alias('mk_curated_command', 'int32_t');
-const MK_CURATED_ADD = 0;
-const MK_CURATED_APPEND = 1;
-const MK_CURATED_EDIT = 2;
-const MK_CURATED_RECLASSIFY = 3;
-const MK_CURATED_LINK = 4;
-const MK_CURATED_UNLINK = 5;
-const MK_CURATED_DELETE = 6;
-const MK_CURATED_RESTORE = 7;
-const MK_CURATED_CHECKPOINT = 8;
-const MK_CURATED_BATCH = 9;
-const MK_CURATED_GET_RELEVANT = 10;
-const MK_CURATED_KERNEL = 11;
-const MK_CURATED_SHOW = 12;
-const MK_CURATED_LIST = 13;
-const MK_CURATED_SEARCH = 14;
-const MK_CURATED_STATS = 15;
-const MK_CURATED_CONFLICTS = 16;
-const MK_CURATED_LINEAGE = 17;
-const MK_CURATED_STORY = 18;
-const MK_CURATED_EVENT_ADD = 19;
-const MK_CURATED_EPISODE_ADD = 20;
-const MK_CURATED_EPISODE_SHOW = 21;
-const MK_CURATED_FLOORS_PRUNE = 22;
-const MK_CURATED_TELEMETRY_COMPACT = 23;
-const MK_CURATED_RECOVER = 24;
-const MK_CURATED_UNSET = -(2n ** 63n);
-const MK_CURATED_OPTIONS_VERSION = 1;
-
-const mk_curated_options = koffi.struct('mk_curated_options', {
-  version: 'uint32_t',
-  workspace: 'const char *',
-  actor: 'const char *',
-  name: 'const char *',
-  dst: 'const char *',
-  query: 'const char *',
-  id: 'const char *',
-  type: 'const char *',
-  body: 'const char *',
-  body_file: 'const char *',
-  description: 'const char *',
-  row_class: 'const char *',
-  status: 'const char *',
-  initiative: 'const char *',
-  project_ref: 'const char *',
-  audience: 'const char *',
-  origin_session: 'const char *',
-  field: 'const char *',
-  content: 'const char *',
-  kind: 'const char *',
-  file: 'const char *',
-  sort: 'const char *',
-  order: 'const char *',
-  scope: 'const char *',
-  threshold: 'const char *',
-  before: 'const char *',
-  source: 'const char *',
-  agent: 'const char *',
-  result: 'const char *',
-  severity: 'const char *',
-  payload: 'const char *',
-  confirm_plan_id: 'const char *',
-  max_chars: 'int64_t',
-  limit: 'int64_t',
-  max_depth: 'int64_t',
-  dry_run: 'int32_t',
-  links: 'int32_t',
-  history: 'int32_t',
-  include_deleted: 'int32_t',
-  yes: 'int32_t',
-  hard: 'int32_t',
-  delete_link: 'int32_t',
-  apply: 'int32_t',
-  rollback: 'int32_t',
-});
-
-// MK_API void mk_curated_options_init(mk_curated_options* opts);
-const mk_curated_options_init = lib.func(
-  'void mk_curated_options_init(_Out_ mk_curated_options *opts)',
-);
-// MK_API mk_status mk_curated_run(mk_result** out, mk_workspace* ws, const mk_clock* now,
-//                                 mk_curated_command command, const mk_curated_options* opts);
-const mk_curated_run = lib.func(
-  'mk_status mk_curated_run(_Out_ mk_result **out, mk_workspace *ws, const mk_clock *now, ' +
-    'mk_curated_command command, const mk_curated_options *opts)',
-);
-
 /* Section - Requests */
 
 koffi.opaque('mk_request');
@@ -687,6 +244,29 @@ const mk_request_set_int = lib.func(
 // MK_API mk_status mk_request_set_bool(mk_request* req, const char* name, int32_t value);
 const mk_request_set_bool = lib.func(
   'mk_status mk_request_set_bool(mk_request *req, const char *name, int32_t value)',
+);
+// MK_API mk_status mk_request_set_list(mk_request* req, const char* name, const char* const* items,
+//                                      size_t count);
+const mk_request_set_list = lib.func(
+  'mk_status mk_request_set_list(mk_request *req, const char *name, const char **items, ' +
+    'size_t count)',
+);
+koffi.alias('mk_gate', 'int32_t');
+const MK_GATE_VALUE = 0;
+const MK_GATE_ALIGNMENT = 1;
+const MK_GATE_REDUNDANCY = 2;
+const MK_GATE_FRESHNESS = 3;
+const MK_GATE_PLACEMENT = 4;
+const MK_JUDGE_ANSWER = 0;
+const MK_JUDGE_ABSTAIN = 1;
+
+const mk_judge_fn = koffi.proto(
+  'int32_t mk_judge_fn(mk_gate gate, const void *question_json, size_t question_size, ' +
+    'mk_write_fn *answer, void *answer_payload, void *payload)',
+);
+// MK_API mk_status mk_request_set_judge(mk_request* req, mk_judge_fn judge, void* payload);
+const mk_request_set_judge = lib.func(
+  'mk_status mk_request_set_judge(mk_request *req, mk_judge_fn *judge, void *payload)',
 );
 // MK_API mk_status mk_workspace_run(mk_result** out, mk_workspace* ws, const mk_clock* now,
 //                                   const mk_request* req);
@@ -742,7 +322,7 @@ module.exports = {
   mk_version_number,
   mk_version_string,
   mk_status_name,
-  mk_last_error_message,
+  mk_error_message,
   mk_buf_dispose,
   mk_commands_json,
   mk_clock_parse,
@@ -759,48 +339,13 @@ module.exports = {
   mk_result_inbox_counts,
   mk_result_budget_row_count,
   mk_result_budget_row,
-  mk_workspace_init,
-  mk_workspace_status,
-  mk_workspace_check,
-  mk_compact_options_init,
-  mk_workspace_plan_compaction,
-  mk_workspace_apply_compaction,
-  mk_workspace_recover,
-  mk_workspace_plan_undo,
-  mk_workspace_apply_undo,
-  mk_add_options_init,
-  mk_workspace_add,
-  mk_forget_options_init,
-  mk_workspace_plan_forget,
-  mk_workspace_apply_forget,
-  mk_workspace_decay,
-  mk_workspace_hygiene,
-  mk_workspace_load,
-  mk_update_options_init,
-  mk_workspace_update,
-  mk_gate_candidate_init,
-  mk_workspace_gate,
-  mk_workspace_canon_add,
-  mk_workspace_canon_verify,
-  mk_workspace_plan_memorybox_compact,
-  mk_workspace_apply_memorybox_compact,
-  mk_workspace_plan_promote,
-  mk_workspace_apply_promote,
-  mk_workspace_plan_archive_entry,
-  mk_workspace_apply_archive_entry,
-  mk_workspace_client_set,
-  mk_workspace_apply_client_set,
-  mk_sync_options_init,
-  mk_memorybox_sync,
-  mk_tiers_options_init,
-  mk_tiers_run,
-  mk_curated_options_init,
-  mk_curated_run,
   mk_request_create,
   mk_request_destroy,
   mk_request_set_string,
   mk_request_set_int,
   mk_request_set_bool,
+  mk_request_set_list,
+  mk_request_set_judge,
   mk_workspace_run,
   mk_document_parse,
   mk_document_destroy,
@@ -815,15 +360,7 @@ module.exports = {
     mk_workspace_options,
     mk_inbox_counts,
     mk_budget_row,
-    mk_compact_options,
-    mk_add_options,
-    mk_forget_options,
-    mk_update_options,
     mk_judge_fn,
-    mk_gate_candidate,
-    mk_sync_options,
-    mk_tiers_options,
-    mk_curated_options,
     mk_unit,
   },
   // constants, with the header's names
@@ -852,26 +389,6 @@ module.exports = {
     MK_BUDGET_OVER_BUDGET,
     MK_BUDGET_MISSING,
     MK_BUDGET_NOT_ENABLED,
-    MK_INIT_EXTENDED,
-    MK_INIT_PROFILE_DEFAULT,
-    MK_INIT_PROFILE_MAVEN,
-    MK_COMPACT_ARCHIVE_OLDEST,
-    MK_COMPACT_OPTIONS_VERSION,
-    MK_RECOVER_APPLY,
-    MK_RECOVER_ROLLBACK,
-    MK_ADD_ALLOW_LONG,
-    MK_ADD_OPTIONS_VERSION,
-    MK_FORGET_SOFT,
-    MK_FORGET_HARD,
-    MK_FORGET_PURGE,
-    MK_FORGET_ALLOW_BROAD_MATCH,
-    MK_FORGET_OPTIONS_VERSION,
-    MK_LOAD_INCLUDE_ARCHIVE,
-    MK_UPDATE_VERIFY,
-    MK_UPDATE_CONFIRM,
-    MK_UPDATE_CONTRADICT,
-    MK_UPDATE_RESOLVE_KEEP,
-    MK_UPDATE_OPTIONS_VERSION,
     MK_GATE_VALUE,
     MK_GATE_ALIGNMENT,
     MK_GATE_REDUNDANCY,
@@ -879,61 +396,6 @@ module.exports = {
     MK_GATE_PLACEMENT,
     MK_JUDGE_ANSWER,
     MK_JUDGE_ABSTAIN,
-    MK_GATE_CANDIDATE_VERSION,
-    MK_GATE_APPLY,
-    MK_MEMORYBOX_COMPACT_FORCE,
-    MK_LIFECYCLE_ACTIVE,
-    MK_LIFECYCLE_MAINTENANCE,
-    MK_LIFECYCLE_ARCHIVED,
-    MK_SYNC_PULL,
-    MK_SYNC_PUSH,
-    MK_SYNC_STATUS,
-    MK_SYNC_RESOLVE,
-    MK_SYNC_OPTIONS_VERSION,
-    MK_TIERS_INIT,
-    MK_TIERS_SESSION_INIT,
-    MK_TIERS_LOG_TURN,
-    MK_TIERS_READ_LOGS,
-    MK_TIERS_PERSIST_TURN,
-    MK_TIERS_WRITE_THEME,
-    MK_TIERS_READ_THEME,
-    MK_TIERS_READ_GLOBAL,
-    MK_TIERS_WRITE_GLOBAL,
-    MK_TIERS_LIST_THEMES,
-    MK_TIERS_WRITE_DATA,
-    MK_TIERS_READ_DATA,
-    MK_TIERS_LIST_DATA,
-    MK_TIERS_ARCHIVE_THEMES,
-    MK_TIERS_TEMPLATE,
-    MK_TIERS_UNSET,
-    MK_TIERS_OPTIONS_VERSION,
-    MK_CURATED_ADD,
-    MK_CURATED_APPEND,
-    MK_CURATED_EDIT,
-    MK_CURATED_RECLASSIFY,
-    MK_CURATED_LINK,
-    MK_CURATED_UNLINK,
-    MK_CURATED_DELETE,
-    MK_CURATED_RESTORE,
-    MK_CURATED_CHECKPOINT,
-    MK_CURATED_BATCH,
-    MK_CURATED_GET_RELEVANT,
-    MK_CURATED_KERNEL,
-    MK_CURATED_SHOW,
-    MK_CURATED_LIST,
-    MK_CURATED_SEARCH,
-    MK_CURATED_STATS,
-    MK_CURATED_CONFLICTS,
-    MK_CURATED_LINEAGE,
-    MK_CURATED_STORY,
-    MK_CURATED_EVENT_ADD,
-    MK_CURATED_EPISODE_ADD,
-    MK_CURATED_EPISODE_SHOW,
-    MK_CURATED_FLOORS_PRUNE,
-    MK_CURATED_TELEMETRY_COMPACT,
-    MK_CURATED_RECOVER,
-    MK_CURATED_UNSET,
-    MK_CURATED_OPTIONS_VERSION,
     MK_UNIT_FRONT_MATTER,
     MK_UNIT_BULLET,
     MK_UNIT_FENCE,

@@ -25,7 +25,7 @@ from typing import Callable, Mapping, Optional
 # Section - Version
 
 MK_VERSION_MAJOR = 0
-MK_VERSION_MINOR = 1
+MK_VERSION_MINOR = 2
 MK_VERSION_PATCH = 0
 MK_VERSION_NUMBER = MK_VERSION_MAJOR * 10000 + MK_VERSION_MINOR * 100 + MK_VERSION_PATCH
 MK_VERSION_STRING = f"{MK_VERSION_MAJOR}.{MK_VERSION_MINOR}.{MK_VERSION_PATCH}"
@@ -120,64 +120,11 @@ class mk_budget_row(Structure):
                 ("state", mk_budget_state)]
 
 
-# Section - Commands
-
-MK_INIT_EXTENDED = 1
-MK_INIT_PROFILE_DEFAULT = 2
-MK_INIT_PROFILE_MAVEN = 4
-MK_COMPACT_ARCHIVE_OLDEST = 1
-MK_COMPACT_OPTIONS_VERSION = 1
+# Section - Requests
 
 
-class mk_compact_options(Structure):
-    _fields_ = [("version", c_uint32),
-                ("flags", c_uint32),
-                ("target", c_char_p)]
-
-
-MK_RECOVER_APPLY = 1
-MK_RECOVER_ROLLBACK = 2
-MK_ADD_ALLOW_LONG = 1
-MK_ADD_OPTIONS_VERSION = 1
-
-
-class mk_add_options(Structure):
-    _fields_ = [("version", c_uint32),
-                ("flags", c_uint32),
-                ("type", c_char_p),
-                ("reason", c_char_p),
-                ("name", c_char_p),
-                ("area", c_char_p)]
-
-
-mk_forget_mode = c_int32
-MK_FORGET_SOFT = 0
-MK_FORGET_HARD = 1
-MK_FORGET_PURGE = 2
-MK_FORGET_ALLOW_BROAD_MATCH = 1
-MK_FORGET_OPTIONS_VERSION = 1
-
-
-class mk_forget_options(Structure):
-    _fields_ = [("version", c_uint32),
-                ("flags", c_uint32),
-                ("mode", mk_forget_mode)]
-
-
-MK_LOAD_INCLUDE_ARCHIVE = 1
-mk_update_event = c_int32
-MK_UPDATE_VERIFY = 0
-MK_UPDATE_CONFIRM = 1
-MK_UPDATE_CONTRADICT = 2
-MK_UPDATE_RESOLVE_KEEP = 3
-MK_UPDATE_OPTIONS_VERSION = 1
-
-
-class mk_update_options(Structure):
-    _fields_ = [("version", c_uint32),
-                ("event", mk_update_event),
-                ("note", c_char_p),
-                ("confidence", c_int32)]
+class mk_request(Structure):
+    """Opaque: only ever handled as POINTER(mk_request)."""
 
 
 mk_gate = c_int32
@@ -189,186 +136,6 @@ MK_GATE_PLACEMENT = 4
 MK_JUDGE_ANSWER = 0
 MK_JUDGE_ABSTAIN = 1
 mk_judge_fn = CFUNCTYPE(c_int32, mk_gate, c_void_p, c_size_t, c_void_p, c_void_p, c_void_p)
-MK_GATE_CANDIDATE_VERSION = 1
-
-
-class mk_gate_candidate(Structure):
-    _fields_ = [("version", c_uint32),
-                ("text", c_char_p),
-                ("text_size", c_size_t),
-                ("confidence", c_char_p),
-                ("title", c_char_p),
-                ("source", c_char_p),
-                ("client", c_char_p)]
-
-
-MK_GATE_APPLY = 1
-MK_MEMORYBOX_COMPACT_FORCE = 1
-mk_lifecycle = c_int32
-MK_LIFECYCLE_ACTIVE = 0
-MK_LIFECYCLE_MAINTENANCE = 1
-MK_LIFECYCLE_ARCHIVED = 2
-
-# Section - MemoryBox sync (spec memorybox.md §9)
-
-mk_sync_command = c_int32
-MK_SYNC_PULL = 0
-MK_SYNC_PUSH = 1
-MK_SYNC_STATUS = 2
-MK_SYNC_RESOLVE = 3
-MK_SYNC_OPTIONS_VERSION = 1
-
-
-class mk_sync_options(Structure):
-    _fields_ = [("version", c_uint32),
-                ("remote", c_char_p),
-                ("conninfo", c_char_p),
-                ("workspace_id", c_char_p),
-                ("id", c_char_p),
-                ("take", c_char_p),
-                ("confirm_plan", c_char_p),
-                ("apply", c_int32)]
-
-
-# Section - Three-tier session memory (spec tiers3.md)
-
-mk_tiers_command = c_int32
-MK_TIERS_INIT = 0
-MK_TIERS_SESSION_INIT = 1
-MK_TIERS_LOG_TURN = 2
-MK_TIERS_READ_LOGS = 3
-MK_TIERS_PERSIST_TURN = 4
-MK_TIERS_WRITE_THEME = 5
-MK_TIERS_READ_THEME = 6
-MK_TIERS_READ_GLOBAL = 7
-MK_TIERS_WRITE_GLOBAL = 8
-MK_TIERS_LIST_THEMES = 9
-MK_TIERS_WRITE_DATA = 10
-MK_TIERS_READ_DATA = 11
-MK_TIERS_LIST_DATA = 12
-MK_TIERS_ARCHIVE_THEMES = 13
-MK_TIERS_TEMPLATE = 14
-MK_TIERS_UNSET = -(1 << 63)
-MK_TIERS_OPTIONS_VERSION = 1
-
-
-class mk_tiers_options(Structure):
-    _fields_ = [("version", c_uint32),
-                ("content", c_char_p),
-                ("raw_content", c_char_p),
-                ("extracted_content", c_char_p),
-                ("theme", c_char_p),
-                ("template_name", c_char_p),
-                ("title", c_char_p),
-                ("entry_type", c_char_p),
-                ("session_id", c_char_p),
-                ("tools_json", c_char_p),
-                ("name", c_char_p),
-                ("csv_content", c_char_p),
-                ("source_file", c_char_p),
-                ("description", c_char_p),
-                ("source_label", c_char_p),
-                ("columns_json", c_char_p),
-                ("confirm_plan_id", c_char_p),
-                ("recent_days", c_int64),
-                ("theme_limit", c_int64),
-                ("max_tokens", c_int64),
-                ("days_back", c_int64),
-                ("limit", c_int64),
-                ("hours_back", c_int64),
-                ("head", c_int64),
-                ("days", c_int64),
-                ("no_log", c_int32),
-                ("promote_global", c_int32),
-                ("append", c_int32),
-                ("replace", c_int32)]
-
-
-# Section - Curated memory (spec curated.md)
-
-mk_curated_command = c_int32
-MK_CURATED_ADD = 0
-MK_CURATED_APPEND = 1
-MK_CURATED_EDIT = 2
-MK_CURATED_RECLASSIFY = 3
-MK_CURATED_LINK = 4
-MK_CURATED_UNLINK = 5
-MK_CURATED_DELETE = 6
-MK_CURATED_RESTORE = 7
-MK_CURATED_CHECKPOINT = 8
-MK_CURATED_BATCH = 9
-MK_CURATED_GET_RELEVANT = 10
-MK_CURATED_KERNEL = 11
-MK_CURATED_SHOW = 12
-MK_CURATED_LIST = 13
-MK_CURATED_SEARCH = 14
-MK_CURATED_STATS = 15
-MK_CURATED_CONFLICTS = 16
-MK_CURATED_LINEAGE = 17
-MK_CURATED_STORY = 18
-MK_CURATED_EVENT_ADD = 19
-MK_CURATED_EPISODE_ADD = 20
-MK_CURATED_EPISODE_SHOW = 21
-MK_CURATED_FLOORS_PRUNE = 22
-MK_CURATED_TELEMETRY_COMPACT = 23
-MK_CURATED_RECOVER = 24
-MK_CURATED_UNSET = -(1 << 63)
-MK_CURATED_OPTIONS_VERSION = 1
-
-
-class mk_curated_options(Structure):
-    _fields_ = [("version", c_uint32),
-                ("workspace", c_char_p),
-                ("actor", c_char_p),
-                ("name", c_char_p),
-                ("dst", c_char_p),
-                ("query", c_char_p),
-                ("id", c_char_p),
-                ("type", c_char_p),
-                ("body", c_char_p),
-                ("body_file", c_char_p),
-                ("description", c_char_p),
-                ("row_class", c_char_p),
-                ("status", c_char_p),
-                ("initiative", c_char_p),
-                ("project_ref", c_char_p),
-                ("audience", c_char_p),
-                ("origin_session", c_char_p),
-                ("field", c_char_p),
-                ("content", c_char_p),
-                ("kind", c_char_p),
-                ("file", c_char_p),
-                ("sort", c_char_p),
-                ("order", c_char_p),
-                ("scope", c_char_p),
-                ("threshold", c_char_p),
-                ("before", c_char_p),
-                ("source", c_char_p),
-                ("agent", c_char_p),
-                ("result", c_char_p),
-                ("severity", c_char_p),
-                ("payload", c_char_p),
-                ("confirm_plan_id", c_char_p),
-                ("max_chars", c_int64),
-                ("limit", c_int64),
-                ("max_depth", c_int64),
-                ("dry_run", c_int32),
-                ("links", c_int32),
-                ("history", c_int32),
-                ("include_deleted", c_int32),
-                ("yes", c_int32),
-                ("hard", c_int32),
-                ("delete_link", c_int32),
-                ("apply", c_int32),
-                ("rollback", c_int32)]
-
-
-# Section - Requests
-
-
-class mk_request(Structure):
-    """Opaque: only ever handled as POINTER(mk_request)."""
-
 
 # Section - Document
 
@@ -483,8 +250,8 @@ mk_version_string = _fn("mk_version_string", c_char_p)
 
 # const char* mk_status_name(mk_status status);
 mk_status_name = _fn("mk_status_name", c_char_p, mk_status)
-# const char* mk_last_error_message(void);
-mk_last_error_message = _fn("mk_last_error_message", c_char_p)
+# const char* mk_error_message(void);
+mk_error_message = _fn("mk_error_message", c_char_p)
 
 # Section - Buffers
 
@@ -500,8 +267,9 @@ mk_clock_parse = _fn("mk_clock_parse", mk_status, POINTER(mk_clock), c_char_p)
 
 # Section - Workspace
 
-# void mk_workspace_options_init(mk_workspace_options* opts);
-mk_workspace_options_init = _fn("mk_workspace_options_init", None, POINTER(mk_workspace_options))
+# mk_status mk_workspace_options_init(mk_workspace_options* opts, uint32_t version);
+mk_workspace_options_init = _fn("mk_workspace_options_init", mk_status,
+                                POINTER(mk_workspace_options), c_uint32)
 # mk_status mk_workspace_open(mk_workspace** out, const char* project_root,
 #                             const mk_workspace_options* opts);
 mk_workspace_open = _fn("mk_workspace_open", mk_status, POINTER(POINTER(mk_workspace)), c_char_p,
@@ -535,168 +303,6 @@ mk_result_budget_row_count = _fn("mk_result_budget_row_count", c_uint64, POINTER
 mk_result_budget_row = _fn("mk_result_budget_row", mk_status, POINTER(mk_budget_row),
                            POINTER(mk_result), c_uint64)
 
-# Section - Commands
-
-# mk_status mk_workspace_init(mk_result** out, mk_workspace* ws, const mk_clock* now,
-#                             uint32_t flags);
-mk_workspace_init = _fn("mk_workspace_init", mk_status, POINTER(POINTER(mk_result)),
-                        POINTER(mk_workspace), POINTER(mk_clock), c_uint32)
-# mk_status mk_workspace_status(mk_result** out, mk_workspace* ws, const mk_clock* now);
-mk_workspace_status = _fn("mk_workspace_status", mk_status, POINTER(POINTER(mk_result)),
-                          POINTER(mk_workspace), POINTER(mk_clock))
-# mk_status mk_workspace_check(mk_result** out, mk_workspace* ws, const mk_clock* now);
-mk_workspace_check = _fn("mk_workspace_check", mk_status, POINTER(POINTER(mk_result)),
-                         POINTER(mk_workspace), POINTER(mk_clock))
-# void mk_compact_options_init(mk_compact_options* opts);
-mk_compact_options_init = _fn("mk_compact_options_init", None, POINTER(mk_compact_options))
-# mk_status mk_workspace_plan_compaction(mk_result** out, mk_workspace* ws, const mk_clock* now,
-#                                        const mk_compact_options* opts);
-mk_workspace_plan_compaction = _fn("mk_workspace_plan_compaction", mk_status,
-                                   POINTER(POINTER(mk_result)), POINTER(mk_workspace),
-                                   POINTER(mk_clock), POINTER(mk_compact_options))
-# mk_status mk_workspace_apply_compaction(mk_result** out, mk_workspace* ws, const mk_clock* now,
-#                                         const mk_compact_options* opts,
-#                                         const char* confirm_plan_id);
-mk_workspace_apply_compaction = _fn("mk_workspace_apply_compaction", mk_status,
-                                    POINTER(POINTER(mk_result)), POINTER(mk_workspace),
-                                    POINTER(mk_clock), POINTER(mk_compact_options), c_char_p)
-# mk_status mk_workspace_recover(mk_result** out, mk_workspace* ws, const mk_clock* now,
-#                                uint32_t flags);
-mk_workspace_recover = _fn("mk_workspace_recover", mk_status, POINTER(POINTER(mk_result)),
-                           POINTER(mk_workspace), POINTER(mk_clock), c_uint32)
-# mk_status mk_workspace_plan_undo(mk_result** out, mk_workspace* ws, const mk_clock* now,
-#                                  const char* plan_id);
-mk_workspace_plan_undo = _fn("mk_workspace_plan_undo", mk_status, POINTER(POINTER(mk_result)),
-                             POINTER(mk_workspace), POINTER(mk_clock), c_char_p)
-# mk_status mk_workspace_apply_undo(mk_result** out, mk_workspace* ws, const mk_clock* now,
-#                                   const char* plan_id, const char* confirm_plan_id);
-mk_workspace_apply_undo = _fn("mk_workspace_apply_undo", mk_status, POINTER(POINTER(mk_result)),
-                              POINTER(mk_workspace), POINTER(mk_clock), c_char_p, c_char_p)
-# void mk_add_options_init(mk_add_options* opts);
-mk_add_options_init = _fn("mk_add_options_init", None, POINTER(mk_add_options))
-# mk_status mk_workspace_add(mk_result** out, mk_workspace* ws, const mk_clock* now,
-#                            const char* message, size_t message_size, const mk_add_options* opts);
-mk_workspace_add = _fn("mk_workspace_add", mk_status, POINTER(POINTER(mk_result)),
-                       POINTER(mk_workspace), POINTER(mk_clock), c_char_p, c_size_t,
-                       POINTER(mk_add_options))
-# void mk_forget_options_init(mk_forget_options* opts);
-mk_forget_options_init = _fn("mk_forget_options_init", None, POINTER(mk_forget_options))
-# mk_status mk_workspace_plan_forget(mk_result** out, mk_workspace* ws, const mk_clock* now,
-#                                    const char* topic, size_t topic_size,
-#                                    const mk_forget_options* opts);
-mk_workspace_plan_forget = _fn("mk_workspace_plan_forget", mk_status, POINTER(POINTER(mk_result)),
-                               POINTER(mk_workspace), POINTER(mk_clock), c_char_p, c_size_t,
-                               POINTER(mk_forget_options))
-# mk_status mk_workspace_apply_forget(mk_result** out, mk_workspace* ws, const mk_clock* now,
-#                                     const char* topic, size_t topic_size,
-#                                     const mk_forget_options* opts, const char* confirm_plan_id);
-mk_workspace_apply_forget = _fn("mk_workspace_apply_forget", mk_status, POINTER(POINTER(mk_result)),
-                                POINTER(mk_workspace), POINTER(mk_clock), c_char_p, c_size_t,
-                                POINTER(mk_forget_options), c_char_p)
-# mk_status mk_workspace_decay(mk_result** out, mk_workspace* ws, const mk_clock* now,
-#                              const char* file);
-mk_workspace_decay = _fn("mk_workspace_decay", mk_status, POINTER(POINTER(mk_result)),
-                         POINTER(mk_workspace), POINTER(mk_clock), c_char_p)
-# mk_status mk_workspace_hygiene(mk_result** out, mk_workspace* ws, const mk_clock* now);
-mk_workspace_hygiene = _fn("mk_workspace_hygiene", mk_status, POINTER(POINTER(mk_result)),
-                           POINTER(mk_workspace), POINTER(mk_clock))
-# mk_status mk_workspace_load(mk_result** out, mk_workspace* ws, const mk_clock* now, int32_t tier,
-#                             const char* file, uint32_t flags);
-mk_workspace_load = _fn("mk_workspace_load", mk_status, POINTER(POINTER(mk_result)),
-                        POINTER(mk_workspace), POINTER(mk_clock), c_int32, c_char_p, c_uint32)
-# void mk_update_options_init(mk_update_options* opts);
-mk_update_options_init = _fn("mk_update_options_init", None, POINTER(mk_update_options))
-# mk_status mk_workspace_update(mk_result** out, mk_workspace* ws, const mk_clock* now,
-#                               const char* entry_id, const mk_update_options* opts);
-mk_workspace_update = _fn("mk_workspace_update", mk_status, POINTER(POINTER(mk_result)),
-                          POINTER(mk_workspace), POINTER(mk_clock), c_char_p,
-                          POINTER(mk_update_options))
-# void mk_gate_candidate_init(mk_gate_candidate* candidate);
-mk_gate_candidate_init = _fn("mk_gate_candidate_init", None, POINTER(mk_gate_candidate))
-# mk_status mk_workspace_gate(mk_result** out, mk_workspace* ws, const mk_clock* now,
-#                             const mk_gate_candidate* candidate, mk_judge_fn judge, void* payload,
-#                             uint32_t flags);
-mk_workspace_gate = _fn("mk_workspace_gate", mk_status, POINTER(POINTER(mk_result)),
-                        POINTER(mk_workspace), POINTER(mk_clock), POINTER(mk_gate_candidate),
-                        mk_judge_fn, c_void_p, c_uint32)
-# mk_status mk_workspace_canon_add(mk_result** out, mk_workspace* ws, const mk_clock* now,
-#                                  const char* file, const char* text, size_t text_size);
-mk_workspace_canon_add = _fn("mk_workspace_canon_add", mk_status, POINTER(POINTER(mk_result)),
-                             POINTER(mk_workspace), POINTER(mk_clock), c_char_p, c_char_p, c_size_t)
-# mk_status mk_workspace_canon_verify(mk_result** out, mk_workspace* ws, const mk_clock* now);
-mk_workspace_canon_verify = _fn("mk_workspace_canon_verify", mk_status, POINTER(POINTER(mk_result)),
-                                POINTER(mk_workspace), POINTER(mk_clock))
-# mk_status mk_workspace_plan_memorybox_compact(mk_result** out, mk_workspace* ws,
-#                                               const mk_clock* now, const char* file,
-#                                               uint32_t flags);
-mk_workspace_plan_memorybox_compact = _fn("mk_workspace_plan_memorybox_compact", mk_status,
-                                          POINTER(POINTER(mk_result)), POINTER(mk_workspace),
-                                          POINTER(mk_clock), c_char_p, c_uint32)
-# mk_status mk_workspace_apply_memorybox_compact(mk_result** out, mk_workspace* ws,
-#                                                const mk_clock* now, const char* file,
-#                                                uint32_t flags, const char* confirm_plan_id);
-mk_workspace_apply_memorybox_compact = _fn("mk_workspace_apply_memorybox_compact", mk_status,
-                                           POINTER(POINTER(mk_result)), POINTER(mk_workspace),
-                                           POINTER(mk_clock), c_char_p, c_uint32, c_char_p)
-# mk_status mk_workspace_plan_promote(mk_result** out, mk_workspace* ws, const mk_clock* now,
-#                                     const char* entry_id);
-mk_workspace_plan_promote = _fn("mk_workspace_plan_promote", mk_status, POINTER(POINTER(mk_result)),
-                                POINTER(mk_workspace), POINTER(mk_clock), c_char_p)
-# mk_status mk_workspace_apply_promote(mk_result** out, mk_workspace* ws, const mk_clock* now,
-#                                      const char* entry_id, const char* confirm_plan_id);
-mk_workspace_apply_promote = _fn("mk_workspace_apply_promote", mk_status,
-                                 POINTER(POINTER(mk_result)), POINTER(mk_workspace),
-                                 POINTER(mk_clock), c_char_p, c_char_p)
-# mk_status mk_workspace_plan_archive_entry(mk_result** out, mk_workspace* ws, const mk_clock* now,
-#                                           const char* entry_id);
-mk_workspace_plan_archive_entry = _fn("mk_workspace_plan_archive_entry", mk_status,
-                                      POINTER(POINTER(mk_result)), POINTER(mk_workspace),
-                                      POINTER(mk_clock), c_char_p)
-# mk_status mk_workspace_apply_archive_entry(mk_result** out, mk_workspace* ws, const mk_clock* now,
-#                                            const char* entry_id, const char* confirm_plan_id);
-mk_workspace_apply_archive_entry = _fn("mk_workspace_apply_archive_entry", mk_status,
-                                       POINTER(POINTER(mk_result)), POINTER(mk_workspace),
-                                       POINTER(mk_clock), c_char_p, c_char_p)
-# mk_status mk_workspace_client_set(mk_result** out, mk_workspace* ws, const mk_clock* now,
-#                                   const char* client, mk_lifecycle to);
-mk_workspace_client_set = _fn("mk_workspace_client_set", mk_status, POINTER(POINTER(mk_result)),
-                              POINTER(mk_workspace), POINTER(mk_clock), c_char_p, mk_lifecycle)
-# mk_status mk_workspace_apply_client_set(mk_result** out, mk_workspace* ws, const mk_clock* now,
-#                                         const char* client, mk_lifecycle to,
-#                                         const char* confirm_plan_id);
-mk_workspace_apply_client_set = _fn("mk_workspace_apply_client_set", mk_status,
-                                    POINTER(POINTER(mk_result)), POINTER(mk_workspace),
-                                    POINTER(mk_clock), c_char_p, mk_lifecycle, c_char_p)
-
-# Section - MemoryBox sync (spec memorybox.md §9)
-
-# void mk_sync_options_init(mk_sync_options* opts);
-mk_sync_options_init = _fn("mk_sync_options_init", None, POINTER(mk_sync_options))
-# mk_status mk_memorybox_sync(mk_result** out, mk_workspace* ws, const mk_clock* now,
-#                             mk_sync_command command, const mk_sync_options* options);
-mk_memorybox_sync = _fn("mk_memorybox_sync", mk_status, POINTER(POINTER(mk_result)),
-                        POINTER(mk_workspace), POINTER(mk_clock), mk_sync_command,
-                        POINTER(mk_sync_options))
-
-# Section - Three-tier session memory (spec tiers3.md)
-
-# void mk_tiers_options_init(mk_tiers_options* opts);
-mk_tiers_options_init = _fn("mk_tiers_options_init", None, POINTER(mk_tiers_options))
-# mk_status mk_tiers_run(mk_result** out, mk_workspace* ws, const mk_clock* now,
-#                        mk_tiers_command command, const mk_tiers_options* opts);
-mk_tiers_run = _fn("mk_tiers_run", mk_status, POINTER(POINTER(mk_result)), POINTER(mk_workspace),
-                   POINTER(mk_clock), mk_tiers_command, POINTER(mk_tiers_options))
-
-# Section - Curated memory (spec curated.md)
-
-# void mk_curated_options_init(mk_curated_options* opts);
-mk_curated_options_init = _fn("mk_curated_options_init", None, POINTER(mk_curated_options))
-# mk_status mk_curated_run(mk_result** out, mk_workspace* ws, const mk_clock* now,
-#                          mk_curated_command command, const mk_curated_options* opts);
-mk_curated_run = _fn("mk_curated_run", mk_status, POINTER(POINTER(mk_result)),
-                     POINTER(mk_workspace), POINTER(mk_clock), mk_curated_command,
-                     POINTER(mk_curated_options))
-
 # Section - Requests
 
 # mk_status mk_request_create(mk_request** out, const char* group, const char* verb);
@@ -711,6 +317,13 @@ mk_request_set_string = _fn("mk_request_set_string", mk_status, POINTER(mk_reque
 mk_request_set_int = _fn("mk_request_set_int", mk_status, POINTER(mk_request), c_char_p, c_int64)
 # mk_status mk_request_set_bool(mk_request* req, const char* name, int32_t value);
 mk_request_set_bool = _fn("mk_request_set_bool", mk_status, POINTER(mk_request), c_char_p, c_int32)
+# mk_status mk_request_set_list(mk_request* req, const char* name, const char* const* items,
+#                               size_t count);
+mk_request_set_list = _fn("mk_request_set_list", mk_status, POINTER(mk_request), c_char_p,
+                          POINTER(POINTER(c_char)), c_size_t)
+# mk_status mk_request_set_judge(mk_request* req, mk_judge_fn judge, void* payload);
+mk_request_set_judge = _fn("mk_request_set_judge", mk_status, POINTER(mk_request), mk_judge_fn,
+                           c_void_p)
 # mk_status mk_workspace_run(mk_result** out, mk_workspace* ws, const mk_clock* now,
 #                            const mk_request* req);
 mk_workspace_run = _fn("mk_workspace_run", mk_status, POINTER(POINTER(mk_result)),

@@ -14,7 +14,7 @@ use std::os::raw::{c_char, c_void};
 // Section - Version
 
 pub const MK_VERSION_MAJOR: i32 = 0;
-pub const MK_VERSION_MINOR: i32 = 1;
+pub const MK_VERSION_MINOR: i32 = 2;
 pub const MK_VERSION_PATCH: i32 = 0;
 pub const MK_VERSION_NUMBER: i32 =
     MK_VERSION_MAJOR * 10000 + MK_VERSION_MINOR * 100 + MK_VERSION_PATCH;
@@ -47,8 +47,8 @@ pub const MK_E_CALLBACK: mk_status = -50;
 extern "C" {
     // const char* mk_status_name(mk_status status);
     pub fn mk_status_name(status: mk_status) -> *const c_char;
-    // const char* mk_last_error_message(void);
-    pub fn mk_last_error_message() -> *const c_char;
+    // const char* mk_error_message(void);
+    pub fn mk_error_message() -> *const c_char;
 }
 
 // Section - Buffers
@@ -114,8 +114,8 @@ pub struct mk_workspace_options {
 }
 
 extern "C" {
-    // void mk_workspace_options_init(mk_workspace_options* opts);
-    pub fn mk_workspace_options_init(opts: *mut mk_workspace_options);
+    // mk_status mk_workspace_options_init(mk_workspace_options* opts, uint32_t version);
+    pub fn mk_workspace_options_init(opts: *mut mk_workspace_options, version: u32) -> mk_status;
 }
 
 /// `typedef struct mk_workspace mk_workspace;` (opaque)
@@ -200,430 +200,6 @@ extern "C" {
     pub fn mk_result_budget_row(out: *mut mk_budget_row, result: *const mk_result, index: u64) -> mk_status;
 }
 
-// Section - Commands
-
-pub const MK_INIT_EXTENDED: u32 = 1;
-pub const MK_INIT_PROFILE_DEFAULT: u32 = 2;
-pub const MK_INIT_PROFILE_MAVEN: u32 = 4;
-
-extern "C" {
-    // mk_status mk_workspace_init(mk_result** out, mk_workspace* ws, const mk_clock* now,
-    //                             uint32_t flags);
-    pub fn mk_workspace_init(out: *mut *mut mk_result, ws: *mut mk_workspace, now: *const mk_clock, flags: u32) -> mk_status;
-    // mk_status mk_workspace_status(mk_result** out, mk_workspace* ws, const mk_clock* now);
-    pub fn mk_workspace_status(out: *mut *mut mk_result, ws: *mut mk_workspace, now: *const mk_clock) -> mk_status;
-    // mk_status mk_workspace_check(mk_result** out, mk_workspace* ws, const mk_clock* now);
-    pub fn mk_workspace_check(out: *mut *mut mk_result, ws: *mut mk_workspace, now: *const mk_clock) -> mk_status;
-}
-
-pub const MK_COMPACT_ARCHIVE_OLDEST: u32 = 1;
-pub const MK_COMPACT_OPTIONS_VERSION: u32 = 1;
-
-/// `mk_compact_options` of memkit.h.
-#[repr(C)]
-#[derive(Clone, Copy, Debug)]
-pub struct mk_compact_options {
-    pub version: u32,
-    pub flags: u32,
-    pub target: *const c_char,
-}
-
-extern "C" {
-    // void mk_compact_options_init(mk_compact_options* opts);
-    pub fn mk_compact_options_init(opts: *mut mk_compact_options);
-    // mk_status mk_workspace_plan_compaction(mk_result** out, mk_workspace* ws, const mk_clock* now,
-    //                                        const mk_compact_options* opts);
-    pub fn mk_workspace_plan_compaction(out: *mut *mut mk_result, ws: *mut mk_workspace, now: *const mk_clock, opts: *const mk_compact_options) -> mk_status;
-    // mk_status mk_workspace_apply_compaction(mk_result** out, mk_workspace* ws, const mk_clock* now,
-    //                                         const mk_compact_options* opts,
-    //                                         const char* confirm_plan_id);
-    pub fn mk_workspace_apply_compaction(out: *mut *mut mk_result, ws: *mut mk_workspace, now: *const mk_clock, opts: *const mk_compact_options, confirm_plan_id: *const c_char) -> mk_status;
-}
-
-pub const MK_RECOVER_APPLY: u32 = 1;
-pub const MK_RECOVER_ROLLBACK: u32 = 2;
-
-extern "C" {
-    // mk_status mk_workspace_recover(mk_result** out, mk_workspace* ws, const mk_clock* now,
-    //                                uint32_t flags);
-    pub fn mk_workspace_recover(out: *mut *mut mk_result, ws: *mut mk_workspace, now: *const mk_clock, flags: u32) -> mk_status;
-    // mk_status mk_workspace_plan_undo(mk_result** out, mk_workspace* ws, const mk_clock* now,
-    //                                  const char* plan_id);
-    pub fn mk_workspace_plan_undo(out: *mut *mut mk_result, ws: *mut mk_workspace, now: *const mk_clock, plan_id: *const c_char) -> mk_status;
-    // mk_status mk_workspace_apply_undo(mk_result** out, mk_workspace* ws, const mk_clock* now,
-    //                                   const char* plan_id, const char* confirm_plan_id);
-    pub fn mk_workspace_apply_undo(out: *mut *mut mk_result, ws: *mut mk_workspace, now: *const mk_clock, plan_id: *const c_char, confirm_plan_id: *const c_char) -> mk_status;
-}
-
-pub const MK_ADD_ALLOW_LONG: u32 = 1;
-pub const MK_ADD_OPTIONS_VERSION: u32 = 1;
-
-/// `mk_add_options` of memkit.h.
-#[repr(C)]
-#[derive(Clone, Copy, Debug)]
-pub struct mk_add_options {
-    pub version: u32,
-    pub flags: u32,
-    pub type_: *const c_char,
-    pub reason: *const c_char,
-    pub name: *const c_char,
-    pub area: *const c_char,
-}
-
-extern "C" {
-    // void mk_add_options_init(mk_add_options* opts);
-    pub fn mk_add_options_init(opts: *mut mk_add_options);
-    // mk_status mk_workspace_add(mk_result** out, mk_workspace* ws, const mk_clock* now,
-    //                            const char* message, size_t message_size, const mk_add_options* opts);
-    pub fn mk_workspace_add(out: *mut *mut mk_result, ws: *mut mk_workspace, now: *const mk_clock, message: *const c_char, message_size: usize, opts: *const mk_add_options) -> mk_status;
-}
-
-/// `typedef int32_t mk_forget_mode;`
-pub type mk_forget_mode = i32;
-pub const MK_FORGET_SOFT: mk_forget_mode = 0;
-pub const MK_FORGET_HARD: mk_forget_mode = 1;
-pub const MK_FORGET_PURGE: mk_forget_mode = 2;
-pub const MK_FORGET_ALLOW_BROAD_MATCH: u32 = 1;
-pub const MK_FORGET_OPTIONS_VERSION: u32 = 1;
-
-/// `mk_forget_options` of memkit.h.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct mk_forget_options {
-    pub version: u32,
-    pub flags: u32,
-    pub mode: mk_forget_mode,
-}
-
-extern "C" {
-    // void mk_forget_options_init(mk_forget_options* opts);
-    pub fn mk_forget_options_init(opts: *mut mk_forget_options);
-    // mk_status mk_workspace_plan_forget(mk_result** out, mk_workspace* ws, const mk_clock* now,
-    //                                    const char* topic, size_t topic_size,
-    //                                    const mk_forget_options* opts);
-    pub fn mk_workspace_plan_forget(out: *mut *mut mk_result, ws: *mut mk_workspace, now: *const mk_clock, topic: *const c_char, topic_size: usize, opts: *const mk_forget_options) -> mk_status;
-    // mk_status mk_workspace_apply_forget(mk_result** out, mk_workspace* ws, const mk_clock* now,
-    //                                     const char* topic, size_t topic_size,
-    //                                     const mk_forget_options* opts, const char* confirm_plan_id);
-    pub fn mk_workspace_apply_forget(out: *mut *mut mk_result, ws: *mut mk_workspace, now: *const mk_clock, topic: *const c_char, topic_size: usize, opts: *const mk_forget_options, confirm_plan_id: *const c_char) -> mk_status;
-    // mk_status mk_workspace_decay(mk_result** out, mk_workspace* ws, const mk_clock* now,
-    //                              const char* file);
-    pub fn mk_workspace_decay(out: *mut *mut mk_result, ws: *mut mk_workspace, now: *const mk_clock, file: *const c_char) -> mk_status;
-    // mk_status mk_workspace_hygiene(mk_result** out, mk_workspace* ws, const mk_clock* now);
-    pub fn mk_workspace_hygiene(out: *mut *mut mk_result, ws: *mut mk_workspace, now: *const mk_clock) -> mk_status;
-}
-
-pub const MK_LOAD_INCLUDE_ARCHIVE: u32 = 1;
-
-extern "C" {
-    // mk_status mk_workspace_load(mk_result** out, mk_workspace* ws, const mk_clock* now, int32_t tier,
-    //                             const char* file, uint32_t flags);
-    pub fn mk_workspace_load(out: *mut *mut mk_result, ws: *mut mk_workspace, now: *const mk_clock, tier: i32, file: *const c_char, flags: u32) -> mk_status;
-}
-
-/// `typedef int32_t mk_update_event;`
-pub type mk_update_event = i32;
-pub const MK_UPDATE_VERIFY: mk_update_event = 0;
-pub const MK_UPDATE_CONFIRM: mk_update_event = 1;
-pub const MK_UPDATE_CONTRADICT: mk_update_event = 2;
-pub const MK_UPDATE_RESOLVE_KEEP: mk_update_event = 3;
-pub const MK_UPDATE_OPTIONS_VERSION: u32 = 1;
-
-/// `mk_update_options` of memkit.h.
-#[repr(C)]
-#[derive(Clone, Copy, Debug)]
-pub struct mk_update_options {
-    pub version: u32,
-    pub event: mk_update_event,
-    pub note: *const c_char,
-    pub confidence: i32,
-}
-
-extern "C" {
-    // void mk_update_options_init(mk_update_options* opts);
-    pub fn mk_update_options_init(opts: *mut mk_update_options);
-    // mk_status mk_workspace_update(mk_result** out, mk_workspace* ws, const mk_clock* now,
-    //                               const char* entry_id, const mk_update_options* opts);
-    pub fn mk_workspace_update(out: *mut *mut mk_result, ws: *mut mk_workspace, now: *const mk_clock, entry_id: *const c_char, opts: *const mk_update_options) -> mk_status;
-}
-
-/// `typedef int32_t mk_gate;`
-pub type mk_gate = i32;
-pub const MK_GATE_VALUE: mk_gate = 0;
-pub const MK_GATE_ALIGNMENT: mk_gate = 1;
-pub const MK_GATE_REDUNDANCY: mk_gate = 2;
-pub const MK_GATE_FRESHNESS: mk_gate = 3;
-pub const MK_GATE_PLACEMENT: mk_gate = 4;
-pub const MK_JUDGE_ANSWER: i32 = 0;
-pub const MK_JUDGE_ABSTAIN: i32 = 1;
-
-/// `mk_judge_fn` of memkit.h.
-pub type mk_judge_fn = Option<
-    unsafe extern "C" fn(gate: mk_gate, question_json: *const c_char, question_size: usize, answer: mk_write_fn, answer_payload: *mut c_void, payload: *mut c_void) -> i32,
->;
-
-pub const MK_GATE_CANDIDATE_VERSION: u32 = 1;
-
-/// `mk_gate_candidate` of memkit.h.
-#[repr(C)]
-#[derive(Clone, Copy, Debug)]
-pub struct mk_gate_candidate {
-    pub version: u32,
-    pub text: *const c_char,
-    pub text_size: usize,
-    pub confidence: *const c_char,
-    pub title: *const c_char,
-    pub source: *const c_char,
-    pub client: *const c_char,
-}
-
-extern "C" {
-    // void mk_gate_candidate_init(mk_gate_candidate* candidate);
-    pub fn mk_gate_candidate_init(candidate: *mut mk_gate_candidate);
-}
-
-pub const MK_GATE_APPLY: u32 = 1;
-
-extern "C" {
-    // mk_status mk_workspace_gate(mk_result** out, mk_workspace* ws, const mk_clock* now,
-    //                             const mk_gate_candidate* candidate, mk_judge_fn judge, void* payload,
-    //                             uint32_t flags);
-    pub fn mk_workspace_gate(out: *mut *mut mk_result, ws: *mut mk_workspace, now: *const mk_clock, candidate: *const mk_gate_candidate, judge: mk_judge_fn, payload: *mut c_void, flags: u32) -> mk_status;
-    // mk_status mk_workspace_canon_add(mk_result** out, mk_workspace* ws, const mk_clock* now,
-    //                                  const char* file, const char* text, size_t text_size);
-    pub fn mk_workspace_canon_add(out: *mut *mut mk_result, ws: *mut mk_workspace, now: *const mk_clock, file: *const c_char, text: *const c_char, text_size: usize) -> mk_status;
-    // mk_status mk_workspace_canon_verify(mk_result** out, mk_workspace* ws, const mk_clock* now);
-    pub fn mk_workspace_canon_verify(out: *mut *mut mk_result, ws: *mut mk_workspace, now: *const mk_clock) -> mk_status;
-}
-
-pub const MK_MEMORYBOX_COMPACT_FORCE: u32 = 1;
-
-extern "C" {
-    // mk_status mk_workspace_plan_memorybox_compact(mk_result** out, mk_workspace* ws,
-    //                                               const mk_clock* now, const char* file,
-    //                                               uint32_t flags);
-    pub fn mk_workspace_plan_memorybox_compact(out: *mut *mut mk_result, ws: *mut mk_workspace, now: *const mk_clock, file: *const c_char, flags: u32) -> mk_status;
-    // mk_status mk_workspace_apply_memorybox_compact(mk_result** out, mk_workspace* ws,
-    //                                                const mk_clock* now, const char* file,
-    //                                                uint32_t flags, const char* confirm_plan_id);
-    pub fn mk_workspace_apply_memorybox_compact(out: *mut *mut mk_result, ws: *mut mk_workspace, now: *const mk_clock, file: *const c_char, flags: u32, confirm_plan_id: *const c_char) -> mk_status;
-    // mk_status mk_workspace_plan_promote(mk_result** out, mk_workspace* ws, const mk_clock* now,
-    //                                     const char* entry_id);
-    pub fn mk_workspace_plan_promote(out: *mut *mut mk_result, ws: *mut mk_workspace, now: *const mk_clock, entry_id: *const c_char) -> mk_status;
-    // mk_status mk_workspace_apply_promote(mk_result** out, mk_workspace* ws, const mk_clock* now,
-    //                                      const char* entry_id, const char* confirm_plan_id);
-    pub fn mk_workspace_apply_promote(out: *mut *mut mk_result, ws: *mut mk_workspace, now: *const mk_clock, entry_id: *const c_char, confirm_plan_id: *const c_char) -> mk_status;
-    // mk_status mk_workspace_plan_archive_entry(mk_result** out, mk_workspace* ws, const mk_clock* now,
-    //                                           const char* entry_id);
-    pub fn mk_workspace_plan_archive_entry(out: *mut *mut mk_result, ws: *mut mk_workspace, now: *const mk_clock, entry_id: *const c_char) -> mk_status;
-    // mk_status mk_workspace_apply_archive_entry(mk_result** out, mk_workspace* ws, const mk_clock* now,
-    //                                            const char* entry_id, const char* confirm_plan_id);
-    pub fn mk_workspace_apply_archive_entry(out: *mut *mut mk_result, ws: *mut mk_workspace, now: *const mk_clock, entry_id: *const c_char, confirm_plan_id: *const c_char) -> mk_status;
-}
-
-/// `typedef int32_t mk_lifecycle;`
-pub type mk_lifecycle = i32;
-pub const MK_LIFECYCLE_ACTIVE: mk_lifecycle = 0;
-pub const MK_LIFECYCLE_MAINTENANCE: mk_lifecycle = 1;
-pub const MK_LIFECYCLE_ARCHIVED: mk_lifecycle = 2;
-
-extern "C" {
-    // mk_status mk_workspace_client_set(mk_result** out, mk_workspace* ws, const mk_clock* now,
-    //                                   const char* client, mk_lifecycle to);
-    pub fn mk_workspace_client_set(out: *mut *mut mk_result, ws: *mut mk_workspace, now: *const mk_clock, client: *const c_char, to: mk_lifecycle) -> mk_status;
-    // mk_status mk_workspace_apply_client_set(mk_result** out, mk_workspace* ws, const mk_clock* now,
-    //                                         const char* client, mk_lifecycle to,
-    //                                         const char* confirm_plan_id);
-    pub fn mk_workspace_apply_client_set(out: *mut *mut mk_result, ws: *mut mk_workspace, now: *const mk_clock, client: *const c_char, to: mk_lifecycle, confirm_plan_id: *const c_char) -> mk_status;
-}
-
-// Section - MemoryBox sync (spec memorybox.md §9)
-
-/// `typedef int32_t mk_sync_command;`
-pub type mk_sync_command = i32;
-pub const MK_SYNC_PULL: mk_sync_command = 0;
-pub const MK_SYNC_PUSH: mk_sync_command = 1;
-pub const MK_SYNC_STATUS: mk_sync_command = 2;
-pub const MK_SYNC_RESOLVE: mk_sync_command = 3;
-pub const MK_SYNC_OPTIONS_VERSION: u32 = 1;
-
-/// `mk_sync_options` of memkit.h.
-#[repr(C)]
-#[derive(Clone, Copy, Debug)]
-pub struct mk_sync_options {
-    pub version: u32,
-    pub remote: *const c_char,
-    pub conninfo: *const c_char,
-    pub workspace_id: *const c_char,
-    pub id: *const c_char,
-    pub take: *const c_char,
-    pub confirm_plan: *const c_char,
-    pub apply: i32,
-}
-
-extern "C" {
-    // void mk_sync_options_init(mk_sync_options* opts);
-    pub fn mk_sync_options_init(opts: *mut mk_sync_options);
-    // mk_status mk_memorybox_sync(mk_result** out, mk_workspace* ws, const mk_clock* now,
-    //                             mk_sync_command command, const mk_sync_options* options);
-    pub fn mk_memorybox_sync(out: *mut *mut mk_result, ws: *mut mk_workspace, now: *const mk_clock, command: mk_sync_command, options: *const mk_sync_options) -> mk_status;
-}
-
-// Section - Three-tier session memory (spec tiers3.md)
-
-/// `typedef int32_t mk_tiers_command;`
-pub type mk_tiers_command = i32;
-pub const MK_TIERS_INIT: mk_tiers_command = 0;
-pub const MK_TIERS_SESSION_INIT: mk_tiers_command = 1;
-pub const MK_TIERS_LOG_TURN: mk_tiers_command = 2;
-pub const MK_TIERS_READ_LOGS: mk_tiers_command = 3;
-pub const MK_TIERS_PERSIST_TURN: mk_tiers_command = 4;
-pub const MK_TIERS_WRITE_THEME: mk_tiers_command = 5;
-pub const MK_TIERS_READ_THEME: mk_tiers_command = 6;
-pub const MK_TIERS_READ_GLOBAL: mk_tiers_command = 7;
-pub const MK_TIERS_WRITE_GLOBAL: mk_tiers_command = 8;
-pub const MK_TIERS_LIST_THEMES: mk_tiers_command = 9;
-pub const MK_TIERS_WRITE_DATA: mk_tiers_command = 10;
-pub const MK_TIERS_READ_DATA: mk_tiers_command = 11;
-pub const MK_TIERS_LIST_DATA: mk_tiers_command = 12;
-pub const MK_TIERS_ARCHIVE_THEMES: mk_tiers_command = 13;
-pub const MK_TIERS_TEMPLATE: mk_tiers_command = 14;
-pub const MK_TIERS_UNSET: i64 = i64::MIN;
-pub const MK_TIERS_OPTIONS_VERSION: u32 = 1;
-
-/// `mk_tiers_options` of memkit.h.
-#[repr(C)]
-#[derive(Clone, Copy, Debug)]
-pub struct mk_tiers_options {
-    pub version: u32,
-    pub content: *const c_char,
-    pub raw_content: *const c_char,
-    pub extracted_content: *const c_char,
-    pub theme: *const c_char,
-    pub template_name: *const c_char,
-    pub title: *const c_char,
-    pub entry_type: *const c_char,
-    pub session_id: *const c_char,
-    pub tools_json: *const c_char,
-    pub name: *const c_char,
-    pub csv_content: *const c_char,
-    pub source_file: *const c_char,
-    pub description: *const c_char,
-    pub source_label: *const c_char,
-    pub columns_json: *const c_char,
-    pub confirm_plan_id: *const c_char,
-    pub recent_days: i64,
-    pub theme_limit: i64,
-    pub max_tokens: i64,
-    pub days_back: i64,
-    pub limit: i64,
-    pub hours_back: i64,
-    pub head: i64,
-    pub days: i64,
-    pub no_log: i32,
-    pub promote_global: i32,
-    pub append: i32,
-    pub replace: i32,
-}
-
-extern "C" {
-    // void mk_tiers_options_init(mk_tiers_options* opts);
-    pub fn mk_tiers_options_init(opts: *mut mk_tiers_options);
-    // mk_status mk_tiers_run(mk_result** out, mk_workspace* ws, const mk_clock* now,
-    //                        mk_tiers_command command, const mk_tiers_options* opts);
-    pub fn mk_tiers_run(out: *mut *mut mk_result, ws: *mut mk_workspace, now: *const mk_clock, command: mk_tiers_command, opts: *const mk_tiers_options) -> mk_status;
-}
-
-// Section - Curated memory (spec curated.md)
-
-/// `typedef int32_t mk_curated_command;`
-pub type mk_curated_command = i32;
-pub const MK_CURATED_ADD: mk_curated_command = 0;
-pub const MK_CURATED_APPEND: mk_curated_command = 1;
-pub const MK_CURATED_EDIT: mk_curated_command = 2;
-pub const MK_CURATED_RECLASSIFY: mk_curated_command = 3;
-pub const MK_CURATED_LINK: mk_curated_command = 4;
-pub const MK_CURATED_UNLINK: mk_curated_command = 5;
-pub const MK_CURATED_DELETE: mk_curated_command = 6;
-pub const MK_CURATED_RESTORE: mk_curated_command = 7;
-pub const MK_CURATED_CHECKPOINT: mk_curated_command = 8;
-pub const MK_CURATED_BATCH: mk_curated_command = 9;
-pub const MK_CURATED_GET_RELEVANT: mk_curated_command = 10;
-pub const MK_CURATED_KERNEL: mk_curated_command = 11;
-pub const MK_CURATED_SHOW: mk_curated_command = 12;
-pub const MK_CURATED_LIST: mk_curated_command = 13;
-pub const MK_CURATED_SEARCH: mk_curated_command = 14;
-pub const MK_CURATED_STATS: mk_curated_command = 15;
-pub const MK_CURATED_CONFLICTS: mk_curated_command = 16;
-pub const MK_CURATED_LINEAGE: mk_curated_command = 17;
-pub const MK_CURATED_STORY: mk_curated_command = 18;
-pub const MK_CURATED_EVENT_ADD: mk_curated_command = 19;
-pub const MK_CURATED_EPISODE_ADD: mk_curated_command = 20;
-pub const MK_CURATED_EPISODE_SHOW: mk_curated_command = 21;
-pub const MK_CURATED_FLOORS_PRUNE: mk_curated_command = 22;
-pub const MK_CURATED_TELEMETRY_COMPACT: mk_curated_command = 23;
-pub const MK_CURATED_RECOVER: mk_curated_command = 24;
-pub const MK_CURATED_UNSET: i64 = i64::MIN;
-pub const MK_CURATED_OPTIONS_VERSION: u32 = 1;
-
-/// `mk_curated_options` of memkit.h.
-#[repr(C)]
-#[derive(Clone, Copy, Debug)]
-pub struct mk_curated_options {
-    pub version: u32,
-    pub workspace: *const c_char,
-    pub actor: *const c_char,
-    pub name: *const c_char,
-    pub dst: *const c_char,
-    pub query: *const c_char,
-    pub id: *const c_char,
-    pub type_: *const c_char,
-    pub body: *const c_char,
-    pub body_file: *const c_char,
-    pub description: *const c_char,
-    pub row_class: *const c_char,
-    pub status: *const c_char,
-    pub initiative: *const c_char,
-    pub project_ref: *const c_char,
-    pub audience: *const c_char,
-    pub origin_session: *const c_char,
-    pub field: *const c_char,
-    pub content: *const c_char,
-    pub kind: *const c_char,
-    pub file: *const c_char,
-    pub sort: *const c_char,
-    pub order: *const c_char,
-    pub scope: *const c_char,
-    pub threshold: *const c_char,
-    pub before: *const c_char,
-    pub source: *const c_char,
-    pub agent: *const c_char,
-    pub result: *const c_char,
-    pub severity: *const c_char,
-    pub payload: *const c_char,
-    pub confirm_plan_id: *const c_char,
-    pub max_chars: i64,
-    pub limit: i64,
-    pub max_depth: i64,
-    pub dry_run: i32,
-    pub links: i32,
-    pub history: i32,
-    pub include_deleted: i32,
-    pub yes: i32,
-    pub hard: i32,
-    pub delete_link: i32,
-    pub apply: i32,
-    pub rollback: i32,
-}
-
-extern "C" {
-    // void mk_curated_options_init(mk_curated_options* opts);
-    pub fn mk_curated_options_init(opts: *mut mk_curated_options);
-    // mk_status mk_curated_run(mk_result** out, mk_workspace* ws, const mk_clock* now,
-    //                          mk_curated_command command, const mk_curated_options* opts);
-    pub fn mk_curated_run(out: *mut *mut mk_result, ws: *mut mk_workspace, now: *const mk_clock, command: mk_curated_command, opts: *const mk_curated_options) -> mk_status;
-}
-
 // Section - Requests
 
 /// `typedef struct mk_request mk_request;` (opaque)
@@ -644,6 +220,29 @@ extern "C" {
     pub fn mk_request_set_int(req: *mut mk_request, name: *const c_char, value: i64) -> mk_status;
     // mk_status mk_request_set_bool(mk_request* req, const char* name, int32_t value);
     pub fn mk_request_set_bool(req: *mut mk_request, name: *const c_char, value: i32) -> mk_status;
+    // mk_status mk_request_set_list(mk_request* req, const char* name, const char* const* items,
+    //                               size_t count);
+    pub fn mk_request_set_list(req: *mut mk_request, name: *const c_char, items: *mut *const c_char, count: usize) -> mk_status;
+}
+
+/// `typedef int32_t mk_gate;`
+pub type mk_gate = i32;
+pub const MK_GATE_VALUE: mk_gate = 0;
+pub const MK_GATE_ALIGNMENT: mk_gate = 1;
+pub const MK_GATE_REDUNDANCY: mk_gate = 2;
+pub const MK_GATE_FRESHNESS: mk_gate = 3;
+pub const MK_GATE_PLACEMENT: mk_gate = 4;
+pub const MK_JUDGE_ANSWER: i32 = 0;
+pub const MK_JUDGE_ABSTAIN: i32 = 1;
+
+/// `mk_judge_fn` of memkit.h.
+pub type mk_judge_fn = Option<
+    unsafe extern "C" fn(gate: mk_gate, question_json: *const c_char, question_size: usize, answer: mk_write_fn, answer_payload: *mut c_void, payload: *mut c_void) -> i32,
+>;
+
+extern "C" {
+    // mk_status mk_request_set_judge(mk_request* req, mk_judge_fn judge, void* payload);
+    pub fn mk_request_set_judge(req: *mut mk_request, judge: mk_judge_fn, payload: *mut c_void) -> mk_status;
     // mk_status mk_workspace_run(mk_result** out, mk_workspace* ws, const mk_clock* now,
     //                            const mk_request* req);
     pub fn mk_workspace_run(out: *mut *mut mk_result, ws: *mut mk_workspace, now: *const mk_clock, req: *const mk_request) -> mk_status;
