@@ -374,6 +374,7 @@ def rs_result(ctype: str) -> str:
 def rust_layer(items: list) -> str:
     scalars = {"i32", "u32", "i64", "u64", "usize", "c_char"}
     scalars |= {i.name for i in items if i.kind == "alias"}  # the int32_t enums
+    version = {i.name: i.text for i in items if i.kind == "constant"}
     out = [_RS_HEAD]
     alias = "i32"
     in_extern = False
@@ -389,7 +390,8 @@ def rust_layer(items: list) -> str:
                 out.append("pub const MK_VERSION_NUMBER: i32 =\n"
                            "    MK_VERSION_MAJOR * 10000 + MK_VERSION_MINOR * 100 + MK_VERSION_PATCH;")
             elif item.name == "MK_VERSION_STRING":
-                out.append('pub const MK_VERSION_STRING: &str = "0.1.0";')
+                spelled = ".".join(version[f"MK_VERSION_{p}"] for p in ("MAJOR", "MINOR", "PATCH"))
+                out.append(f'pub const MK_VERSION_STRING: &str = "{spelled}";')
             elif item.name.startswith("MK_VERSION_"):
                 out.append(f"pub const {item.name}: i32 = {value};")
             elif value == "INT64_MIN":
@@ -478,7 +480,9 @@ def js_params(params: list, callbacks: set, function: str = "") -> str:
         if "*" in ctype and not ctype.startswith("const"):
             if function == "mk_buf_dispose":
                 annotation = "_Inout_ "
-            elif name == "out" or (function.endswith("_init") and len(params) == 1):
+            elif function.endswith("_options_init"):
+                annotation = "_Inout_ "  # filled only as far as the caller's version goes
+            elif name == "out":
                 annotation = "_Out_ "
         out.append(f"{annotation}{spelled}{'' if spelled.endswith('*') else ' '}{name}")
     return ", ".join(out) if out else "void"
@@ -588,7 +592,7 @@ const path = require('node:path');
 const koffi = require('koffi');
 
 // The header version this file was written against (MK_VERSION_NUMBER). The struct layouts below
-// are those of 0.1, so a library of any other version is refused on load (STYLE C10).
+// are those of that version, so a library of any other version is refused on load (STYLE C10).
 const MK_VERSION_NUMBER = @@VERSION_NUMBER@@;
 
 /* Section - Export: library loading */

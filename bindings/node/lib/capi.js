@@ -13,7 +13,7 @@ const path = require('node:path');
 const koffi = require('koffi');
 
 // The header version this file was written against (MK_VERSION_NUMBER). The struct layouts below
-// are those of 0.1, so a library of any other version is refused on load (STYLE C10).
+// are those of that version, so a library of any other version is refused on load (STYLE C10).
 const MK_VERSION_NUMBER = 200;
 
 /* Section - Export: library loading */
@@ -148,7 +148,7 @@ const mk_workspace_options = koffi.struct('mk_workspace_options', {
 
 // MK_API mk_status mk_workspace_options_init(mk_workspace_options* opts, uint32_t version);
 const mk_workspace_options_init = lib.func(
-  'mk_status mk_workspace_options_init(mk_workspace_options *opts, uint32_t version)',
+  'mk_status mk_workspace_options_init(_Inout_ mk_workspace_options *opts, uint32_t version)',
 );
 
 koffi.opaque('mk_workspace');

@@ -1,5 +1,7 @@
 'use strict';
-// The binding's own behaviour: version, clocks, errors, lifetimes, streaming and documents.
+// The binding's own behaviour: version, the command table and the methods made from it, the
+// request path (arguments by name and JS type, the errors naming them), clocks, errors, lifetimes,
+// streaming and documents.
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
@@ -41,11 +43,21 @@ function assertMemkitError(fn, code, status, messagePattern) {
 
 /* Version */
 
-test('version: the loaded library is 0.1.0, number 100', () => {
-  assert.equal(memkit.version(), '0.1.0');
-  assert.equal(memkit.versionNumber(), 100);
+test('version: the loaded library is 0.2.0, number 200; status names and messages', () => {
+  assert.equal(memkit.version(), '0.2.0');
+  assert.equal(memkit.versionNumber(), 200);
+  assert.equal(memkit.statusName(-1), 'MK_E_ARG');
+  assert.equal(memkit.statusName(memkit.Status.E_CALLBACK), 'MK_E_CALLBACK');
+  assert.equal(memkit.statusName(-999), 'MK_E_UNKNOWN');
+  assert.throws(() => memkit.parseClock('no time'), MemkitError);
+  assert.match(memkit.errorMessage(), /.+/, 'the message of the failure just above');
   if (process.env.MEMKIT_LIBRARY) assert.equal(memkit.libraryPath, process.env.MEMKIT_LIBRARY);
 });
+
+/* The command table and the methods made from it */
+
+// A method name for a verb: 'sync push' -> syncPush, 'session-init' -> sessionInit.
+const methodName = (verb) => verb.replace(/[ -](\w)/g, (_, c) => c.toUpperCase());
 
 test('commands: the command table describes every command', () => {
   const table = memkit.commands();
@@ -55,24 +67,188 @@ test('commands: the command table describes every command', () => {
   const log = table.groups.flatMap((g) => g.commands).find((c) => c.name === 'memorybox log');
   const text = log.arguments.find((a) => a.name === '--text');
   assert.deepEqual([text.type, text.required, log.effect], ['string', true, 'writes']);
+  assert.notEqual(memkit.commands(), table, 'a fresh copy each time');
 });
 
-test('run: any command by name, the same JSON as its typed method', (t) => {
+test('methods: one per command of the layout\'s group, with the table\'s documentation', (t) => {
+  const table = memkit.commands();
+  for (const layout of ['custodian', 'memorybox', 'tiers', 'curated']) {
+    const ws = Workspace.open(project(t, null), { layout });
+    t.after(() => ws.close());
+    assert.equal(ws.group, layout);
+    const group = table.groups.find((g) => g.name === layout);
+    assert.deepEqual(Object.keys(ws), group.commands.map((c) => methodName(c.verb)), layout);
+    for (const command of group.commands) {
+      const method = ws[methodName(command.verb)];
+      assert.deepEqual(method.command, command);
+      assert.ok(method.doc.startsWith(`${layout} ${command.verb}: ${command.summary}`), method.doc);
+      for (const a of command.arguments) {
+        // The roots come from the workspace, so they are not documented as arguments.
+        const root = ['--project-root', '--memory-dir', '--root', '--store'].includes(a.name) ||
+          (layout === 'tiers' && a.name === '--workspace');
+        assert.equal(method.doc.includes(`${a.name}`), !root, `${command.name} ${a.name}`);
+        if (!root) assert.ok(method.doc.includes(a.doc), `${command.name} ${a.name}: its doc`);
+      }
+    }
+  }
+  const custodian = Workspace.open(project(t));
+  t.after(() => custodian.close());
+  assert.match(custodian.compact.doc, /\n {2}confirmPlan \(--confirm-plan, string\): /);
+  assert.match(custodian.add.doc, /\n {2}message \(MESSAGE, positional, string, required\): /);
+  assert.match(custodian.undo.doc, /\n {2}planId \(PLAN_ID, positional, string, required\): /);
+  assert.equal(custodian.gate, undefined, 'a custodian workspace has no memorybox methods');
+  const box = Workspace.open(project(t, null), { layout: 'memorybox' });
+  t.after(() => box.close());
+  assert.match(box.gate.doc, /\n {2}judge \(function\): /);
+  assert.equal(typeof box.syncPush, 'function');
+  assert.equal(box.syncPush.name, 'syncPush');
+  assert.equal(box.compact, box.compact, 'methods are shared, not made per call');
+});
+
+test('run: any command by name; a method is the same request', (t) => {
   const root = project(t);
   const ws = Workspace.open(root);
   t.after(() => ws.close());
-  const added = ws.run(NOW, 'custodian', 'add', ['Reports render without JavaScript'],
-    { type: 'constraint' });
+  const args = { message: 'Reports render without JS', type: 'constraint' };
+  const added = ws.run(NOW, 'custodian', 'add', args);
+  t.after(() => added.close());
   assert.equal(added.exitCode, 0, added.json);
   assert.equal(JSON.parse(added.json).command, 'custodian add');
   assert.match(fs.readFileSync(path.join(root, 'docs/memory/constraints.md'), 'utf8'),
-    /- Reports render without JavaScript\n/);
+    /- Reports render without JS\n/);
   assert.equal(ws.run(NOW, 'custodian', 'status').json, ws.status(NOW).json);
-  assertMemkitError(() => ws.run(NOW, 'custodian', 'add', ['x'], { tpye: 'constraint' }),
-    -1, 'MK_E_ARG', /did you mean 'type'\?/);
+  // camelCase, the table's dashes and snake_case name the same argument.
+  const spellings = ['confirmPlan', 'confirm-plan', 'confirm_plan'].map(
+    (key) => ws.compact(NOW, { apply: true, [key]: '0000000000000000' }).json,
+  );
+  assert.equal(new Set(spellings).size, 1);
+  assert.match(spellings[0], /MK-PLAN-001/);
+  // null and undefined leave an argument out; false sets a flag to off.
+  const plain = ws.compact(NOW).json;
+  assert.equal(ws.compact(NOW, { target: null, confirmPlan: undefined, apply: false }).json, plain);
+});
+
+test('run: an unknown argument, command or root throws MK_E_ARG naming it', (t) => {
+  const ws = Workspace.open(project(t));
+  t.after(() => ws.close());
+  assertMemkitError(() => ws.add(NOW, { message: 'x', tpye: 'constraint' }), -1, 'MK_E_ARG',
+    /^tpye: not an argument of custodian add \(did you mean '?type'?\?\)/);
+  assertMemkitError(() => ws.status(NOW, { colour: 'red' }), -1, 'MK_E_ARG',
+    /^colour: not an argument of custodian status/);
   assertMemkitError(() => ws.run(NOW, 'custodain', 'status'), -1, 'MK_E_ARG',
     /did you mean 'custodian'\?/);
-  assert.throws(() => ws.run(NOW, 'custodian', 'status', ['extra']));
+  assertMemkitError(() => ws.run(NOW, 'custodian', 'compcat'), -1, 'MK_E_ARG', /compcat/);
+  assertMemkitError(() => ws.status(NOW, { projectRoot: '/elsewhere' }), -1, 'MK_E_ARG',
+    /project_root: given by the workspace/);
+  // A command of another group is refused by the workspace (its layout runs custodian only).
+  assertMemkitError(() => ws.run(NOW, 'memorybox', 'status'), -1, 'MK_E_ARG', /.+/);
+});
+
+test('run: a wrong type throws MK_E_ARG; a JS value the binding cannot send, a TypeError', (t) => {
+  const ws = Workspace.open(project(t));
+  t.after(() => ws.close());
+  assertMemkitError(() => ws.compact(NOW, { apply: 1 }), -1, 'MK_E_ARG',
+    /--apply: takes a boolean, not an integer/);
+  assertMemkitError(() => ws.compact(NOW, { confirmPlan: true }), -1, 'MK_E_ARG',
+    /--confirm-plan: takes a string, not a boolean/);
+  assertMemkitError(() => ws.compact(NOW, { target: ['a.md'] }), -1, 'MK_E_ARG',
+    /--target: takes a string, not a list/);
+  assertMemkitError(() => ws.compact(NOW, { target: 'a\0b' }), -1, 'MK_E_ARG', /target: .*NUL/);
+  assertMemkitError(() => ws.add(NOW, { message: Buffer.from('a\0b'), type: 'inbox' }), -1,
+    'MK_E_ARG', /NUL/);
+  for (const value of [{}, () => 1, Symbol('x'), NaN, Infinity, 2 ** 60, 2n ** 63n, [1]])
+    assert.throws(() => ws.compact(NOW, { target: value }), TypeError, String(value));
+  assert.throws(() => ws.status(NOW, 'apply'), TypeError);
+  assert.throws(() => ws.status(NOW, ['apply']), TypeError);
+  assert.throws(() => ws.run(NOW, 'custodian', 7), TypeError);
+});
+
+test('run: a list is set as a list; integers as Number or BigInt; fractions as text', (t) => {
+  const [a, b] = [project(t, null), project(t, null)];
+  const now = '2026-03-07T14:05:09+00:00';
+  const logs = [];
+  for (const [root, tools] of [[a, ['search', 'read']], [b, '["search","read"]']]) {
+    const ws = Workspace.open(root, { layout: 'tiers' });
+    t.after(() => ws.close());
+    const result = ws.logTurn(now, { content: 'Looked it up.', sessionId: 's2', tools });
+    t.after(() => result.close());
+    assert.equal(result.exitCode, 0, result.json);
+    logs.push(fs.readFileSync(path.join(root, 'memory/sessions/2026-03-07.md'), 'utf8'));
+  }
+  assert.match(logs[0], /\*\*Tools:\*\* search, read\n/);
+  assert.equal(logs[0], logs[1], 'the list is the same JSON as its text');
+  const tiers = Workspace.open(a, { layout: 'tiers' });
+  t.after(() => tiers.close());
+  assertMemkitError(() => tiers.logTurn(now, { content: 'x', tools: ['a\0b'] }), -1, 'MK_E_ARG',
+    /NUL/);
+  assert.throws(() => tiers.logTurn(now, { content: 'x', tools: ['a', 7] }), TypeError);
+  const reads = [3, 3n].map((limit) => tiers.readLogs(now, { limit }).json);
+  assert.equal(reads[0], reads[1]);
+
+  const box = Workspace.open(project(t, null), { layout: 'memorybox' });
+  t.after(() => box.close());
+  const seen = [];
+  const judge = (gate, question) => {
+    seen.push(question.candidate.confidence);
+    return 'no';
+  };
+  const text = 'Bob reviews schema changes';
+  const asText = box.gate(now, { text, confidence: '0.85', judge }).json;
+  const asNumber = box.gate(now, { text, confidence: 0.85, judge }).json;
+  assert.equal(asNumber, asText);
+  assert.deepEqual(seen, [85, 85]);
+});
+
+test('run: a judge is for memorybox gate only', (t) => {
+  const ws = Workspace.open(project(t));
+  t.after(() => ws.close());
+  let asked = 0;
+  const judge = () => {
+    asked += 1;
+    return 'yes';
+  };
+  assertMemkitError(() => ws.status(NOW, { judge }), -1, 'MK_E_ARG',
+    /judge: only a memorybox gate request asks a judge, not custodian status/);
+  assert.equal(asked, 0);
+  assert.throws(() => ws.status(NOW, { judge: 'yes' }), TypeError);
+  const result = ws.status(NOW, { judge: null }); // null: no judge
+  t.after(() => result.close());
+  assert.equal(result.judgeError, null);
+});
+
+test('fixture table: an argument or command added to the table needs no edit here', (t) => {
+  const table = memkit.commands();
+  const custodian = table.groups.find((g) => g.name === 'custodian');
+  const status = custodian.commands.find((c) => c.verb === 'status');
+  status.arguments.push({ choices: ['red', 'blue'], default: 'red', doc: 'the colour of the report',
+    name: '--colour', placeholder: 'COLOUR', positional: false, required: false, type: 'string' });
+  custodian.commands.push({ arguments: [], effect: 'reads', name: 'custodian audit',
+    summary: 'everything, audited', verb: 'audit' });
+  custodian.commands.push({ arguments: [], effect: 'reads', name: 'custodian close',
+    summary: 'a verb named like a member', verb: 'close' });
+
+  const ws = Workspace.open(project(t), { table });
+  t.after(() => ws.close());
+  // Exposed with its documentation ...
+  assert.match(ws.status.doc,
+    /\n {2}colour \(--colour, string, default red, one of red\|blue\): the colour of the report/);
+  assert.equal(ws.status.command, status);
+  assert.equal(ws.audit.doc, 'custodian audit: everything, audited (reads)');
+  // ... and forwarded unchanged: the real library does not know it, and says so.
+  assertMemkitError(() => ws.status(NOW, { colour: 'red' }), -1, 'MK_E_ARG',
+    /^colour: not an argument of custodian status/);
+  assertMemkitError(() => ws.audit(NOW), -1, 'MK_E_ARG', /audit/);
+  // A verb that would hide a member of the class stays reachable through run() only.
+  assert.equal(ws.close, Workspace.prototype.close);
+  assertMemkitError(() => ws.run(NOW, 'custodian', 'close'), -1, 'MK_E_ARG', /close/);
+  // The table is the workspace's own: one opened with the library's has neither.
+  const plain = Workspace.open(project(t));
+  t.after(() => plain.close());
+  assert.equal(plain.audit, undefined);
+  assert.doesNotMatch(plain.status.doc, /colour/);
+  const result = ws.status(NOW); // what the library knows still runs
+  t.after(() => result.close());
+  assert.equal(result.exitCode, 1, result.json);
 });
 
 /* Clock */
@@ -118,8 +294,8 @@ test('clock: the system clock is a flag, read when a command runs', (t) => {
 test('clock: a command takes a Clock or the same time as a string', (t) => {
   const ws = Workspace.open(project(t));
   t.after(() => ws.close());
-  const fromString = ws.planCompaction(NOW);
-  const fromClock = ws.planCompaction(parseClock(NOW));
+  const fromString = ws.compact(NOW);
+  const fromClock = ws.compact(parseClock(NOW));
   t.after(() => fromString.close());
   t.after(() => fromClock.close());
   assert.equal(fromString.planId, 'd39b937e8c1c36cf');
@@ -134,7 +310,7 @@ test('clock: the UTC offset decides local dates', (t) => {
   const dated = (now) => {
     const root = project(t);
     const ws = Workspace.open(root);
-    const result = ws.add(now, 'a note written at midnight', { type: 'inbox' });
+    const result = ws.add(now, { message: 'a note written at midnight', type: 'inbox' });
     assert.equal(result.applied, true);
     result.close();
     ws.close();
@@ -181,7 +357,7 @@ test('Workspace.open: a symbolic link to the memory directory is MK_E_UNSAFE_PAT
 test('Workspace.open: options are checked', (t) => {
   const root = project(t);
   assertMemkitError(
-    () => Workspace.open(root, { lockTimeoutSeconds: -1 }),
+    () => Workspace.open(root, { lockTimeout: -1 }),
     -1,
     'MK_E_ARG',
     /lock_timeout/,
@@ -190,14 +366,23 @@ test('Workspace.open: options are checked', (t) => {
     () => Workspace.open(root, { memory_dir: 'docs/memory' }),
     /unknown option "memory_dir"/,
   );
-  assert.throws(() => Workspace.open(root, { lockTimeoutSeconds: '5' }), TypeError);
+  assert.throws(() => Workspace.open(root, { lockTimeout: '5' }), TypeError);
+  assert.throws(() => Workspace.open(root, { table: 'commands.json' }), TypeError);
+  for (const layout of ['MemoryBox', 'box', 1.5, true])
+    assert.throws(() => Workspace.open(root, { layout }), TypeError, String(layout));
+  // A layout number the binding does not know is the library's to refuse.
+  for (const layout of [4, -1])
+    assertMemkitError(() => Workspace.open(root, { layout }), -1, 'MK_E_ARG', /layout/);
+  const byNumber = Workspace.open(root, { layout: memkit.Layout.TIERS });
+  assert.equal(byNumber.group, 'tiers');
+  byNumber.close();
   assert.throws(() => Workspace.open(42), TypeError);
   assert.throws(() => new Workspace(), TypeError);
 });
 
 test('Workspace.open: memoryDir chooses the folder that init creates', (t) => {
   const root = project(t, 'init_add_forget');
-  const ws = Workspace.open(root, { memoryDir: 'docs/notes', lockTimeoutSeconds: 1 });
+  const ws = Workspace.open(root, { memoryDir: 'docs/notes', lockTimeout: 1 });
   t.after(() => ws.close());
   const result = ws.init(NOW);
   t.after(() => result.close());
@@ -210,7 +395,7 @@ test('Workspace.open: memoryDir chooses the folder that init creates', (t) => {
 
 test('close(): idempotent, and a closed object throws a clear error instead of crashing', (t) => {
   const ws = Workspace.open(project(t));
-  const result = ws.planCompaction(NOW);
+  const result = ws.compact(NOW);
   const doc = Document.parse('- a\n');
   assert.equal(ws.closed, false);
 
@@ -234,12 +419,14 @@ test('close(): idempotent, and a closed object throws a clear error instead of c
   assert.equal(ws.closed, true);
   assertMemkitError(() => ws.status(NOW), -1, 'MK_E_ARG', /Workspace: used after close\(\)/);
   assertMemkitError(
-    () => ws.applyCompaction(NOW, 'd39b937e8c1c36cf'),
+    () => ws.compact(NOW, { apply: true, confirmPlan: 'd39b937e8c1c36cf' }),
     -1,
     'MK_E_ARG',
     /after close/,
   );
-  assertMemkitError(() => ws.add(NOW, 'x', { type: 'inbox' }), -1, 'MK_E_ARG', /after close/);
+  assertMemkitError(() => ws.add(NOW, { message: 'x', type: 'inbox' }), -1, 'MK_E_ARG',
+    /after close/);
+  assertMemkitError(() => ws.run(NOW, 'custodian', 'check'), -1, 'MK_E_ARG', /after close/);
 
   doc[Symbol.dispose]();
   doc.close();
@@ -250,7 +437,7 @@ test('close(): idempotent, and a closed object throws a clear error instead of c
 
 test('close(): a Result outlives its Workspace', (t) => {
   const ws = Workspace.open(project(t));
-  const result = ws.planCompaction(NOW);
+  const result = ws.compact(NOW);
   t.after(() => result.close());
   ws.close();
   assert.equal(result.planId, 'd39b937e8c1c36cf');
@@ -269,7 +456,7 @@ test('Symbol.dispose closes', (t) => {
 test('a stale Plan ID is a result, not a throw', (t) => {
   const ws = Workspace.open(project(t));
   t.after(() => ws.close());
-  const result = ws.applyCompaction(NOW, '0000000000000000');
+  const result = ws.compact(NOW, { apply: true, confirmPlan: '0000000000000000' });
   t.after(() => result.close());
   assert.equal(result.exitCode, 2);
   assert.equal(result.applied, false);
@@ -280,8 +467,8 @@ test('inboxCounts is null for a result that is no inbox compaction', (t) => {
   const ws = Workspace.open(project(t));
   t.after(() => ws.close());
   const status = ws.status(NOW);
-  const target = ws.planCompaction(NOW, { target: 'decisions.md' });
-  const inbox = ws.planCompaction(NOW);
+  const target = ws.compact(NOW, { target: 'decisions.md' });
+  const inbox = ws.compact(NOW);
   t.after(() => [status, target, inbox].forEach((r) => r.close()));
   assert.equal(status.inboxCounts, null);
   assert.equal(target.inboxCounts, null);
@@ -298,23 +485,25 @@ test('inboxCounts is null for a result that is no inbox compaction', (t) => {
   assert.equal(status.budgetRows[6].state, memkit.BudgetState.NOT_ENABLED);
 });
 
-test('add: an empty message reaches the command (a blocker), and type is required', (t) => {
+test('add: an empty message reaches the command (a blocker), and so does a missing type', (t) => {
   const root = project(t);
   const ws = Workspace.open(root);
   t.after(() => ws.close());
   for (const empty of ['', Buffer.alloc(0), new Uint8Array(0)]) {
-    const result = ws.add(NOW, empty, { type: 'inbox' });
+    const result = ws.add(NOW, { message: empty, type: 'inbox' });
     assert.equal(result.exitCode, 2);
     assert.equal(result.applied, false);
     result.close();
   }
-  assertMemkitError(() => ws.add(NOW, 'hello'), -1, 'MK_E_ARG', /type/);
-  assert.throws(() => ws.add(NOW, 'hello', { kind: 'inbox' }), /unknown option "kind"/);
+  const untyped = ws.add(NOW, { message: 'hello' }); // the command checks what it requires
+  t.after(() => untyped.close());
+  assert.equal(untyped.exitCode, 2, untyped.json);
+  assert.match(untyped.json, /--type/);
 
   // A message in a Uint8Array view that does not start at its buffer's first byte.
   const backing = Buffer.from('xxxxremember the build cache');
   const view = new Uint8Array(backing.buffer, backing.byteOffset + 4, backing.length - 4);
-  const added = ws.add(NOW, view, { type: 'inbox' });
+  const added = ws.add(NOW, { message: view, type: 'inbox' });
   t.after(() => added.close());
   assert.equal(added.exitCode, 0);
   assert.equal(added.applied, true);
@@ -323,17 +512,17 @@ test('add: an empty message reaches the command (a blocker), and type is require
   assert.doesNotMatch(inbox, /xxxx/);
 });
 
-test('forget: modes by name, unknown modes refused', (t) => {
+test('forget: modes are the command\'s to check', (t) => {
   const ws = Workspace.open(project(t));
   t.after(() => ws.close());
-  const hard = ws.planForget(NOW, 'Redis for sessions', { mode: 'hard' });
+  const hard = ws.forget(NOW, { topic: 'Redis for sessions', mode: 'hard' });
   t.after(() => hard.close());
   assert.equal(JSON.parse(hard.json).data.mode, 'hard');
-  const purge = ws.planForget(NOW, 'Redis for sessions', { mode: memkit.ForgetMode.PURGE });
-  t.after(() => purge.close());
-  assert.equal(JSON.parse(purge.json).data.mode, 'purge');
-  assert.throws(() => ws.planForget(NOW, 'Redis', { mode: 'gentle' }), TypeError);
-  assertMemkitError(() => ws.planForget(NOW, 'Redis', { mode: 7 }), -1, 'MK_E_ARG', /mode/);
+  const gentle = ws.forget(NOW, { topic: 'Redis', mode: 'gentle' });
+  t.after(() => gentle.close());
+  assert.equal(gentle.exitCode, 2, gentle.json);
+  assert.match(gentle.json, /--mode/);
+  assertMemkitError(() => ws.forget(NOW, { topic: 'Redis', mode: 7 }), -1, 'MK_E_ARG', /mode/);
 });
 
 test('recover: the flags reach the command', (t) => {
@@ -347,7 +536,7 @@ test('recover: the flags reach the command', (t) => {
   assert.match(rollbackAlone.json, /--rollback: only with --apply/);
 });
 
-test('lockTimeoutSeconds: a lock held elsewhere makes the apply a blocker, not a throw', async (t) => {
+test('lockTimeout: a lock held elsewhere makes the apply a blocker, not a throw', async (t) => {
   const root = project(t);
   const lockFile = path.join(root, '.memkit', 'lock');
   fs.mkdirSync(path.dirname(lockFile), { recursive: true }); // a fresh project has no state folder
@@ -371,10 +560,10 @@ test('lockTimeoutSeconds: a lock held elsewhere makes the apply a blocker, not a
   }
   t.after(() => process.kill(-holder.pid, 'SIGKILL'));
 
-  const ws = Workspace.open(root, { lockTimeoutSeconds: 0.2 });
+  const ws = Workspace.open(root, { lockTimeout: 0.2 });
   t.after(() => ws.close());
   const started = Date.now();
-  const result = ws.applyCompaction(NOW, 'd39b937e8c1c36cf');
+  const result = ws.compact(NOW, { apply: true, confirmPlan: 'd39b937e8c1c36cf' });
   t.after(() => result.close());
   assert.ok(Date.now() - started < 5000, 'the short timeout was used');
   assert.equal(result.exitCode, 2);
@@ -391,7 +580,7 @@ test('writeJson: the streamed pieces are the json bytes', (t) => {
   fs.appendFileSync(path.join(root, 'docs', 'memory', 'inbox.md'), bullets.join(''));
   const ws = Workspace.open(root);
   t.after(() => ws.close());
-  const result = ws.planCompaction(NOW);
+  const result = ws.compact(NOW);
   t.after(() => result.close());
 
   const pieces = [];
@@ -410,7 +599,7 @@ test('writeJson: the streamed pieces are the json bytes', (t) => {
 test('writeJson: a callback that throws stops the writer with MK_E_CALLBACK', (t) => {
   const ws = Workspace.open(project(t));
   t.after(() => ws.close());
-  const result = ws.planCompaction(NOW);
+  const result = ws.compact(NOW);
   t.after(() => result.close());
 
   const boom = new Error('disk full');
@@ -581,7 +770,7 @@ test(
     t.after(() => ws.close());
     let refused = false;
     try {
-      const result = ws.add(NOW, Buffer.from([0xff, 0xfe]), { type: 'inbox' });
+      const result = ws.add(NOW, { message: Buffer.from([0xff, 0xfe]), type: 'inbox' });
       refused = result.exitCode !== 0 && !result.applied;
       result.close();
     } catch (err) {

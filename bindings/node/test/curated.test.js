@@ -1,7 +1,8 @@
 'use strict';
-// Curated memory (MK_LAYOUT_CURATED, spec curated.md): a store folder whose commands are
-// `memkit curated <command> --store DIR` through mk_curated_run. The row file is checked byte for
-// byte; every other comparison with the CLI is the vector runner's (tests/vectors/curated_*).
+// Curated memory (MK_LAYOUT_CURATED, spec curated.md): a store folder whose methods are the
+// commands `memkit curated <command> --store DIR` (ws.add, ws.show, ws.episodeAdd, ...). The row
+// file is checked byte for byte; every other comparison with the CLI is the vector runner's
+// (tests/vectors/curated_*).
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
@@ -11,9 +12,8 @@ const path = require('node:path');
 
 const memkit = require('..');
 const { tree } = require('./support.js');
-const capi = require('../lib/capi.js');
 
-const { MemkitError, Workspace, Layout, CuratedCommand } = memkit;
+const { MemkitError, Workspace, Layout } = memkit;
 const C = memkit.constants;
 
 const NOW = '2026-11-30T09:00:00Z';
@@ -64,32 +64,18 @@ function snapshot(root) {
 
 const codes = (envelope) => envelope.findings.map((f) => f.code);
 
-test('curated: the layout and the command numbers are the header values', () => {
+test('curated: the layout is the header value; two-word verbs are camelCased methods', (t) => {
   assert.equal(Layout.CURATED, 3);
   assert.equal(C.MK_LAYOUT_CURATED, 3);
-  const names = [
-    'ADD', 'APPEND', 'EDIT', 'RECLASSIFY', 'LINK', 'UNLINK', 'DELETE', 'RESTORE', 'CHECKPOINT',
-    'BATCH', 'GET_RELEVANT', 'KERNEL', 'SHOW', 'LIST', 'SEARCH', 'STATS', 'CONFLICTS',
-    'LINEAGE', 'STORY', 'EVENT_ADD', 'EPISODE_ADD', 'EPISODE_SHOW', 'FLOORS_PRUNE',
-    'TELEMETRY_COMPACT', 'RECOVER',
-  ];
-  assert.deepEqual(Object.entries(CuratedCommand), names.map((n, i) => [n, i]));
-  for (const name of names) assert.equal(C[`MK_CURATED_${name}`], CuratedCommand[name]);
-  assert.equal(C.MK_CURATED_UNSET, -(2n ** 63n));
-});
-
-test('curated: options init leaves every field unset', () => {
-  const c = {};
-  capi.mk_curated_options_init(c);
-  assert.equal(c.version, C.MK_CURATED_OPTIONS_VERSION);
-  for (const [field, value] of Object.entries(c)) {
-    if (field === 'version') continue;
-    if (['max_chars', 'limit', 'max_depth'].includes(field))
-      assert.equal(BigInt(value), C.MK_CURATED_UNSET, field);
-    else if (typeof value === 'number') assert.equal(value, 0, field);
-    else assert.equal(value, null, field);
-  }
-  assert.equal(Object.keys(c).length, 44);
+  const ws = openStore(t, path.join(tempDir(t), 'store'));
+  for (const [name, verb] of [
+    ['episodeAdd', 'episode add'],
+    ['getRelevant', 'get-relevant'],
+    ['floorsPrune', 'floors prune'],
+    ['telemetryCompact', 'telemetry compact'],
+    ['delete', 'delete'],
+  ])
+    assert.equal(ws[name].command.verb, verb);
 });
 
 test('curated: a missing store opens; memoryDir and a file are refused', (t) => {
@@ -112,13 +98,13 @@ test('curated: add, show, then a refused reclassify writes nothing', (t) => {
   const store = path.join(tempDir(t), 'store');
   const ws = openStore(t, store);
 
-  const dry = run(t, () => ws.curated(NOW, 'add', { ...ADD_A, dryRun: true }));
+  const dry = run(t, () => ws.add(NOW, { ...ADD_A, dryRun: true }));
   assert.equal(dry.result.exitCode, 0);
   assert.equal(dry.result.applied, false);
   assert.ok(dry.envelope.data.entry.startsWith('## project_a\nType: project\n'));
   assert.deepEqual(snapshot(store), {});
 
-  const added = run(t, () => ws.curated(NOW, CuratedCommand.ADD, ADD_A));
+  const added = run(t, () => ws.add(NOW, ADD_A));
   assert.equal(added.result.exitCode, 0, added.result.json);
   assert.equal(added.result.applied, true);
   assert.equal(added.result.planId, null);
@@ -128,7 +114,7 @@ test('curated: add, show, then a refused reclassify writes nothing', (t) => {
   assert.equal(fs.readFileSync(path.join(store, 'rows/ws1/project.md'), 'utf8'), PROJECT_ROWS);
 
   const shown = run(t, () =>
-    ws.curated(LATER, 'show', { workspace: 'ws1', name: 'project_a', history: true }),
+    ws.show(LATER, { workspace: 'ws1', name: 'project_a', history: true }),
   );
   assert.equal(shown.result.exitCode, 0, shown.result.json);
   assert.equal(shown.result.applied, false);
@@ -146,7 +132,7 @@ test('curated: add, show, then a refused reclassify writes nothing', (t) => {
 
   // §14: reclassify --status open on what would be an anchor is MK-CUR-007, fatal.
   const refused = run(t, () =>
-    ws.curated(LATER, 'reclassify', {
+    ws.reclassify(LATER, {
       workspace: 'ws1',
       name: 'project_a',
       class: 'anchor',
@@ -163,55 +149,49 @@ test('curated: no workspace, an option the command lacks, and bad requests', (t)
   const store = path.join(tempDir(t), 'store');
   const ws = openStore(t, store);
   // The library reads no MEMKIT_WORKSPACE: none given is the CLI's missing_scope.
-  const stats = run(t, () => ws.curated(NOW, 'stats'));
+  const stats = run(t, () => ws.stats(NOW));
   assert.deepEqual(codes(stats.envelope), ['MK-CUR-001']);
-  const limited = run(t, () => ws.curated(NOW, 'add', { ...ADD_A, limit: 3 }));
-  assert.deepEqual(codes(limited.envelope), ['MK-ARG-001']);
-  assert.match(limited.result.json, /--limit/);
   const { body, ...withoutBody } = ADD_A;
   assert.equal(body, 'Fix the flaky build');
-  const stdin = run(t, () => ws.curated(NOW, 'add', { ...withoutBody, bodyFile: '-' }));
+  const stdin = run(t, () => ws.add(NOW, { ...withoutBody, bodyFile: '-' }));
   assert.deepEqual(codes(stdin.envelope), ['MK-ARG-001']); // no standard input here
   assert.deepEqual(snapshot(store), {});
 
-  assert.throws(() => ws.curated(NOW, 'add', { nickname: 'x' }), TypeError);
-  assert.throws(() => ws.curated(NOW, 'forget', { workspace: 'ws1' }), TypeError);
-  assert.throws(() => ws.curated(NOW, 'list', { workspace: 'ws1', limit: 1.5 }), TypeError);
-  assert.throws(
-    () => ws.curated(NOW, 99, { workspace: 'ws1' }),
-    (e) => e instanceof MemkitError && e.code === C.MK_E_ARG,
-  );
+  // What the request refuses throws, and writes nothing.
+  const isArg = (pattern) => (e) => e instanceof MemkitError && e.code === C.MK_E_ARG &&
+    pattern.test(e.message);
+  assert.throws(() => ws.add(NOW, { ...ADD_A, limit: 3 }),
+    isArg(/^limit: not an argument of curated add/));
+  assert.throws(() => ws.add(NOW, { nickname: 'x' }), isArg(/nickname/));
+  assert.throws(() => ws.run(NOW, 'curated', 'forget', { workspace: 'ws1' }), isArg(/forget/));
+  assert.throws(() => ws.list(NOW, { workspace: 'ws1', limit: true }), isArg(/--limit/));
+  assert.deepEqual(snapshot(store), {});
 
   // recover is a curated command (it needs the workspace); nothing is unfinished.
-  const recovered = run(t, () => ws.curated(NOW, 'recover', { workspace: 'ws1' }));
+  const recovered = run(t, () => ws.recover(NOW, { workspace: 'ws1' }));
   assert.equal(recovered.result.exitCode, 0, recovered.result.json);
   assert.equal(recovered.envelope.data.recovery_status, 'clean');
 });
 
-test('curated: other layouts\u2019 commands are fatal findings, both ways', (t) => {
+test('curated: other layouts\u2019 commands are refused, both ways', (t) => {
   const dir = tempDir(t);
   const store = path.join(dir, 'store');
   const ws = openStore(t, store);
-  for (const call of [
-    () => ws.status(NOW),
-    () => ws.add(NOW, 'a note', { type: 'project' }),
-    () => ws.recover(NOW),
-    () => ws.tiers(NOW, 'init'),
-  ]) {
-    const { result, envelope } = run(t, call);
-    assert.equal(result.exitCode, 2, result.json);
-    assert.deepEqual(codes(envelope), ['MK-ARG-001']);
-    assert.equal(result.applied, false);
-  }
+  const refused = (e) => e instanceof MemkitError && /another layout/.test(e.message);
+  assert.equal(ws.status, undefined);
+  for (const [group, verb, args] of [
+    ['custodian', 'status', {}],
+    ['custodian', 'add', { message: 'a note', type: 'project' }],
+    ['custodian', 'recover', {}],
+    ['tiers', 'init', {}],
+  ])
+    assert.throws(() => ws.run(NOW, group, verb, args), refused, `${group} ${verb}`);
   assert.deepEqual(snapshot(store), {});
 
   const tiersRoot = path.join(dir, 'tiers');
   fs.mkdirSync(tiersRoot);
   const tiers = Workspace.open(tiersRoot, { layout: 'tiers' });
   t.after(() => tiers.close());
-  const { result, envelope } = run(t, () => tiers.curated(NOW, 'add', ADD_A));
-  assert.equal(result.exitCode, 2);
-  assert.deepEqual(codes(envelope), ['MK-ARG-001']);
-  assert.match(result.json, /MK_LAYOUT_CURATED/);
+  assert.throws(() => tiers.run(NOW, 'curated', 'add', ADD_A), refused);
   assert.deepEqual(snapshot(tiersRoot), {});
 });

@@ -1,8 +1,9 @@
 'use strict';
-// ws.gate() (mk_workspace_gate, `memkit memorybox gate`): the five write gates of a MemoryBox root,
-// whose judgements come from a host function registered as the mk_judge_fn for one call. The judge
-// answers, abstains, throws or misbehaves; the exception never crosses into C, and every failure
-// comes back as the fatal finding MK-BOX-005 in a Result.
+// ws.gate(now, {text, confidence, judge, ...}) (`memkit memorybox gate`, mk_request_set_judge): the
+// five write gates of a MemoryBox root, whose judgements come from a host function registered as
+// the mk_judge_fn for one run. The judge answers, abstains, throws or misbehaves; the exception
+// never crosses into C, every failure comes back as the fatal finding MK-BOX-005 in a Result, and
+// the Result keeps what the judge threw as judgeError.
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
@@ -52,7 +53,7 @@ function recordingJudge(answers) {
 }
 
 function run(t, ws, text, confidence, opts) {
-  const result = ws.gate(NOW, text, confidence, opts);
+  const result = ws.gate(NOW, { text, confidence, ...opts });
   t.after(() => result.close());
   return { result, envelope: JSON.parse(result.json) };
 }
@@ -67,8 +68,6 @@ test('Gate: the mk_gate values and the gate constants', () => {
   assert.equal(C.MK_GATE_PLACEMENT, 4);
   assert.equal(C.MK_JUDGE_ANSWER, 0);
   assert.equal(C.MK_JUDGE_ABSTAIN, 1);
-  assert.equal(C.MK_GATE_CANDIDATE_VERSION, 1);
-  assert.equal(C.MK_GATE_APPLY, 1);
 });
 
 test('gate: without a judge the run stops at VALUE with NEEDS_JUDGEMENT', (t) => {
@@ -129,7 +128,7 @@ test('gate: a judge answers all five; a dry run writes nothing, apply writes the
   assert.equal(result.applied, false);
   assert.equal(fs.readFileSync(longTerm, 'utf8'), LONG_TERM, 'a dry run writes nothing');
 
-  // apply: true (MK_GATE_APPLY) writes the same entry at the end of its ## Team section.
+  // apply: true writes the same entry at the end of its ## Team section.
   const wet = recordingJudge(ANSWERS);
   const applied = run(t, ws, TEXT, '0.85', { judge: wet.judge, source: 'standup', apply: true });
   assert.equal(applied.result.exitCode, 0, applied.result.json);
@@ -239,6 +238,7 @@ test('gate: a judge that throws gives MK-BOX-005 (exit code 2) and writes nothin
   assert.match(finding.message, /^ALIGNMENT: .*-50/);
   assert.equal(calls, 2, 'the run stopped at the failing gate');
   assert.equal(result.applied, false);
+  assert.equal(result.judgeError.message, 'the host failed', 'the Result keeps what it threw');
   assert.equal(fs.readFileSync(longTerm, 'utf8'), LONG_TERM, 'nothing written');
 
   // A non-Error throw is caught the same way, and the workspace works afterwards.
@@ -249,6 +249,7 @@ test('gate: a judge that throws gives MK-BOX-005 (exit code 2) and writes nothin
   });
   assert.equal(odd.result.exitCode, 2);
   assert.equal(odd.envelope.findings[0].code, 'MK-BOX-005');
+  assert.equal(odd.result.judgeError, 'a string');
   const status = ws.status(NOW);
   t.after(() => status.close());
   assert.equal(status.exitCode, 0, status.json);
@@ -273,6 +274,8 @@ test('gate: a judge returning no string, or an answer that does not parse, is MK
       what,
     );
     assert.equal(result.applied, false, what);
+    if (what.includes('answer')) assert.equal(result.judgeError, null, `${what}: the library's`);
+    else assert.ok(result.judgeError instanceof TypeError, `${what}: ${result.judgeError}`);
   }
   // A Buffer answer is sent as its bytes.
   const buffered = run(t, ws, TEXT, '0.85', {
@@ -280,6 +283,7 @@ test('gate: a judge returning no string, or an answer that does not parse, is MK
   });
   assert.equal(buffered.result.exitCode, 0, buffered.result.json);
   assert.equal(buffered.envelope.data.outcome, 'DISCARD');
+  assert.equal(buffered.result.judgeError, null);
   assert.equal(fs.readFileSync(longTerm, 'utf8'), LONG_TERM, 'nothing written');
 });
 
@@ -297,7 +301,7 @@ test('gate: the judge may not use its own workspace (memkit.h forbids the re-ent
   };
   const { result, envelope } = run(t, ws, TEXT, '0.85', { judge, apply: true });
   assert.ok(caught instanceof MemkitError && caught.code === -1, `got ${caught}`);
-  assert.match(caught.message, /gate\(\) judge/);
+  assert.match(caught.message, /inside its own judge/);
   assert.equal(result.exitCode, 2, result.json);
   assert.equal(envelope.findings[0].code, 'MK-BOX-005');
   assert.equal(fs.readFileSync(longTerm, 'utf8'), LONG_TERM, 'nothing written');
@@ -353,47 +357,57 @@ test('gate: a malformed confidence or empty text is a fatal finding, not a throw
   assert.equal(fs.readFileSync(longTerm, 'utf8'), LONG_TERM, 'nothing written');
 });
 
-test('gate: argument types and options are checked', (t) => {
-  const { ws } = box(t);
-  const isArg = (err) => err instanceof MemkitError && err.code === -1 && err.status === 'MK_E_ARG';
-  assert.throws(() => ws.gate(NOW, TEXT, 0.85), TypeError, 'confidence is a string');
-  assert.throws(() => ws.gate(NOW, TEXT), TypeError);
-  assert.throws(() => ws.gate(NOW, 42, '0.85'), TypeError);
-  assert.throws(() => ws.gate(NOW, TEXT, '0.85', { judge: 'yes' }), TypeError);
-  assert.throws(() => ws.gate(NOW, TEXT, '0.85', { title: 7 }), TypeError);
-  assert.throws(() => ws.gate(NOW, TEXT, '0.85', { dryRun: true }), TypeError);
-  assert.throws(() => ws.gate(NOW, TEXT, '0.85', 'apply'), TypeError);
-  assert.throws(() => ws.gate(NOW, TEXT, '0.8\u00005'), isArg);
-  assert.throws(() => ws.gate(NOW, TEXT, '0.85', { source: 'a\0b' }), isArg);
-  assert.throws(() => ws.gate(NOW, TEXT, '0.85', { client: 'a\0b' }), isArg);
-  assert.throws(() => ws.gate('yesterday', TEXT, '0.85'), MemkitError);
+test('gate: arguments are the table\'s, set by their JS type', (t) => {
+  const { ws, longTerm } = box(t);
+  const isArg = (pattern) => (err) =>
+    err instanceof MemkitError && err.code === -1 && err.status === 'MK_E_ARG' &&
+    pattern.test(err.message);
+  // A confidence as a number is its decimal text.
+  const numeric = run(t, ws, TEXT, 0.85, { judge: () => 'no' });
+  assert.equal(numeric.envelope.data.outcome, 'DISCARD');
+  // What the command requires comes back as a finding.
+  const bare = run(t, ws, undefined, undefined, {});
+  assert.equal(bare.result.exitCode, 2, bare.result.json);
+  assert.match(bare.result.json, /--text/);
+  // What the request refuses throws, naming the argument.
+  assert.throws(() => ws.gate(NOW, { text: TEXT, confidence: '0.85', title: 7 }),
+    isArg(/--title: takes a string, not an integer/));
+  assert.throws(() => ws.gate(NOW, { text: TEXT, confidence: '0.85', dryRun: true }),
+    isArg(/dry_run: not an argument of memorybox gate/));
+  assert.throws(() => ws.gate(NOW, { text: TEXT, confidence: '0.8\u00005' }), isArg(/NUL/));
+  assert.throws(() => ws.gate(NOW, { text: TEXT, source: 'a\0b' }), isArg(/NUL/));
+  assert.throws(() => ws.gate(NOW, { text: TEXT, judge: 'yes' }), TypeError);
+  assert.throws(() => ws.gate(NOW, 'apply'), TypeError);
+  assert.throws(() => ws.gate('yesterday', { text: TEXT }), MemkitError);
+  assert.equal(fs.readFileSync(longTerm, 'utf8'), LONG_TERM, 'nothing written');
 });
 
 test('gate: a judge is registered for the call only', (t) => {
   const { ws } = box(t);
   // koffi has 8192 registration slots: a leaked one per call would run out here.
   for (let i = 0; i < 9000; i++) {
-    const result = ws.gate(NOW, TEXT, '0.85', { judge: () => 'no' });
+    const result = ws.gate(NOW, { text: TEXT, confidence: '0.85', judge: () => 'no' });
     result.close();
   }
   const last = run(t, ws, TEXT, '0.85', { judge: () => 'no' });
   assert.equal(last.envelope.data.outcome, 'DISCARD');
 });
 
-test('gate: on a custodian workspace returns a result with exit code 2', (t) => {
+test('gate: a custodian workspace has no gate, and refuses the request', (t) => {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'memkit-node-gate-'));
   t.after(() => fs.rmSync(root, { recursive: true, force: true }));
   const ws = Workspace.open(root, { layout: 'custodian' });
   t.after(() => ws.close());
+  assert.equal(ws.gate, undefined);
   let asked = 0;
-  const { result, envelope } = run(t, ws, TEXT, '0.85', {
-    judge: () => {
-      asked += 1;
-      return 'yes';
-    },
-  });
-  assert.equal(result.exitCode, 2, result.json);
-  assert.deepEqual(envelope.findings.map((f) => [f.code, f.fatal]), [['MK-ARG-001', true]]);
+  const judge = () => {
+    asked += 1;
+    return 'yes';
+  };
+  assert.throws(
+    () => ws.run(NOW, 'memorybox', 'gate', { text: TEXT, confidence: '0.85', judge }),
+    (err) => err instanceof MemkitError && err.code === -1,
+  );
   assert.equal(asked, 0, 'the judge is never asked');
   assert.deepEqual(fs.readdirSync(root), [], 'nothing written');
 });

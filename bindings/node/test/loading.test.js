@@ -44,7 +44,7 @@ test(
   () => {
     const run = loadIn(PACKAGE, { MEMKIT_LIBRARY: loadedFile });
     assert.equal(run.status, 0, run.stderr);
-    assert.deepEqual(run.report, { path: loadedFile, number: 100 });
+    assert.deepEqual(run.report, { path: loadedFile, number: 200 });
   },
 );
 
@@ -75,7 +75,7 @@ test('loading: a library of another version is refused', (t) => {
   assert.notEqual(run.status, 0);
   assert.match(
     run.stderr,
-    /is version 99 \(0\.0\.99\), but this binding needs MK_VERSION_NUMBER 100/,
+    /is version 99 \(0\.0\.99\), but this binding needs MK_VERSION_NUMBER 200/,
   );
 });
 
@@ -92,7 +92,7 @@ test(
     fs.copyFileSync(loadedFile, path.join(pkg, LIBRARY_NAME));
     const run = loadIn(pkg, { MEMKIT_LIBRARY: undefined });
     assert.equal(run.status, 0, run.stderr);
-    assert.deepEqual(run.report, { path: path.join(pkg, LIBRARY_NAME), number: 100 });
+    assert.deepEqual(run.report, { path: path.join(pkg, LIBRARY_NAME), number: 200 });
   },
 );
 
@@ -109,6 +109,6 @@ test(
       LD_LIBRARY_PATH: path.dirname(loadedFile),
     });
     assert.equal(run.status, 0, run.stderr);
-    assert.deepEqual(run.report, { path: LIBRARY_NAME, number: 100 });
+    assert.deepEqual(run.report, { path: LIBRARY_NAME, number: 200 });
   },
 );

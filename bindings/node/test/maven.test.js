@@ -1,10 +1,9 @@
 'use strict';
-// The Maven profile of MemoryBox (spec memorybox.md §10): init's profile option
-// (MK_INIT_PROFILE_DEFAULT, MK_INIT_PROFILE_MAVEN; `memorybox init --profile default|maven`), the
-// canon (mk_workspace_canon_add/verify; `memorybox canon add|verify`) and the client lifecycle
-// (mk_workspace_client_set, mk_workspace_apply_client_set; `memorybox client set`). The envelopes
-// quoted whole below are what `memkit memorybox ... --now 2026-11-30T10:00:00+01:00 --format json`
-// prints for the same steps.
+// The Maven profile of MemoryBox (spec memorybox.md §10): init's profile
+// (`memorybox init --profile default|maven`), the canon (ws.canonAdd, ws.canonVerify;
+// `memorybox canon add|verify`) and the client lifecycle (ws.clientSet; `memorybox client set`).
+// The envelopes quoted whole below are what
+// `memkit memorybox ... --now 2026-11-30T10:00:00+01:00 --format json` prints for the same steps.
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
@@ -13,9 +12,8 @@ const os = require('node:os');
 const path = require('node:path');
 
 const memkit = require('..');
-const capi = require('../lib/capi.js');
 
-const { MemkitError, Workspace, Lifecycle } = memkit;
+const { MemkitError, Workspace } = memkit;
 
 const NOW = '2026-11-30T10:00:00+01:00';
 const STALE = '0000000000000000';
@@ -75,16 +73,6 @@ const isArg = (err) => err instanceof MemkitError && err.code === -1 && err.stat
 
 /* init --profile */
 
-test('Lifecycle and the profile flags: the header values', () => {
-  assert.deepEqual({ ...Lifecycle }, { ACTIVE: 0, MAINTENANCE: 1, ARCHIVED: 2 });
-  assert.ok(Object.isFrozen(Lifecycle));
-  assert.equal(memkit.constants.MK_LIFECYCLE_ACTIVE, 0);
-  assert.equal(memkit.constants.MK_LIFECYCLE_MAINTENANCE, 1);
-  assert.equal(memkit.constants.MK_LIFECYCLE_ARCHIVED, 2);
-  assert.equal(memkit.constants.MK_INIT_PROFILE_DEFAULT, 2);
-  assert.equal(memkit.constants.MK_INIT_PROFILE_MAVEN, 4);
-});
-
 test('init {profile: maven}: the Maven brain files and .memkit/profile', (t) => {
   const root = agentRoot(t);
   const ws = openBox(t, root);
@@ -133,36 +121,22 @@ test('init {profile: default}: no Maven files; a later maven init adds them', (t
   assert.equal(fs.readFileSync(path.join(root, '.memkit', 'profile'), 'utf8'), 'maven\n');
 });
 
-test('init profile: refused values; both C flags at once are MK_E_ARG', (t) => {
+test('init profile: refused values are findings; a custodian root has no profile', (t) => {
   const root = agentRoot(t);
   const ws = openBox(t, root);
-  for (const profile of ['Maven', 'both', 4, true]) {
-    assert.throws(() => ws.init(NOW, { profile }), TypeError, String(profile));
+  for (const profile of ['Maven', 'both']) {
+    const { result } = keep(t, ws.init(NOW, { profile }));
+    assert.equal(result.exitCode, 2, result.json);
+    assert.match(result.json, /--profile/);
   }
-  assert.throws(() => ws.init(NOW, { profiles: 'maven' }), TypeError);
+  assert.throws(() => ws.init(NOW, { profile: 4 }), isArg);
+  assert.throws(() => ws.init(NOW, { profiles: 'maven' }), isArg);
   assert.deepEqual(fs.readdirSync(root), [], 'nothing was created');
 
-  // The option names one profile; the raw flags can name both, which the library refuses.
-  const opts = {};
-  capi.mk_workspace_options_init(opts);
-  opts.layout = capi.constants.MK_LAYOUT_MEMORYBOX;
-  const handle = [null];
-  assert.equal(capi.mk_workspace_open(handle, root, opts), 0);
-  t.after(() => capi.mk_workspace_destroy(handle[0]));
-  const clock = {};
-  assert.equal(capi.mk_clock_parse(clock, NOW), 0);
-  const flags = capi.constants.MK_INIT_PROFILE_DEFAULT | capi.constants.MK_INIT_PROFILE_MAVEN;
-  const out = [null];
-  assert.equal(capi.mk_workspace_init(out, handle[0], clock, flags), capi.constants.MK_E_ARG);
-  assert.match(capi.mk_last_error_message(), /profile/);
-  assert.deepEqual(fs.readdirSync(root), [], 'nothing was created');
-
-  // A custodian workspace has no profiles: a fatal finding, nothing written.
+  // A custodian workspace has no profiles: its init takes none.
   const custodian = Workspace.open(root);
   t.after(() => custodian.close());
-  const { result, envelope } = keep(t, custodian.init(NOW, { profile: 'maven' }));
-  assert.equal(result.exitCode, 2, result.json);
-  assert.deepEqual(codes(envelope), ['MK-ARG-001']);
+  assert.throws(() => custodian.init(NOW, { profile: 'maven' }), isArg);
   assert.deepEqual(fs.readdirSync(root), []);
 });
 
@@ -180,7 +154,8 @@ const CANON_ADDED =
 
 test('canonAdd: appends to brain/MARKETING_CANON.md and records it; canonVerify is clean', (t) => {
   const { root, ws, read } = box(t);
-  const { result: added } = keep(t, ws.canonAdd(NOW, 'brain/MARKETING_CANON.md', RULE));
+  const CANON = 'brain/MARKETING_CANON.md';
+  const { result: added } = keep(t, ws.canonAdd(NOW, { file: CANON, text: RULE }));
   assert.equal(added.exitCode, 0, added.json);
   assert.equal(added.json, CANON_ADDED);
   assert.equal(added.planId, null);
@@ -207,7 +182,7 @@ test('canonAdd: appends to brain/MARKETING_CANON.md and records it; canonVerify 
   // A second entry appends after the first, and the ledger gets a longer record.
   const { result: second, envelope: secondEnv } = keep(
     t,
-    ws.canonAdd(NOW, 'brain/MARKETING_CANON.md', Buffer.from('Café tone: plain', 'utf8')),
+    ws.canonAdd(NOW, { file: CANON, text: Buffer.from('Café tone: plain', 'utf8') }),
   );
   assert.equal(second.exitCode, 0, second.json);
   assert.equal(
@@ -222,7 +197,7 @@ test('canonAdd: appends to brain/MARKETING_CANON.md and records it; canonVerify 
 
 test('canon edited by hand: canonVerify reports MK-BOX-030; canonAdd writes nothing', (t) => {
   const { root, ws, read, write } = box(t);
-  keep(t, ws.canonAdd(NOW, 'brain/MARKETING_CANON.md', RULE));
+  keep(t, ws.canonAdd(NOW, { file: 'brain/MARKETING_CANON.md', text: RULE }));
   write('brain/MARKETING_CANON.md', read('brain/MARKETING_CANON.md').replace('20%', '10%'));
 
   const { result: verify, envelope } = keep(t, ws.canonVerify(NOW));
@@ -242,7 +217,7 @@ test('canon edited by hand: canonVerify reports MK-BOX-030; canonAdd writes noth
   const before = snapshot(root);
   const { result: add, envelope: addEnv } = keep(
     t,
-    ws.canonAdd(NOW, 'brain/MARKETING_CANON.md', 'More'),
+    ws.canonAdd(NOW, { file: 'brain/MARKETING_CANON.md', text: 'More' }),
   );
   assert.equal(add.exitCode, 1, add.json);
   assert.deepEqual(codes(addEnv), ['MK-BOX-030']);
@@ -252,7 +227,10 @@ test('canon edited by hand: canonVerify reports MK-BOX-030; canonAdd writes noth
   assert.deepEqual(snapshot(root), before, 'nothing written');
   assert.equal(fs.readFileSync(ledgerFile, 'utf8'), ledger, 'the ledger is unchanged');
   // The refusal is the broken file's: another canon file is still added, and the violation stays.
-  const { result: other, envelope: otherEnv } = keep(t, ws.canonAdd(NOW, 'brain/canon/x.md', 'x'));
+  const { result: other, envelope: otherEnv } = keep(
+    t,
+    ws.canonAdd(NOW, { file: 'brain/canon/x.md', text: 'x' }),
+  );
   assert.equal(other.exitCode, 1, other.json);
   assert.deepEqual(codes(otherEnv), ['MK-BOX-030']);
   assert.deepEqual(otherEnv.data.written, ['brain/canon/x.md', '.memkit/canon-ledger.jsonl']);
@@ -261,7 +239,10 @@ test('canon edited by hand: canonVerify reports MK-BOX-030; canonAdd writes noth
 
 test('canonAdd: brain/canon/<name>.md is write-once', (t) => {
   const { root, ws, read } = box(t);
-  const { result: first, envelope } = keep(t, ws.canonAdd(NOW, 'brain/canon/x.md', 'Tone: plain'));
+  const { result: first, envelope } = keep(
+    t,
+    ws.canonAdd(NOW, { file: 'brain/canon/x.md', text: 'Tone: plain' }),
+  );
   assert.equal(first.exitCode, 0, first.json);
   assert.deepEqual(envelope.data.written, ['brain/canon/x.md', '.memkit/canon-ledger.jsonl']);
   assert.deepEqual(envelope.data.ledger, [
@@ -278,7 +259,7 @@ test('canonAdd: brain/canon/<name>.md is write-once', (t) => {
   const before = snapshot(root);
   const { result: second, envelope: secondEnv } = keep(
     t,
-    ws.canonAdd(NOW, 'brain/canon/x.md', 'Tone: other'),
+    ws.canonAdd(NOW, { file: 'brain/canon/x.md', text: 'Tone: other' }),
   );
   assert.equal(second.exitCode, 2, second.json);
   assert.deepEqual(codes(secondEnv), ['MK-ARG-001']);
@@ -297,19 +278,24 @@ test('canon: refused files, roots and arguments', (t) => {
   const { root, ws } = box(t);
   const before = snapshot(root);
   for (const file of ['brain/SOUL.md', 'brain/other.md', 'memory/LONG_TERM.md']) {
-    const { result, envelope } = keep(t, ws.canonAdd(NOW, file, 'x'));
+    const { result, envelope } = keep(t, ws.canonAdd(NOW, { file, text: 'x' }));
     assert.equal(result.exitCode, 2, `${file}: ${result.json}`);
     assert.deepEqual(codes(envelope), ['MK-ARG-001']);
   }
   assert.deepEqual(snapshot(root), before);
 
-  assert.throws(() => ws.canonAdd(NOW, 'brain/canon/a\0b.md', 'x'), isArg);
-  assert.throws(() => ws.canonAdd(NOW, 'brain/canon/y.md', 42), TypeError);
-  assert.throws(() => ws.canonAdd(NOW, null, 'x'), TypeError);
+  assert.throws(() => ws.canonAdd(NOW, { file: 'brain/canon/a\0b.md', text: 'x' }), isArg);
+  assert.throws(() => ws.canonAdd(NOW, { file: 'brain/canon/y.md', text: 42 }), isArg);
+  const { result: noFile } = keep(t, ws.canonAdd(NOW, { file: null, text: 'x' }));
+  assert.equal(noFile.exitCode, 2, noFile.json);
+  assert.deepEqual(snapshot(root), before);
 
   // A root of the default profile has no canon.
   const { ws: plain } = box(t, 'default');
-  const refused = [plain.canonVerify(NOW), plain.canonAdd(NOW, 'brain/MARKETING_CANON.md', 'x')];
+  const refused = [
+    plain.canonVerify(NOW),
+    plain.canonAdd(NOW, { file: 'brain/MARKETING_CANON.md', text: 'x' }),
+  ];
   for (const result of refused) {
     const { envelope } = keep(t, result);
     assert.equal(result.exitCode, 2, result.json);
@@ -333,7 +319,7 @@ function clientBox(t) {
 test('clientSet: active -> archived is refused with MK-BOX-031', (t) => {
   const { root, ws } = clientBox(t);
   const before = snapshot(root);
-  const { result, envelope } = keep(t, ws.clientSet(NOW, 'acme', 'archived'));
+  const { result, envelope } = keep(t, ws.clientSet(NOW, { client: 'acme', to: 'archived' }));
   assert.equal(result.exitCode, 1, result.json);
   assert.equal(
     result.json,
@@ -353,7 +339,10 @@ test('clientSet: active -> maintenance -> archived (plan, stale ID, apply) -> ac
   const { root, ws, read } = clientBox(t);
 
   // active -> maintenance: a direct field update.
-  const { result: maint, envelope: maintEnv } = keep(t, ws.clientSet(NOW, 'acme', 'maintenance'));
+  const { result: maint, envelope: maintEnv } = keep(
+    t,
+    ws.clientSet(NOW, { client: 'acme', to: 'maintenance' }),
+  );
   assert.equal(maint.exitCode, 0, maint.json);
   assert.equal(
     maint.json,
@@ -369,14 +358,17 @@ test('clientSet: active -> maintenance -> archived (plan, stale ID, apply) -> ac
 
   // maintenance -> maintenance writes nothing.
   let before = snapshot(root);
-  const { result: same } = keep(t, ws.clientSet(NOW, 'acme', Lifecycle.MAINTENANCE));
+  const { result: same } = keep(t, ws.clientSet(NOW, { client: 'acme', to: 'maintenance' }));
   assert.equal(same.exitCode, 0, same.json);
   assert.equal(same.applied, false);
   assert.deepEqual(JSON.parse(same.json).data.written, []);
   assert.deepEqual(snapshot(root), before);
 
   // maintenance -> archived: a dry run.
-  const { result: plan, envelope: planEnv } = keep(t, ws.clientSet(NOW, 'acme', 'archived'));
+  const { result: plan, envelope: planEnv } = keep(
+    t,
+    ws.clientSet(NOW, { client: 'acme', to: 'archived' }),
+  );
   assert.equal(plan.exitCode, 0, plan.json);
   assert.equal(plan.applied, false);
   assert.match(plan.planId, /^[0-9a-f]{16}$/);
@@ -397,7 +389,7 @@ test('clientSet: active -> maintenance -> archived (plan, stale ID, apply) -> ac
   // A stale Plan ID is refused.
   const { result: stale, envelope: staleEnv } = keep(
     t,
-    ws.applyClientSet(NOW, 'acme', 'archived', STALE),
+    ws.clientSet(NOW, { client: 'acme', to: 'archived', apply: true, confirmPlan: STALE }),
   );
   assert.equal(stale.exitCode, 2, stale.json);
   assert.deepEqual(codes(staleEnv), ['MK-PLAN-001']);
@@ -407,7 +399,7 @@ test('clientSet: active -> maintenance -> archived (plan, stale ID, apply) -> ac
   // The dry run's Plan ID moves the files.
   const { result: applied, envelope: appliedEnv } = keep(
     t,
-    ws.applyClientSet(NOW, 'acme', Lifecycle.ARCHIVED, plan.planId),
+    ws.clientSet(NOW, { client: 'acme', to: 'archived', apply: true, confirmPlan: plan.planId }),
   );
   assert.equal(applied.exitCode, 0, applied.json);
   assert.equal(applied.applied, true);
@@ -430,7 +422,7 @@ test('clientSet: active -> maintenance -> archived (plan, stale ID, apply) -> ac
   before = snapshot(root);
   const { result: refused, envelope: refusedEnv } = keep(
     t,
-    ws.clientSet(NOW, 'acme', 'maintenance'),
+    ws.clientSet(NOW, { client: 'acme', to: 'maintenance' }),
   );
   assert.equal(refused.exitCode, 1, refused.json);
   assert.deepEqual(codes(refusedEnv), ['MK-BOX-031']);
@@ -438,11 +430,14 @@ test('clientSet: active -> maintenance -> archived (plan, stale ID, apply) -> ac
   assert.deepEqual(snapshot(root), before);
 
   // archived -> active: reactivation, a dry run and its apply, moves them back.
-  const { result: back } = keep(t, ws.clientSet(NOW, 'acme', 'active'));
+  const { result: back } = keep(t, ws.clientSet(NOW, { client: 'acme', to: 'active' }));
   assert.equal(back.exitCode, 0, back.json);
   assert.match(back.planId, /^[0-9a-f]{16}$/);
   assert.deepEqual(snapshot(root), before);
-  const { result: backApplied } = keep(t, ws.applyClientSet(NOW, 'acme', 'active', back.planId));
+  const { result: backApplied } = keep(
+    t,
+    ws.clientSet(NOW, { client: 'acme', to: 'active', apply: true, confirmPlan: back.planId }),
+  );
   assert.equal(backApplied.exitCode, 0, backApplied.json);
   assert.equal(backApplied.applied, true);
   assert.equal(read('brain/clients/acme.md'), ACME);
@@ -450,10 +445,13 @@ test('clientSet: active -> maintenance -> archived (plan, stale ID, apply) -> ac
   assert.equal(read('memory/ARCHIVES/clients/acme/acme.md'), null);
 });
 
-test('applyClientSet: active <-> maintenance has no plan (MK-ARG-001, nothing written)', (t) => {
+test('clientSet --apply: active <-> maintenance has no plan (MK-ARG-001, nothing written)', (t) => {
   const { root, ws } = clientBox(t);
   const before = snapshot(root);
-  const { result, envelope } = keep(t, ws.applyClientSet(NOW, 'acme', 'maintenance', STALE));
+  const { result, envelope } = keep(
+    t,
+    ws.clientSet(NOW, { client: 'acme', to: 'maintenance', apply: true, confirmPlan: STALE }),
+  );
   assert.equal(result.exitCode, 2, result.json);
   assert.deepEqual(codes(envelope), ['MK-ARG-001']);
   assert.equal(result.applied, false);
@@ -464,36 +462,34 @@ test('clientSet: refused clients, lifecycles, roots and arguments', (t) => {
   const { root, ws } = clientBox(t);
   const before = snapshot(root);
   for (const client of ['nobody', '.hidden', 'a/b']) {
-    const { result, envelope } = keep(t, ws.clientSet(NOW, client, 'maintenance'));
+    const { result, envelope } = keep(t, ws.clientSet(NOW, { client, to: 'maintenance' }));
     assert.equal(result.exitCode, 2, `${client}: ${result.json}`);
     assert.deepEqual(codes(envelope), ['MK-ARG-001']);
   }
   assert.deepEqual(snapshot(root), before);
 
-  for (const to of ['paused', 'Active', null, undefined, 1.5, {}]) {
-    assert.throws(() => ws.clientSet(NOW, 'acme', to), TypeError, String(to));
-    assert.throws(() => ws.applyClientSet(NOW, 'acme', to, STALE), TypeError, String(to));
+  for (const to of ['paused', 'Active', undefined]) {
+    const { result } = keep(t, ws.clientSet(NOW, { client: 'acme', to }));
+    assert.equal(result.exitCode, 2, `${to}: ${result.json}`);
+    assert.match(result.json, /--to/);
   }
-  // A number the header does not define is the library's to refuse.
-  for (const to of [3, -1]) {
-    assert.throws(() => ws.clientSet(NOW, 'acme', to), isArg);
-    assert.throws(() => ws.applyClientSet(NOW, 'acme', to, STALE), isArg);
-  }
-  assert.throws(() => ws.clientSet(NOW, 'ac\0me', 'active'), isArg);
-  assert.throws(() => ws.applyClientSet(NOW, 'acme', 'archived', 'a\0b'), isArg);
-  assert.throws(() => ws.applyClientSet(NOW, 'acme', 'archived'), TypeError);
+  assert.throws(() => ws.clientSet(NOW, { client: 'acme', to: 3 }), isArg);
+  assert.throws(() => ws.clientSet(NOW, { client: 'acme', to: {} }), TypeError);
+  assert.throws(() => ws.clientSet(NOW, { client: 'ac\0me', to: 'active' }), isArg);
+  assert.throws(() => ws.clientSet(NOW, { client: 'acme', to: 'archived', confirmPlan: 'a\0b' }),
+    isArg);
   assert.deepEqual(snapshot(root), before);
 
   // A root of the default profile has no client lifecycles.
   const { ws: plain, write } = box(t, 'default');
   write('brain/clients/acme.md', ACME);
-  const { result, envelope } = keep(t, plain.clientSet(NOW, 'acme', 'maintenance'));
+  const { result, envelope } = keep(t, plain.clientSet(NOW, { client: 'acme', to: 'maintenance' }));
   assert.equal(result.exitCode, 2, result.json);
   assert.deepEqual(codes(envelope), ['MK-ARG-001']);
   assert.match(envelope.findings[0].message, /profile is default/);
 
   // Nor may a closed workspace be used.
   ws.close();
-  assert.throws(() => ws.clientSet(NOW, 'acme', 'active'), isArg);
+  assert.throws(() => ws.clientSet(NOW, { client: 'acme', to: 'active' }), isArg);
   assert.throws(() => ws.canonVerify(NOW), isArg);
 });

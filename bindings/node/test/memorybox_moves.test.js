@@ -1,8 +1,7 @@
 'use strict';
-// The MemoryBox moves, each a dry run whose Plan ID only its own apply accepts: compact
-// (mk_workspace_plan/apply_memorybox_compact, `memorybox compact`), promote
-// (mk_workspace_plan/apply_promote, `memorybox promote`) and archive_entry
-// (mk_workspace_plan/apply_archive_entry, `memorybox update --resolve archive`). Entries move
+// The MemoryBox moves, each a dry run whose Plan ID only its own apply (--apply --confirm-plan ID)
+// accepts: ws.compact (`memorybox compact`), ws.promote (`memorybox promote`) and ws.update with
+// resolve: 'archive' (`memorybox update --resolve archive`). Entries move
 // verbatim into memory/ARCHIVES/ or memory/SOP_LIBRARY.md.
 
 const test = require('node:test');
@@ -80,15 +79,11 @@ function keep(t, result) {
   return { result, envelope: JSON.parse(result.json) };
 }
 
-test('memorybox moves: the compact flag', () => {
-  assert.equal(memkit.constants.MK_MEMORYBOX_COMPACT_FORCE, 1);
-});
-
 test('compact: 50 tasks breach the rule; plan then apply moves old done tasks to ARCHIVES', (t) => {
   const { root, ws, read } = box(t);
   const before = snapshot(root);
 
-  const { result: plan, envelope } = keep(t, ws.planMemoryboxCompact(NOW));
+  const { result: plan, envelope } = keep(t, ws.compact(NOW));
   assert.equal(plan.exitCode, 0, plan.json);
   assert.equal(envelope.command, 'memorybox compact');
   const rule = envelope.data.rules.find((r) => r.rule === 'active_tasks');
@@ -127,7 +122,10 @@ test('compact: 50 tasks breach the rule; plan then apply moves old done tasks to
   assert.deepEqual(snapshot(root), before, 'a dry run writes nothing');
 
   // A stale Plan ID is MK-PLAN-001 (exit code 2), and nothing is written.
-  const { result: stale, envelope: staleJson } = keep(t, ws.applyMemoryboxCompact(NOW, STALE));
+  const { result: stale, envelope: staleJson } = keep(
+    t,
+    ws.compact(NOW, { apply: true, confirmPlan: STALE }),
+  );
   assert.equal(stale.exitCode, 2, stale.json);
   assert.ok(staleJson.findings.some((f) => f.code === 'MK-PLAN-001'), stale.json);
   assert.equal(stale.applied, false);
@@ -136,7 +134,7 @@ test('compact: 50 tasks breach the rule; plan then apply moves old done tasks to
   // The Plan ID of the dry run applies it.
   const { result: applied, envelope: appliedJson } = keep(
     t,
-    ws.applyMemoryboxCompact(NOW, plan.planId),
+    ws.compact(NOW, { apply: true, confirmPlan: plan.planId }),
   );
   assert.equal(applied.exitCode, 0, applied.json);
   assert.equal(applied.applied, true);
@@ -169,13 +167,13 @@ test('compact: 50 tasks breach the rule; plan then apply moves old done tasks to
   );
 
   // Now under the threshold: no plan, and the same Plan ID has nothing left to apply.
-  const { result: after } = keep(t, ws.planMemoryboxCompact(NOW));
+  const { result: after } = keep(t, ws.compact(NOW));
   assert.equal(after.exitCode, 0, after.json);
   assert.equal(after.planId, null);
   const done = snapshot(root);
   const { result: again, envelope: againJson } = keep(
     t,
-    ws.applyMemoryboxCompact(NOW, plan.planId),
+    ws.compact(NOW, { apply: true, confirmPlan: plan.planId }),
   );
   assert.equal(again.exitCode, 0, again.json);
   assert.deepEqual(
@@ -193,7 +191,7 @@ test('compact: file and force choose the rule; the apply needs the same options'
   // PATTERNS.md alone, forced: its review candidates are listed, but nothing moves.
   const { result: patterns, envelope } = keep(
     t,
-    ws.planMemoryboxCompact(NOW, { file: 'memory/PATTERNS.md', force: true }),
+    ws.compact(NOW, { file: 'memory/PATTERNS.md', force: true }),
   );
   assert.equal(patterns.exitCode, 0, patterns.json);
   assert.deepEqual(
@@ -209,21 +207,21 @@ test('compact: file and force choose the rule; the apply needs the same options'
   // absent, force false or absent) gives another plan, and so does force.
   const { result: tasks } = keep(
     t,
-    ws.planMemoryboxCompact(NOW, { file: 'memory/ACTIVE_TASKS.md', force: false }),
+    ws.compact(NOW, { file: 'memory/ACTIVE_TASKS.md', force: false }),
   );
   assert.equal(tasks.exitCode, 0, tasks.json);
   assert.match(tasks.planId, /^[0-9a-f]{16}$/);
-  const { result: all } = keep(t, ws.planMemoryboxCompact(NOW, { file: null, force: false }));
-  const { result: defaults } = keep(t, ws.planMemoryboxCompact(NOW, {}));
+  const { result: all } = keep(t, ws.compact(NOW, { file: null, force: false }));
+  const { result: defaults } = keep(t, ws.compact(NOW, {}));
   assert.equal(all.planId, defaults.planId);
   assert.notEqual(all.planId, tasks.planId);
-  const { result: forced } = keep(t, ws.planMemoryboxCompact(NOW, { force: true }));
+  const { result: forced } = keep(t, ws.compact(NOW, { force: true }));
   assert.notEqual(forced.planId, all.planId);
 
   // Applying with other options than the dry run's plans something else: stale.
   const { result: mismatch } = keep(
     t,
-    ws.applyMemoryboxCompact(NOW, tasks.planId, { force: true }),
+    ws.compact(NOW, { force: true, apply: true, confirmPlan: tasks.planId }),
   );
   assert.equal(mismatch.exitCode, 2, mismatch.json);
   assert.deepEqual(snapshot(root), before, 'nothing written');
@@ -231,14 +229,14 @@ test('compact: file and force choose the rule; the apply needs the same options'
   // A file that is not a rule's is a fatal finding.
   const { result: bad, envelope: badJson } = keep(
     t,
-    ws.planMemoryboxCompact(NOW, { file: 'memory/LONG_TERM.md' }),
+    ws.compact(NOW, { file: 'memory/LONG_TERM.md' }),
   );
   assert.equal(bad.exitCode, 2, bad.json);
   assert.equal(badJson.findings[0].fatal, true);
 
   const { result: applied } = keep(
     t,
-    ws.applyMemoryboxCompact(NOW, tasks.planId, { file: 'memory/ACTIVE_TASKS.md' }),
+    ws.compact(NOW, { file: 'memory/ACTIVE_TASKS.md', apply: true, confirmPlan: tasks.planId }),
   );
   assert.equal(applied.exitCode, 0, applied.json);
   assert.equal(applied.applied, true);
@@ -254,7 +252,7 @@ test('promote: a PATTERNS.md entry moves verbatim to the end of SOP_LIBRARY.md',
   assert.match(retry, /^memory\/PATTERNS\.md#[0-9a-f]{12}$/);
   const before = snapshot(root);
 
-  const { result: plan, envelope } = keep(t, ws.planPromote(NOW, retry));
+  const { result: plan, envelope } = keep(t, ws.promote(NOW, { entry: retry }));
   assert.equal(plan.exitCode, 0, plan.json);
   assert.equal(envelope.command, 'memorybox promote');
   assert.match(plan.planId, /^[0-9a-f]{16}$/);
@@ -263,14 +261,17 @@ test('promote: a PATTERNS.md entry moves verbatim to the end of SOP_LIBRARY.md',
   assert.deepEqual(envelope.data.written, []);
   assert.deepEqual(snapshot(root), before, 'a dry run writes nothing');
 
-  const { result: stale } = keep(t, ws.applyPromote(NOW, retry, STALE));
+  const { result: stale } = keep(
+    t,
+    ws.promote(NOW, { entry: retry, apply: true, confirmPlan: STALE }),
+  );
   assert.equal(stale.exitCode, 2, stale.json);
   assert.ok(JSON.parse(stale.json).findings.some((f) => f.code === 'MK-PLAN-001'));
   assert.deepEqual(snapshot(root), before, 'a stale Plan ID writes nothing');
 
   const { result: applied, envelope: appliedJson } = keep(
     t,
-    ws.applyPromote(NOW, retry, plan.planId),
+    ws.promote(NOW, { entry: retry, apply: true, confirmPlan: plan.planId }),
   );
   assert.equal(applied.exitCode, 0, applied.json);
   assert.equal(applied.applied, true);
@@ -291,7 +292,7 @@ test('promote: a PATTERNS.md entry moves verbatim to the end of SOP_LIBRARY.md',
   // An entry that is no pattern is a fatal MK-ARG-001 finding.
   const { result: notPattern, envelope: notJson } = keep(
     t,
-    ws.planPromote(NOW, 'memory/LONG_TERM.md#000000000000'),
+    ws.promote(NOW, { entry: 'memory/LONG_TERM.md#000000000000' }),
   );
   assert.equal(notPattern.exitCode, 2, notPattern.json);
   assert.equal(notJson.findings[0].code, 'MK-ARG-001');
@@ -303,7 +304,7 @@ test('archive_entry: a PATTERNS.md entry moves to memory/ARCHIVES/patterns-YYYY-
   // The unscored "Log everything" entry: its ID from the forced compact plan's review list.
   const { envelope: compact } = keep(
     t,
-    ws.planMemoryboxCompact(NOW, { file: 'memory/PATTERNS.md', force: true }),
+    ws.compact(NOW, { file: 'memory/PATTERNS.md', force: true }),
   );
   const lowUse = compact.data.actions.find((a) => a.detail.startsWith('low use'));
   assert.ok(lowUse, JSON.stringify(compact.data.actions));
@@ -311,7 +312,7 @@ test('archive_entry: a PATTERNS.md entry moves to memory/ARCHIVES/patterns-YYYY-
   assert.match(entry, /^memory\/PATTERNS\.md#[0-9a-f]{12}$/);
   const before = snapshot(root);
 
-  const { result: plan, envelope } = keep(t, ws.planArchiveEntry(NOW, entry));
+  const { result: plan, envelope } = keep(t, ws.update(NOW, { entry, resolve: 'archive' }));
   assert.equal(plan.exitCode, 0, plan.json);
   assert.equal(envelope.command, 'memorybox update');
   assert.equal(envelope.data.entry_id, entry);
@@ -320,14 +321,17 @@ test('archive_entry: a PATTERNS.md entry moves to memory/ARCHIVES/patterns-YYYY-
   assert.equal(plan.applied, false);
   assert.deepEqual(snapshot(root), before, 'a dry run writes nothing');
 
-  const { result: stale } = keep(t, ws.applyArchiveEntry(NOW, entry, STALE));
+  const { result: stale } = keep(
+    t,
+    ws.update(NOW, { entry, resolve: 'archive', apply: true, confirmPlan: STALE }),
+  );
   assert.equal(stale.exitCode, 2, stale.json);
   assert.equal(stale.applied, false);
   assert.deepEqual(snapshot(root), before, 'a stale Plan ID writes nothing');
 
   const { result: applied, envelope: appliedJson } = keep(
     t,
-    ws.applyArchiveEntry(NOW, entry, plan.planId),
+    ws.update(NOW, { entry, resolve: 'archive', apply: true, confirmPlan: plan.planId }),
   );
   assert.equal(applied.exitCode, 0, applied.json);
   assert.equal(applied.applied, true);
@@ -347,68 +351,56 @@ test('archive_entry: a PATTERNS.md entry moves to memory/ARCHIVES/patterns-YYYY-
   );
 
   // The entry is gone: planning it again is a fatal finding.
-  const { result: gone } = keep(t, ws.planArchiveEntry(NOW, entry));
+  const { result: gone } = keep(t, ws.update(NOW, { entry, resolve: 'archive' }));
   assert.equal(gone.exitCode, 2, gone.json);
   assert.equal(gone.planId, null);
 });
 
-test('memorybox moves: arguments are checked', (t) => {
-  const { ws } = box(t);
-  const isArg = (err) => err instanceof MemkitError && err.code === -1 && err.status === 'MK_E_ARG';
+test('memorybox moves: arguments are checked by the request', (t) => {
+  const { ws, root } = box(t);
+  const before = snapshot(root);
+  const isArg = (pattern) => (err) =>
+    err instanceof MemkitError && err.code === -1 && pattern.test(err.message);
   const id = 'memory/PATTERNS.md#000000000000';
-  assert.throws(() => ws.planMemoryboxCompact(NOW, { files: 'memory/PATTERNS.md' }), TypeError);
-  assert.throws(() => ws.planMemoryboxCompact(NOW, { file: 42 }), TypeError);
-  assert.throws(() => ws.planMemoryboxCompact(NOW, 'memory/PATTERNS.md'), TypeError);
-  assert.throws(() => ws.applyMemoryboxCompact(NOW), TypeError, 'the Plan ID is required');
-  assert.throws(() => ws.applyMemoryboxCompact(NOW, null), TypeError);
-  assert.throws(() => ws.applyMemoryboxCompact(NOW, STALE, { archiveOldest: true }), TypeError);
-  assert.throws(() => ws.planMemoryboxCompact(NOW, { file: 'memory/\0' }), isArg);
-  assert.throws(() => ws.applyMemoryboxCompact(NOW, `${STALE}\0`), isArg);
-  for (const [name, run] of [
-    ['planPromote', (e) => ws.planPromote(NOW, e)],
-    ['planArchiveEntry', (e) => ws.planArchiveEntry(NOW, e)],
-  ]) {
-    assert.throws(() => run(undefined), TypeError, name);
-    assert.throws(() => run(42), TypeError, name);
-    assert.throws(() => run(`${id}\0`), isArg, name);
+  assert.throws(() => ws.compact(NOW, { files: 'memory/PATTERNS.md' }),
+    isArg(/^files: not an argument of memorybox compact/));
+  assert.throws(() => ws.compact(NOW, { file: 42 }), isArg(/--file: takes a string/));
+  assert.throws(() => ws.compact(NOW, 'memory/PATTERNS.md'), TypeError);
+  assert.throws(() => ws.compact(NOW, { archiveOldest: true }), isArg(/archive_oldest/));
+  assert.throws(() => ws.compact(NOW, { file: 'memory/\0' }), isArg(/NUL/));
+  assert.throws(() => ws.promote(NOW, { entry: `${id}\0` }), isArg(/NUL/));
+  assert.throws(() => ws.update(NOW, { entry: id, resolve: 'archive', confirmPlan: 7 }),
+    isArg(/--confirm-plan: takes a string/));
+  // A missing entry, or a Plan ID without --apply, is the command's to report.
+  for (const result of [ws.promote(NOW), ws.compact(NOW, { confirmPlan: STALE })]) {
+    try {
+      assert.equal(result.exitCode, 2, result.json);
+      assert.equal(result.applied, false);
+    } finally {
+      result.close();
+    }
   }
-  for (const [name, run] of [
-    ['applyPromote', (e, c) => ws.applyPromote(NOW, e, c)],
-    ['applyArchiveEntry', (e, c) => ws.applyArchiveEntry(NOW, e, c)],
-  ]) {
-    assert.throws(() => run(id), TypeError, `${name}: the Plan ID is required`);
-    assert.throws(() => run(id, 7), TypeError, name);
-    assert.throws(() => run(id, `${STALE}\0`), isArg, name);
-  }
+  assert.deepEqual(snapshot(root), before, 'nothing written');
 });
 
-test('memorybox moves: a custodian workspace returns a result with exit code 2', (t) => {
+test('memorybox moves: a custodian workspace refuses them', (t) => {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'memkit-node-moves-'));
   t.after(() => fs.rmSync(root, { recursive: true, force: true }));
   const ws = Workspace.open(root, { layout: 'custodian' });
   t.after(() => ws.close());
-  const id = 'memory/PATTERNS.md#000000000000';
-  for (const [name, run] of [
-    ['planMemoryboxCompact', () => ws.planMemoryboxCompact(NOW)],
-    ['applyMemoryboxCompact', () => ws.applyMemoryboxCompact(NOW, STALE)],
-    ['planPromote', () => ws.planPromote(NOW, id)],
-    ['applyPromote', () => ws.applyPromote(NOW, id, STALE)],
-    ['planArchiveEntry', () => ws.planArchiveEntry(NOW, id)],
-    ['applyArchiveEntry', () => ws.applyArchiveEntry(NOW, id, STALE)],
+  const entry = 'memory/PATTERNS.md#000000000000';
+  assert.equal(ws.promote, undefined);
+  for (const [verb, args] of [
+    ['compact', {}],
+    ['compact', { apply: true, confirmPlan: STALE }],
+    ['promote', { entry }],
+    ['update', { entry, resolve: 'archive', apply: true, confirmPlan: STALE }],
   ]) {
-    const result = run();
-    try {
-      assert.equal(result.exitCode, 2, `${name}: ${result.json}`);
-      assert.deepEqual(
-        JSON.parse(result.json).findings.map((f) => [f.code, f.fatal]),
-        [['MK-ARG-001', true]],
-        name,
-      );
-      assert.equal(result.planId, null, name);
-      assert.equal(result.applied, false, name);
-    } finally {
-      result.close();
-    }
+    assert.throws(
+      () => ws.run(NOW, 'memorybox', verb, args),
+      (err) => err instanceof MemkitError && err.code === -1 && /another layout/.test(err.message),
+      verb,
+    );
   }
   assert.deepEqual(fs.readdirSync(root), [], 'nothing written');
 });

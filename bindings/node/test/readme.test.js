@@ -1,6 +1,6 @@
 'use strict';
-// Runs the README's examples (the custodian one on a copy of examples/project, the tiers one in an
-// empty folder), so that the README stays true.
+// Runs the README's examples (the custodian one on a copy of examples/project, the gate and tiers
+// ones in an empty folder), so that the README stays true.
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
@@ -59,4 +59,26 @@ test('README: the tiers example runs and prints what its comments say', (t) => {
     /\n\n## Persisted Turn Promotion - 2026-03-07 14:05\n\nUse X\.$/,
   );
   assert.ok(fs.existsSync(path.join(memory, 'decision', '2026-03-07_14.md')));
+});
+
+test('README: the gate example writes the entry its judge placed', (t) => {
+  const readme = fs.readFileSync(path.join(PACKAGE, 'README.md'), 'utf8');
+  const match = /### The gate's judge\n[\s\S]*?```js\n([\s\S]*?)```/.exec(readme);
+  assert.ok(match, 'README.md has a js block under "### The gate\'s judge"');
+
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'memkit-node-readme-gate-'));
+  t.after(() => fs.rmSync(root, { recursive: true, force: true }));
+  fs.mkdirSync(path.join(root, 'agent'));
+  const script =
+    `const memkit = require(${JSON.stringify(PACKAGE)});\n` +
+    "const now = memkit.parseClock('2026-11-30T10:00:00+00:00');\n" +
+    match[1];
+  const run = spawnSync(process.execPath, ['-e', script], { cwd: root, encoding: 'utf8' });
+  assert.equal(run.status, 0, run.stderr);
+  assert.equal(run.stdout, 'WRITE true\nmemorybox gate: the five-gate write filter; --apply ' +
+    'writes a WRITE outcome directly (writes)\n');
+  assert.match(
+    fs.readFileSync(path.join(root, 'agent', 'memory', 'LONG_TERM.md'), 'utf8'),
+    /\n## Team\n\n- Bob reviews every schema change\n {2}Confidence: 0\.85\n/,
+  );
 });

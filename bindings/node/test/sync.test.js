@@ -1,8 +1,8 @@
 'use strict';
-// MemoryBox sync (spec memorybox.md §9) through mk_memorybox_sync as ws.sync(): one root pushes to
-// a folder remote and another pulls from it; the connection string never reaches a result; the
-// refusals. Byte-for-byte comparison with the CLI is the vector runner's (tests/vectors/
-// memorybox_sync).
+// MemoryBox sync (spec memorybox.md §9) as ws.syncPush, ws.syncPull, ws.syncStatus and
+// ws.syncResolve: one root pushes to a folder remote and another pulls from it; the connection
+// string (read from the conninfo-file argument) never reaches a result; the refusals.
+// Byte-for-byte comparison with the CLI is the vector runner's (tests/vectors/memorybox_sync).
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
@@ -12,7 +12,7 @@ const path = require('node:path');
 
 const memkit = require('..');
 
-const { MemkitError, Workspace, SyncCommand } = memkit;
+const { MemkitError, Workspace } = memkit;
 const C = memkit.constants;
 
 const NOW = '2026-11-30T09:00:00Z';
@@ -57,12 +57,12 @@ test('sync: a push from one root, a pull into another', (t) => {
   const a = openRoot(t, dir, 'a');
   fs.writeFileSync(path.join(a.root, 'memory', 'LONG_TERM.md'), LONG_TERM);
 
-  let { envelope } = run(t, () => a.ws.sync(NOW, 'status'));
+  let { envelope } = run(t, () => a.ws.syncStatus(NOW));
   assert.equal(envelope.data.workspace_id, null);
   assert.equal(envelope.data.pending_push, 2);
 
   const pushed = run(t, () =>
-    a.ws.sync(NOW, SyncCommand.PUSH, { remote: `dir:${remote}`, workspaceId: WORKSPACE }),
+    a.ws.syncPush(NOW, { remote: `dir:${remote}`, workspaceId: WORKSPACE }),
   );
   assert.equal(pushed.result.exitCode, 0, pushed.result.json);
   assert.equal(pushed.envelope.data.sent, 2);
@@ -76,7 +76,7 @@ test('sync: a push from one root, a pull into another', (t) => {
   for (const id of assigned) assert.ok(text.includes(`  Id: ${id}\n`), text);
   assert.ok(fs.existsSync(path.join(remote, 'memories.jsonl')));
 
-  ({ envelope } = run(t, () => a.ws.sync(LATER, 'status', { remote: `dir:${remote}` })));
+  ({ envelope } = run(t, () => a.ws.syncStatus(LATER, { remote: `dir:${remote}` })));
   assert.deepEqual(
     [envelope.data.workspace_id, envelope.data.pending_push, envelope.data.pending_pull],
     [WORKSPACE, 0, 0],
@@ -85,7 +85,7 @@ test('sync: a push from one root, a pull into another', (t) => {
   // B's first pull only adds entries: written at once, nothing to confirm.
   const b = openRoot(t, dir, 'b');
   const pulled = run(t, () =>
-    b.ws.sync(LATER, 'pull', { remote: `dir:${remote}`, workspaceId: WORKSPACE }),
+    b.ws.syncPull(LATER, { remote: `dir:${remote}`, workspaceId: WORKSPACE }),
   );
   assert.equal(pulled.result.exitCode, 0, pulled.result.json);
   assert.equal(pulled.envelope.data.pulled, 2);
@@ -102,7 +102,7 @@ test('sync: a push from one root, a pull into another', (t) => {
 
   // Pulling again brings nothing new (the remote's cursor moved on) and writes nothing; B knows
   // its workspace now.
-  const again = run(t, () => b.ws.sync(LATER, 'pull', { remote: `dir:${remote}` }));
+  const again = run(t, () => b.ws.syncPull(LATER, { remote: `dir:${remote}` }));
   assert.deepEqual([again.envelope.data.pulled, again.envelope.data.items], [0, []]);
   assert.equal(again.envelope.data.workspace_id, WORKSPACE);
   assert.equal(again.result.applied, false);
@@ -110,13 +110,12 @@ test('sync: a push from one root, a pull into another', (t) => {
 });
 
 test('sync: the connection string never reaches a result', (t) => {
-  const { ws } = openRoot(t, tempDir(t), 'a');
+  const dir = tempDir(t);
+  const { ws } = openRoot(t, dir, 'a');
+  const conninfo = path.join(dir, 'conninfo');
+  fs.writeFileSync(conninfo, 'host=/nonexistent/memkit-node port=1 password=sekrit-conninfo\n');
   const { result, envelope } = run(t, () =>
-    ws.sync(NOW, 'push', {
-      remote: 'postgres',
-      conninfo: 'host=/nonexistent/memkit-node-sync port=1 password=sekrit-conninfo',
-      workspaceId: WORKSPACE,
-    }),
+    ws.syncPush(NOW, { remote: 'postgres', conninfoFile: conninfo, workspaceId: WORKSPACE }),
   );
   assert.equal(result.exitCode, 2);
   assert.ok(
@@ -130,27 +129,24 @@ test('sync: refusals are results, or throws before the call', (t) => {
   const dir = tempDir(t);
   const { ws } = openRoot(t, dir, 'a');
   let { result, envelope } = run(t, () =>
-    ws.sync(NOW, 'resolve', { id: '0190a1b2-0000-7000-8000-000000000000', take: 'remote' }),
+    ws.syncResolve(NOW, { id: '0190a1b2-0000-7000-8000-000000000000', take: 'remote' }),
   );
   assert.equal(result.exitCode, 2);
   assert.deepEqual(codes(envelope), ['MK-ARG-001']);
   assert.ok(result.json.includes('no open sync conflict'));
-  ({ result } = run(t, () => ws.sync(NOW, 'status', { take: 'local' })));
-  assert.ok(result.json.includes('unknown option --take for memorybox sync status'));
-  ({ result } = run(t, () => ws.sync(NOW, 'pull')));
+  ({ result } = run(t, () => ws.syncPull(NOW)));
   assert.ok(result.json.includes('--remote: required'));
-  assert.throws(() => ws.sync(NOW, 'fetch'), TypeError);
-  assert.throws(() => ws.sync(NOW, 'pull', { workspace: WORKSPACE }), TypeError);
-  assert.throws(
-    () => ws.sync(NOW, 7),
-    (e) => e instanceof MemkitError && e.code === C.MK_E_ARG,
-  );
+  const isArg = (pattern) => (e) => e instanceof MemkitError && e.code === C.MK_E_ARG &&
+    pattern.test(e.message);
+  assert.throws(() => ws.syncStatus(NOW, { take: 'local' }),
+    isArg(/^take: not an argument of memorybox sync status/));
+  assert.throws(() => ws.run(NOW, 'memorybox', 'sync fetch'), isArg(/fetch/));
+  assert.throws(() => ws.syncPull(NOW, { workspace: WORKSPACE }), isArg(/workspace/));
 
   const custodianRoot = path.join(dir, 'custodian');
   fs.mkdirSync(custodianRoot);
   const custodian = Workspace.open(custodianRoot);
   t.after(() => custodian.close());
-  ({ result } = run(t, () => custodian.sync(NOW, 'status')));
-  assert.equal(result.exitCode, 2);
-  assert.ok(result.json.includes('MK_LAYOUT_MEMORYBOX'));
+  assert.equal(custodian.syncStatus, undefined);
+  assert.throws(() => custodian.run(NOW, 'memorybox', 'sync status'), isArg(/another layout/));
 });

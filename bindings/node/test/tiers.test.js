@@ -1,7 +1,7 @@
 'use strict';
 // The three-tier session memory (MK_LAYOUT_TIERS, spec tiers3.md): a workspace holding memory/,
-// whose commands are `memkit tiers <command> --workspace DIR` through mk_tiers_run, and whose
-// `tiers recover` is recover(). The files written are checked byte for byte; every other
+// whose methods are the commands `memkit tiers <command> --workspace DIR` (ws.persistTurn, ...,
+// ws.recover). The files written are checked byte for byte; every other
 // comparison with the CLI is the vector runner's (tests/vectors/tiers_*).
 
 const test = require('node:test');
@@ -12,9 +12,8 @@ const path = require('node:path');
 
 const memkit = require('..');
 const { tree } = require('./support.js');
-const capi = require('../lib/capi.js');
 
-const { MemkitError, Workspace, Layout, TiersCommand } = memkit;
+const { MemkitError, Workspace, Layout } = memkit;
 const C = memkit.constants;
 
 const NOW = '2026-03-07T14:05:09+00:00';
@@ -51,55 +50,18 @@ function snapshot(root) {
 
 const read = (root, rel) => fs.readFileSync(path.join(root, rel), 'utf8');
 
-test('tiers: the layout and the command numbers are the header values', () => {
+test('tiers: the layout is the header value; its methods are the table\'s tiers commands', (t) => {
   assert.equal(Layout.TIERS, 2);
   assert.equal(C.MK_LAYOUT_TIERS, 2);
-  assert.deepEqual(
-    Object.entries(TiersCommand),
-    Object.entries({
-      INIT: 0,
-      SESSION_INIT: 1,
-      LOG_TURN: 2,
-      READ_LOGS: 3,
-      PERSIST_TURN: 4,
-      WRITE_THEME: 5,
-      READ_THEME: 6,
-      READ_GLOBAL: 7,
-      WRITE_GLOBAL: 8,
-      LIST_THEMES: 9,
-      WRITE_DATA: 10,
-      READ_DATA: 11,
-      LIST_DATA: 12,
-      ARCHIVE_THEMES: 13,
-      TEMPLATE: 14,
-    }),
-  );
-  assert.ok(Object.isFrozen(TiersCommand));
-  assert.equal(C.MK_TIERS_UNSET, -(2n ** 63n));
-  assert.equal(C.MK_TIERS_OPTIONS_VERSION, 1);
-});
-
-test('tiers: mk_tiers_options_init fills "nothing given", as C lays the struct out', () => {
-  const c = {};
-  capi.mk_tiers_options_init(c);
-  const strings = Object.keys(c).filter((k) => c[k] === null);
-  const unset = Object.keys(c).filter((k) => c[k] === C.MK_TIERS_UNSET);
-  const zero = Object.keys(c).filter((k) => c[k] === 0);
-  assert.equal(c.version, C.MK_TIERS_OPTIONS_VERSION);
-  assert.equal(strings.length, 16, `NULL strings: ${strings}`);
-  assert.deepEqual(unset, [
-    'recent_days',
-    'theme_limit',
-    'max_tokens',
-    'days_back',
-    'limit',
-    'hours_back',
-    'head',
-    'days',
-  ]);
-  assert.deepEqual(zero, ['no_log', 'promote_global', 'append', 'replace']);
-  // 4 + 4 padding + 16 pointers + 8 int64 + 4 int32 on LP64: the C sizeof.
-  assert.equal(capi.koffi.sizeof(capi.types.mk_tiers_options), 216);
+  const ws = openTiers(t, workspaceDir(t));
+  const tiers = memkit.commands().groups.find((g) => g.name === 'tiers');
+  const verbs = tiers.commands.map((c) => c.verb);
+  assert.ok(verbs.includes('persist-turn') && verbs.includes('recover'), String(verbs));
+  for (const verb of verbs) {
+    const method = ws[verb.replace(/-(\w)/g, (_, c) => c.toUpperCase())];
+    assert.equal(typeof method, 'function', verb);
+    assert.match(method.doc, new RegExp(`^tiers ${verb}: `));
+  }
 });
 
 test('tiers: persist-turn writes the bytes of tiers3.md §15', (t) => {
@@ -107,7 +69,7 @@ test('tiers: persist-turn writes the bytes of tiers3.md §15', (t) => {
   const ws = openTiers(t, root);
 
   const { result, envelope } = run(t, () =>
-    ws.tiersPersistTurn(NOW, {
+    ws.persistTurn(NOW, {
       entryType: 'assistant',
       rawContent: '  Raw one  ',
       sessionId: 's1',
@@ -151,7 +113,7 @@ test('tiers: persist-turn writes the bytes of tiers3.md §15', (t) => {
 
   // The second turn of §15, at 14:30:00, appends to both files.
   const second = run(t, () =>
-    ws.tiers('2026-03-07T14:30:00+00:00', 'persist-turn', {
+    ws.run('2026-03-07T14:30:00+00:00', 'tiers', 'persist-turn', {
       rawContent: 'second',
       extractedContent: 'second note',
       theme: 'decision',
@@ -168,23 +130,11 @@ test('tiers: persist-turn writes the bytes of tiers3.md §15', (t) => {
   );
 });
 
-test('tiers: tools as an array reach C as the same JSON as the text', (t) => {
-  const [a, b] = [workspaceDir(t), workspaceDir(t)];
-  const opts = { content: 'Looked it up.', sessionId: 's2' };
-  run(t, () => openTiers(t, a).tiersLogTurn(NOW, { ...opts, tools: ['search', 'read'] }));
-  run(t, () =>
-    openTiers(t, b).tiers(NOW, TiersCommand.LOG_TURN, { ...opts, tools: '["search","read"]' }),
-  );
-  const log = 'memory/sessions/2026-03-07.md';
-  assert.match(read(a, log), /\*\*Tools:\*\* search, read\n/);
-  assert.equal(read(a, log), read(b, log));
-});
-
 test('tiers: extractedContent without a theme is refused and writes nothing', (t) => {
   const root = workspaceDir(t);
   const ws = openTiers(t, root);
   const { result, envelope } = run(t, () =>
-    ws.tiersPersistTurn(NOW, { rawContent: 'Half a turn', extractedContent: 'No theme given.' }),
+    ws.persistTurn(NOW, { rawContent: 'Half a turn', extractedContent: 'No theme given.' }),
   );
   assert.equal(result.exitCode, 2);
   assert.equal(result.applied, false);
@@ -201,12 +151,12 @@ test('tiers: extractedContent without a theme is refused and writes nothing', (t
 test('tiers: a refused write leaves an initialised workspace byte for byte', (t) => {
   const root = workspaceDir(t);
   const ws = openTiers(t, root);
-  assert.equal(run(t, () => ws.tiersInit(NOW)).result.exitCode, 0);
+  assert.equal(run(t, () => ws.init(NOW)).result.exitCode, 0);
   const before = snapshot(root);
-  const theme = run(t, () => ws.tiersWriteTheme(NOW, { theme: 'auto', content: 'Guess it.' }));
+  const theme = run(t, () => ws.writeTheme(NOW, { theme: 'auto', content: 'Guess it.' }));
   assert.equal(theme.result.exitCode, 2);
   assert.deepEqual(theme.envelope.findings.map((f) => f.code), ['MK-TIERS-003']);
-  const escape = run(t, () => ws.tiersWriteTheme(NOW, { theme: '../x', content: 'Out.' }));
+  const escape = run(t, () => ws.writeTheme(NOW, { theme: '../x', content: 'Out.' }));
   assert.deepEqual(escape.envelope.findings.map((f) => f.code), ['MK-TIERS-002']);
   assert.deepEqual(snapshot(root), before);
 });
@@ -216,7 +166,7 @@ test('tiers: write-data, then read-data with head 1 is the header record', (t) =
   const ws = openTiers(t, root);
   const csv = 'name,note\n"Smith, J","line1\nline2"\n\nx,"say ""hi"""';
   const written = run(t, () =>
-    ws.tiersWriteData(NOW, { name: 'people', csvContent: csv, columnsJson: ['name', 'note'] }),
+    ws.writeData(NOW, { name: 'people', csvContent: csv, columnsJson: ['name', 'note'] }),
   );
   assert.equal(written.result.exitCode, 0, written.result.json);
   assert.equal(written.result.applied, true);
@@ -233,7 +183,7 @@ test('tiers: write-data, then read-data with head 1 is the header record', (t) =
     /Stored CSV memory data file people\.csv/,
   );
 
-  const head = run(t, () => ws.tiersReadData(NOW, { name: 'people', head: 1 }));
+  const head = run(t, () => ws.readData(NOW, { name: 'people', head: 1 }));
   assert.equal(head.result.exitCode, 0, head.result.json);
   assert.equal(head.result.applied, false);
   assert.equal(head.envelope.data.data.content, 'name,note\n');
@@ -241,22 +191,22 @@ test('tiers: write-data, then read-data with head 1 is the header record', (t) =
   assert.deepEqual(head.envelope.data.data.metadata, entry);
 
   // head 2 keeps the quoted line break of record 2; a BigInt is the same integer.
-  const two = run(t, () => ws.tiersReadData(NOW, { name: 'people.csv', head: 2n }));
+  const two = run(t, () => ws.readData(NOW, { name: 'people.csv', head: 2n }));
   assert.equal(two.envelope.data.data.content, 'name,note\n"Smith, J","line1\nline2"\n');
   assert.equal(two.envelope.data.data.truncated, true);
 
   // Again without replace: MK-TIERS-011 (an ERROR, exit 1) and the file is unchanged.
-  const again = run(t, () => ws.tiersWriteData(NOW, { name: 'people', csvContent: 'a\n' }));
+  const again = run(t, () => ws.writeData(NOW, { name: 'people', csvContent: 'a\n' }));
   assert.equal(again.result.exitCode, 1);
   assert.equal(again.result.applied, false);
   assert.deepEqual(again.envelope.findings.map((f) => f.code), ['MK-TIERS-011']);
   assert.equal(read(root, 'memory/data/people.csv'), csv);
 
   // "" is an empty CSV (accepted), not "not given" (which would be MK-TIERS-010).
-  const empty = run(t, () => ws.tiersWriteData(NOW, { name: 'empty', csvContent: '' }));
+  const empty = run(t, () => ws.writeData(NOW, { name: 'empty', csvContent: '' }));
   assert.equal(empty.result.exitCode, 0, empty.result.json);
   assert.equal(read(root, 'memory/data/empty.csv'), '');
-  const none = run(t, () => ws.tiersWriteData(NOW, { name: 'none' }));
+  const none = run(t, () => ws.writeData(NOW, { name: 'none' }));
   assert.deepEqual(none.envelope.findings.map((f) => f.code), ['MK-TIERS-010']);
 });
 
@@ -266,14 +216,14 @@ test('tiers: archive-themes is a dry run, then applies its Plan ID', (t) => {
   const old = 'memory/research/2025-11-01_09.md';
   const recent = 'memory/research/2026-03-07_14.md';
   run(t, () =>
-    ws.tiersWriteTheme('2025-11-01T09:30:00+00:00', { theme: 'research', content: 'Old.' }),
+    ws.writeTheme('2025-11-01T09:30:00+00:00', { theme: 'research', content: 'Old.' }),
   );
-  run(t, () => ws.tiersWriteTheme(NOW, { theme: 'research', content: 'New.' }));
+  run(t, () => ws.writeTheme(NOW, { theme: 'research', content: 'New.' }));
   const oldBytes = read(root, old);
   assert.equal(oldBytes, '## 2025-11-01 09:30:00\n\nOld.\n');
   const before = snapshot(root);
 
-  const plan = run(t, () => ws.tiersArchiveThemes(NOW));
+  const plan = run(t, () => ws.archiveThemes(NOW));
   assert.equal(plan.result.exitCode, 0, plan.result.json);
   assert.equal(plan.result.applied, false);
   assert.match(plan.result.planId, /^[0-9a-f]{16}$/);
@@ -285,18 +235,20 @@ test('tiers: archive-themes is a dry run, then applies its Plan ID', (t) => {
   assert.deepEqual(snapshot(root), before, 'the dry run wrote nothing');
 
   // session-init counts what the plan would archive (and logs nothing with noLog).
-  const init = run(t, () => ws.tiersSessionInit(NOW, { noLog: true }));
+  const init = run(t, () => ws.sessionInit(NOW, { noLog: true }));
   assert.equal(init.envelope.data.l2_archive_due, 1);
   assert.equal(init.result.applied, false);
 
   // A stale Plan ID: MK-PLAN-001, exit 2, nothing written.
-  const stale = run(t, () => ws.tiersArchiveThemes(NOW, { confirmPlan: '0123456789abcdef' }));
+  const staleId = { apply: true, confirmPlan: '0123456789abcdef' };
+  const stale = run(t, () => ws.archiveThemes(NOW, staleId));
   assert.equal(stale.result.exitCode, 2);
   assert.equal(stale.result.applied, false);
   assert.deepEqual(stale.envelope.findings.map((f) => f.code), ['MK-PLAN-001']);
   assert.deepEqual(snapshot(root), before);
 
-  const applied = run(t, () => ws.tiersArchiveThemes(NOW, { confirmPlan: plan.result.planId }));
+  const confirmed = { apply: true, confirmPlan: plan.result.planId };
+  const applied = run(t, () => ws.archiveThemes(NOW, confirmed));
   assert.equal(applied.result.exitCode, 0, applied.result.json);
   assert.equal(applied.result.applied, true);
   assert.equal(applied.result.planId, plan.result.planId);
@@ -305,74 +257,63 @@ test('tiers: archive-themes is a dry run, then applies its Plan ID', (t) => {
   assert.equal(read(root, recent), '## 2026-03-07 14:05:09\n\nNew.\n');
 
   // Nothing is left to archive, and `tiers recover` finds no unfinished transaction.
-  assert.equal(run(t, () => ws.tiersArchiveThemes(NOW)).result.planId, null);
+  assert.equal(run(t, () => ws.archiveThemes(NOW)).result.planId, null);
   const recover = run(t, () => ws.recover(NOW));
   assert.equal(recover.result.exitCode, 0, recover.result.json);
   assert.equal(recover.envelope.command, 'tiers recover');
   assert.equal(recover.envelope.data.recovery_status, 'clean');
 });
 
-test('tiers: options reach C as given, and C judges them as the CLI does', (t) => {
+test('tiers: arguments reach C as given, and C judges them as the CLI does', (t) => {
   const root = workspaceDir(t);
   const ws = openTiers(t, root);
   const findings = (r) => r.envelope.findings.map((f) => f.code);
+  const isArg = (pattern) => (err) =>
+    err instanceof MemkitError && err.code === C.MK_E_ARG && pattern.test(err.message);
 
-  // An option the command does not take: the CLI's "unknown option", not the binding's.
-  const extra = run(t, () => ws.tiersReadLogs(NOW, { head: 1 }));
-  assert.equal(extra.result.exitCode, 2);
-  assert.deepEqual(findings(extra), ['MK-ARG-001']);
-  assert.match(extra.envelope.findings[0].message, /--head/);
-  // A negative integer is passed on and refused as the CLI's text '-1'.
-  const negative = run(t, () => ws.tiersReadLogs(NOW, { limit: -1 }));
+  // A negative integer is passed on and refused as the CLI's text '-1'; a fraction as its text.
+  const negative = run(t, () => ws.readLogs(NOW, { limit: -1 }));
   assert.equal(negative.result.exitCode, 2);
   assert.match(negative.envelope.findings[0].message, /--limit.*'-1'/);
-  // MK_TIERS_UNSET, null and undefined are all "not given".
-  for (const limit of [C.MK_TIERS_UNSET, null, undefined]) {
-    assert.equal(run(t, () => ws.tiersReadLogs(NOW, { limit })).result.exitCode, 0);
+  const fraction = run(t, () => ws.readLogs(NOW, { limit: 1.5 }));
+  assert.match(fraction.envelope.findings[0].message, /--limit.*'1\.5'/);
+  // null and undefined are "not given"; an integer as text is the CLI's.
+  for (const limit of [null, undefined, '3', 3n]) {
+    assert.equal(run(t, () => ws.readLogs(NOW, { limit })).result.exitCode, 0, String(limit));
   }
   // append with replace: MK-ARG-001; a bad template: MK-ARG-001.
-  const both = run(t, () =>
-    ws.tiersWriteGlobal(NOW, { content: 'x', append: true, replace: true }),
-  );
+  const both = run(t, () => ws.writeGlobal(NOW, { content: 'x', append: true, replace: true }));
   assert.deepEqual(findings(both), ['MK-ARG-001']);
-  assert.deepEqual(findings(run(t, () => ws.tiersTemplate(NOW, 'nope'))), ['MK-ARG-001']);
-  const template = run(t, () => ws.tiersTemplate(NOW, 'decision'));
+  assert.deepEqual(findings(run(t, () => ws.template(NOW, { kind: 'nope' }))), ['MK-ARG-001']);
+  const template = run(t, () => ws.template(NOW, { kind: 'decision' }));
   assert.equal(template.result.exitCode, 0);
   assert.match(template.envelope.data.text, /^\*\*Context\*\*:/);
   // Not one of these commands wrote anything.
   assert.deepEqual(tree(root), []);
 
-  // What the binding itself refuses: a name no command has, a value of the wrong JS type.
-  assert.throws(() => ws.tiersLogTurn(NOW, { raw_content: 'x' }), /unknown option "raw_content"/);
-  assert.throws(() => ws.tiersReadLogs(NOW, { limit: 1.5 }), TypeError);
-  assert.throws(() => ws.tiersReadLogs(NOW, { limit: '3' }), TypeError);
-  assert.throws(() => ws.tiersReadLogs(NOW, { limit: 2n ** 63n }), TypeError);
-  assert.throws(() => ws.tiersLogTurn(NOW, { content: 7 }), TypeError);
-  assert.throws(() => ws.tiersLogTurn(NOW, { content: 'x', tools: { a: 1 } }), TypeError);
-  assert.throws(
-    () => ws.tiersLogTurn(NOW, { content: 'a\0b' }),
-    (err) => err instanceof MemkitError && err.code === C.MK_E_ARG,
-  );
-  assert.throws(() => ws.tiers(NOW, 'persist_turn'), TypeError);
-  // An unknown command number is the library's to refuse (MK_E_ARG).
-  assert.throws(
-    () => ws.tiers(NOW, 15),
-    (err) => err instanceof MemkitError && err.status === 'MK_E_ARG',
-  );
+  // What the request refuses: an argument the command does not take, a wrong type.
+  assert.throws(() => ws.readLogs(NOW, { head: 1 }),
+    isArg(/^head: not an argument of tiers read-logs/));
+  assert.throws(() => ws.logTurn(NOW, { content: 7 }), isArg(/--content: takes a string/));
+  assert.throws(() => ws.logTurn(NOW, { content: 'a\0b' }), isArg(/NUL/));
+  assert.throws(() => ws.run(NOW, 'tiers', 'persist_turn'), isArg(/persist_turn/));
+  // What the binding cannot send: past int64, an object.
+  assert.throws(() => ws.readLogs(NOW, { limit: 2n ** 63n }), TypeError);
+  assert.throws(() => ws.logTurn(NOW, { content: 'x', tools: { a: 1 } }), TypeError);
+  assert.deepEqual(tree(root), []);
 });
 
 test('tiers: the commands need a tiers workspace, and the tiers layout no other command', (t) => {
   const root = workspaceDir(t);
   const custodian = Workspace.open(root);
   t.after(() => custodian.close());
-  const wrong = run(t, () => custodian.tiersInit(NOW));
-  assert.equal(wrong.result.exitCode, 2);
-  assert.deepEqual(wrong.envelope.findings.map((f) => f.code), ['MK-ARG-001']);
+  const refused = (err) => err instanceof MemkitError && /another layout/.test(err.message);
+  assert.throws(() => custodian.run(NOW, 'tiers', 'init'), refused);
+  assert.equal(custodian.persistTurn, undefined);
 
   const ws = openTiers(t, root);
-  const status = run(t, () => ws.status(NOW));
-  assert.equal(status.result.exitCode, 2);
-  assert.deepEqual(status.envelope.findings.map((f) => f.code), ['MK-ARG-001']);
+  assert.equal(ws.status, undefined);
+  assert.throws(() => ws.run(NOW, 'custodian', 'status'), refused);
   assert.deepEqual(tree(root).filter((p) => !p.startsWith('.memkit/')), []);
 
   // memoryDir is custodian only.
@@ -383,7 +324,7 @@ test('tiers: the commands need a tiers workspace, and the tiers layout no other 
   // The layout by number opens the same kind of workspace.
   const byNumber = Workspace.open(root, { layout: Layout.TIERS });
   t.after(() => byNumber.close());
-  const init = run(t, () => byNumber.tiers(NOW, 'init'));
+  const init = run(t, () => byNumber.init(NOW));
   assert.equal(init.result.exitCode, 0, init.result.json);
   assert.equal(read(root, 'memory/data/manifest.json'), '{}\n');
 });

@@ -18,7 +18,7 @@ pub const MK_VERSION_MINOR: i32 = 2;
 pub const MK_VERSION_PATCH: i32 = 0;
 pub const MK_VERSION_NUMBER: i32 =
     MK_VERSION_MAJOR * 10000 + MK_VERSION_MINOR * 100 + MK_VERSION_PATCH;
-pub const MK_VERSION_STRING: &str = "0.1.0";
+pub const MK_VERSION_STRING: &str = "0.2.0";
 
 extern "C" {
     // int32_t mk_version_number(void);
