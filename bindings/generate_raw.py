@@ -352,14 +352,15 @@ def rs_name(name: str) -> str:
 
 def rs_type(ctype: str) -> str:
     words = ctype.replace("*", " * ").split()
-    # memkit.h writes `const T* x`: the const is the pointee's.
-    const = bool(words) and words[0] == "const"
-    words = [w for w in words if w != "const"]
-    stars = words.count("*")
-    base = " ".join(w for w in words if w != "*")
+    base = " ".join(w for w in words if w not in ("*", "const"))
     out = _RS_SCALARS.get(base, base)
-    for level in range(stars):
-        out = ("*const " if const and level == 0 else "*mut ") + out
+    # Each level's pointee is const when `const` stands before the base type (level 0) or right
+    # after the previous star: `const char* const*` is *const *const c_char.
+    pointee_const = bool(words) and words[0] == "const"
+    for i, word in enumerate(words):
+        if word == "*":
+            out = ("*const " if pointee_const else "*mut ") + out
+            pointee_const = i + 1 < len(words) and words[i + 1] == "const"
     return out
 
 

@@ -1,4 +1,6 @@
-"""The idiomatic layer: loading, errors, clocks, workspaces, results, documents and lifetimes."""
+"""The idiomatic layer: loading, errors, clocks, workspaces, results, documents and lifetimes.
+
+The request path itself (run, the command methods, the table) is tests/test_requests.py."""
 import datetime
 import gc
 import io
@@ -18,8 +20,8 @@ from memkit import _capi
 
 class VersionTests(TempDirTestCase):
     def test_loaded_library_is_the_version_the_binding_was_written_for(self):
-        self.assertEqual(memkit.version_number(), 100)
-        self.assertEqual(memkit.version(), "0.1.0")
+        self.assertEqual(memkit.version_number(), 200)
+        self.assertEqual(memkit.version(), "0.2.0")
         self.assertEqual(memkit.BINDING_VERSION_NUMBER, memkit.version_number())
         self.assertEqual(memkit.BINDING_VERSION, memkit.version())
 
@@ -42,10 +44,10 @@ class VersionTests(TempDirTestCase):
 
     def test_load_refuses_a_library_of_another_version(self):
         with self.assertRaises(memkit.LoadError) as caught:
-            _capi._load(env={"MEMKIT_LIBRARY": memkit.library_path}, expected=101)
+            _capi._load(env={"MEMKIT_LIBRARY": memkit.library_path}, expected=201)
         text = str(caught.exception)
-        self.assertIn("0.1.0", text)  # what was found
-        self.assertIn("0.1.1", text)  # what the binding wants
+        self.assertIn("0.2.0", text)  # what was found
+        self.assertIn("0.2.1", text)  # what the binding wants
         self.assertIn(memkit.library_path, text)
         self.assertIsInstance(caught.exception, ImportError)
 
@@ -140,7 +142,7 @@ class ClockTests(TempDirTestCase):
             moment = datetime.datetime(2026, 3, 7, 9, 0, tzinfo=datetime.timezone.utc).astimezone(
                 datetime.timezone(datetime.timedelta(hours=1)))
             for now in (NOW, memkit.parse_clock(NOW), moment):
-                with ws.plan_compaction(now) as plan:
+                with ws.compact(now) as plan:
                     self.assertEqual(plan.plan_id, INBOX_DEDUPE_PLAN_ID)
 
     def test_bad_clock_reaches_commands_as_MK_E_ARG(self):
@@ -228,7 +230,8 @@ class LifetimeTests(TempDirTestCase):
         self.assertTrue(ws.closed)
         self.assertIn("closed", repr(ws))
         self.assertClosedError(lambda: ws.status(NOW))
-        self.assertClosedError(lambda: ws.plan_compaction(NOW))
+        self.assertClosedError(lambda: ws.compact(NOW))
+        self.assertClosedError(lambda: ws.run(NOW, "custodian", "status"))
         self.assertClosedError(lambda: ws.__enter__())
 
     def test_context_managers_close(self):
@@ -244,7 +247,7 @@ class LifetimeTests(TempDirTestCase):
 
     def test_closed_result_and_document_refuse_use(self):
         with memkit.Workspace.open(self.project("inbox_dedupe")) as ws:
-            result = ws.plan_compaction(NOW)
+            result = ws.compact(NOW)
         result.close()
         result.close()
         for action in (lambda: result.exit_code, lambda: result.json, lambda: result.plan_id,
@@ -259,7 +262,7 @@ class LifetimeTests(TempDirTestCase):
 
     def test_results_outlive_their_workspace(self):
         ws = memkit.Workspace.open(self.project("inbox_dedupe"))
-        plan = ws.plan_compaction(NOW)
+        plan = ws.compact(NOW)
         ws.close()
         self.assertEqual(plan.plan_id, INBOX_DEDUPE_PLAN_ID)
         self.assertIn(INBOX_DEDUPE_PLAN_ID, plan.json)
@@ -277,7 +280,7 @@ class LifetimeTests(TempDirTestCase):
 
     @staticmethod
     def plan_id_of(ws):
-        with ws.plan_compaction(NOW) as plan:
+        with ws.compact(NOW) as plan:
             return plan.plan_id
 
     def test_destroyer_runs_once_for_close_and_for_gc(self):
@@ -304,7 +307,7 @@ class ResultTests(TempDirTestCase):
         root = self.project("inbox_dedupe")
         before = (root / "docs/memory/inbox.md").read_bytes()
         with memkit.Workspace.open(root) as ws:
-            with ws.apply_compaction(NOW, "0123456789abcdef") as result:
+            with ws.compact(NOW, apply=True, confirm_plan="0123456789abcdef") as result:
                 self.assertEqual(result.exit_code, 2)
                 self.assertFalse(result.applied)
                 codes = [f["code"] for f in json.loads(result.json)["findings"]]
@@ -313,7 +316,7 @@ class ResultTests(TempDirTestCase):
 
     def test_typed_accessors(self):
         with memkit.Workspace.open(self.project("inbox_dedupe")) as ws:
-            with ws.plan_compaction(NOW) as plan:
+            with ws.compact(NOW) as plan:
                 self.assertEqual(plan.plan_id, INBOX_DEDUPE_PLAN_ID)
                 self.assertFalse(plan.applied)
                 self.assertGreater(plan.plan_operation_count, 0)
@@ -349,7 +352,7 @@ class ResultTests(TempDirTestCase):
                 small.write_json(sink.write)
                 self.assertEqual(sink.getvalue(), small.json.encode("utf-8"))
             self.write_big_inbox(ws, root)
-            with ws.plan_compaction(NOW) as big:
+            with ws.compact(NOW) as big:
                 pieces = []
                 self.assertIsNone(big.write_json(pieces.append))
                 self.assertGreater(len(pieces), 1, "a result above 64 KiB comes in pieces")
@@ -360,7 +363,7 @@ class ResultTests(TempDirTestCase):
         root = self.project()
         with memkit.Workspace.open(root) as ws:
             self.write_big_inbox(ws, root)
-            with ws.plan_compaction(NOW) as result:
+            with ws.compact(NOW) as result:
                 pieces = []
 
                 def fails_on_second_piece(piece):
@@ -395,141 +398,10 @@ class ResultTests(TempDirTestCase):
             self.assertEqual(result.exit_code, 1)
 
 
-class CommandTests(TempDirTestCase):
-    def test_any_command_by_name_through_run(self):
-        root = self.project()
-        with memkit.Workspace.open(root) as ws:
-            ws.init(NOW).close()
-            with ws.run(NOW, "custodian", "add", "Reports render without JavaScript",
-                        type="constraint") as added:
-                self.assertEqual(added.exit_code, 0, added.json)
-                self.assertEqual(json.loads(added.json)["command"], "custodian add")
-            self.assertIn("- Reports render without JavaScript\n",
-                          (root / "docs/memory/constraints.md").read_text())
-            with ws.run(NOW, "custodian", "status") as by_name, ws.status(NOW) as typed:
-                self.assertEqual(by_name.json, typed.json)
-            with ws.run(NOW, "custodian", "compact", archive_oldest=False) as plan:
-                self.assertEqual(plan.exit_code, 0, plan.json)
-            with self.assertRaises(memkit.Error) as caught:
-                ws.run(NOW, "custodian", "add", "x", tpye="constraint")
-            self.assertEqual(caught.exception.code, memkit.Status.E_ARG)
-            self.assertIn("did you mean 'type'?", str(caught.exception))
-            with self.assertRaises(memkit.Error):
-                ws.run(NOW, "custodian", "add", "x", type=3)  # a string argument
-            with self.assertRaises(memkit.Error):
-                ws.run(NOW, "custodain", "status")
-            with self.assertRaises(memkit.ArgumentError):
-                ws.run(NOW, "custodian", "status", "extra")
+class LayoutTests(TempDirTestCase):
+    """Each layout opens its root and runs its own group of the command table, and only it."""
 
-    def test_add_then_forget(self):
-        root = self.project()
-        with memkit.Workspace.open(root) as ws:
-            ws.init(NOW).close()
-            with ws.add(NOW, "Use PostgreSQL 15 for the sync tests", "decision",
-                        reason="Debian 12 ships it") as added:
-                self.assertEqual(added.exit_code, 0)
-                self.assertTrue(added.applied)
-                self.assertIsNone(added.plan_id)
-            decisions = (root / "docs/memory/decisions.md").read_text()
-            self.assertIn("Use PostgreSQL 15 for the sync tests", decisions)
-            with ws.add(NOW, "ünïcode café, 記住", "inbox") as added:
-                self.assertTrue(added.applied)
-            self.assertIn("ünïcode café, 記住", (root / "docs/memory/inbox.md").read_text("utf-8"))
-            for mode in ("soft", "hard", "purge", memkit.ForgetMode.HARD):
-                with self.subTest(mode=mode), ws.plan_forget(NOW, "PostgreSQL", mode=mode) as plan:
-                    self.assertEqual(plan.exit_code, 0)
-                    self.assertIsNotNone(plan.plan_id)
-            with ws.plan_forget(NOW, "PostgreSQL", mode="purge") as plan:
-                plan_id = plan.plan_id
-                self.assertNotIn("PostgreSQL", plan.json)  # purge never names the topic
-            with ws.apply_forget(NOW, "PostgreSQL", plan_id, mode="purge") as applied:
-                self.assertTrue(applied.applied)
-            self.assertNotIn("PostgreSQL", (root / "docs/memory/decisions.md").read_text())
-
-    def test_add_options_reach_the_library(self):
-        root = self.project()
-        memory = root / "docs/memory"
-        with memkit.Workspace.open(root) as ws:
-            ws.init(NOW).close()
-            with ws.add(NOW, "Run the linter before each commit", "rule", name="commits") as r:
-                self.assertTrue(r.applied, r.json)
-            self.assertIn("Run the linter", (memory / "rules/commits.md").read_text())
-            with ws.add(NOW, "Invoices are immutable", "constraint", area="billing") as r:
-                self.assertTrue(r.applied, r.json)
-            self.assertIn("Invoices are immutable", (memory / "areas/billing.md").read_text())
-            long_message = " ".join(f"word{i}" for i in range(400))
-            with ws.add(NOW, long_message, "decision") as refused:
-                self.assertFalse(refused.applied)
-                self.assertIn("MK-ADD-001", refused.json)
-            with ws.add(NOW, long_message, "decision", allow_long=True) as r:
-                self.assertTrue(r.applied, r.json)
-            self.assertIn("word399", (memory / "decisions.md").read_text())
-
-    def test_recover_flags_reach_the_library(self):
-        import fcntl
-        root = self.project("inbox_dedupe")
-        with memkit.Workspace.open(root, lock_timeout=0) as ws:
-            with ws.recover(NOW, rollback=True) as r:  # --rollback needs --apply
-                self.assertEqual(r.exit_code, 2)
-            (root / ".memkit").mkdir(exist_ok=True)  # a fresh project has no state folder yet
-            lock = os.open(root / ".memkit/lock", os.O_RDWR | os.O_CREAT, 0o644)
-            self.addCleanup(os.close, lock)
-            fcntl.flock(lock, fcntl.LOCK_EX)  # another holder: only --apply takes the lock
-            with ws.recover(NOW) as listing:
-                self.assertEqual(listing.exit_code, 0)
-            with ws.recover(NOW, apply=True, rollback=True) as r:
-                self.assertEqual(r.exit_code, 2)
-                self.assertIn("MK-LOCK-001", r.json)
-            fcntl.flock(lock, fcntl.LOCK_UN)
-            with ws.recover(NOW, apply=True, rollback=True) as r:
-                self.assertEqual(r.exit_code, 0, r.json)
-
-    def test_broad_forget_needs_allow_broad_match(self):
-        root = self.project("inbox_dedupe")
-        with memkit.Workspace.open(root) as ws:
-            with ws.plan_forget(NOW, "redis") as plan:
-                plan_id = plan.plan_id
-                self.assertIn("MK-FORGET-002", plan.json)  # the match is broad
-            with ws.apply_forget(NOW, "redis", plan_id) as refused:
-                self.assertEqual((refused.exit_code, refused.applied), (1, False))
-            self.assertIn("Redis", (root / "docs/memory/inbox.md").read_text())
-            with ws.apply_forget(NOW, "redis", plan_id, allow_broad_match=True) as applied:
-                self.assertEqual((applied.exit_code, applied.applied), (0, True))
-                self.assertEqual(applied.plan_id, plan_id)
-            self.assertNotIn("Redis", (root / "docs/memory/inbox.md").read_text())
-
-    def test_argument_errors(self):
-        with memkit.Workspace.open(self.project()) as ws:
-            with self.assertRaises(memkit.Error) as caught:
-                ws.plan_forget(NOW, "x", mode="gentle")
-            self.assertEqual(caught.exception.code, -1)
-            with self.assertRaises(memkit.Error) as caught:  # refused by the library itself
-                ws.plan_forget(NOW, "x", mode=7)
-            self.assertEqual(caught.exception.code, -1)
-            self.assertIn("mode", caught.exception.message)
-            with self.assertRaises(memkit.Error) as caught:
-                ws.apply_compaction(NOW, "0123456789abcdef\0")
-            self.assertIn("NUL", caught.exception.message)
-            with self.assertRaises(TypeError):
-                ws.apply_undo(NOW, "0123456789abcdef", None)
-
-    def test_findings_are_results(self):
-        with memkit.Workspace.open(self.project()) as ws:
-            with ws.add(NOW, "x", "bogus") as result:  # an unknown --type is a finding
-                self.assertEqual(result.exit_code, 2)
-                self.assertFalse(result.applied)
-            with ws.plan_undo(NOW, "not-a-plan-id") as result:
-                self.assertEqual(result.exit_code, 2)
-            with ws.recover(NOW) as result:
-                self.assertEqual(result.exit_code, 0)
-                self.assertEqual(json.loads(result.json)["command"], "custodian recover")
-
-
-class MemoryBoxTests(TempDirTestCase):
-    """Layout.MEMORYBOX: an agent root (brain/, memory/): memorybox init, status, decay,
-    hygiene, load and update."""
-
-    def test_init_creates_the_tiers_and_status_reads_them(self):
+    def test_memorybox_init_creates_the_tiers_and_status_reads_them(self):
         root = self.project(name="agent")
         with memkit.Workspace.open(root, layout=memkit.Layout.MEMORYBOX) as ws:
             self.assertIs(ws.layout, memkit.Layout.MEMORYBOX)
@@ -540,39 +412,30 @@ class MemoryBoxTests(TempDirTestCase):
                 shown = json.loads(init.json)
                 self.assertEqual(shown["command"], "memorybox init")
                 self.assertIn("brain/SOUL.md", shown["data"]["created"])
-                self.assertFalse(init.applied)
                 self.assertIsNone(init.plan_id)
             self.assertEqual((root / "brain/SOUL.md").read_text(), "# SOUL\n")
-            self.assertTrue((root / "memory/daily").is_dir())
-            self.assertTrue((root / "memory/LONG_TERM.md").is_file())
             self.assertFalse((root / "docs").exists())  # no custodian folder
             with ws.status(NOW) as status:
                 self.assertEqual(status.exit_code, 0, status.json)
                 shown = json.loads(status.json)
                 self.assertEqual(shown["command"], "memorybox status")
-                self.assertEqual(len(shown["data"]["tiers"]), 5)
                 self.assertEqual([tier["tier"] for tier in shown["data"]["tiers"]], [1, 2, 3, 4, 5])
                 self.assertEqual(status.budget_row_count, 0)  # line budgets: in the JSON only
                 self.assertEqual(status.budget_rows, [])
                 self.assertIsNone(status.inbox_counts)
-            with ws.init(NOW) as again:  # never overwrites
-                self.assertEqual(json.loads(again.json)["data"]["created"], [])
 
     def test_layout_names_and_numbers(self):
         root = self.project(name="agent")
-        for layout in ("memorybox", "MemoryBox", memkit.Layout.MEMORYBOX, 1):
-            with self.subTest(layout=layout):
-                with memkit.Workspace.open(root, layout=layout) as ws:
-                    self.assertIs(ws.layout, memkit.Layout.MEMORYBOX)
-                    self.assertIn("memorybox", repr(ws))
-                    with ws.status(NOW) as status:
-                        self.assertEqual(json.loads(status.json)["command"], "memorybox status")
-        for layout in ("custodian", memkit.Layout.CUSTODIAN, 0):
-            with self.subTest(layout=layout):
-                with memkit.Workspace.open(root, layout=layout) as ws:
-                    self.assertIs(ws.layout, memkit.Layout.CUSTODIAN)
-                    with ws.status(NOW) as status:
-                        self.assertEqual(json.loads(status.json)["command"], "custodian status")
+        for layouts, expected in ((("memorybox", "MemoryBox", memkit.Layout.MEMORYBOX, 1),
+                                   memkit.Layout.MEMORYBOX),
+                                  (("custodian", memkit.Layout.CUSTODIAN, 0),
+                                   memkit.Layout.CUSTODIAN),
+                                  (("tiers", memkit.Layout.TIERS, 2), memkit.Layout.TIERS),
+                                  (("curated", memkit.Layout.CURATED, 3), memkit.Layout.CURATED)):
+            for layout in layouts:
+                with self.subTest(layout=layout), memkit.Workspace.open(root, layout=layout) as ws:
+                    self.assertIs(ws.layout, expected)
+                    self.assertIn(expected.name.lower(), repr(ws))
         with memkit.Workspace.open(root) as ws:  # the default
             self.assertIs(ws.layout, memkit.Layout.CUSTODIAN)
         with self.assertRaises(memkit.ArgumentError):
@@ -585,267 +448,38 @@ class MemoryBoxTests(TempDirTestCase):
         with self.assertRaises(TypeError):
             memkit.Workspace.open(root, layout=1.0)
 
-    def test_memory_dir_with_memorybox_is_MK_E_ARG(self):
+    def test_memory_dir_with_another_layout_is_MK_E_ARG(self):
         root = self.project(name="agent")
-        for memory_dir in ("docs/memory", "memory"):
-            with self.subTest(memory_dir=memory_dir):
-                with self.assertRaises(memkit.Error) as caught:
-                    memkit.Workspace.open(root, memory_dir=memory_dir, layout="memorybox")
-                error = caught.exception
-                self.assertEqual((error.code, error.name), (memkit.Status.E_ARG, "MK_E_ARG"))
-                self.assertNotIsInstance(error, memkit.ArgumentError)  # the library's refusal
-                self.assertIn("memory_dir", error.message)
+        for layout in ("memorybox", "tiers", "curated"):
+            with self.subTest(layout=layout), self.assertRaises(memkit.Error) as caught:
+                memkit.Workspace.open(root, memory_dir="docs/memory", layout=layout)
+            error = caught.exception
+            self.assertEqual((error.code, error.name), (memkit.Status.E_ARG, "MK_E_ARG"))
+            self.assertNotIsInstance(error, memkit.ArgumentError)  # the library's refusal
+            self.assertIn("memory_dir", error.message)
         self.assertEqual(list(root.iterdir()), [])  # nothing written
 
-    def test_custodian_commands_are_fatal_findings(self):
+    def test_a_workspace_runs_only_its_own_group(self):
         root = self.project(name="agent")
-        plan_id = "0123456789abcdef"
-        commands = {
-            "check": lambda ws: ws.check(NOW),
-            "plan_compaction": lambda ws: ws.plan_compaction(NOW),
-            "apply_compaction": lambda ws: ws.apply_compaction(NOW, plan_id),
-            "plan_undo": lambda ws: ws.plan_undo(NOW, plan_id),
-            "apply_undo": lambda ws: ws.apply_undo(NOW, plan_id, plan_id),
-            "add": lambda ws: ws.add(NOW, "a note", "inbox"),
-            "plan_forget": lambda ws: ws.plan_forget(NOW, "note"),
-            "apply_forget": lambda ws: ws.apply_forget(NOW, "note", plan_id),
-        }
         with memkit.Workspace.open(root, layout="memorybox") as ws:
             ws.init(NOW).close()
             before = sorted(str(path.relative_to(root)) for path in root.rglob("*"))
-            for name, command in commands.items():
-                with self.subTest(command=name), command(ws) as result:
-                    self.assertEqual(result.exit_code, 2, result.json)
-                    findings = json.loads(result.json)["findings"]
-                    self.assertEqual([(f["code"], f["fatal"]) for f in findings],
-                                     [("MK-ARG-001", True)])
-                    self.assertFalse(result.applied)
-                    self.assertIsNone(result.plan_id)
-            # recover is the agent root's own (`memorybox recover`): a listing writes nothing.
-            with ws.recover(NOW) as listing:
-                self.assertEqual(listing.exit_code, 0, listing.json)
+            self.assertNotIn("check", dir(ws))  # custodian check: no method here
+            with self.assertRaises(AttributeError):
+                ws.check
+            for group, verb in (("custodian", "check"), ("tiers", "init"),
+                                ("curated", "stats")):
+                with self.subTest(group=group), self.assertRaises(memkit.Error) as caught:
+                    ws.run(NOW, group, verb)
+                self.assertEqual(caught.exception.code, memkit.Status.E_ARG)
+                self.assertIn("another layout", caught.exception.message)
+            with ws.recover(NOW) as listing:  # the agent root's own `memorybox recover`
                 self.assertEqual(json.loads(listing.json)["command"], "memorybox recover")
             after = sorted(str(path.relative_to(root)) for path in root.rglob("*"))
-        self.assertEqual(after, before)  # nothing written, no docs/ or .memkit/
-
-    def test_hygiene_lists_an_orphaned_link_and_fails(self):
-        root = self.project(name="agent")
-        with memkit.Workspace.open(root, layout="memorybox") as ws:
-            ws.init(NOW).close()
-            (root / "brain/SOUL.md").write_text("# SOUL\n\nSee [[missing/PAGE]].\n")
-            before = {str(path.relative_to(root)): path.read_bytes()
-                      for path in root.rglob("*") if path.is_file()}
-            with ws.hygiene(NOW) as result:
-                self.assertEqual(result.exit_code, 1, result.json)
-                self.assertFalse(result.applied)
-                self.assertIsNone(result.plan_id)
-                shown = json.loads(result.json)
-                self.assertEqual(shown["command"], "memorybox hygiene")
-                data = shown["data"]
-                self.assertEqual([item["n"] for item in data["items"]], list(range(1, 11)))
-                for item in data["items"]:
-                    self.assertLessEqual({"n", "check", "result", "value", "limit", "details"},
-                                         set(item))
-                self.assertIn("FAIL", [item["result"] for item in data["items"]])
-                self.assertEqual([orphan["target"] for orphan in data["orphans"]],
-                                 ["missing/PAGE.md"])
-                self.assertEqual(data["orphans"][0]["file"], "brain/SOUL.md")
-                self.assertIn("MK-BOX-013", [f["code"] for f in shown["findings"]])
-            after = {str(path.relative_to(root)): path.read_bytes()
-                     for path in root.rglob("*") if path.is_file()}
-        self.assertEqual(after, before)  # writes nothing
-
-    def test_hygiene_on_a_custodian_workspace_is_a_fatal_finding(self):
-        root = self.project("inbox_dedupe")
-        with memkit.Workspace.open(root) as ws, ws.hygiene(NOW) as result:
-            self.assertEqual(result.exit_code, 2, result.json)
-            self.assertEqual([(f["code"], f["fatal"])
-                              for f in json.loads(result.json)["findings"]],
-                             [("MK-ARG-001", True)])
-
-    def test_decay_reports_scored_entries(self):
-        now = "2026-11-30T10:00:00+01:00"
-        root = self.project(name="agent")
-        with memkit.Workspace.open(root, layout="memorybox") as ws:
-            ws.init(now).close()
-            long_term = root / "memory/LONG_TERM.md"
-            long_term.write_text("- fact\n  Confidence: 0.90\n  Verified: 2026-10-01\n")
-            before = sorted(str(path.relative_to(root)) for path in root.rglob("*"))
-            for file in (None, "memory/LONG_TERM.md", Path("memory/LONG_TERM.md")):
-                with self.subTest(file=file), ws.decay(now, file=file) as result:
-                    self.assertEqual(result.exit_code, 0, result.json)
-                    shown = json.loads(result.json)
-                    self.assertEqual(shown["command"], "memorybox decay")
-                    entries = shown["data"]["entries"]
-                    self.assertEqual(len(entries), 1, result.json)
-                    entry = entries[0]
-                    self.assertEqual((entry["file"], entry["stored"], entry["effective"],
-                                      entry["band"], entry["verified"]),
-                                     ("memory/LONG_TERM.md", 90, 80, "high", "2026-10-01"))
-                    self.assertIn('"effective":80', result.json)
-                    self.assertIn('"band":"high"', result.json)
-                    self.assertEqual(shown["data"]["unscored"], [])
-                    self.assertFalse(result.applied)
-                    self.assertIsNone(result.plan_id)
-                    self.assertEqual(result.budget_rows, [])
-            with ws.decay(now, file="memory/ARCHIVES/x.md") as outside:  # not a tier 1-4 file
-                self.assertEqual(outside.exit_code, 2, outside.json)
-                self.assertEqual([f["code"] for f in json.loads(outside.json)["findings"]],
-                                 ["MK-ARG-001"])
-            with self.assertRaises(memkit.ArgumentError):
-                ws.decay(now, file="memory/\0LONG_TERM.md")
-            with self.assertRaises(TypeError):
-                ws.decay(now, file=3)
-            after = sorted(str(path.relative_to(root)) for path in root.rglob("*"))
-        self.assertEqual(after, before)  # writes nothing
-        self.assertEqual(long_term.read_text(),
-                         "- fact\n  Confidence: 0.90\n  Verified: 2026-10-01\n")
-
-    def test_load_reads_a_tier_or_a_file(self):
-        root = self.project(name="agent")
-        with memkit.Workspace.open(root, layout="memorybox") as ws:
-            ws.init(NOW).close()
-            before = sorted(str(path.relative_to(root)) for path in root.rglob("*"))
-            with ws.load(NOW, tier=1) as result:
-                self.assertEqual(result.exit_code, 0, result.json)
-                shown = json.loads(result.json)
-                self.assertEqual(shown["command"], "memorybox load")
-                files = {f["path"]: f for f in shown["data"]["files"]}
-                self.assertEqual(files["brain/SOUL.md"]["content"], "# SOUL\n")
-                self.assertEqual(files["brain/SOUL.md"]["lines"], 1)
-                self.assertEqual({f["tier"] for f in files.values()}, {1})
-                self.assertFalse(result.applied)
-                self.assertIsNone(result.plan_id)
-                self.assertEqual(result.budget_rows, [])
-            for file in ("brain/SOUL.md", Path("brain/SOUL.md")):
-                with self.subTest(file=file), ws.load(NOW, file=file) as one:
-                    self.assertEqual(one.exit_code, 0, one.json)
-                    self.assertEqual([(f["path"], f["content"])
-                                      for f in json.loads(one.json)["data"]["files"]],
-                                     [("brain/SOUL.md", "# SOUL\n")])
-            with ws.load(NOW, tier=5) as archive:  # tier 5 needs include_archive
-                self.assertEqual(archive.exit_code, 2, archive.json)
-            with ws.load(NOW, tier=5, include_archive=True) as archive:
-                self.assertEqual(archive.exit_code, 0, archive.json)
-            for kwargs in ({"tier": 1, "file": "brain/SOUL.md"}, {}):  # both, or neither
-                with self.subTest(**kwargs), self.assertRaises(memkit.Error) as caught:
-                    ws.load(NOW, **kwargs)
-                error = caught.exception
-                self.assertEqual((error.code, error.name), (memkit.Status.E_ARG, "MK_E_ARG"))
-                self.assertNotIsInstance(error, memkit.ArgumentError)  # the library's refusal
-            with self.assertRaises(memkit.ArgumentError):
-                ws.load(NOW, file="brain/\0SOUL.md")
-            with self.assertRaises(TypeError):
-                ws.load(NOW, tier="1")
-            with self.assertRaises(TypeError):
-                ws.load(NOW, tier=True)
-            after = sorted(str(path.relative_to(root)) for path in root.rglob("*"))
-        self.assertEqual(after, before)  # writes nothing
-
-    def test_load_unknown_flag_bits_are_MK_E_ARG(self):
-        root = self.project(name="agent")
-        with memkit.Workspace.open(root, layout="memorybox") as ws:
-            ws.init(NOW).close()
-            with self.assertRaises(memkit.Error) as caught:  # what Workspace.load never sends
-                ws._run(_capi.mk_workspace_load, NOW, 1, None, _capi.MK_LOAD_INCLUDE_ARCHIVE << 1)
-            self.assertEqual(caught.exception.code, memkit.Status.E_ARG)
-
-    def test_update_writes_the_entry_field_lines(self):
-        now = "2026-11-30T10:00:00+01:00"
-        root = self.project(name="agent")
-        with memkit.Workspace.open(root, layout="memorybox") as ws:
-            ws.init(now).close()
-            long_term = root / "memory/LONG_TERM.md"
-            long_term.write_text("- fact\n  Confidence: 0.90\n  Verified: 2026-10-01\n")
-            with ws.decay(now, file="memory/LONG_TERM.md") as decay:
-                entry_id = json.loads(decay.json)["data"]["entries"][0]["entry_id"]
-            self.assertRegex(entry_id, r"^memory/LONG_TERM\.md#[0-9a-f]{12}$")
-
-            with ws.update(now, entry_id, "confirm") as confirmed:
-                self.assertEqual(confirmed.exit_code, 0, confirmed.json)
-                self.assertTrue(confirmed.applied)
-                self.assertIsNone(confirmed.plan_id)
-                shown = json.loads(confirmed.json)
-                self.assertEqual(shown["command"], "memorybox update")
-                self.assertEqual(shown["data"]["entry_id"], entry_id)
-                self.assertEqual(shown["data"]["written"], ["memory/LONG_TERM.md"])
-                self.assertEqual((shown["data"]["before"]["stored"],
-                                  shown["data"]["after"]["stored"]), (90, 95))
-            text = long_term.read_text()
-            self.assertIn("Confidence: 0.95", text)
-            self.assertIn("Verified: 2026-11-30", text)
-            self.assertTrue(text.startswith("- fact\n"))
-
-            # Findings are results: a contradict without its note writes nothing.
-            with ws.update(now, entry_id, memkit.UpdateEvent.CONTRADICT) as refused:
-                self.assertEqual(refused.exit_code, 2, refused.json)
-                self.assertFalse(refused.applied)
-                self.assertEqual([f["code"] for f in json.loads(refused.json)["findings"]],
-                                 ["MK-ARG-001"])
-            self.assertEqual(long_term.read_text(), text)
-
-            # Names in any case, the IntEnum and its int; note and confidence reach the library.
-            with ws.update(now, entry_id, "Contradict", note="it changed") as contradicted:
-                self.assertEqual(contradicted.exit_code, 0, contradicted.json)
-                self.assertTrue(contradicted.applied)
-            self.assertIn("contradicted 2026-11-30: it changed", long_term.read_text())
-            with ws.update(now, entry_id, "resolve_keep", confidence=70) as resolved:
-                self.assertEqual(resolved.exit_code, 0, resolved.json)
-                self.assertTrue(resolved.applied)
-            self.assertIn("Confidence: 0.70", long_term.read_text())
-            self.assertNotIn("contradicted", long_term.read_text())
-            with ws.update(now, entry_id, int(memkit.UpdateEvent.VERIFY)) as verified:
-                self.assertEqual(verified.exit_code, 0, verified.json)
-            text = long_term.read_text()
-
-            # Unknown events raise: a name before C, an int in the library.
-            for event in ("reject", "resolve", ""):
-                with self.subTest(event=event), self.assertRaises(memkit.ArgumentError):
-                    ws.update(now, entry_id, event)
-            with self.assertRaises(memkit.Error) as caught:
-                ws.update(now, entry_id, 9)
-            self.assertEqual(caught.exception.code, memkit.Status.E_ARG)
-            self.assertNotIsInstance(caught.exception, memkit.ArgumentError)
-            self.assertIn("event", caught.exception.message)
-            with self.assertRaises(TypeError):
-                ws.update(now, entry_id, 1.0)
-            # confidence is hundredths: a float is refused, 101 is the library's MK_E_ARG.
-            with self.assertRaises(TypeError):
-                ws.update(now, entry_id, "resolve_keep", confidence=0.85)
-            with self.assertRaises(memkit.Error) as caught:
-                ws.update(now, entry_id, "resolve_keep", confidence=101)
-            self.assertEqual(caught.exception.code, memkit.Status.E_ARG)
-            with self.assertRaises(memkit.ArgumentError):
-                ws.update(now, entry_id + "\0", "verify")
-            with self.assertRaises(memkit.ArgumentError):
-                ws.update(now, entry_id, "contradict", note="a\0b")
-            with ws.update(now, "memory/LONG_TERM.md#000000000000", "verify") as unknown:
-                self.assertEqual(unknown.exit_code, 2, unknown.json)
-                self.assertFalse(unknown.applied)
-        self.assertEqual(long_term.read_text(), text)
-
-        with memkit.Workspace.open(self.project("inbox_dedupe", name="custodian")) as custodian:
-            with custodian.update(now, entry_id, "verify") as result:
-                self.assertEqual(result.exit_code, 2, result.json)
-                self.assertEqual([(f["code"], f["fatal"])
-                                  for f in json.loads(result.json)["findings"]],
-                                 [("MK-ARG-001", True)])
-
-    def test_decay_on_a_custodian_workspace_is_a_fatal_finding(self):
-        root = self.project("inbox_dedupe")
-        before = sorted(str(path.relative_to(root)) for path in root.rglob("*"))
-        with memkit.Workspace.open(root) as ws:
-            self.assertIs(ws.layout, memkit.Layout.CUSTODIAN)
-            for file in (None, "memory/LONG_TERM.md"):
-                with self.subTest(file=file), ws.decay(NOW, file=file) as result:
-                    self.assertEqual(result.exit_code, 2, result.json)
-                    findings = json.loads(result.json)["findings"]
-                    self.assertEqual([(f["code"], f["fatal"]) for f in findings],
-                                     [("MK-ARG-001", True)])
-                    self.assertFalse(result.applied)
-                    self.assertIsNone(result.plan_id)
-        after = sorted(str(path.relative_to(root)) for path in root.rglob("*"))
-        self.assertEqual(after, before)
+        self.assertEqual(after, before)  # nothing written
+        with memkit.Workspace.open(self.project("inbox_dedupe")) as custodian:
+            with self.assertRaises(memkit.Error):
+                custodian.run(NOW, "memorybox", "status")
 
 
 class DocumentTests(unittest.TestCase):

@@ -1,5 +1,6 @@
-"""MemoryBox gate (mk_workspace_gate, with a Python judge) and the plan-confirmed moves: compact,
-promote and archive_entry (mk_workspace_plan_/apply_memorybox_compact, _promote, _archive_entry)."""
+"""MemoryBox gate (`memorybox gate` with a Python judge, mk_request_set_judge) and the
+plan-confirmed moves: compact, promote and `update --resolve archive`, each a dry run and then an
+apply with its Plan ID."""
 import json
 import re
 
@@ -17,6 +18,7 @@ ANSWERS = {"VALUE": "yes", "ALIGNMENT": "existing Tooling", "REDUNDANCY": "none"
 LONG_TERM = ("# LONG_TERM\n\n## Tooling\n\n- Use ripgrep for search.\n  Confidence: 0.90\n"
              "  Verified: 2026-10-01\n\n## People\n\n- Ana reviews the docs.\n")
 CANDIDATE = "Always run the linter before committing."
+ASK = {"text": CANDIDATE, "confidence": "0.85"}  # the candidate, as gate's arguments
 
 
 def files_of(root):
@@ -52,7 +54,7 @@ class GateTests(TempDirTestCase):
         root, ws = self.agent()
         before = files_of(root)
         for apply in (False, True):
-            with self.subTest(apply=apply), ws.gate(NOW, CANDIDATE, "0.85", apply=apply) as result:
+            with self.subTest(apply=apply), ws.gate(NOW, **ASK, apply=apply) as result:
                 shown = self.assert_gate(result, 0, "NEEDS_JUDGEMENT", "VALUE")
                 self.assertEqual([(g["gate"], g["result"]) for g in shown["data"]["gates"]],
                                  [("VALUE", "needs_judgement")]
@@ -72,7 +74,7 @@ class GateTests(TempDirTestCase):
             answer = ANSWERS[gate]
             return answer.encode() if gate == "VALUE" else answer  # str and bytes both answer
 
-        with ws.gate(NOW, CANDIDATE, "0.85", title="Lint first", source="review",
+        with ws.gate(NOW, **ASK, title="Lint first", source="review",
                      judge=judge) as dry:
             shown = self.assert_gate(dry, 0, "WRITE", None)
             data = shown["data"]
@@ -90,7 +92,7 @@ class GateTests(TempDirTestCase):
         self.assertEqual(files_of(root), before)  # a dry run writes nothing
 
         asked.clear()
-        with ws.gate(NOW, CANDIDATE, "0.85", title="Lint first", source="review", judge=judge,
+        with ws.gate(NOW, **ASK, title="Lint first", source="review", judge=judge,
                      apply=True) as done:
             data = self.assert_gate(done, 0, "WRITE", None)["data"]
             self.assertEqual(asked, GATES)
@@ -119,7 +121,7 @@ class GateTests(TempDirTestCase):
             questions[gate] = question
             return ANSWERS[gate]
 
-        ws.gate(NOW, CANDIDATE, "0.85", title="Lint first", source="review", client="acme",
+        ws.gate(NOW, **ASK, title="Lint first", source="review", client="acme",
                 judge=judge).close()
         self.assertEqual(list(questions), GATES)
         for gate, question in questions.items():
@@ -146,7 +148,7 @@ class GateTests(TempDirTestCase):
             asked.append(gate)
             return None if gate == "FRESHNESS" else ANSWERS[gate]
 
-        with ws.gate(NOW, CANDIDATE, "0.85", judge=judge, apply=True) as result:
+        with ws.gate(NOW, **ASK, judge=judge, apply=True) as result:
             shown = self.assert_gate(result, 0, "NEEDS_JUDGEMENT", "FRESHNESS")
             self.assertEqual(asked, GATES[:4])
             self.assertEqual([g["result"] for g in shown["data"]["gates"]],
@@ -172,7 +174,7 @@ class GateTests(TempDirTestCase):
                 raise RuntimeError("the judge is down")
             return ANSWERS[gate]
 
-        with ws.gate(NOW, CANDIDATE, "0.85", judge=judge, apply=True) as result:
+        with ws.gate(NOW, **ASK, judge=judge, apply=True) as result:
             message = self.assert_judgement_failed(result, "ALIGNMENT")
             self.assertIn(str(memkit.Status.E_CALLBACK.value), message)  # "returned -50"
             self.assertIsInstance(result.judge_error, RuntimeError)
@@ -182,16 +184,16 @@ class GateTests(TempDirTestCase):
     def test_answers_that_are_not_answers(self):
         root, ws = self.agent()
         before = files_of(root)
-        with ws.gate(NOW, CANDIDATE, "0.85", judge=lambda gate, question: "maybe",
+        with ws.gate(NOW, **ASK, judge=lambda gate, question: "maybe",
                      apply=True) as unparseable:  # memkit refuses the answer itself
             message = self.assert_judgement_failed(unparseable, "VALUE")
             self.assertIn("maybe", message)
             self.assertIsNone(unparseable.judge_error)
-        with ws.gate(NOW, CANDIDATE, "0.85", judge=lambda gate, question: 1) as wrong_type:
+        with ws.gate(NOW, **ASK, judge=lambda gate, question: 1) as wrong_type:
             self.assert_judgement_failed(wrong_type, "VALUE")
             self.assertIsInstance(wrong_type.judge_error, TypeError)
         # mk_judge_fn: the judge must not call back into the library with the workspace.
-        with ws.gate(NOW, CANDIDATE, "0.85", judge=lambda gate, question: ws.status(NOW)) as reentry:
+        with ws.gate(NOW, **ASK, judge=lambda gate, question: ws.status(NOW)) as reentry:
             self.assert_judgement_failed(reentry, "VALUE")
             self.assertIsInstance(reentry.judge_error, memkit.ArgumentError)
 
@@ -199,7 +201,7 @@ class GateTests(TempDirTestCase):
             raise KeyboardInterrupt
 
         with self.assertRaises(KeyboardInterrupt):
-            ws.gate(NOW, CANDIDATE, "0.85", judge=interrupt, apply=True)
+            ws.gate(NOW, **ASK, judge=interrupt, apply=True)
         self.assertEqual(files_of(root), before)
         with ws.status(NOW) as status:  # the workspace is still usable afterwards
             self.assertEqual(status.exit_code, 0, status.json)
@@ -207,7 +209,7 @@ class GateTests(TempDirTestCase):
     def test_time_sensitive_answer_reaches_the_entry(self):
         root, ws = self.agent()
         answers = dict(ANSWERS, FRESHNESS="time_sensitive 2027-01-31")
-        with ws.gate(NOW, "The staging host is db-7 until January.", "0.7",
+        with ws.gate(NOW, text="The staging host is db-7 until January.", confidence="0.7",
                      judge=lambda gate, question: answers[gate], apply=True) as result:
             data = self.assert_gate(result, 0, "WRITE", None)["data"]
             self.assertTrue(result.applied)
@@ -216,27 +218,29 @@ class GateTests(TempDirTestCase):
 
     def test_gate_arguments(self):
         root, ws = self.agent()
+        before = files_of(root)
+        # confidence is a number: a float goes as its decimal text, the CLI's form.
+        with ws.gate(NOW, text=CANDIDATE, confidence=0.85) as number, \
+                ws.gate(NOW, **ASK) as text:
+            self.assertEqual(number.json_bytes, text.json_bytes)
         with self.assertRaises(TypeError):
-            ws.gate(NOW, CANDIDATE, 0.85)  # the Confidence form is a str
-        with self.assertRaises(TypeError):
-            ws.gate(NOW, CANDIDATE, "0.85", judge="yes")
-        with self.assertRaises(TypeError):
-            ws.gate(NOW, 42, "0.85")
+            ws.gate(NOW, **ASK, judge="yes")
+        with self.assertRaises(memkit.Error) as caught:  # the library judges the types
+            ws.gate(NOW, text=42, confidence="0.85")
+        self.assertEqual(caught.exception.message, "--text: takes a string, not an integer")
         with self.assertRaises(memkit.ArgumentError):
-            ws.gate(NOW, CANDIDATE, "0.85", title="a\0b")
-        with self.assertRaises(memkit.ArgumentError):
-            ws.gate(NOW, CANDIDATE, "0.8\0")
+            ws.gate(NOW, **ASK, title="a\0b")
         with self.assertRaises(TypeError):
-            ws.gate(NOW, CANDIDATE, "0.85", None, None)  # title and the rest are keyword-only
+            ws.gate(NOW, CANDIDATE)  # gate has no positional: text is a keyword
+        self.assertEqual(files_of(root), before)
 
         asked = []
         custodian = memkit.Workspace.open(self.project("inbox_dedupe", name="custodian"))
-        with custodian, custodian.gate(NOW, CANDIDATE, "0.85",
-                                       judge=lambda g, q: asked.append(g)) as result:
-            self.assertEqual(result.exit_code, 2, result.json)
-            self.assertEqual([(f["code"], f["fatal"])
-                              for f in json.loads(result.json)["findings"]],
-                             [("MK-ARG-001", True)])
+        with custodian, self.assertRaises(memkit.Error) as caught:
+            custodian.run(NOW, "memorybox", "gate", text=CANDIDATE, confidence="0.85",
+                          judge=lambda g, q: asked.append(g))
+        self.assertEqual(caught.exception.code, memkit.Status.E_ARG)
+        self.assertIn("another layout", caught.exception.message)
         self.assertEqual(asked, [])
 
 
@@ -268,7 +272,7 @@ class MoveTests(TempDirTestCase):
         root, ws = self.agent()
         before = files_of(root)
         for file in (None, "memory/ACTIVE_TASKS.md"):
-            with self.subTest(file=file), ws.plan_memorybox_compact(NOW, file=file) as plan:
+            with self.subTest(file=file), ws.compact(NOW, file=file) as plan:
                 self.assertEqual(plan.exit_code, 0, plan.json)
                 shown = json.loads(plan.json)
                 self.assertEqual(shown["command"], "memorybox compact")
@@ -292,14 +296,15 @@ class MoveTests(TempDirTestCase):
         self.assertEqual(files_of(root), before)  # dry runs write nothing
 
         # A stale Plan ID is a result, not an exception, and writes nothing.
-        with ws.apply_memorybox_compact(NOW, "0000000000000000",
-                                        file="memory/ACTIVE_TASKS.md") as stale:
+        with ws.compact(NOW, file="memory/ACTIVE_TASKS.md", apply=True,
+                        confirm_plan="0000000000000000") as stale:
             self.assertEqual(stale.exit_code, 2, stale.json)
             self.assertFalse(stale.applied)
             self.assertIn("MK-PLAN-001", [f["code"] for f in json.loads(stale.json)["findings"]])
         self.assertEqual(files_of(root), before)
 
-        with ws.apply_memorybox_compact(NOW, plan_id, file="memory/ACTIVE_TASKS.md") as done:
+        with ws.compact(NOW, file="memory/ACTIVE_TASKS.md", apply=True,
+                        confirm_plan=plan_id) as done:
             self.assertEqual(done.exit_code, 0, done.json)
             self.assertTrue(done.applied)
             self.assertEqual(done.plan_id, plan_id)
@@ -319,26 +324,26 @@ class MoveTests(TempDirTestCase):
             self.assertNotIn(line, tasks)
         self.assertEqual(len(re.findall(r"^- \[ \] open task", tasks, re.MULTILINE)), 40)
         self.assertEqual(len(re.findall(r"^- \[x\] recent task", tasks, re.MULTILINE)), 6)
-        with ws.plan_memorybox_compact(NOW, file="memory/ACTIVE_TASKS.md") as again:
+        with ws.compact(NOW, file="memory/ACTIVE_TASKS.md") as again:
             self.assertEqual(again.exit_code, 0, again.json)
             self.assertEqual(json.loads(again.json)["data"]["actions"], [])
             self.assertIsNone(again.plan_id)  # nothing left to apply
 
     def test_compact_force_and_arguments(self):
         root, ws = self.agent()
-        with ws.plan_memorybox_compact(NOW, file="memory/PATTERNS.md") as calm:
+        with ws.compact(NOW, file="memory/PATTERNS.md") as calm:
             self.assertEqual(json.loads(calm.json)["data"]["actions"], [])  # 2 of 30 patterns
-        with ws.plan_memorybox_compact(NOW, file="memory/PATTERNS.md", force=True) as forced:
+        with ws.compact(NOW, file="memory/PATTERNS.md", force=True) as forced:
             self.assertEqual(forced.exit_code, 0, forced.json)
             self.assertNotEqual(json.loads(forced.json)["data"]["actions"], [])  # flag reached C
-        with ws.plan_memorybox_compact(NOW, file="memory/LONG_TERM.md") as other:
+        with ws.compact(NOW, file="memory/LONG_TERM.md") as other:
             self.assertEqual(other.exit_code, 2, other.json)  # not one of the five rules' files
         with self.assertRaises(memkit.ArgumentError):
-            ws.plan_memorybox_compact(NOW, file="memory/\0PATTERNS.md")
+            ws.compact(NOW, file="memory/\0PATTERNS.md")
         with self.assertRaises(memkit.ArgumentError):
-            ws.apply_memorybox_compact(NOW, "0123\0")
-        with self.assertRaises(TypeError):
-            ws.plan_memorybox_compact(NOW, file=3)
+            ws.compact(NOW, apply=True, confirm_plan="0123\0")
+        with self.assertRaises(memkit.Error):  # --file takes text
+            ws.compact(NOW, file=3)
 
     def pattern_ids(self, ws):
         with ws.decay(NOW, file="memory/PATTERNS.md") as decay:
@@ -352,23 +357,24 @@ class MoveTests(TempDirTestCase):
         retry, _ = self.pattern_ids(ws)
         self.assertRegex(retry, r"^memory/PATTERNS\.md#[0-9a-f]{12}$")
         before = files_of(root)
-        with ws.plan_promote(NOW, retry) as plan:
+        with ws.promote(NOW, entry=retry) as plan:
             self.assertEqual(plan.exit_code, 0, plan.json)
             self.assertEqual(json.loads(plan.json)["command"], "memorybox promote")
             self.assertEqual(plan.plan_operation_count, 2)
             self.assertFalse(plan.applied)
             plan_id = plan.plan_id
         self.assertEqual(files_of(root), before)
-        with ws.apply_promote(NOW, retry, "0000000000000000") as stale:
+        with ws.promote(NOW, entry=retry, apply=True, confirm_plan="0000000000000000") as stale:
             self.assertEqual(stale.exit_code, 2, stale.json)
             self.assertFalse(stale.applied)
         self.assertEqual(files_of(root), before)
-        with ws.apply_promote(NOW, retry, plan_id) as done:
+        with ws.promote(NOW, entry=retry, apply=True, confirm_plan=plan_id) as done:
             self.assertEqual(done.exit_code, 0, done.json)
             self.assertTrue(done.applied)
             self.assertEqual(json.loads(done.json)["data"]["written"],
                              ["memory/PATTERNS.md", "memory/SOP_LIBRARY.md"])
-        section = "## Retry with backoff\nConfidence: 0.90\nVerified: 2026-11-20\nLast-Used: 2026-11-28\n"
+        section = ("## Retry with backoff\nConfidence: 0.90\nVerified: 2026-11-20\n"
+                   "Last-Used: 2026-11-28\n")
         self.assertEqual((root / "memory/PATTERNS.md").read_text(),
                          "# PATTERNS\n\n## Log everything\nLast-Used: 2026-08-01\n")
         self.assertTrue((root / "memory/SOP_LIBRARY.md").read_text().endswith(section))
@@ -377,7 +383,7 @@ class MoveTests(TempDirTestCase):
         root, ws = self.agent()
         _, log = self.pattern_ids(ws)
         before = files_of(root)
-        with ws.plan_archive_entry(NOW, log) as plan:
+        with ws.update(NOW, entry=log, resolve="archive") as plan:
             self.assertEqual(plan.exit_code, 0, plan.json)
             shown = json.loads(plan.json)
             self.assertEqual(shown["command"], "memorybox update")
@@ -386,44 +392,38 @@ class MoveTests(TempDirTestCase):
                              ["memory/ARCHIVES/patterns-2026-11.md", "memory/PATTERNS.md"])
             plan_id = plan.plan_id
         self.assertEqual(files_of(root), before)
-        with ws.apply_archive_entry(NOW, log, plan_id) as done:
+        with ws.update(NOW, entry=log, resolve="archive", apply=True,
+                       confirm_plan=plan_id) as done:
             self.assertEqual(done.exit_code, 0, done.json)
             self.assertTrue(done.applied)
             self.assertEqual(done.plan_id, plan_id)
         self.assertNotIn("Log everything", (root / "memory/PATTERNS.md").read_text())
         self.assertIn("## Log everything\nLast-Used: 2026-08-01\n",
                       (root / "memory/ARCHIVES/patterns-2026-11.md").read_text())
-        with ws.apply_archive_entry(NOW, log, plan_id) as gone:  # the entry is no longer there
+        with ws.update(NOW, entry=log, resolve="archive", apply=True,
+                       confirm_plan=plan_id) as gone:  # the entry is no longer there
             self.assertEqual(gone.exit_code, 2, gone.json)
             self.assertFalse(gone.applied)
 
     def test_moves_refuse_other_entries_and_layouts(self):
         root, ws = self.agent()
-        with ws.plan_promote(NOW, "memory/LONG_TERM.md#000000000000") as other:
+        with ws.promote(NOW, entry="memory/LONG_TERM.md#000000000000") as other:
             self.assertEqual(other.exit_code, 2, other.json)
             self.assertEqual([f["code"] for f in json.loads(other.json)["findings"]],
                              ["MK-ARG-001"])
         with self.assertRaises(memkit.ArgumentError):
-            ws.plan_archive_entry(NOW, "memory/PATTERNS.md#\0")
-        custodian = memkit.Workspace.open(self.project("inbox_dedupe", name="custodian"))
+            ws.update(NOW, entry="memory/PATTERNS.md#\0", resolve="archive")
         plan_id = "0123456789abcdef"
-        commands = {
-            "plan_memorybox_compact": lambda: custodian.plan_memorybox_compact(NOW),
-            "apply_memorybox_compact": lambda: custodian.apply_memorybox_compact(NOW, plan_id),
-            "plan_promote": lambda: custodian.plan_promote(NOW, "memory/PATTERNS.md#0"),
-            "apply_promote": lambda: custodian.apply_promote(NOW, "memory/PATTERNS.md#0", plan_id),
-            "plan_archive_entry": lambda: custodian.plan_archive_entry(NOW, "memory/PATTERNS.md#0"),
-            "apply_archive_entry": lambda: custodian.apply_archive_entry(
-                NOW, "memory/PATTERNS.md#0", plan_id),
-        }
-        with custodian:
-            for name, command in commands.items():
-                with self.subTest(command=name), command() as result:
-                    self.assertEqual(result.exit_code, 2, result.json)
-                    self.assertEqual([(f["code"], f["fatal"])
-                                      for f in json.loads(result.json)["findings"]],
-                                     [("MK-ARG-001", True)])
-                    self.assertFalse(result.applied)
+        with memkit.Workspace.open(self.project("inbox_dedupe", name="custodian")) as custodian:
+            for verb, arguments in (("compact", {}),
+                                    ("compact", {"apply": True, "confirm_plan": plan_id}),
+                                    ("promote", {"entry": "memory/PATTERNS.md#0"}),
+                                    ("update", {"entry": "memory/PATTERNS.md#0",
+                                                "resolve": "archive"})):
+                with self.subTest(verb=verb, **arguments), \
+                        self.assertRaises(memkit.Error) as caught:
+                    custodian.run(NOW, "memorybox", verb, **arguments)
+                self.assertEqual(caught.exception.code, memkit.Status.E_ARG)
 
 
 if __name__ == "__main__":

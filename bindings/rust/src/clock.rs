@@ -1,6 +1,6 @@
 //! Section - Clock of memkit.h: the instant and UTC offset every command runs at.
 
-use crate::c_text::text_cstring;
+use crate::c_text::c_string;
 use crate::error::{check, Error, Result};
 use crate::sys;
 use std::str::FromStr;
@@ -17,7 +17,7 @@ impl Clock {
     /// or `"...Z"`. A time without an offset is an `MK_E_ARG` error.
     #[doc(alias = "mk_clock_parse")]
     pub fn parse(rfc3339: &str) -> Result<Clock> {
-        let text = text_cstring("rfc3339", rfc3339)?;
+        let text = c_string("rfc3339", rfc3339)?;
         let mut raw = sys::mk_clock::default();
         // SAFETY: both pointers are valid for the call; `raw` is written only on success.
         check(unsafe { sys::mk_clock_parse(&mut raw, text.as_ptr()) })?;

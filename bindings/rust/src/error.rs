@@ -9,7 +9,7 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 /// A failed call: its `mk_status` code, that code's name and the library's explanation.
 ///
-/// The message is `mk_last_error_message()`, read right after the failing call on the same thread;
+/// The message is `mk_error_message()`, read right after the failing call on the same thread;
 /// failures found before the library is called (a NUL byte inside a string, bytes that are not
 /// UTF-8) carry the code the library would give them and a message written here.
 #[derive(Clone, PartialEq, Eq)]
@@ -32,15 +32,10 @@ impl Error {
     /// The error of the call that just returned `status`. Must run before any other `mk_` call
     /// on this thread: the message is only valid until then.
     pub(crate) fn last(status: sys::mk_status) -> Error {
-        // SAFETY: mk_last_error_message never returns NULL; the string is valid until the next
+        // SAFETY: mk_error_message never returns NULL; the string is valid until the next
         // mk_ call on this thread, and is copied before one can happen.
-        let message = unsafe { CStr::from_ptr(sys::mk_last_error_message()) };
+        let message = unsafe { CStr::from_ptr(sys::mk_error_message()) };
         Error::new(status, message.to_string_lossy().into_owned())
-    }
-
-    /// A NUL-terminated argument that holds a NUL byte, which C would silently cut.
-    pub(crate) fn interior_nul(what: &str) -> Error {
-        Error::new(sys::MK_E_ARG, format!("{}: contains a NUL byte", what))
     }
 
     /// The `mk_status` code: one of the negative `sys::MK_E_*` constants.
@@ -102,9 +97,9 @@ pub fn status_name(status: i32) -> &'static str {
 /// The message that explains the last failure of an `mk_` call on this thread, or `""`.
 ///
 /// Every [`Error`] already carries it; this is for code that calls [`sys`](crate::sys) directly.
-#[doc(alias = "mk_last_error_message")]
-pub fn last_error_message() -> String {
+#[doc(alias = "mk_error_message")]
+pub fn error_message() -> String {
     // SAFETY: never NULL; copied before any other mk_ call on this thread.
-    let message = unsafe { CStr::from_ptr(sys::mk_last_error_message()) };
+    let message = unsafe { CStr::from_ptr(sys::mk_error_message()) };
     message.to_string_lossy().into_owned()
 }

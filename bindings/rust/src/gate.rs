@@ -1,14 +1,10 @@
-//! The gate section of memkit.h (`mk_gate`, `mk_judge_fn`, `mk_gate_candidate`): what
-//! [`Workspace::gate`](crate::Workspace::gate) asks the host, and what the host wants remembered.
+//! The judge of memkit.h (`mk_gate`, `mk_judge_fn`): what `memorybox gate` asks the host, and
+//! the host's closure that answers it.
 
-use crate::c_text::{ptr_or_null, text_cstring};
-use crate::error::Result;
 use crate::sys;
-use std::ffi::CString;
 use std::fmt;
 use std::os::raw::{c_char, c_void};
 use std::panic::{self, AssertUnwindSafe};
-use std::ptr;
 use std::slice;
 use std::str;
 
@@ -81,98 +77,51 @@ impl fmt::Display for Gate {
     }
 }
 
-/// What the host wants remembered, the candidate of [`Workspace::gate`](crate::Workspace::gate)
-/// (`mk_gate_candidate`): its text and confidence (required), and optionally a title, a source
-/// and a client.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GateCandidate {
-    text: String,
-    confidence: String,
-    title: Option<String>,
-    source: Option<String>,
-    client: Option<String>,
-}
-
-impl GateCandidate {
-    /// `--text TEXT --confidence C`: `confidence` in the Confidence form, e.g. `"0.85"`, `"1"`
-    /// (0 to 1 with at most two decimals; another form gives a result with a fatal finding).
-    pub fn new(text: impl Into<String>, confidence: impl Into<String>) -> GateCandidate {
-        GateCandidate {
-            text: text.into(),
-            confidence: confidence.into(),
-            title: None,
-            source: None,
-            client: None,
-        }
-    }
-
-    /// `--title`: required for section files (e.g. memory/PATTERNS.md) and memory/SESSION_LOG.md.
-    pub fn title(mut self, title: impl Into<String>) -> GateCandidate {
-        self.title = Some(title.into());
-        self
-    }
-
-    /// `--source`: becomes the entry's `Source:` line.
-    pub fn source(mut self, source: impl Into<String>) -> GateCandidate {
-        self.source = Some(source.into());
-        self
-    }
-
-    /// `--client`: becomes the entry's `Client:` line.
-    pub fn client(mut self, client: impl Into<String>) -> GateCandidate {
-        self.client = Some(client.into());
-        self
-    }
-
-    /// The C struct and the strings it points into (`text` points into `self`); both must
-    /// outlive the call.
-    #[doc(alias = "mk_gate_candidate_init")]
-    pub(crate) fn to_raw(&self) -> Result<(sys::mk_gate_candidate, [Option<CString>; 4])> {
-        let optional = |what: &str, text: &Option<String>| match text {
-            Some(text) => text_cstring(what, text).map(Some),
-            None => Ok(None),
-        };
-        let strings = [
-            Some(text_cstring("candidate.confidence", &self.confidence)?),
-            optional("candidate.title", &self.title)?,
-            optional("candidate.source", &self.source)?,
-            optional("candidate.client", &self.client)?,
-        ];
-        let mut raw = sys::mk_gate_candidate {
-            version: 0,
-            text: ptr::null(),
-            text_size: 0,
-            confidence: ptr::null(),
-            title: ptr::null(),
-            source: ptr::null(),
-            client: ptr::null(),
-        };
-        // SAFETY: `raw` is a valid struct to fill.
-        unsafe { sys::mk_gate_candidate_init(&mut raw) };
-        raw.text = self.text.as_ptr() as *const c_char;
-        raw.text_size = self.text.len();
-        raw.confidence = ptr_or_null(&strings[0]);
-        raw.title = ptr_or_null(&strings[1]);
-        raw.source = ptr_or_null(&strings[2]);
-        raw.client = ptr_or_null(&strings[3]);
-        Ok((raw, strings))
-    }
-}
-
-/// The host's judgement, as [`Workspace::gate`](crate::Workspace::gate) takes it: called with
-/// the gate and its question (the JSON object `{"candidate", "categories", "category",
-/// "category_entries", "gate", "near_duplicates"}`), it returns the answer's text, or `None` to
-/// abstain (the run stops there with NEEDS_JUDGEMENT).
+/// The host's judgement, as [`Request::judge`](crate::Request::judge) and the `memorybox gate`
+/// builder take it: called on the running thread with the gate and its question (the JSON object
+/// `{"candidate", "categories", "category", "category_entries", "gate", "near_duplicates"}`), it
+/// returns the answer's text in its gate's form, or `None` to abstain (the run stops there with
+/// NEEDS_JUDGEMENT). A panic in it is caught and fails the gate with the fatal finding
+/// MK-BOX-005, kept on the result (exit code 2), never unwinding into C. It must not run a
+/// command on its own workspace (memkit.h): such a run is refused with `MK_E_ARG`.
+///
+/// ```
+/// # let tmp = std::env::temp_dir().join(format!("memkit-gate-doc-{}", std::process::id()));
+/// # std::fs::create_dir_all(&tmp).unwrap();
+/// use memkit::{Clock, Gate, Layout, Workspace, WorkspaceOptions};
+///
+/// let now = Clock::parse("2026-11-30T10:00:00+01:00")?;
+/// let options = WorkspaceOptions::new().layout(Layout::MemoryBox);
+/// let ws = Workspace::open_with(&tmp, &options)?; // an agent root: brain/, memory/
+/// ws.memorybox_init().run(&now)?;
+/// # std::fs::write(tmp.join("memory/LONG_TERM.md"), "# LONG_TERM\n\n## Tooling\n").unwrap();
+/// let judge = |gate: Gate, _question: &str| match gate {
+///     Gate::Value => Some("yes".to_string()),
+///     Gate::Alignment => Some("existing Tooling".to_string()),
+///     Gate::Redundancy => Some("none".to_string()),
+///     Gate::Freshness => Some("stable".to_string()),
+///     Gate::Placement => Some("2 memory/LONG_TERM.md".to_string()),
+///     Gate::Other(_) => None, // abstain
+/// };
+/// let candidate = || ws.memorybox_gate().text("Deploys go through staging").confidence(0.85);
+/// let dry = candidate().judge(judge).run(&now)?; // WRITE, but writes nothing
+/// assert!(dry.json()?.contains("\"outcome\":\"WRITE\""));
+/// let done = candidate().judge(judge).apply(true).run(&now)?; // under ## Tooling
+/// assert!(done.applied());
+/// let stopped = candidate().apply(true).run(&now)?; // no judge: stops at VALUE
+/// assert!(stopped.json()?.contains("\"stopped_at\":\"VALUE\""));
+/// # drop(ws);
+/// # std::fs::remove_dir_all(&tmp).unwrap();
+/// # Ok::<(), memkit::Error>(())
+/// ```
+#[doc(alias = "mk_judge_fn")]
 pub type Judge<'a> = dyn FnMut(Gate, &str) -> Option<String> + 'a;
 
-/// What mk_workspace_gate's payload points at: the host's judge for the whole call.
-pub(crate) struct JudgeCall<'a, 'b> {
-    pub(crate) judge: &'a mut Judge<'b>,
-}
-
-/// The `mk_judge_fn` handed to mk_workspace_gate. No panic may unwind into C++: a panicking
-/// judge (or a question that is not UTF-8, or a failed answer write) returns MK_E_CALLBACK, which
-/// is neither MK_JUDGE_ANSWER nor MK_JUDGE_ABSTAIN, so the result carries MK-BOX-005.
+/// The `mk_judge_fn` handed to mk_request_set_judge; its payload is the `&mut Box<Judge>` that
+/// [`Request::run`](crate::Request::run) keeps alive for the whole run. No panic may unwind into
+/// C++: a panicking judge (or a question that is not UTF-8, or a failed answer write) returns
+/// MK_E_CALLBACK, which is neither MK_JUDGE_ANSWER nor MK_JUDGE_ABSTAIN, so the result carries
+/// MK-BOX-005.
 pub(crate) unsafe extern "C" fn judge_trampoline(
     gate: sys::mk_gate,
     question_json: *const c_char,
@@ -184,8 +133,8 @@ pub(crate) unsafe extern "C" fn judge_trampoline(
     if payload.is_null() {
         return sys::MK_E_CALLBACK;
     }
-    // SAFETY: payload is the &mut JudgeCall that Workspace::gate passed, alive for the whole call.
-    let call = &mut *(payload as *mut JudgeCall<'_, '_>);
+    // SAFETY: payload is the &mut Box<Judge> that Request::run passed, alive for the whole run.
+    let judge = &mut *(payload as *mut Box<Judge<'_>>);
     let question: &[u8] = if question_size == 0 || question_json.is_null() {
         &[]
     } else {
@@ -196,7 +145,6 @@ pub(crate) unsafe extern "C" fn judge_trampoline(
         Ok(question) => question,
         Err(_) => return sys::MK_E_CALLBACK,
     };
-    let judge = &mut call.judge;
     match panic::catch_unwind(AssertUnwindSafe(|| judge(Gate::from_raw(gate), question))) {
         Ok(Some(text)) => {
             let write = match answer {

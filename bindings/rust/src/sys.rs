@@ -222,7 +222,7 @@ extern "C" {
     pub fn mk_request_set_bool(req: *mut mk_request, name: *const c_char, value: i32) -> mk_status;
     // mk_status mk_request_set_list(mk_request* req, const char* name, const char* const* items,
     //                               size_t count);
-    pub fn mk_request_set_list(req: *mut mk_request, name: *const c_char, items: *mut *const c_char, count: usize) -> mk_status;
+    pub fn mk_request_set_list(req: *mut mk_request, name: *const c_char, items: *const *const c_char, count: usize) -> mk_status;
 }
 
 /// `typedef int32_t mk_gate;`

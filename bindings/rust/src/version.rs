@@ -6,7 +6,7 @@ use crate::sys;
 use std::ffi::CStr;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-/// The loaded library's version, as MAJOR * 10000 + MINOR * 100 + PATCH (100 for 0.1.0).
+/// The loaded library's version, as MAJOR * 10000 + MINOR * 100 + PATCH (200 for 0.2.0).
 #[doc(alias = "mk_version_number")]
 pub fn version() -> i32 {
     // SAFETY: no arguments, a plain value.
@@ -48,11 +48,12 @@ pub fn check_version() -> Result<()> {
         return Err(Error::new(
             sys::MK_E_INTERNAL,
             format!(
-                "the loaded libmemkit is version {} ({}), but this binding was written for {} ({})",
+                "the loaded libmemkit is version {} ({}), but this binding was written for {}.{}.{}",
                 loaded,
                 version_string(),
-                sys::MK_VERSION_NUMBER,
-                sys::MK_VERSION_STRING
+                sys::MK_VERSION_MAJOR,
+                sys::MK_VERSION_MINOR,
+                sys::MK_VERSION_PATCH
             ),
         ));
     }

@@ -1,12 +1,9 @@
-//! Curated memory (spec curated.md) through the binding: a store opened with `Layout::Curated`,
-//! `memkit curated` commands by `Workspace::curated_run`, and the refusals that write nothing.
+//! Curated memory (spec curated.md) through the generated builders on a store opened with
+//! `Layout::Curated`: positionals, two-word verbs, and the refusals that write nothing.
 mod common;
 
 use common::{data_of, envelope, finding_codes, Json, TempDir};
-use memkit::{
-    sys, AddOptions, Clock, CommandResult, CuratedCommand, CuratedOptions, Layout, TiersCommand,
-    TiersOptions, Workspace, WorkspaceOptions,
-};
+use memkit::{sys, Clock, CommandResult, Layout, Workspace, WorkspaceOptions};
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::Path;
@@ -19,30 +16,24 @@ fn curated_options() -> WorkspaceOptions {
     WorkspaceOptions::new().layout(Layout::Curated)
 }
 
+fn ok(result: memkit::Result<CommandResult>) -> CommandResult {
+    result.unwrap_or_else(|e| panic!("an error, not a result: {}", e))
+}
+
 /// The row file after the first add (§4): the field order, the thread's status, no optional
 /// field.
 const PROJECT_ROWS: &str = "# Curated memory: project\n\n## project_a\nType: project\n\
 Class: thread\nStatus: open\nAudience: any\nCreated: 2026-11-30T09:00:00.000Z\n\
 Updated: 2026-11-30T09:00:00.000Z\n\nFix the flaky build\n";
 
-fn add_a() -> CuratedOptions {
-    CuratedOptions::new()
+fn add_a(ws: &Workspace) -> memkit::commands::CuratedAdd<'_> {
+    ws.curated_add()
         .workspace("ws1")
         .name("project_a")
         .type_("project")
         .body("Fix the flaky build")
-        .row_class("thread")
+        .class("thread")
         .status("open")
-}
-
-fn run(
-    ws: &mut Workspace,
-    now: &Clock,
-    command: CuratedCommand,
-    options: CuratedOptions,
-) -> CommandResult {
-    ws.curated_run(now, command, &options)
-        .unwrap_or_else(|e| panic!("curated {}: {}", command, e))
 }
 
 /// Every file under `root` but `.memkit/` (relative path -> bytes): what the commands wrote.
@@ -93,11 +84,11 @@ fn a_missing_store_opens_and_memory_dir_or_a_file_is_refused() {
 fn add_then_show_then_a_refused_reclassify_writes_nothing() {
     let tmp = TempDir::new("curated-add");
     let store = tmp.path().join("store");
-    let mut ws = Workspace::open_with(&store, &curated_options()).unwrap();
+    let ws = Workspace::open_with(&store, &curated_options()).unwrap();
     let now = at("2026-11-30T09:00:00Z");
     let later = at("2026-11-30T10:00:00Z");
 
-    let dry = run(&mut ws, &now, CuratedCommand::Add, add_a().dry_run(true));
+    let dry = ok(add_a(&ws).dry_run(true).run(&now));
     assert_eq!((dry.exit_code(), dry.applied()), (0, false));
     let entry = data_of(&dry)
         .get("entry")
@@ -106,7 +97,7 @@ fn add_then_show_then_a_refused_reclassify_writes_nothing() {
     assert!(entry.unwrap().starts_with("## project_a\nType: project\n"));
     assert!(files(&store).is_empty(), "a dry run writes nothing");
 
-    let added = run(&mut ws, &now, CuratedCommand::Add, add_a());
+    let added = ok(add_a(&ws).run(&now));
     assert_eq!(
         (added.exit_code(), added.applied()),
         (0, true),
@@ -114,8 +105,10 @@ fn add_then_show_then_a_refused_reclassify_writes_nothing() {
         added.json().unwrap()
     );
     assert_eq!(added.plan_id(), None);
-    let data = data_of(&added);
-    assert_eq!(data.get("action").and_then(Json::as_str), Some("inserted"));
+    assert_eq!(
+        data_of(&added).get("action").and_then(Json::as_str),
+        Some("inserted")
+    );
     assert_eq!(
         envelope(&added).get("command").and_then(Json::as_str),
         Some("curated add")
@@ -125,30 +118,30 @@ fn add_then_show_then_a_refused_reclassify_writes_nothing() {
         PROJECT_ROWS
     );
 
-    let named = CuratedOptions::new().workspace("ws1").name("project_a");
-    let shown = run(
-        &mut ws,
-        &later,
-        CuratedCommand::Show,
-        named.clone().links(true),
-    );
+    // NAME is a positional of show and reclassify.
+    let shown = ok(ws
+        .curated_show()
+        .workspace("ws1")
+        .name("project_a")
+        .links(true)
+        .run(&later));
     assert_eq!((shown.exit_code(), shown.applied()), (0, false));
     let view = data_of(&shown);
     assert_eq!(
         view.get("body").and_then(Json::as_str),
         Some("Fix the flaky build")
     );
-    assert_eq!(view.get("status").and_then(Json::as_str), Some("open"));
     assert_eq!(view.get("deliberate_count").and_then(Json::as_u64), Some(1));
     let before = files(&store);
 
     // §14: reclassify --status open on what would be an anchor is MK-CUR-007, fatal.
-    let refused = run(
-        &mut ws,
-        &later,
-        CuratedCommand::Reclassify,
-        named.row_class("anchor").status("open"),
-    );
+    let refused = ok(ws
+        .curated_reclassify()
+        .workspace("ws1")
+        .name("project_a")
+        .class("anchor")
+        .status("open")
+        .run(&later));
     assert_eq!(refused.exit_code(), 2, "{}", refused.json().unwrap());
     assert_eq!(finding_codes(&refused), ["MK-CUR-007"]);
     assert!(!refused.applied());
@@ -156,43 +149,87 @@ fn add_then_show_then_a_refused_reclassify_writes_nothing() {
 }
 
 #[test]
-fn missing_workspace_unknown_options_and_bad_requests() {
+fn two_positionals_and_a_two_word_verb_reach_their_command() {
+    let tmp = TempDir::new("curated-link");
+    let store = tmp.path().join("store");
+    let ws = Workspace::open_with(&store, &curated_options()).unwrap();
+    let now = at("2026-11-30T09:00:00Z");
+    for name in ["feedback_a", "feedback_b"] {
+        let added = ok(ws
+            .curated_add()
+            .workspace("ws1")
+            .name(name)
+            .type_("feedback")
+            .body("noted")
+            .run(&now));
+        assert_eq!(added.exit_code(), 0, "{}", added.json().unwrap());
+    }
+    // SRC and DST are given in either order: the library places them.
+    let linked = ok(ws
+        .curated_link()
+        .dst("feedback_a")
+        .src("feedback_b")
+        .kind("supersedes")
+        .workspace("ws1")
+        .run(&now));
+    assert_eq!(linked.exit_code(), 0, "{}", linked.json().unwrap());
+    assert!(linked.applied());
+    let shown = ok(ws
+        .curated_show()
+        .workspace("ws1")
+        .name("feedback_b")
+        .links(true)
+        .run(&now));
+    assert!(
+        shown.json().unwrap().contains("feedback_a"),
+        "{}",
+        shown.json().unwrap()
+    );
+
+    let event = ok(ws
+        .curated_event_add()
+        .workspace("ws1")
+        .type_("deploy")
+        .payload(r#"{"ok":true}"#)
+        .run(&now));
+    assert_eq!(event.exit_code(), 0, "{}", event.json().unwrap());
+    assert!(event.applied());
+    assert_eq!(
+        envelope(&event).get("command").and_then(Json::as_str),
+        Some("curated event add")
+    );
+}
+
+#[test]
+fn missing_workspace_and_bad_values_are_findings() {
     let tmp = TempDir::new("curated-refusals");
     let store = tmp.path().join("store");
-    let mut ws = Workspace::open_with(&store, &curated_options()).unwrap();
+    let ws = Workspace::open_with(&store, &curated_options()).unwrap();
     let now = at("2026-11-30T09:00:00Z");
     // The library reads no MEMKIT_WORKSPACE: no workspace is the CLI's missing_scope.
-    let result = run(&mut ws, &now, CuratedCommand::Stats, CuratedOptions::new());
+    let result = ok(ws.curated_stats().run(&now));
     assert_eq!(finding_codes(&result), ["MK-CUR-001"]);
     assert_eq!(result.exit_code(), 2);
-    let result = run(&mut ws, &now, CuratedCommand::Add, add_a().limit(3));
-    assert_eq!(finding_codes(&result), ["MK-ARG-001"]);
-    assert!(result.json().unwrap().contains("--limit"));
     // "-" is the CLI's standard input, which a library call has not.
-    let from_stdin = CuratedOptions::new()
+    let from_stdin = ok(ws
+        .curated_add()
         .workspace("ws1")
         .name("project_b")
         .type_("project")
-        .body_file("-");
-    let result = run(&mut ws, &now, CuratedCommand::Add, from_stdin);
-    assert_eq!(finding_codes(&result), ["MK-ARG-001"]);
+        .body_file("-")
+        .run(&now));
+    assert_eq!(finding_codes(&from_stdin), ["MK-ARG-001"]);
     assert!(files(&store).is_empty());
-    let error = ws
-        .curated_run(
-            &now,
-            CuratedCommand::List,
-            &CuratedOptions::new().limit(i64::MIN),
-        )
-        .err()
-        .unwrap();
+    // An option add does not take is refused by the request, before anything runs.
+    let error = memkit::Request::from(add_a(&ws))
+        .int("limit", 3)
+        .run(&now)
+        .unwrap_err();
     assert_eq!(error.code(), sys::MK_E_ARG);
+    assert_eq!(error.message(), "limit: not an argument of curated add");
+    assert!(files(&store).is_empty());
     // recover is a curated command here (it needs the workspace); nothing is unfinished.
-    let result = run(
-        &mut ws,
-        &now,
-        CuratedCommand::Recover,
-        CuratedOptions::new().workspace("ws1"),
-    );
+    let result = ok(ws.curated_recover().workspace("ws1").run(&now));
     assert_eq!(result.exit_code(), 0, "{}", result.json().unwrap());
     assert_eq!(
         data_of(&result)
@@ -200,35 +237,4 @@ fn missing_workspace_unknown_options_and_bad_requests() {
             .and_then(Json::as_str),
         Some("clean")
     );
-}
-
-#[test]
-fn other_layouts_commands_are_fatal_findings_both_ways() {
-    let tmp = TempDir::new("curated-layouts");
-    let store = tmp.path().join("store");
-    let mut ws = Workspace::open_with(&store, &curated_options()).unwrap();
-    let now = at("2026-11-30T09:00:00Z");
-    let results = [
-        ws.status(&now).unwrap(),
-        ws.add(&now, "a note", &AddOptions::new("project")).unwrap(),
-        ws.recover(&now, false, false).unwrap(),
-        ws.tiers_run(&now, TiersCommand::Init, &TiersOptions::new())
-            .unwrap(),
-    ];
-    for result in &results {
-        assert_eq!(result.exit_code(), 2, "{}", result.json().unwrap());
-        assert_eq!(finding_codes(result), ["MK-ARG-001"]);
-        assert!(!result.applied());
-    }
-    assert!(files(&store).is_empty());
-
-    let tiers_root = tmp.path().join("tiers");
-    fs::create_dir(&tiers_root).unwrap();
-    let mut tiers =
-        Workspace::open_with(&tiers_root, &WorkspaceOptions::new().layout(Layout::Tiers)).unwrap();
-    let result = run(&mut tiers, &now, CuratedCommand::Add, add_a());
-    assert_eq!(result.exit_code(), 2);
-    assert_eq!(finding_codes(&result), ["MK-ARG-001"]);
-    assert!(result.json().unwrap().contains("MK_LAYOUT_CURATED"));
-    assert!(files(&tiers_root).is_empty());
 }

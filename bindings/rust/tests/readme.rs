@@ -92,21 +92,33 @@ fn doc_example_of(file: &str, alias: &str) -> Vec<String> {
         .collect()
 }
 
-#[test]
-fn the_readme_s_tiers_example_is_the_tested_one() {
-    let readme = readme_block_under("### Three-tier session memory");
+/// Asserts that the README's block under `heading` appears, line for line, in the doc example
+/// marked `alias` in `file` (which may add lines around it).
+fn assert_readme_block_is_tested(heading: &str, file: &str, alias: &str) {
+    let readme = readme_block_under(heading);
     assert!(
-        readme.len() >= 10,
-        "no tiers example in README.md: {:?}",
+        readme.len() >= 5,
+        "no example under {} in README.md: {:?}",
+        heading,
         readme
     );
-    // The doctest adds its imports and clock above the README's lines.
-    let doc = doc_example_of("src/workspace.rs", "mk_tiers_run");
+    let doc = doc_example_of(file, alias);
     assert!(
         doc.windows(readme.len())
             .any(|window| window == readme.as_slice()),
-        "README:\n{}\n\ndoc example of tiers_run:\n{}",
+        "README:\n{}\n\ndoc example of {}:\n{}",
         readme.join("\n"),
+        alias,
         doc.join("\n")
     );
+}
+
+#[test]
+fn the_readme_s_request_example_is_the_tested_one() {
+    assert_readme_block_is_tested("## Commands", "src/request.rs", "mk_request");
+}
+
+#[test]
+fn the_readme_s_judge_example_is_the_tested_one() {
+    assert_readme_block_is_tested("## The gate's judge", "src/gate.rs", "mk_judge_fn");
 }

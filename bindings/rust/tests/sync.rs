@@ -1,12 +1,10 @@
-//! MemoryBox sync (spec memorybox.md §9) through the binding: `Workspace::memorybox_sync`, one
-//! root pushing to a folder remote and another pulling from it, the connection string kept out
-//! of results, and the refusals.
+//! MemoryBox sync (spec memorybox.md §9) through the generated builders (`memorybox sync pull`
+//! and the other two-word verbs): one root pushing to a folder remote and another pulling from
+//! it, the connection string read from a file and kept out of results, and the refusals.
 mod common;
 
 use common::{data_of, finding_codes, Json, TempDir};
-use memkit::{
-    sys, Clock, CommandResult, Layout, SyncCommand, SyncOptions, Workspace, WorkspaceOptions,
-};
+use memkit::{sys, Clock, CommandResult, Layout, Workspace, WorkspaceOptions};
 use std::fs;
 use std::path::Path;
 
@@ -26,19 +24,13 @@ fn at(rfc3339: &str) -> Clock {
 fn open_root(path: &Path, now: &Clock) -> Workspace {
     fs::create_dir_all(path).unwrap();
     let options = WorkspaceOptions::new().layout(Layout::MemoryBox);
-    let mut ws = Workspace::open_with(path, &options).expect("opens");
-    ws.init(now, false).expect("init runs");
+    let ws = Workspace::open_with(path, &options).expect("opens");
+    ws.memorybox_init().run(now).expect("init runs");
     ws
 }
 
-fn run(
-    ws: &mut Workspace,
-    now: &Clock,
-    command: SyncCommand,
-    options: &SyncOptions,
-) -> CommandResult {
-    ws.memorybox_sync(now, command, options)
-        .unwrap_or_else(|e| panic!("sync {}: {}", command, e))
+fn ok(result: memkit::Result<CommandResult>) -> CommandResult {
+    result.unwrap_or_else(|e| panic!("an error, not a result: {}", e))
 }
 
 fn strings(value: Option<&Json>) -> Vec<String> {
@@ -59,10 +51,10 @@ fn push_then_pull_between_two_roots() {
     fs::create_dir(&remote).unwrap();
     let remote_spec = format!("dir:{}", remote.display());
     let a_path = tmp.path().join("a");
-    let mut a = open_root(&a_path, &now);
+    let a = open_root(&a_path, &now);
     fs::write(a_path.join("memory/LONG_TERM.md"), LONG_TERM).unwrap();
 
-    let status = run(&mut a, &now, SyncCommand::Status, &SyncOptions::new());
+    let status = ok(a.memorybox_sync_status().run(&now));
     assert_eq!(status.exit_code(), 0);
     assert!(data_of(&status).get("workspace_id").unwrap().is_null());
     assert_eq!(
@@ -70,10 +62,11 @@ fn push_then_pull_between_two_roots() {
         Some(2)
     );
 
-    let push = SyncOptions::new()
-        .remote(remote_spec.clone())
-        .workspace_id(WORKSPACE);
-    let pushed = run(&mut a, &now, SyncCommand::Push, &push);
+    let pushed = ok(a
+        .memorybox_sync_push()
+        .remote(&remote_spec)
+        .workspace_id(WORKSPACE)
+        .run(&now));
     assert_eq!(pushed.exit_code(), 0, "{}", pushed.json().unwrap());
     let data = data_of(&pushed);
     assert_eq!(data.get("sent").and_then(Json::as_u64), Some(2));
@@ -92,17 +85,19 @@ fn push_then_pull_between_two_roots() {
     }
     assert!(remote.join("memories.jsonl").is_file());
 
-    let with_remote = SyncOptions::new().remote(remote_spec.clone());
-    let status = run(&mut a, &later, SyncCommand::Status, &with_remote);
+    let status = ok(a.memorybox_sync_status().remote(&remote_spec).run(&later));
     let data = data_of(&status);
     assert_eq!(data.get("pending_push").and_then(Json::as_u64), Some(0));
     assert_eq!(data.get("pending_pull").and_then(Json::as_u64), Some(0));
 
     // B's first pull only adds entries: written at once, nothing to confirm.
     let b_path = tmp.path().join("b");
-    let mut b = open_root(&b_path, &now);
-    let pull = with_remote.clone().workspace_id(WORKSPACE);
-    let pulled = run(&mut b, &later, SyncCommand::Pull, &pull);
+    let b = open_root(&b_path, &now);
+    let pulled = ok(b
+        .memorybox_sync_pull()
+        .remote(&remote_spec)
+        .workspace_id(WORKSPACE)
+        .run(&later));
     assert_eq!(pulled.exit_code(), 0, "{}", pulled.json().unwrap());
     let data = data_of(&pulled);
     assert_eq!(data.get("pulled").and_then(Json::as_u64), Some(2));
@@ -120,7 +115,7 @@ fn push_then_pull_between_two_roots() {
 
     // Pulling again brings nothing new (the remote's cursor moved on) and writes nothing; B now
     // knows its workspace.
-    let again = run(&mut b, &later, SyncCommand::Pull, &with_remote);
+    let again = ok(b.memorybox_sync_pull().remote(&remote_spec).run(&later));
     let data = data_of(&again);
     assert_eq!(data.get("pulled").and_then(Json::as_u64), Some(0));
     assert_eq!(
@@ -132,17 +127,23 @@ fn push_then_pull_between_two_roots() {
 }
 
 #[test]
-fn the_connection_string_never_reaches_a_result() {
+fn the_connection_string_comes_from_a_file_and_never_reaches_a_result() {
     let tmp = TempDir::new("sync-conninfo");
     let now = at("2026-11-30T09:00:00Z");
-    let mut ws = open_root(&tmp.path().join("a"), &now);
-    let options = SyncOptions::new()
+    let ws = open_root(&tmp.path().join("a"), &now);
+    let conninfo = tmp.path().join("conninfo");
+    fs::write(
+        &conninfo,
+        "host=/nonexistent/memkit-rs-sync port=1 password=sekrit-conninfo\n",
+    )
+    .unwrap();
+    let result = ok(ws
+        .memorybox_sync_push()
         .remote("postgres")
-        .conninfo("host=/nonexistent/memkit-rs-sync port=1 password=sekrit-conninfo")
-        .workspace_id(WORKSPACE);
-    assert!(!format!("{:?}", options).contains("sekrit"));
-    let result = run(&mut ws, &now, SyncCommand::Push, &options);
-    assert_eq!(result.exit_code(), 2);
+        .conninfo_file(&conninfo)
+        .workspace_id(WORKSPACE)
+        .run(&now));
+    assert_eq!(result.exit_code(), 2, "{}", result.json().unwrap());
     let codes = finding_codes(&result);
     assert!(
         codes.iter().any(|c| c == "MK-BOX-023" || c == "MK-ARG-001"),
@@ -153,43 +154,46 @@ fn the_connection_string_never_reaches_a_result() {
 }
 
 #[test]
-fn refusals_are_results_or_errors_before_the_call() {
+fn refusals_are_results_or_errors_before_the_run() {
     let tmp = TempDir::new("sync-refusals");
     let now = at("2026-11-30T09:00:00Z");
-    let mut ws = open_root(&tmp.path().join("a"), &now);
-    let resolve = SyncOptions::new()
+    let ws = open_root(&tmp.path().join("a"), &now);
+    let result = ok(ws
+        .memorybox_sync_resolve()
         .id("0190a1b2-0000-7000-8000-000000000000")
-        .take("remote");
-    let result = run(&mut ws, &now, SyncCommand::Resolve, &resolve);
+        .take("remote")
+        .run(&now));
     assert_eq!(result.exit_code(), 2);
     assert_eq!(finding_codes(&result), ["MK-ARG-001"]);
     assert!(result.json().unwrap().contains("no open sync conflict"));
-    let result = run(&mut ws, &now, SyncCommand::Status, &resolve);
-    assert!(result
-        .json()
-        .unwrap()
-        .contains("unknown option --id for memorybox sync status"));
-    let result = run(&mut ws, &now, SyncCommand::Pull, &SyncOptions::new());
+    // What the command checks itself is a finding; an argument it does not take, an error.
+    let result = ok(ws.memorybox_sync_pull().run(&now));
     assert!(result.json().unwrap().contains("--remote: required"));
     let error = ws
-        .memorybox_sync(
-            &now,
-            SyncCommand::Pull,
-            &SyncOptions::new().remote("dir:\0"),
-        )
-        .err()
-        .expect("a NUL is refused");
+        .request("memorybox", "sync status")
+        .string("id", "x")
+        .run(&now)
+        .unwrap_err();
     assert_eq!(error.code(), sys::MK_E_ARG);
+    assert!(
+        error
+            .message()
+            .starts_with("id: not an argument of memorybox sync status"),
+        "{}",
+        error
+    );
+    let error = ws
+        .memorybox_sync_pull()
+        .remote("dir:\0")
+        .run(&now)
+        .unwrap_err();
+    assert_eq!(error.code(), sys::MK_E_ARG);
+    assert_eq!(error.message(), "remote: contains a NUL byte");
 
     let custodian_root = tmp.path().join("custodian");
     fs::create_dir(&custodian_root).unwrap();
-    let mut custodian = Workspace::open(&custodian_root).unwrap();
-    let result = run(
-        &mut custodian,
-        &now,
-        SyncCommand::Status,
-        &SyncOptions::new(),
-    );
-    assert_eq!(result.exit_code(), 2);
-    assert!(result.json().unwrap().contains("MK_LAYOUT_MEMORYBOX"));
+    let custodian = Workspace::open(&custodian_root).unwrap();
+    let error = custodian.memorybox_sync_status().run(&now).unwrap_err();
+    assert_eq!(error.code(), sys::MK_E_ARG);
+    assert!(error.message().contains("another layout"), "{}", error);
 }
