@@ -225,8 +225,15 @@ mk_status mk_workspace_run(mk_result** out, mk_workspace* ws, const mk_clock* no
                                                      : MK_LAYOUT_CUSTODIAN;
   if (ws != nullptr && (ws->layout != wanted || spec.group == "markdown")) {
     return memkit::capi::guard([&]() -> Status {
+      constexpr const char* kLayouts[] = {"custodian", "memorybox", "tiers", "curated"};
+      const std::string opened = ws->layout >= 0 && ws->layout <= MK_LAYOUT_CURATED
+                                     ? kLayouts[ws->layout]
+                                     : std::to_string(ws->layout);
       return Status(Errc::invalid_argument,
-                    "ws: a workspace of another layout than " + std::string(spec.group) + "'s");
+                    "ws: opened with another layout (" + opened + ") than " + spec.name() +
+                        " runs on" +
+                        (spec.group == "markdown" ? std::string(" (none: it reads one file)")
+                                                  : " (" + std::string(spec.group) + ")"));
     });
   }
   memkit::CommandRequest request;

@@ -188,8 +188,9 @@ std::vector<CommandSpec> memorybox_commands() {
   const Args& root = agent_root();
   const Args remote = {
       opt("--remote", "REMOTE", "dir:PATH (a folder of JSON Lines files) or postgres"),
-      opt("--conninfo-file", "FILE", "the PostgreSQL connection string (else "
-                                     "MEMKIT_SYNC_CONNINFO); never printed",
+      opt("--conninfo-file", "FILE",
+          "a file whose first line is the PostgreSQL connection string, never printed (the CLI "
+          "falls back to MEMKIT_SYNC_CONNINFO, then libpq's defaults)",
           T::path)};
   const A workspace_id =
       opt("--workspace-id", "UUID", "the workspace to join on a first sync (else a new one)");

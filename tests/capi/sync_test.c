@@ -183,7 +183,8 @@ int main(void) {
   /* Another layout is refused, with nothing run. */
   mk_workspace* custodian = open_root(root, MK_LAYOUT_CUSTODIAN);
   EXPECT(mk_workspace_run(&result, custodian, &now, status) == MK_E_ARG);
-  EXPECT(strstr(mk_error_message(), "another layout") != NULL);
+  EXPECT(strcmp(mk_error_message(), "ws: opened with another layout (custodian) than memorybox "
+                                    "sync status runs on (memorybox)") == 0);
   EXPECT(result == NULL);
   mk_request_destroy(status);
   mk_workspace_destroy(custodian);
