@@ -4,7 +4,8 @@
  * errors are negative. mk_error_message() explains the most recent failure on the calling
  * thread, but a caller detects failure from the returned status, never from the message.
  * Exported symbols are listed, each by name, in capi/memkit.map; tests/abi/check_symbols.py keeps
- * this header, that list and the built library equal. */
+ * this header, that list and the built library equal. Every function is named mk_<object>_<verb>,
+ * and every command runs through one of them: a request (Section - Requests). */
 #ifndef MEMKIT_H
 #define MEMKIT_H
 

@@ -1,0 +1,24 @@
+//! The Rust side of bench/scripts/binding_overhead.py: runs `custodian <verb>` on a workspace
+//! COUNT times through the binding and prints the mean microseconds per call.
+//! Usage: call_overhead ROOT VERB COUNT
+use std::time::Instant;
+
+use memkit::{Clock, Workspace};
+
+fn main() -> memkit::Result<()> {
+    let args: Vec<String> = std::env::args().collect();
+    let [_, root, verb, count] = args.as_slice() else {
+        eprintln!("usage: call_overhead ROOT VERB COUNT");
+        std::process::exit(2);
+    };
+    let count: u32 = count.parse().expect("COUNT: a number");
+    let now = Clock::parse("2026-11-30T10:00:00+00:00")?;
+    let ws = Workspace::open(root)?;
+    let start = Instant::now();
+    for _ in 0..count {
+        let result = ws.run(&now, "custodian", verb, &[])?;
+        let _ = result.plan_id();
+    }
+    println!("{:.1}", start.elapsed().as_secs_f64() / f64::from(count) * 1e6);
+    Ok(())
+}
