@@ -19,6 +19,9 @@ fn main() -> memkit::Result<()> {
         let result = ws.run(&now, "custodian", verb, &[])?;
         let _ = result.plan_id();
     }
-    println!("{:.1}", start.elapsed().as_secs_f64() / f64::from(count) * 1e6);
+    println!(
+        "{:.1}",
+        start.elapsed().as_secs_f64() / f64::from(count) * 1e6
+    );
     Ok(())
 }

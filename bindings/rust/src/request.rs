@@ -209,7 +209,9 @@ fn set(req: *mut sys::mk_request, name: &str, value: &Value) -> Result<()> {
                 .map(|item| c_string(name, item.as_str()))
                 .collect::<Result<Vec<_>>>()?;
             let pointers: Vec<*const c_char> = items.iter().map(|item| item.as_ptr()).collect();
-            unsafe { sys::mk_request_set_list(req, key.as_ptr(), pointers.as_ptr(), pointers.len()) }
+            unsafe {
+                sys::mk_request_set_list(req, key.as_ptr(), pointers.as_ptr(), pointers.len())
+            }
         }
     })
 }
