@@ -31,14 +31,10 @@ HERE = Path(__file__).resolve().parent
 DEFAULT_TABLE = HERE / "commands.json"
 DEFAULT_OUT = HERE / "rust" / "src" / "commands.rs"
 
-# The groups a workspace runs, their Layout, and the arguments the workspace gives (capi's
-# is_root): a request refuses those, so they get no setter.
-GROUPS = {
-    "custodian": ("Custodian", {"--project-root", "--memory-dir"}),
-    "memorybox": ("MemoryBox", {"--root"}),
-    "tiers": ("Tiers", {"--workspace"}),
-    "curated": ("Curated", {"--store"}),
-}
+# The groups a workspace runs, and their Layout. The arguments a workspace gives (the table's
+# "root" ones) are refused by a request, so they get no setter.
+GROUPS = {"custodian": "Custodian", "memorybox": "MemoryBox", "tiers": "Tiers",
+          "curated": "Curated"}
 # The commands whose request takes a judge (mk_request_set_judge).
 JUDGED = {("memorybox", "gate")}
 
@@ -136,11 +132,11 @@ def command_doc(group, command, layout):
     return lines
 
 
-def builder(group, command, layout, roots):
+def builder(group, command, layout):
     verb = command["verb"]
     struct = camel(words_of(group) + words_of(verb))
     method = "_".join(words_of(group) + words_of(verb)).replace("-", "_")
-    arguments = [a for a in command["arguments"] if a["name"] not in roots]
+    arguments = [a for a in command["arguments"] if not a.get("root")]
     setters = []
     names = set(BUILDER_METHODS)
     for arg in arguments:
@@ -200,9 +196,9 @@ def generate(table):
     for group in table["groups"]:
         if group["name"] not in GROUPS:
             continue  # no workspace runs it (markdown)
-        layout, roots = GROUPS[group["name"]]
+        layout = GROUPS[group["name"]]
         for command in group["commands"]:
-            constructor, body = builder(group["name"], command, layout, roots)
+            constructor, body = builder(group["name"], command, layout)
             constructors.append(constructor)
             builders.append(body)
     return (

@@ -31,15 +31,6 @@ using memkit::ArgumentType;
 using memkit::Errc;
 using memkit::Status;
 
-// The roots a workspace gives: never set on a request.
-bool is_root(std::string_view group, std::string_view name) {
-  if (group == "custodian") return name == "--project-root" || name == "--memory-dir";
-  if (group == "memorybox") return name == "--root";
-  if (group == "tiers") return name == "--workspace";
-  if (group == "curated") return name == "--store";
-  return false;
-}
-
 // The argument `name` ("type", "--type", "confirm_plan", "message") names, or why none.
 memkit::Result<const ArgumentSpec*> argument_of(const mk_request* req, const char* name) {
   if (req == nullptr) return Status(Errc::invalid_argument, "req: NULL");
@@ -58,7 +49,13 @@ memkit::Result<const ArgumentSpec*> argument_of(const mk_request* req, const cha
     } else {
       plain.erase(0, 2);
     }
-    if (is_root(spec.group, a.name)) continue;
+    if (a.root) {  // given by the workspace, never by a request
+      if (plain == wanted) {
+        return Status(Errc::invalid_argument,
+                      std::string(name) + ": given by the workspace, not the request");
+      }
+      continue;
+    }
     // Positionals keep the table's underscores ("plan_id"); both spellings name them.
     std::string spelled = plain;
     std::replace(spelled.begin(), spelled.end(), '_', '-');
@@ -66,9 +63,7 @@ memkit::Result<const ArgumentSpec*> argument_of(const mk_request* req, const cha
     names.push_back(plain);
   }
   std::string message = std::string(name) + ": not an argument of " + spec.name();
-  if (is_root(spec.group, "--" + wanted)) {
-    message = std::string(name) + ": given by the workspace, not the request";
-  } else if (const std::optional<std::string> close = memkit::closest(wanted, names)) {
+  if (const std::optional<std::string> close = memkit::closest(wanted, names)) {
     message += " (did you mean '" + *close + "'?)";
   }
   return Status(Errc::invalid_argument, std::move(message));

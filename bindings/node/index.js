@@ -402,13 +402,12 @@ function registerJudge(host, failed) {
 
 /* Workspace */
 
-// Each layout: its mk_layout value and the arguments its workspace gives every request (the
-// roots, which a request refuses), by the name of the table's group it runs.
+// Each layout's mk_layout value, by the name of the table's group it runs.
 const LAYOUTS = {
-  custodian: { value: C.MK_LAYOUT_CUSTODIAN, roots: ['--project-root', '--memory-dir'] },
-  memorybox: { value: C.MK_LAYOUT_MEMORYBOX, roots: ['--root'] },
-  tiers: { value: C.MK_LAYOUT_TIERS, roots: ['--workspace'] },
-  curated: { value: C.MK_LAYOUT_CURATED, roots: ['--store'] },
+  custodian: { value: C.MK_LAYOUT_CUSTODIAN },
+  memorybox: { value: C.MK_LAYOUT_MEMORYBOX },
+  tiers: { value: C.MK_LAYOUT_TIERS },
+  curated: { value: C.MK_LAYOUT_CURATED },
 };
 
 // 'custodian', ... or an MK_LAYOUT_* number -> the layout's group name (undefined for a number
@@ -424,10 +423,10 @@ function layoutGroup(layout) {
 
 // A command's documentation from its table entry: the summary, then each argument a request may
 // set, under the key a method takes.
-function describe(group, command, roots) {
+function describe(group, command) {
   const lines = [`${group} ${command.verb}: ${command.summary} (${command.effect})`];
   for (const a of command.arguments) {
-    if (roots.includes(a.name)) continue;
+    if (a.root) continue; // the workspace gives it; a request refuses it
     const facts = [a.positional ? `${a.name}, positional` : a.name, a.type];
     if (a.required) facts.push('required');
     if (a.default !== null && a.default !== undefined) facts.push(`default ${a.default}`);
@@ -454,7 +453,7 @@ function commandMethods(table, group) {
         return this.run(now, group, command.verb, args);
       };
       Object.defineProperty(method, 'name', { value: name });
-      method.doc = describe(group, command, LAYOUTS[group].roots);
+      method.doc = describe(group, command);
       method.command = command;
       return [name, Object.freeze(method)];
     });

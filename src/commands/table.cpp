@@ -38,6 +38,10 @@ A need(A a) {
   a.required = true;
   return a;
 }
+A root(A a) {
+  a.root = true;
+  return a;
+}
 A pick(std::string_view name, Choices choices, std::string_view doc,
        std::string_view default_value = {}) {
   // The choices themselves where they are few and short ("soft|hard|purge"), else WORD.
@@ -69,24 +73,24 @@ Args operator+(Args a, const Args& b) {
 
 const Args& custodian_root() {
   static const Args args = {
-      opt("--project-root", "DIR", "the project whose memory it is", T::path, "."),
-      opt("--memory-dir", "DIR", "the memory folder, relative to the project root", T::path,
-          "docs/memory")};
+      root(opt("--project-root", "DIR", "the project whose memory it is", T::path, ".")),
+      root(opt("--memory-dir", "DIR", "the memory folder, relative to the project root", T::path,
+               "docs/memory"))};
   return args;
 }
 const Args& agent_root() {
   static const Args args = {
-      opt("--root", "DIR", "the agent root (brain/, memory/)", T::path, ".")};
+      root(opt("--root", "DIR", "the agent root (brain/, memory/)", T::path, "."))};
   return args;
 }
 const Args& tiers_root() {
   static const Args args = {
-      opt("--workspace", "DIR", "the workspace (memory/ below it)", T::path, ".")};
+      root(opt("--workspace", "DIR", "the workspace (memory/ below it)", T::path, "."))};
   return args;
 }
 const Args& curated_reader() {
   static const Args args = {
-      opt("--store", "DIR", "the curated store (MEMKIT_STORE, else ./curated)", T::path),
+      root(opt("--store", "DIR", "the curated store (MEMKIT_STORE, else ./curated)", T::path)),
       opt("--workspace", "NAME", "the workspace in the store (MEMKIT_WORKSPACE); required")};
   return args;
 }
@@ -519,6 +523,7 @@ nlohmann::ordered_json argument_json(const ArgumentSpec& a) {
           {"placeholder", std::string(a.placeholder)},
           {"positional", a.positional},
           {"required", a.required},
+          {"root", a.root},
           {"type", std::string(argument_type_name(a.type))}};
 }
 

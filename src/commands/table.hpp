@@ -40,6 +40,7 @@ struct ArgumentSpec {
   std::string_view default_value;  // as the user would write it; empty when none
   std::vector<std::string_view> choices;  // the words it takes, when it takes a fixed set
   std::string_view doc;                   // one sentence, lower case, no full stop
+  bool root = false;  // the folder a workspace is opened on: given by it, never by a request
 };
 
 struct CommandSpec {
@@ -91,7 +92,7 @@ struct GroupSpec {
 // The table as JSON (`memkit commands --format json`, `mk_commands_json`):
 // {"global_options":[argument],"groups":[{"commands":[{"arguments":[argument],"effect","name",
 // "summary","verb"}],"name","notes","summary"}],"table_version":1}, each argument
-// {"choices","default","doc","name","placeholder","positional","required","type"}.
+// {"choices","default","doc","name","placeholder","positional","required","root","type"}.
 [[nodiscard]] std::string command_table_json();
 
 }  // namespace memkit

@@ -49,6 +49,12 @@ def main():
         for command in group["commands"]:
             count += 1
             name = command["name"]
+            # The folder a workspace is opened on is marked, so that no door lists its own copy:
+            # one per command of a group that has a workspace, a path, and never positional.
+            roots = [a for a in command["arguments"] if a["root"]]
+            check(bool(roots) == (group["name"] != "markdown"), name + ": its root is marked")
+            check(all(a["type"] == "path" and not a["positional"] for a in roots),
+                  name + ": a root is a path option")
             check(("  " + command["verb"]) in group_help, "memkit %s --help lists %s" % (
                 group["name"], command["verb"]))
             check(("memkit " + name) in listing, "memkit commands lists " + name)

@@ -580,12 +580,6 @@ class Layout(enum.IntEnum):
     CURATED = _capi.MK_LAYOUT_CURATED
 
 
-# The arguments each layout's workspace gives every request (the CLI's roots), which a request
-# refuses: left out of the methods' documentation.
-_ROOTS = {Layout.CUSTODIAN: ("--project-root", "--memory-dir"), Layout.MEMORYBOX: ("--root",),
-          Layout.TIERS: ("--workspace",), Layout.CURATED: ("--store",)}
-
-
 def _layout(layout: Union[str, int]) -> int:
     """A Layout, its name in any case ("custodian", "memorybox", "tiers", "curated"), or an int
     for the library to judge (an unknown one is its MK_E_ARG)."""
@@ -602,7 +596,7 @@ def _layout(layout: Union[str, int]) -> int:
     return layout
 
 
-def _describe(group: str, command: dict, roots: tuple) -> str:
+def _describe(group: str, command: dict) -> str:
     """A command method's docstring, from its table entry: the summary, then every argument a
     request may set under the keyword the method takes."""
     lines = [f"`memkit {group} {command['verb']}`: {command['summary']} ({command['effect']}).",
@@ -613,7 +607,7 @@ def _describe(group: str, command: dict, roots: tuple) -> str:
     lines.append("None leaves an argument out (the default applies).")
     lines.append("")
     for argument in command["arguments"]:
-        if argument["name"] in roots:
+        if argument.get("root"):  # the workspace gives it; a request refuses it
             continue
         facts = [argument["type"]]
         if argument["positional"]:
@@ -631,14 +625,14 @@ def _describe(group: str, command: dict, roots: tuple) -> str:
     return "\n".join(lines)
 
 
-def _signature(group: str, command: dict, roots: tuple) -> inspect.Signature:
+def _signature(group: str, command: dict) -> inspect.Signature:
     """What help() shows: now, the positionals, then every other argument as a keyword."""
     kind = inspect.Parameter
     params = [kind("now", kind.POSITIONAL_ONLY)]  # so that any argument may be a keyword
     optional = False
     for argument in command["arguments"]:
         name = _python_name(argument)
-        if argument["name"] in roots or not name.isidentifier():
+        if argument.get("root") or not name.isidentifier():
             continue
         if argument["positional"]:
             optional = optional or not argument["required"]
@@ -724,8 +718,8 @@ class Workspace(_Handle):
             return run(now, group, verb, *positionals, judge=judge, **arguments)
 
         method.__name__ = method.__qualname__ = name
-        method.__doc__ = _describe(group, command, _ROOTS[self.layout])
-        method.__signature__ = _signature(group, command, _ROOTS[self.layout])
+        method.__doc__ = _describe(group, command)
+        method.__signature__ = _signature(group, command)
         return method
 
     def __dir__(self) -> list[str]:
