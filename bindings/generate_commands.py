@@ -35,8 +35,6 @@ DEFAULT_OUT = HERE / "rust" / "src" / "commands.rs"
 # "root" ones) are refused by a request, so they get no setter.
 GROUPS = {"custodian": "Custodian", "memorybox": "MemoryBox", "tiers": "Tiers",
           "curated": "Curated"}
-# The commands whose request takes a judge (mk_request_set_judge).
-JUDGED = {("memorybox", "gate")}
 
 RUST_KEYWORDS = set("""as async await break const continue crate dyn else enum extern false fn for
     gen if impl in let loop match mod move mut pub ref return self Self static struct super trait
@@ -164,7 +162,7 @@ def builder(group, command, layout):
         out.append(f"    pub fn {name}(self, {parameter}) -> Self {{\n"
                    f"        Self(self.0.{forward}({rust_str(request_name(arg))}, {value}))\n"
                    f"    }}\n\n")
-    if (group, verb) in JUDGED:
+    if command.get("judged"):  # its request takes a judge (mk_request_set_judge)
         out.append(doc(["The host's [`Judge`](crate::Judge), asked for each judgement the gates "
                         "need; without one the run stops at VALUE with NEEDS_JUDGEMENT."], "    "))
         out.append("    pub fn judge<F>(self, judge: F) -> Self\n"

@@ -197,9 +197,9 @@ mk_status mk_request_set_list(mk_request* req, const char* name, const char* con
 mk_status mk_request_set_judge(mk_request* req, mk_judge_fn judge, void* payload) {
   return memkit::capi::guard([&]() -> Status {
     if (req == nullptr) return memkit::capi::null_argument("req");
-    if (req->spec->group != "memorybox" || req->spec->verb != "gate") {
+    if (!req->spec->judged) {
       return Status(Errc::invalid_argument,
-                    "judge: only a memorybox gate request asks a judge, not " + req->spec->name());
+                    "judge: " + req->spec->name() + " asks no judge (the table's judged commands do)");
     }
     req->judge = judge;
     req->judge_payload = payload;

@@ -433,7 +433,7 @@ function describe(group, command) {
     if (a.choices && a.choices.length > 0) facts.push(`one of ${a.choices.join('|')}`);
     lines.push(`  ${keyOf(a)} (${facts.join(', ')}): ${a.doc}`);
   }
-  if (group === 'memorybox' && command.verb === 'gate')
+  if (command.judged)
     lines.push('  judge (function): (gateName, question) => answer string, or null to abstain');
   return lines.join('\n');
 }

@@ -240,7 +240,8 @@ std::vector<CommandSpec> memorybox_commands() {
                    opt("--decay-trigger", "DATE", "FRESHNESS: review it on this date"),
                    opt("--tier", "N", "PLACEMENT: the tier", T::integer),
                    opt("--file", "FILE", "PLACEMENT: the file"),
-                   flag("--apply", "write a WRITE outcome")}},
+                   flag("--apply", "write a WRITE outcome")},
+       /*judged=*/true},
       {"memorybox", "update",
        "record an event on one entry's field lines, or plan moving the entry to its archive",
        CommandEffect::writes,
@@ -726,6 +727,7 @@ std::string command_table_json() {
       for (const ArgumentSpec& a : c.arguments) arguments.push_back(argument_json(a));
       commands.push_back({{"arguments", arguments},
                           {"effect", std::string(command_effect_name(c.effect))},
+                          {"judged", c.judged},
                           {"name", c.name()},
                           {"summary", std::string(c.summary)},
                           {"verb", std::string(c.verb)}});

@@ -49,6 +49,7 @@ struct CommandSpec {
   std::string_view summary;
   CommandEffect effect = CommandEffect::reads;
   std::vector<ArgumentSpec> arguments;  // positionals in order, then options
+  bool judged = false;  // asks the host's judge (memorybox gate: the C ABI's mk_judge_fn)
   [[nodiscard]] std::string name() const;  // "custodian status"
   [[nodiscard]] const ArgumentSpec* argument(std::string_view name) const noexcept;
 };
@@ -90,8 +91,8 @@ struct GroupSpec {
                                      const std::vector<std::string>& flags);
 
 // The table as JSON (`memkit commands --format json`, `mk_commands_json`):
-// {"global_options":[argument],"groups":[{"commands":[{"arguments":[argument],"effect","name",
-// "summary","verb"}],"name","notes","summary"}],"table_version":1}, each argument
+// {"global_options":[argument],"groups":[{"commands":[{"arguments":[argument],"effect","judged",
+// "name","summary","verb"}],"name","notes","summary"}],"table_version":1}, each argument
 // {"choices","default","doc","name","placeholder","positional","required","root","type"}.
 [[nodiscard]] std::string command_table_json();
 

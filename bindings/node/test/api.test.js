@@ -208,7 +208,7 @@ test('run: a judge is for memorybox gate only', (t) => {
     return 'yes';
   };
   assertMemkitError(() => ws.status(NOW, { judge }), -1, 'MK_E_ARG',
-    /judge: only a memorybox gate request asks a judge, not custodian status/);
+    /judge: custodian status asks no judge \(the table.s judged commands do\)/);
   assert.equal(asked, 0);
   assert.throws(() => ws.status(NOW, { judge: 'yes' }), TypeError);
   const result = ws.status(NOW, { judge: null }); // null: no judge

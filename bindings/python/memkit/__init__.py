@@ -619,7 +619,7 @@ def _describe(group: str, command: dict) -> str:
         if argument.get("choices"):
             facts.append("one of " + "|".join(argument["choices"]))
         lines.append(f"{_python_name(argument)} ({', '.join(facts)}): {argument['doc']}")
-    if (group, command["verb"]) == ("memorybox", "gate"):
+    if command.get("judged"):
         lines.append("judge (callable): (gate_name, question) -> answer str|bytes, or None to "
                      "abstain")
     return "\n".join(lines)
@@ -640,7 +640,7 @@ def _signature(group: str, command: dict) -> inspect.Signature:
                                default=None if optional else kind.empty))
         else:
             params.append(kind(name, kind.KEYWORD_ONLY, default=None))
-    if (group, command["verb"]) == ("memorybox", "gate"):
+    if command.get("judged"):
         params.append(kind("judge", kind.KEYWORD_ONLY, default=None))
     return inspect.Signature(params, return_annotation=Result)
 

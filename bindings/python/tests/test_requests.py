@@ -208,7 +208,7 @@ class ArgumentTests(TempDirTestCase):
             with self.assertRaises(memkit.Error) as caught:
                 ws.status(NOW, judge=lambda gate, question: asked.append(gate))
             self.assertEqual(caught.exception.code, memkit.Status.E_ARG)
-            self.assertIn("judge: only a memorybox gate request asks a judge",
+            self.assertIn("judge: custodian status asks no judge",
                           caught.exception.message)
             with self.assertRaises(TypeError):
                 ws.status(NOW, judge="yes")

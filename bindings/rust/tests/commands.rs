@@ -255,7 +255,7 @@ fn a_judge_on_a_command_other_than_the_gate_is_refused() {
     );
     assert_eq!(
         error.message(),
-        "judge: only a memorybox gate request asks a judge, not custodian status"
+        "judge: custodian status asks no judge (the table's judged commands do)"
     );
     assert!(!asked);
 }
