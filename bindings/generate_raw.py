@@ -400,8 +400,8 @@ def rust_layer(items: list) -> str:
             elif re.fullmatch(r"\d+[uU]", value):
                 out.append(f"pub const {item.name}: u32 = {value[:-1]};")
             else:
-                # The values of an int32_t enum share its first word: MK_FORGET_* of
-                # mk_forget_mode, MK_OK and MK_E_* of mk_status; others (MK_JUDGE_*) are i32.
+                # The values of an int32_t enum share its first word: MK_LAYOUT_* of
+                # mk_layout, MK_OK and MK_E_* of mk_status; others (MK_JUDGE_*) are i32.
                 word = alias[3:].split("_")[0].upper()
                 typed = item.name.startswith(f"MK_{word}_") or \
                     (alias == "mk_status" and re.match(r"MK_(OK|E_)", item.name))
