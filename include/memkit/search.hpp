@@ -1,0 +1,140 @@
+// Full-text search over memory (issue 28): the text analysis that indexing and queries share, the
+// query language, and an in-memory index ranked by BM25. Pure: documents and a query in, ranked
+// hits out. Which units of which layout become documents, and keeping an index on disk, belong to
+// the callers.
+//
+// Ranking follows SQLite FTS5's bm25() (k1 = 1.2, b = 0.75, its idf), so that with the same terms
+// memkit's top hits are FTS5's: each term, prefix or quoted phrase of the query is one unit of
+// scoring, its frequency in a document the number of times it occurs there.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "memkit/result.hpp"
+
+namespace memkit::search {
+
+// ---- analysis -----------------------------------------------------------------------------------
+
+// One term of a text: its analysed form, and the bytes of the text it was read from.
+struct Term {
+  std::string text;    // case-folded, diacritics removed: "cafe" for "Café"
+  std::uint32_t begin;  // byte offsets into the analysed text
+  std::uint32_t end;
+  friend bool operator==(const Term&, const Term&) = default;
+};
+
+// The terms of `text`, as FTS5's unicode61 tokenizer with remove_diacritics 2 reads them: maximal
+// runs of letters and numbers (General Category L* and N* of Unicode 15.0.0), full case folding,
+// combining marks inside a run dropped and letters with diacritics read as their base letter.
+// Every other code point separates terms, `_` and `-` too ("cache_dir" is "cache" and "dir"), and
+// so does a byte that is not UTF-8. Appends to `out`.
+void analyze(std::string_view text, std::vector<Term>& out);
+[[nodiscard]] std::vector<Term> analyze(std::string_view text);
+
+// ---- queries ------------------------------------------------------------------------------------
+
+// A filter of a query (`tier:2`, `since:2026-01-01`): a document passes when its facet of that
+// name compares as the filter says. Dates compare as text (YYYY-MM-DD), confidence as a number.
+struct Filter {
+  enum class Kind : std::uint8_t { equals, since, until, at_least };
+  std::string facet;  // "layout", "file", "tier", "class", "status", "type", "date", "confidence"
+  Kind kind = Kind::equals;
+  std::string value;  // as written, `file:` matching a prefix of the facet
+  friend bool operator==(const Filter&, const Filter&) = default;
+};
+
+// A query, parsed: a tree of terms ("cache"), prefixes ("cach*"), phrases ("\"cache dir\"") and
+// the operators AND (also two terms side by side), OR and NOT, plus filters that every hit passes.
+class Query {
+ public:
+  struct Node;
+  Query();
+  Query(Query&&) noexcept;
+  Query& operator=(Query&&) noexcept;
+  ~Query();
+
+  [[nodiscard]] const Node* root() const noexcept { return root_.get(); }
+  [[nodiscard]] const std::vector<Filter>& filters() const noexcept { return filters_; }
+  // The query as a canonical string: (AND cache (OR deploy "release branch") (NOT staging*))
+  [[nodiscard]] std::string describe() const;
+
+ private:
+  friend Result<Query> parse_query(std::string_view text);
+  std::unique_ptr<Node> root_;  // null when the query is filters only
+  std::vector<Filter> filters_;
+};
+
+struct Query::Node {
+  enum class Kind : std::uint8_t { term, prefix, phrase, all_of, any_of, none_of };
+  Kind kind = Kind::term;
+  std::vector<std::string> terms;  // term and prefix: one analysed term; phrase: its terms
+  std::vector<Node> children;      // all_of, any_of; none_of: the one it excludes
+};
+
+// The limits that keep any query's time and memory bounded.
+inline constexpr std::size_t kMaxQueryBytes = std::size_t{1} << 20;
+inline constexpr std::size_t kMaxQueryTerms = 10'000;
+inline constexpr std::size_t kMaxQueryDepth = 64;  // nested parentheses and NOTs
+
+// Parses the query language:
+//   cache deploy          both (AND is implicit; `AND` may be written)
+//   cache OR deploy       either
+//   cache NOT staging     the first without the second; NOT needs something to subtract from
+//   "release branch"      the terms in that order, next to each other
+//   cach*                 any term that starts so
+//   (a OR b) c            grouping
+//   layout:tiers tier:2 file:memory/ class:anchor status:open type:project since:2026-01-01
+//   until:2026-12-31 min-confidence:0.8
+// Operators are upper case; words are analysed as documents are, so `cache_dir` is the phrase
+// "cache dir". Fails with Errc::invalid_argument, "query: at byte N: ..." for an unbalanced quote
+// or parenthesis, a bare or trailing operator, a query that only excludes, an unknown filter, an
+// invalid date or number, or a query past the limits above.
+[[nodiscard]] Result<Query> parse_query(std::string_view text);
+
+// ---- the index ----------------------------------------------------------------------------------
+
+// What a document is besides its text: facets for filters ({"layout", "tiers"}, {"tier", "2"}).
+using Facets = std::vector<std::pair<std::string, std::string>>;
+
+struct Hit {
+  std::size_t document;  // in the order documents were added
+  double score;          // BM25, higher is better
+  friend bool operator==(const Hit&, const Hit&) = default;
+};
+
+// An inverted index of documents' terms with positions. Build it with add(), then search it.
+class Index {
+ public:
+  Index();
+  Index(Index&&) noexcept;
+  Index& operator=(Index&&) noexcept;
+  ~Index();
+
+  // Adds a document; its number is the count of documents added before it.
+  std::size_t add(std::string_view text, Facets facets = {});
+  [[nodiscard]] std::size_t size() const noexcept;
+
+  // The best `limit` documents that match `query`, by score, then by document number.
+  [[nodiscard]] std::vector<Hit> search(const Query& query, std::size_t limit) const;
+  // How many documents match (every one, not only the best).
+  [[nodiscard]] std::size_t count(const Query& query) const;
+
+ private:
+  struct Data;
+  std::unique_ptr<Data> data_;
+};
+
+// A short passage of `text` around the query's first match, at most `max_terms` terms long, each
+// matching term wrapped in `[` and `]`; the passage starts and ends on term boundaries, with "…"
+// where text was cut. The text itself when nothing matches.
+[[nodiscard]] std::string snippet(std::string_view text, const Query& query,
+                                  std::size_t max_terms = 16);
+
+}  // namespace memkit::search

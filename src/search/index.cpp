@@ -1,0 +1,328 @@
+// The in-memory index of memkit/search.hpp: postings with positions per term (documents are added
+// in order, so every posting list is sorted by document), match sets as sorted document lists, and
+// BM25 with SQLite FTS5's idf over each scoring unit (a term, a prefix or a phrase).
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <map>
+#include <optional>
+
+#include "memkit/search.hpp"
+
+namespace memkit::search {
+namespace index_detail {
+
+using Node = Query::Node;
+
+constexpr double kK1 = 1.2;
+constexpr double kB = 0.75;
+
+struct Posting {
+  std::uint32_t document;
+  std::uint32_t first_position;  // into Data::positions
+  std::uint32_t count;
+};
+
+// A scoring unit's occurrences: (document, frequency), sorted by document.
+using Frequencies = std::vector<std::pair<std::uint32_t, std::uint32_t>>;
+using Documents = std::vector<std::uint32_t>;
+
+// A facet's number ("0.85"); -1 for text that is none, so it passes no minimum.
+double number(std::string_view text) {
+  double value = -1;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  return error == std::errc() && end == text.data() + text.size() ? value : -1;
+}
+
+Documents documents_of(const Frequencies& f) {
+  Documents out;
+  out.reserve(f.size());
+  for (const auto& entry : f) out.push_back(entry.first);
+  return out;
+}
+
+}  // namespace index_detail
+
+using namespace index_detail;  // NOLINT: this file's own helpers
+
+struct Index::Data {
+  std::map<std::string, std::vector<Posting>, std::less<>> postings;  // ordered: prefixes are ranges
+  std::vector<std::uint32_t> positions;
+  std::vector<std::uint32_t> lengths;  // terms per document
+  std::vector<Facets> facets;
+  std::uint64_t total_terms = 0;
+
+  // Every posting list of a term that starts with `prefix`.
+  std::vector<const std::vector<Posting>*> with_prefix(std::string_view prefix) const {
+    std::vector<const std::vector<Posting>*> out;
+    for (auto it = postings.lower_bound(prefix); it != postings.end() && it->first.starts_with(prefix);
+         ++it) {
+      out.push_back(&it->second);
+    }
+    return out;
+  }
+
+  // The positions of one unit's terms in one document, as sorted lists: the term's, or for a
+  // prefix every matching term's merged.
+  std::vector<std::uint32_t> positions_in(std::uint32_t document,
+                                          const std::vector<const std::vector<Posting>*>& lists) const {
+    std::vector<std::uint32_t> out;
+    for (const std::vector<Posting>* list : lists) {
+      const auto at = std::lower_bound(list->begin(), list->end(), document,
+                                       [](const Posting& p, std::uint32_t d) { return p.document < d; });
+      if (at == list->end() || at->document != document) continue;
+      out.insert(out.end(), positions.begin() + at->first_position,
+                 positions.begin() + at->first_position + at->count);
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+  }
+
+  // How often a leaf (term, prefix or phrase) occurs in each document that holds it.
+  Frequencies frequencies(const Node& leaf) const {
+    std::vector<std::vector<const std::vector<Posting>*>> lists;  // per term of the leaf
+    for (std::size_t i = 0; i < leaf.terms.size(); ++i) {
+      const bool prefix = leaf.kind == Node::Kind::prefix && i + 1 == leaf.terms.size();
+      if (prefix) {
+        lists.push_back(with_prefix(leaf.terms[i]));
+      } else {
+        const auto it = postings.find(leaf.terms[i]);
+        lists.push_back(it == postings.end() ? std::vector<const std::vector<Posting>*>{}
+                                             : std::vector<const std::vector<Posting>*>{&it->second});
+      }
+      if (lists.back().empty()) return {};
+    }
+    // Candidates: the documents of the first term's lists (merged), then checked term by term.
+    Frequencies out;
+    std::map<std::uint32_t, std::uint32_t> first;
+    for (const std::vector<Posting>* list : lists[0]) {
+      for (const Posting& p : *list) first[p.document] += p.count;
+    }
+    for (const auto& [document, count] : first) {
+      if (lists.size() == 1) {
+        out.emplace_back(document, count);
+        continue;
+      }
+      std::vector<std::vector<std::uint32_t>> at;
+      for (const auto& term_lists : lists) at.push_back(positions_in(document, term_lists));
+      std::uint32_t hits = 0;
+      for (std::uint32_t start : at[0]) {
+        bool all = true;
+        for (std::size_t i = 1; i < at.size() && all; ++i) {
+          all = std::binary_search(at[i].begin(), at[i].end(), start + static_cast<std::uint32_t>(i));
+        }
+        hits += all ? 1 : 0;
+      }
+      if (hits > 0) out.emplace_back(document, hits);
+    }
+    return out;
+  }
+
+  Documents matches(const Node& node) const {
+    switch (node.kind) {
+      case Node::Kind::term:
+      case Node::Kind::prefix:
+      case Node::Kind::phrase:
+        return documents_of(frequencies(node));
+      case Node::Kind::any_of: {
+        Documents out;
+        for (const Node& child : node.children) {
+          Documents both;
+          const Documents more = matches(child);
+          std::set_union(out.begin(), out.end(), more.begin(), more.end(), std::back_inserter(both));
+          out = std::move(both);
+        }
+        return out;
+      }
+      case Node::Kind::all_of: {
+        std::optional<Documents> out;
+        std::vector<const Node*> excluded;
+        for (const Node& child : node.children) {
+          if (child.kind == Node::Kind::none_of) {
+            excluded.push_back(&child.children[0]);
+            continue;
+          }
+          Documents next = matches(child);
+          if (out) {
+            Documents both;
+            std::set_intersection(out->begin(), out->end(), next.begin(), next.end(),
+                                  std::back_inserter(both));
+            next = std::move(both);
+          }
+          out = std::move(next);
+        }
+        for (const Node* child : excluded) {
+          Documents kept;
+          const Documents drop = matches(*child);
+          std::set_difference(out->begin(), out->end(), drop.begin(), drop.end(),
+                              std::back_inserter(kept));
+          out = std::move(kept);
+        }
+        return std::move(out).value_or(Documents{});
+      }
+      case Node::Kind::none_of:
+        return {};  // only inside all_of, which subtracts it
+    }
+    return {};
+  }
+
+  bool passes(std::uint32_t document, const std::vector<Filter>& filters) const {
+    for (const Filter& f : filters) {
+      const Facets& mine = facets[document];
+      const auto it = std::find_if(mine.begin(), mine.end(),
+                                   [&](const auto& facet) { return facet.first == f.facet; });
+      if (it == mine.end()) return false;
+      const std::string& value = it->second;
+      switch (f.kind) {
+        case Filter::Kind::equals:
+          if (f.facet == "file" ? !value.starts_with(f.value) : value != f.value) return false;
+          break;
+        case Filter::Kind::since:
+          if (value.substr(0, 10) < f.value) return false;
+          break;
+        case Filter::Kind::until:
+          if (value.substr(0, 10) > f.value) return false;
+          break;
+        case Filter::Kind::at_least:
+          if (number(value) < number(f.value)) return false;
+          break;
+      }
+    }
+    return true;
+  }
+};
+
+namespace {
+
+// The leaves that score: every term, prefix and phrase not under a NOT.
+void scoring_leaves(const Node& node, std::vector<const Node*>& out) {
+  if (node.kind == Node::Kind::none_of) return;
+  if (node.children.empty()) {
+    out.push_back(&node);
+    return;
+  }
+  for (const Node& child : node.children) scoring_leaves(child, out);
+}
+
+}  // namespace
+
+Index::Index() : data_(std::make_unique<Data>()) {}
+Index::Index(Index&&) noexcept = default;
+Index& Index::operator=(Index&&) noexcept = default;
+Index::~Index() = default;
+
+std::size_t Index::add(std::string_view text, Facets facets) {
+  const auto document = static_cast<std::uint32_t>(data_->lengths.size());
+  const std::vector<Term> terms = analyze(text);
+  std::map<std::string_view, std::vector<std::uint32_t>> seen;
+  for (std::size_t i = 0; i < terms.size(); ++i) {
+    seen[terms[i].text].push_back(static_cast<std::uint32_t>(i));
+  }
+  for (const auto& [term, at] : seen) {
+    auto it = data_->postings.find(term);
+    if (it == data_->postings.end()) it = data_->postings.emplace(std::string(term), std::vector<Posting>{}).first;
+    it->second.push_back({document, static_cast<std::uint32_t>(data_->positions.size()),
+                          static_cast<std::uint32_t>(at.size())});
+    data_->positions.insert(data_->positions.end(), at.begin(), at.end());
+  }
+  data_->lengths.push_back(static_cast<std::uint32_t>(terms.size()));
+  data_->facets.push_back(std::move(facets));
+  data_->total_terms += terms.size();
+  return document;
+}
+
+std::size_t Index::size() const noexcept { return data_->lengths.size(); }
+
+std::size_t Index::count(const Query& query) const {
+  if (query.root() == nullptr) {
+    std::size_t n = 0;
+    for (std::uint32_t d = 0; d < data_->lengths.size(); ++d) n += data_->passes(d, query.filters()) ? 1 : 0;
+    return n;
+  }
+  const Documents found = data_->matches(*query.root());
+  return static_cast<std::size_t>(std::count_if(found.begin(), found.end(), [&](std::uint32_t d) {
+    return data_->passes(d, query.filters());
+  }));
+}
+
+std::vector<Hit> Index::search(const Query& query, std::size_t limit) const {
+  std::vector<Hit> hits;
+  const std::size_t n = data_->lengths.size();
+  if (n == 0 || limit == 0) return hits;
+  if (query.root() == nullptr) {  // filters only: every passing document, in order, unscored
+    for (std::uint32_t d = 0; d < n && hits.size() < limit; ++d) {
+      if (data_->passes(d, query.filters())) hits.push_back({d, 0.0});
+    }
+    return hits;
+  }
+  const Documents found = data_->matches(*query.root());
+  std::vector<const Node*> leaves;
+  scoring_leaves(*query.root(), leaves);
+  std::vector<Frequencies> frequencies;
+  std::vector<double> idf;
+  for (const Node* leaf : leaves) {
+    frequencies.push_back(data_->frequencies(*leaf));
+    const double holding = static_cast<double>(frequencies.back().size());
+    const double value = std::log((static_cast<double>(n) - holding + 0.5) / (holding + 0.5));
+    idf.push_back(value > 0 ? value : 1e-6);  // FTS5's floor for a term in most documents
+  }
+  const double average = static_cast<double>(data_->total_terms) / static_cast<double>(n);
+  for (const std::uint32_t d : found) {
+    if (!data_->passes(d, query.filters())) continue;
+    const double length = average > 0 ? static_cast<double>(data_->lengths[d]) / average : 0;
+    double score = 0;
+    for (std::size_t i = 0; i < leaves.size(); ++i) {
+      const auto at = std::lower_bound(frequencies[i].begin(), frequencies[i].end(), d,
+                                       [](const auto& f, std::uint32_t doc) { return f.first < doc; });
+      if (at == frequencies[i].end() || at->first != d) continue;
+      const double tf = at->second;
+      score += idf[i] * tf * (kK1 + 1) / (tf + kK1 * (1 - kB + kB * length));
+    }
+    hits.push_back({d, score});
+  }
+  const auto better = [](const Hit& a, const Hit& b) {
+    return a.score != b.score ? a.score > b.score : a.document < b.document;
+  };
+  const std::size_t keep = std::min(limit, hits.size());
+  std::partial_sort(hits.begin(), hits.begin() + static_cast<std::ptrdiff_t>(keep), hits.end(), better);
+  hits.resize(keep);
+  return hits;
+}
+
+std::string snippet(std::string_view text, const Query& query, std::size_t max_terms) {
+  const std::vector<Term> terms = analyze(text);
+  std::vector<const Node*> leaves;
+  if (query.root() != nullptr) scoring_leaves(*query.root(), leaves);
+  std::vector<bool> marked(terms.size(), false);
+  for (const Node* leaf : leaves) {
+    const std::size_t width = leaf->terms.size();
+    for (std::size_t start = 0; start + width <= terms.size(); ++start) {
+      bool all = true;
+      for (std::size_t i = 0; i < width && all; ++i) {
+        const bool prefix = leaf->kind == Node::Kind::prefix && i + 1 == width;
+        all = prefix ? terms[start + i].text.starts_with(leaf->terms[i])
+                     : terms[start + i].text == leaf->terms[i];
+      }
+      if (all) std::fill(marked.begin() + static_cast<std::ptrdiff_t>(start),
+                         marked.begin() + static_cast<std::ptrdiff_t>(start + width), true);
+    }
+  }
+  const auto first = std::find(marked.begin(), marked.end(), true);
+  if (first == marked.end() || max_terms == 0) return std::string(text);
+  const std::size_t hit = static_cast<std::size_t>(first - marked.begin());
+  const std::size_t from = hit > max_terms / 4 ? hit - max_terms / 4 : 0;
+  const std::size_t to = std::min(terms.size(), from + max_terms);
+  std::string out = from > 0 ? "…" : "";
+  std::size_t copied = terms[from].begin;
+  for (std::size_t i = from; i < to; ++i) {
+    out.append(text.substr(copied, terms[i].begin - copied));
+    if (marked[i]) out += '[';
+    out.append(text.substr(terms[i].begin, terms[i].end - terms[i].begin));
+    if (marked[i]) out += ']';
+    copied = terms[i].end;
+  }
+  if (to < terms.size()) out += "…";
+  return out;
+}
+
+}  // namespace memkit::search
