@@ -101,6 +101,7 @@ def seed_file(corpus, path, data):
     name = os.path.basename(path)
     if name.endswith(".md"):
         corpus.add("markdown", data)
+        corpus.add("search", b"the OR memory" + SEP + data)
         corpus.add("memorybox_entries", bytes([memorybox_selector(path)]) + data)
         if "/rows/" in path or data.startswith(b"# ") or b"\nType: " in data:
             corpus.add("curated_rows", data)
@@ -172,6 +173,10 @@ def main():
         corpus.add("clock", stamp)
     corpus.add("json", b'{"a":[1,{"b":null}],"c":"\\u00e9"}')
     corpus.add("csv", b'a,b\n"1,2",3\n')
+    for query in (b'cache OR deploy', b'"release branch" NOT staging*', b'(a OR b) c tier:2',
+                  b'since:2026-01-01 min-confidence:0.8 layout:tiers', b'Caf\xc3\xa9 cache_dir'):
+        corpus.add("search", query + SEP + b"Clear the build cache\nDeploy from the release "
+                   b"branch\nThe cache_dir setting moved\nCaf\xc3\xa9 staging deploys")
     for target in sorted(corpus.counts):
         print(f"seed_corpus: {target}: {corpus.counts[target]} inputs")
     return 0
