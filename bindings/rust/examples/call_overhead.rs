@@ -7,10 +7,11 @@ use memkit::{Clock, Workspace};
 
 fn main() -> memkit::Result<()> {
     let args: Vec<String> = std::env::args().collect();
-    let [_, root, verb, count] = args.as_slice() else {
+    if args.len() != 4 {
         eprintln!("usage: call_overhead ROOT VERB COUNT");
         std::process::exit(2);
-    };
+    }
+    let (root, verb, count) = (&args[1], &args[2], &args[3]);
     let count: u32 = count.parse().expect("COUNT: a number");
     let now = Clock::parse("2026-11-30T10:00:00+00:00")?;
     let ws = Workspace::open(root)?;
