@@ -155,7 +155,7 @@ def main():
         for name, root, verb, calls in (("custodian status, examples/project", small, "status",
                                          args.calls),
                                         (f"custodian compact, {args.mib} MiB inbox", large,
-                                         "compact", max(3, args.calls // 500))):
+                                         "compact", max(3, args.calls // 200))):
             c = timed([str(capi), str(root), "custodian", "custodian", verb, str(calls)], env,
                       args.rounds)[0]
             doors = [("Python", [sys.executable, "-c", PYTHON, str(root), verb, str(calls)]),
