@@ -93,16 +93,25 @@ struct Index::Data {
       if (lists.back().empty()) return {};
     }
     // Candidates: the documents of the first term's lists (merged), then checked term by term.
-    Frequencies out;
-    std::map<std::uint32_t, std::uint32_t> first;
+    Frequencies first;
     for (const std::vector<Posting>* list : lists[0]) {
-      for (const Posting& p : *list) first[p.document] += p.count;
+      for (const Posting& p : *list) first.emplace_back(p.document, p.count);
     }
-    for (const auto& [document, count] : first) {
-      if (lists.size() == 1) {
-        out.emplace_back(document, count);
-        continue;
+    if (lists[0].size() > 1) {  // a prefix's terms: one entry per document, their counts summed
+      std::sort(first.begin(), first.end());
+      std::size_t kept = 0;
+      for (std::size_t i = 0; i < first.size(); ++i) {
+        if (kept > 0 && first[kept - 1].first == first[i].first) {
+          first[kept - 1].second += first[i].second;
+        } else {
+          first[kept++] = first[i];
+        }
       }
+      first.resize(kept);
+    }
+    if (lists.size() == 1) return first;
+    Frequencies out;
+    for (const auto& [document, count] : first) {
       std::vector<std::vector<std::uint32_t>> at;
       for (const auto& term_lists : lists) at.push_back(positions_in(document, term_lists));
       std::uint32_t hits = 0;

@@ -1,6 +1,8 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -93,4 +95,111 @@ TEST_CASE("search snippet: the passage around the first match, hits marked") {
   CHECK(memkit::search::snippet("one two three four five six seven eight nine ten cache eleven",
                                 *q, 4) == "…ten [cache] eleven");
   CHECK(memkit::search::snippet("nothing here", *q) == "nothing here");
+}
+
+namespace {
+
+using Node = memkit::search::Query::Node;
+
+// How often a leaf occurs in a document's terms: the reference the index is checked against.
+std::size_t occurrences(const Node& leaf, const std::vector<memkit::search::Term>& terms) {
+  std::size_t count = 0;
+  for (std::size_t start = 0; start + leaf.terms.size() <= terms.size(); ++start) {
+    bool all = true;
+    for (std::size_t i = 0; i < leaf.terms.size() && all; ++i) {
+      const bool prefix = leaf.kind == Node::Kind::prefix && i + 1 == leaf.terms.size();
+      all = prefix ? terms[start + i].text.starts_with(leaf.terms[i])
+                   : terms[start + i].text == leaf.terms[i];
+    }
+    count += all ? 1 : 0;
+  }
+  return count;
+}
+
+bool holds(const Node& node, const std::vector<memkit::search::Term>& terms) {
+  switch (node.kind) {
+    case Node::Kind::all_of:
+      return std::all_of(node.children.begin(), node.children.end(), [&](const Node& c) {
+        return c.kind == Node::Kind::none_of ? !holds(c.children[0], terms) : holds(c, terms);
+      });
+    case Node::Kind::any_of:
+      return std::any_of(node.children.begin(), node.children.end(),
+                         [&](const Node& c) { return holds(c, terms); });
+    case Node::Kind::none_of:
+      return false;
+    default:
+      return occurrences(node, terms) > 0;
+  }
+}
+
+void leaves_of(const Node& node, std::vector<const Node*>& out) {
+  if (node.kind == Node::Kind::none_of) return;
+  if (node.children.empty()) out.push_back(&node);
+  for (const Node& c : node.children) leaves_of(c, out);
+}
+
+}  // namespace
+
+TEST_CASE("search index: top hits equal an exhaustive reference on random documents and queries") {
+  const std::vector<std::string> words = {"cache", "cached", "deploy", "release", "branch",
+                                          "stage", "staging", "dir", "config", "café"};
+  std::uint64_t seed = 12345;
+  const auto next = [&](std::size_t n) {
+    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<std::size_t>((seed >> 33) % n);
+  };
+  for (int round = 0; round < 40; ++round) {
+    std::vector<std::string> texts;
+    Index index;
+    for (int d = 0; d < 30; ++d) {
+      std::string text;
+      for (std::size_t w = 0, n = 1 + next(8); w < n; ++w) text += words[next(words.size())] + " ";
+      texts.push_back(text);
+      index.add(text);
+    }
+    const std::vector<std::string> shapes = {"A", "A B", "A OR B", "A NOT B", "\"A B\"", "P*",
+                                             "(A OR B) C", "A OR \"B C\" NOT D"};
+    std::string query = shapes[next(shapes.size())];
+    for (const char slot : {'A', 'B', 'C', 'D'}) {
+      const std::size_t at = query.find(slot);
+      if (at != std::string::npos) query.replace(at, 1, words[next(words.size())]);
+    }
+    if (const std::size_t at = query.find("P*"); at != std::string::npos) {
+      query.replace(at, 1, words[next(words.size())].substr(0, 1 + next(4)));
+    }
+    const memkit::Result<memkit::search::Query> q = parse_query(query);
+    REQUIRE_MESSAGE(q, query);
+    std::vector<std::vector<memkit::search::Term>> analysed;
+    std::uint64_t total = 0;
+    for (const std::string& t : texts) {
+      analysed.push_back(memkit::search::analyze(t));
+      total += analysed.back().size();
+    }
+    std::vector<const Node*> leaves;
+    leaves_of(*q->root(), leaves);
+    std::vector<memkit::search::Hit> expected;
+    for (std::size_t d = 0; d < texts.size(); ++d) {
+      if (!holds(*q->root(), analysed[d])) continue;
+      double score = 0;
+      for (const Node* leaf : leaves) {
+        std::size_t holding = 0;
+        for (const auto& terms : analysed) holding += occurrences(*leaf, terms) > 0 ? 1 : 0;
+        const double idf = std::max(1e-6, std::log((30.0 - static_cast<double>(holding) + 0.5) /
+                                                   (static_cast<double>(holding) + 0.5)));
+        const double tf = static_cast<double>(occurrences(*leaf, analysed[d]));
+        const double length = static_cast<double>(analysed[d].size()) / (static_cast<double>(total) / 30.0);
+        score += idf * tf * 2.2 / (tf + 1.2 * (0.25 + 0.75 * length));
+      }
+      expected.push_back({d, score});
+    }
+    std::stable_sort(expected.begin(), expected.end(),
+                     [](const auto& a, const auto& b) { return a.score > b.score; });
+    const std::vector<memkit::search::Hit> got = index.search(*q, 100);
+    REQUIRE_MESSAGE(got.size() == expected.size(), query);
+    for (std::size_t i = 0; i < got.size(); ++i) {
+      CHECK_MESSAGE(got[i].document == expected[i].document, query);
+      CHECK_MESSAGE(std::abs(got[i].score - expected[i].score) < 1e-9, query);
+    }
+    CHECK(index.count(*q) == expected.size());
+  }
 }
