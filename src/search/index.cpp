@@ -4,8 +4,10 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <deque>
 #include <map>
 #include <optional>
+#include <unordered_map>
 
 #include "memkit/search.hpp"
 
@@ -46,8 +48,25 @@ Documents documents_of(const Frequencies& f) {
 using namespace index_detail;  // NOLINT: this file's own helpers
 
 struct Index::Data {
-  std::map<std::string, std::vector<Posting>, std::less<>> postings;  // ordered: prefixes are ranges
+  // Each term's posting list, found by the term (hashed) or, for a prefix, through the terms in
+  // order (views of `names`, whose strings never move).
+  struct TermHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view text) const noexcept {
+      return std::hash<std::string_view>{}(text);
+    }
+  };
+  std::unordered_map<std::string, std::uint32_t, TermHash, std::equal_to<>> ids;
+  std::deque<std::string> names;
+  std::map<std::string_view, std::uint32_t> ordered;
+  std::vector<std::vector<Posting>> postings;  // by term id
   std::vector<std::uint32_t> positions;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> scratch;  // (term, position) of one add()
+
+  const std::vector<Posting>* list_of(std::string_view term) const {
+    const auto it = ids.find(term);
+    return it == ids.end() ? nullptr : &postings[it->second];
+  }
   std::vector<std::uint32_t> lengths;  // terms per document
   std::vector<Facets> facets;
   std::uint64_t total_terms = 0;
@@ -55,9 +74,9 @@ struct Index::Data {
   // Every posting list of a term that starts with `prefix`.
   std::vector<const std::vector<Posting>*> with_prefix(std::string_view prefix) const {
     std::vector<const std::vector<Posting>*> out;
-    for (auto it = postings.lower_bound(prefix); it != postings.end() && it->first.starts_with(prefix);
+    for (auto it = ordered.lower_bound(prefix); it != ordered.end() && it->first.starts_with(prefix);
          ++it) {
-      out.push_back(&it->second);
+      out.push_back(&postings[it->second]);
     }
     return out;
   }
@@ -86,9 +105,9 @@ struct Index::Data {
       if (prefix) {
         lists.push_back(with_prefix(leaf.terms[i]));
       } else {
-        const auto it = postings.find(leaf.terms[i]);
-        lists.push_back(it == postings.end() ? std::vector<const std::vector<Posting>*>{}
-                                             : std::vector<const std::vector<Posting>*>{&it->second});
+        const std::vector<Posting>* list = list_of(leaf.terms[i]);
+        lists.push_back(list == nullptr ? std::vector<const std::vector<Posting>*>{}
+                                        : std::vector<const std::vector<Posting>*>{list});
       }
       if (lists.back().empty()) return {};
     }
@@ -127,17 +146,25 @@ struct Index::Data {
     return out;
   }
 
-  Documents matches(const Node& node) const {
+  // The frequencies of the leaves already read (those that score), so matches() and the scoring
+  // read each posting list once.
+  using Known = std::vector<std::pair<const Node*, const Frequencies*>>;
+
+  Documents matches(const Node& node, const Known& known = {}) const {
     switch (node.kind) {
       case Node::Kind::term:
       case Node::Kind::prefix:
-      case Node::Kind::phrase:
+      case Node::Kind::phrase: {
+        for (const auto& [leaf, f] : known) {
+          if (leaf == &node) return documents_of(*f);
+        }
         return documents_of(frequencies(node));
+      }
       case Node::Kind::any_of: {
         Documents out;
         for (const Node& child : node.children) {
           Documents both;
-          const Documents more = matches(child);
+          const Documents more = matches(child, known);
           std::set_union(out.begin(), out.end(), more.begin(), more.end(), std::back_inserter(both));
           out = std::move(both);
         }
@@ -151,7 +178,7 @@ struct Index::Data {
             excluded.push_back(&child.children[0]);
             continue;
           }
-          Documents next = matches(child);
+          Documents next = matches(child, known);
           if (out) {
             Documents both;
             std::set_intersection(out->begin(), out->end(), next.begin(), next.end(),
@@ -221,22 +248,32 @@ Index& Index::operator=(Index&&) noexcept = default;
 Index::~Index() = default;
 
 std::size_t Index::add(std::string_view text, Facets facets) {
-  const auto document = static_cast<std::uint32_t>(data_->lengths.size());
+  Data& d = *data_;
+  const auto document = static_cast<std::uint32_t>(d.lengths.size());
   const std::vector<Term> terms = analyze(text);
-  std::map<std::string_view, std::vector<std::uint32_t>> seen;
+  d.scratch.clear();
   for (std::size_t i = 0; i < terms.size(); ++i) {
-    seen[terms[i].text].push_back(static_cast<std::uint32_t>(i));
+    auto it = d.ids.find(std::string_view(terms[i].text));
+    if (it == d.ids.end()) {
+      const auto id = static_cast<std::uint32_t>(d.postings.size());
+      it = d.ids.emplace(terms[i].text, id).first;
+      d.ordered.emplace(d.names.emplace_back(terms[i].text), id);
+      d.postings.emplace_back();
+    }
+    d.scratch.emplace_back(it->second, static_cast<std::uint32_t>(i));
   }
-  for (const auto& [term, at] : seen) {
-    auto it = data_->postings.find(term);
-    if (it == data_->postings.end()) it = data_->postings.emplace(std::string(term), std::vector<Posting>{}).first;
-    it->second.push_back({document, static_cast<std::uint32_t>(data_->positions.size()),
-                          static_cast<std::uint32_t>(at.size())});
-    data_->positions.insert(data_->positions.end(), at.begin(), at.end());
+  std::sort(d.scratch.begin(), d.scratch.end());  // by term, then position
+  for (std::size_t i = 0; i < d.scratch.size();) {
+    std::size_t end = i;
+    while (end < d.scratch.size() && d.scratch[end].first == d.scratch[i].first) ++end;
+    d.postings[d.scratch[i].first].push_back({document, static_cast<std::uint32_t>(d.positions.size()),
+                                            static_cast<std::uint32_t>(end - i)});
+    for (std::size_t k = i; k < end; ++k) d.positions.push_back(d.scratch[k].second);
+    i = end;
   }
-  data_->lengths.push_back(static_cast<std::uint32_t>(terms.size()));
-  data_->facets.push_back(std::move(facets));
-  data_->total_terms += terms.size();
+  d.lengths.push_back(static_cast<std::uint32_t>(terms.size()));
+  d.facets.push_back(std::move(facets));
+  d.total_terms += terms.size();
   return document;
 }
 
@@ -264,37 +301,49 @@ std::vector<Hit> Index::search(const Query& query, std::size_t limit) const {
     }
     return hits;
   }
-  const Documents found = data_->matches(*query.root());
   std::vector<const Node*> leaves;
   scoring_leaves(*query.root(), leaves);
   std::vector<Frequencies> frequencies;
+  frequencies.reserve(leaves.size());  // Known points into it
   std::vector<double> idf;
+  Data::Known known;
   for (const Node* leaf : leaves) {
     frequencies.push_back(data_->frequencies(*leaf));
+    known.emplace_back(leaf, &frequencies.back());
     const double holding = static_cast<double>(frequencies.back().size());
     const double value = std::log((static_cast<double>(n) - holding + 0.5) / (holding + 0.5));
     idf.push_back(value > 0 ? value : 1e-6);  // FTS5's floor for a term in most documents
   }
-  const double average = static_cast<double>(data_->total_terms) / static_cast<double>(n);
-  for (const std::uint32_t d : found) {
-    if (!data_->passes(d, query.filters())) continue;
-    const double length = average > 0 ? static_cast<double>(data_->lengths[d]) / average : 0;
-    double score = 0;
-    for (std::size_t i = 0; i < leaves.size(); ++i) {
-      const auto at = std::lower_bound(frequencies[i].begin(), frequencies[i].end(), d,
-                                       [](const auto& f, std::uint32_t doc) { return f.first < doc; });
-      if (at == frequencies[i].end() || at->first != d) continue;
-      const double tf = at->second;
-      score += idf[i] * tf * (kK1 + 1) / (tf + kK1 * (1 - kB + kB * length));
-    }
-    hits.push_back({d, score});
-  }
+  const Documents found = data_->matches(*query.root(), known);
+  // The best `limit` so far, the worst on top: a heap, not every match sorted.
   const auto better = [](const Hit& a, const Hit& b) {
     return a.score != b.score ? a.score > b.score : a.document < b.document;
   };
-  const std::size_t keep = std::min(limit, hits.size());
-  std::partial_sort(hits.begin(), hits.begin() + static_cast<std::ptrdiff_t>(keep), hits.end(), better);
-  hits.resize(keep);
+  const double average = static_cast<double>(data_->total_terms) / static_cast<double>(n);
+  std::vector<std::size_t> cursor(leaves.size(), 0);  // `found` is sorted: each leaf only advances
+  for (const std::uint32_t d : found) {
+    if (!data_->passes(d, query.filters())) continue;
+    const double length = average > 0 ? static_cast<double>(data_->lengths[d]) / average : 0;
+    const double norm = kK1 * (1 - kB + kB * length);
+    double score = 0;
+    for (std::size_t i = 0; i < leaves.size(); ++i) {
+      const Frequencies& f = frequencies[i];
+      while (cursor[i] < f.size() && f[cursor[i]].first < d) ++cursor[i];
+      if (cursor[i] == f.size() || f[cursor[i]].first != d) continue;
+      const double tf = f[cursor[i]].second;
+      score += idf[i] * tf * (kK1 + 1) / (tf + norm);
+    }
+    const Hit hit{d, score};
+    if (hits.size() < limit) {
+      hits.push_back(hit);
+      std::push_heap(hits.begin(), hits.end(), better);
+    } else if (better(hit, hits.front())) {
+      std::pop_heap(hits.begin(), hits.end(), better);
+      hits.back() = hit;
+      std::push_heap(hits.begin(), hits.end(), better);
+    }
+  }
+  std::sort_heap(hits.begin(), hits.end(), better);
   return hits;
 }
 
