@@ -25,6 +25,15 @@ struct Posting {
   std::uint32_t count;
 };
 
+// Every kBlock postings of a list share the largest frequency and the shortest document among
+// them: with those, no posting of the block can score above a bound, and a top-k that has found
+// k better hits skips the block (block-max).
+constexpr std::size_t kBlock = 128;
+struct BlockBound {
+  std::uint32_t most;      // the largest frequency in the block
+  std::uint32_t shortest;  // the fewest terms of a document in the block
+};
+
 // A scoring unit's occurrences: (document, frequency), sorted by document.
 using Frequencies = std::vector<std::pair<std::uint32_t, std::uint32_t>>;
 using Documents = std::vector<std::uint32_t>;
@@ -60,6 +69,7 @@ struct Index::Data {
   std::deque<std::string> names;
   std::map<std::string_view, std::uint32_t> ordered;
   std::vector<std::vector<Posting>> postings;  // by term id
+  std::vector<std::vector<BlockBound>> bounds;  // by term id: one per kBlock postings
   std::vector<std::uint32_t> positions;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> scratch;  // (term, position) of one add()
 
@@ -202,6 +212,56 @@ struct Index::Data {
     return {};
   }
 
+  // The best `limit` documents for one term: its blocks in the order of their bounds, stopping at
+  // the first whose bound is below the k-th best score so far (an equal one may hold a tie that
+  // an earlier document wins).
+  std::vector<Hit> top_of_term(std::string_view term, std::size_t limit) const {
+    std::vector<Hit> hits;
+    const auto id = ids.find(term);
+    if (id == ids.end()) return hits;
+    const std::vector<Posting>& list = postings[id->second];
+    const std::vector<BlockBound>& blocks = bounds[id->second];
+    const auto n = static_cast<double>(lengths.size());
+    const double holding = static_cast<double>(list.size());
+    const double raw_idf = std::log((n - holding + 0.5) / (holding + 0.5));
+    const double idf = raw_idf > 0 ? raw_idf : 1e-6;
+    const double average = static_cast<double>(total_terms) / n;
+    // The general path's arithmetic, step for step, so both give the same scores to the bit.
+    const auto score = [&](double tf, std::uint32_t length) {
+      const double relative = static_cast<double>(length) / average;
+      const double norm = kK1 * (1 - kB + kB * relative);
+      return idf * tf * (kK1 + 1) / (tf + norm);
+    };
+    std::vector<std::pair<double, std::size_t>> order;  // (bound, block)
+    order.reserve(blocks.size());
+    for (std::size_t b = 0; b < blocks.size(); ++b) {
+      order.emplace_back(score(blocks[b].most, blocks[b].shortest), b);
+    }
+    std::sort(order.begin(), order.end(),
+              [](const auto& x, const auto& y) { return x.first != y.first ? x.first > y.first : x.second < y.second; });
+    const auto better = [](const Hit& a, const Hit& b) {
+      return a.score != b.score ? a.score > b.score : a.document < b.document;
+    };
+    for (const auto& [bound, b] : order) {
+      // A hair of slack: a posting below the bound in exact arithmetic stays below it rounded.
+      if (hits.size() == limit && bound * (1 + 1e-12) < hits.front().score) break;
+      const std::size_t end = std::min(list.size(), (b + 1) * kBlock);
+      for (std::size_t i = b * kBlock; i < end; ++i) {
+        const Hit hit{list[i].document, score(list[i].count, lengths[list[i].document])};
+        if (hits.size() < limit) {
+          hits.push_back(hit);
+          std::push_heap(hits.begin(), hits.end(), better);
+        } else if (better(hit, hits.front())) {
+          std::pop_heap(hits.begin(), hits.end(), better);
+          hits.back() = hit;
+          std::push_heap(hits.begin(), hits.end(), better);
+        }
+      }
+    }
+    std::sort_heap(hits.begin(), hits.end(), better);
+    return hits;
+  }
+
   bool passes(std::uint32_t document, const std::vector<Filter>& filters) const {
     for (const Filter& f : filters) {
       const Facets& mine = facets[document];
@@ -259,6 +319,7 @@ std::size_t Index::add(std::string_view text, Facets facets) {
       it = d.ids.emplace(terms[i].text, id).first;
       d.ordered.emplace(d.names.emplace_back(terms[i].text), id);
       d.postings.emplace_back();
+      d.bounds.emplace_back();
     }
     d.scratch.emplace_back(it->second, static_cast<std::uint32_t>(i));
   }
@@ -266,8 +327,17 @@ std::size_t Index::add(std::string_view text, Facets facets) {
   for (std::size_t i = 0; i < d.scratch.size();) {
     std::size_t end = i;
     while (end < d.scratch.size() && d.scratch[end].first == d.scratch[i].first) ++end;
-    d.postings[d.scratch[i].first].push_back({document, static_cast<std::uint32_t>(d.positions.size()),
-                                            static_cast<std::uint32_t>(end - i)});
+    std::vector<Posting>& list = d.postings[d.scratch[i].first];
+    const auto count = static_cast<std::uint32_t>(end - i);
+    const auto length = static_cast<std::uint32_t>(terms.size());
+    std::vector<BlockBound>& bounds = d.bounds[d.scratch[i].first];
+    if (list.size() % kBlock == 0) {
+      bounds.push_back({count, length});
+    } else {
+      bounds.back().most = std::max(bounds.back().most, count);
+      bounds.back().shortest = std::min(bounds.back().shortest, length);
+    }
+    list.push_back({document, static_cast<std::uint32_t>(d.positions.size()), count});
     for (std::size_t k = i; k < end; ++k) d.positions.push_back(d.scratch[k].second);
     i = end;
   }
@@ -300,6 +370,9 @@ std::vector<Hit> Index::search(const Query& query, std::size_t limit) const {
       if (data_->passes(d, query.filters())) hits.push_back({d, 0.0});
     }
     return hits;
+  }
+  if (query.root()->kind == Node::Kind::term && query.filters().empty()) {
+    return data_->top_of_term(query.root()->terms[0], limit);
   }
   std::vector<const Node*> leaves;
   scoring_leaves(*query.root(), leaves);
