@@ -52,6 +52,39 @@ Documents documents_of(const Frequencies& f) {
   return out;
 }
 
+// The best `limit` hits offered so far: a heap with the worst on top. Better is a higher score,
+// then an earlier document.
+class Best {
+ public:
+  explicit Best(std::size_t limit) : limit_(limit) {}
+  void offer(const Hit& hit) {
+    if (hits_.size() < limit_) {
+      hits_.push_back(hit);
+      std::push_heap(hits_.begin(), hits_.end(), better);
+    } else if (limit_ > 0 && better(hit, hits_.front())) {
+      std::pop_heap(hits_.begin(), hits_.end(), better);
+      hits_.back() = hit;
+      std::push_heap(hits_.begin(), hits_.end(), better);
+    }
+  }
+  // The score a hit must beat (or tie with an earlier document) to get in; none until full.
+  [[nodiscard]] std::optional<double> threshold() const {
+    return hits_.size() == limit_ && limit_ > 0 ? std::optional<double>(hits_.front().score)
+                                                : std::nullopt;
+  }
+  [[nodiscard]] std::vector<Hit> sorted() && {
+    std::sort_heap(hits_.begin(), hits_.end(), better);
+    return std::move(hits_);
+  }
+
+ private:
+  static bool better(const Hit& a, const Hit& b) {
+    return a.score != b.score ? a.score > b.score : a.document < b.document;
+  }
+  std::size_t limit_;
+  std::vector<Hit> hits_;
+};
+
 }  // namespace index_detail
 
 using namespace index_detail;  // NOLINT: this file's own helpers
@@ -216,9 +249,8 @@ struct Index::Data {
   // the first whose bound is below the k-th best score so far (an equal one may hold a tie that
   // an earlier document wins).
   std::vector<Hit> top_of_term(std::string_view term, std::size_t limit) const {
-    std::vector<Hit> hits;
     const auto id = ids.find(term);
-    if (id == ids.end()) return hits;
+    if (id == ids.end()) return {};
     const std::vector<Posting>& list = postings[id->second];
     const std::vector<BlockBound>& blocks = bounds[id->second];
     const auto n = static_cast<double>(lengths.size());
@@ -239,27 +271,18 @@ struct Index::Data {
     }
     std::sort(order.begin(), order.end(),
               [](const auto& x, const auto& y) { return x.first != y.first ? x.first > y.first : x.second < y.second; });
-    const auto better = [](const Hit& a, const Hit& b) {
-      return a.score != b.score ? a.score > b.score : a.document < b.document;
-    };
+    Best best(limit);
     for (const auto& [bound, b] : order) {
       // A hair of slack: a posting below the bound in exact arithmetic stays below it rounded.
-      if (hits.size() == limit && bound * (1 + 1e-12) < hits.front().score) break;
+      if (const std::optional<double> floor = best.threshold(); floor && bound * (1 + 1e-12) < *floor) {
+        break;
+      }
       const std::size_t end = std::min(list.size(), (b + 1) * kBlock);
       for (std::size_t i = b * kBlock; i < end; ++i) {
-        const Hit hit{list[i].document, score(list[i].count, lengths[list[i].document])};
-        if (hits.size() < limit) {
-          hits.push_back(hit);
-          std::push_heap(hits.begin(), hits.end(), better);
-        } else if (better(hit, hits.front())) {
-          std::pop_heap(hits.begin(), hits.end(), better);
-          hits.back() = hit;
-          std::push_heap(hits.begin(), hits.end(), better);
-        }
+        best.offer({list[i].document, score(list[i].count, lengths[list[i].document])});
       }
     }
-    std::sort_heap(hits.begin(), hits.end(), better);
-    return hits;
+    return std::move(best).sorted();
   }
 
   bool passes(std::uint32_t document, const std::vector<Filter>& filters) const {
@@ -388,10 +411,7 @@ std::vector<Hit> Index::search(const Query& query, std::size_t limit) const {
     idf.push_back(value > 0 ? value : 1e-6);  // FTS5's floor for a term in most documents
   }
   const Documents found = data_->matches(*query.root(), known);
-  // The best `limit` so far, the worst on top: a heap, not every match sorted.
-  const auto better = [](const Hit& a, const Hit& b) {
-    return a.score != b.score ? a.score > b.score : a.document < b.document;
-  };
+  Best best(limit);  // not every match sorted
   const double average = static_cast<double>(data_->total_terms) / static_cast<double>(n);
   std::vector<std::size_t> cursor(leaves.size(), 0);  // `found` is sorted: each leaf only advances
   for (const std::uint32_t d : found) {
@@ -406,18 +426,9 @@ std::vector<Hit> Index::search(const Query& query, std::size_t limit) const {
       const double tf = f[cursor[i]].second;
       score += idf[i] * tf * (kK1 + 1) / (tf + norm);
     }
-    const Hit hit{d, score};
-    if (hits.size() < limit) {
-      hits.push_back(hit);
-      std::push_heap(hits.begin(), hits.end(), better);
-    } else if (better(hit, hits.front())) {
-      std::pop_heap(hits.begin(), hits.end(), better);
-      hits.back() = hit;
-      std::push_heap(hits.begin(), hits.end(), better);
-    }
+    best.offer({d, score});
   }
-  std::sort_heap(hits.begin(), hits.end(), better);
-  return hits;
+  return std::move(best).sorted();
 }
 
 std::string snippet(std::string_view text, const Query& query, std::size_t max_terms) {
