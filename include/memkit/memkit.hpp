@@ -31,6 +31,7 @@
 #include "memkit/memorybox/sync.hpp"
 #include "memkit/plan.hpp"
 #include "memkit/result.hpp"
+#include "memkit/recall.hpp"
 #include "memkit/search.hpp"
 #include "memkit/similarity.hpp"
 #include "memkit/snapshot.hpp"
