@@ -97,8 +97,18 @@ def option_values(args_path, option):
     return [lines[i + 1] for i, line in enumerate(lines[:-1]) if line == option.encode()]
 
 
+# The files fuzz/recall_fuzz.cpp reads the bytes as (its kFiles), by what ends their path.
+RECALL_FILES = ["/decisions.md", "/archive/", "/inbox.md", "/LONG_TERM.md", "/PATTERNS.md",
+                "/daily/", "/SESSION_LOG.md", "/ARCHIVES/", "/sessions/", "_", "/global.md",
+                "/manifest.json", "/rows/", "/episodes/"]
+
+
 def seed_file(corpus, path, data):
     name = os.path.basename(path)
+    for selector, part in enumerate(RECALL_FILES):
+        if part in path and (part != "_" or name.endswith(".md")):
+            corpus.add("recall", bytes([selector]) + data)
+            break
     if name.endswith(".md"):
         corpus.add("markdown", data)
         corpus.add("search", b"the OR memory" + SEP + data)

@@ -133,7 +133,9 @@ class Index {
 
 // A short passage of `text` around the query's first match, at most `max_terms` terms long, each
 // matching term wrapped in `[` and `]`; the passage starts and ends on term boundaries, with "…"
-// where text was cut. The text itself when nothing matches.
+// where text was cut, and each run of white space in it (line breaks too) is one space: a line
+// to show. The first `max_terms` terms when nothing matches (a query of filters only); "" for a
+// text without terms.
 [[nodiscard]] std::string snippet(std::string_view text, const Query& query,
                                   std::size_t max_terms = 16);
 

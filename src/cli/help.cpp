@@ -39,9 +39,9 @@ std::string spelled(const ArgumentSpec& a) {
   return std::string(a.name) + " " + std::string(a.placeholder);
 }
 
-// The command's name with its positionals and required options.
+// The command's name with its positionals and required options: "search QUERY", "sync push".
 std::string synopsis(const CommandSpec& c) {
-  std::string out(c.verb);
+  std::string out = c.name();
   for (const ArgumentSpec& a : c.arguments) {
     if (a.positional || a.required) out += " " + spelled(a);
   }
@@ -94,7 +94,7 @@ std::string group_help(const GroupSpec& group) {
   out += "commands:\n";
   for (const CommandSpec& c : command_table()) {
     if (c.group != group.name) continue;
-    out += "  " + synopsis(c) + "\n";
+    out += "  " + synopsis(c).substr(group.name.size() + 1) + "\n";
     out += wrapped(std::string(c.summary) + (c.effect == CommandEffect::plans
                                                  ? " (a plan: --apply --confirm-plan ID writes it)"
                                              : c.effect == CommandEffect::reads
@@ -109,7 +109,7 @@ std::string group_help(const GroupSpec& group) {
 }
 
 std::string command_help(const CommandSpec& c) {
-  std::string out = "usage: memkit " + std::string(c.group) + " " + synopsis(c);
+  std::string out = "usage: memkit " + synopsis(c);
   if (std::any_of(c.arguments.begin(), c.arguments.end(),
                   [](const ArgumentSpec& a) { return !a.positional && !a.required; })) {
     out += " [options]";
@@ -134,7 +134,7 @@ std::string command_help(const CommandSpec& c) {
 std::string commands_text() {
   std::string out;
   for (const CommandSpec& c : command_table()) {
-    out += "memkit " + std::string(c.group) + " " + synopsis(c) + "\n";
+    out += "memkit " + synopsis(c) + "\n";
   }
   return out;
 }

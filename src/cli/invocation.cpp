@@ -144,6 +144,10 @@ Result<Invocation> parse_invocation(const std::vector<std::string>& args) {
   std::size_t verb_words = 0;
   Result<const CommandSpec*> command = resolve_command(words, &verb_words);
   if (!command) return command.status();
+  if (*command != nullptr && (*command)->verb.empty() && !inv.command.empty()) {
+    inv.positionals.insert(inv.positionals.begin(), std::move(inv.command));  // `memkit search Q`
+    inv.command.clear();
+  }
   for (auto& [name, value] : given) {
     if (value) {
       inv.options[name] = std::move(*value);

@@ -121,6 +121,7 @@ std::optional<ClockReading> start_command(const CommandRequest& inv, const Comma
 namespace {
 
 using commands_detail::run_curated;
+using commands_detail::run_search;
 using commands_detail::run_custodian;
 using commands_detail::run_memorybox;
 using commands_detail::run_tiers;
@@ -192,20 +193,24 @@ CommandReply execute(const CommandRequest& request, const CommandEnvironment& en
   // The command the request names, and what it takes: the one check of every door (the CLI's
   // parser resolves the command the same way; a request built elsewhere, the C ABI's, meets it
   // here).
-  if (request.group.empty() || request.command.empty()) {
-    reply.findings.push_back(finding_from(Status(
-        Errc::invalid_argument, request.group.empty()
-                                    ? std::string("missing group; see memkit --help")
-                                    : "missing command for '" + request.group + "'; see memkit " +
-                                          request.group + " --help")));
+  if (request.group.empty()) {
+    reply.findings.push_back(
+        finding_from(Status(Errc::invalid_argument, "missing group; see memkit --help")));
     return reply;
   }
-  std::vector<std::string> words{request.command};
+  std::vector<std::string> words;
+  if (!request.command.empty()) words.push_back(request.command);
   words.insert(words.end(), request.positionals.begin(), request.positionals.end());
   std::size_t verb_words = 0;
   const Result<const CommandSpec*> spec = resolve_command(request.group, words, &verb_words);
   if (!spec) {
     reply.findings.push_back(finding_from(spec.status()));
+    return reply;
+  }
+  if (*spec == nullptr || (request.command.empty() && !(*spec)->verb.empty())) {
+    reply.findings.push_back(finding_from(
+        Status(Errc::invalid_argument, "missing command for '" + request.group +
+                                           "'; see memkit " + request.group + " --help")));
     return reply;
   }
   reply.command = (*spec)->name();
@@ -225,6 +230,8 @@ CommandReply execute(const CommandRequest& request, const CommandEnvironment& en
       run_tiers(request, env, reply);
     } else if (request.group == "curated") {
       run_curated(request, env, reply);
+    } else if (request.group == "search") {
+      run_search(request, env, reply);
     } else {
       run_markdown_units(request, env, reply);
     }

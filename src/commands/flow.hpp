@@ -97,6 +97,7 @@ void run_custodian(const CommandRequest& inv, const CommandEnvironment& env, Com
 void run_memorybox(const CommandRequest& inv, const CommandEnvironment& env, CommandReply& reply);
 void run_tiers(const CommandRequest& inv, const CommandEnvironment& env, CommandReply& reply);
 void run_curated(const CommandRequest& inv, const CommandEnvironment& env, CommandReply& reply);
+void run_search(const CommandRequest& inv, const CommandEnvironment& env, CommandReply& reply);
 
 // One `memorybox` command after the shared start: the clock read, the agent root open and its files
 // read. A command that writes under the lock reads the files again there; one that reads them

@@ -183,6 +183,19 @@ std::vector<CommandSpec> custodian_commands() {
   };
 }
 
+std::vector<CommandSpec> search_commands() {
+  return {{"search", "",
+           "the units of memory that match a query, best first, with where each is and a snippet",
+           CommandEffect::reads,
+           Args{pos("QUERY",
+                    "terms (all must match), OR, NOT, \"phrases\", prefix*, (groups) and filters "
+                    "layout: file: tier: class: status: type: since: until: min-confidence:"),
+                root(opt("--root", "DIR", "the folder whose memory to search: every layout found "
+                                          "under it",
+                         T::path, ".")),
+                opt("--limit", "N", "the most hits to show", T::integer, "10")}}};
+}
+
 std::vector<CommandSpec> markdown_commands() {
   return {{"markdown", "units", "the units and sections that partition a file's lines",
            CommandEffect::reads, Args{pos("FILE", "the Markdown file", T::path)}}};
@@ -563,7 +576,7 @@ std::string_view argument_type_name(ArgumentType type) noexcept {
 }
 
 std::string CommandSpec::name() const {
-  return std::string(group) + " " + std::string(verb);
+  return verb.empty() ? std::string(group) : std::string(group) + " " + std::string(verb);
 }
 
 const ArgumentSpec* CommandSpec::argument(std::string_view wanted) const noexcept {
@@ -589,16 +602,20 @@ const std::vector<ArgumentSpec>& global_options() {
 const std::vector<GroupSpec>& command_groups() {
   static const std::vector<GroupSpec> groups = {
       {"custodian", "the memory-custodian layout under docs/memory",
-       "--project-root defaults to the current directory, --memory-dir to docs/memory."},
+       "--project-root defaults to the current directory, --memory-dir to docs/memory.",
+       "custodian"},
       {"memorybox", "the MemoryBox tiers under an agent root (brain/, memory/)",
-       "--root defaults to the current directory."},
+       "--root defaults to the current directory.", "memorybox"},
       {"tiers", "three-tier session memory under a workspace (sessions, themes, global.md)",
        "--workspace defaults to the current directory. Writes apply directly, all their files or "
-       "none, under .memkit/lock; reads never write."},
+       "none, under .memkit/lock; reads never write.",
+       "tiers"},
       {"curated", "curated memory: rows with roles, lifecycle and lineage, read telemetry, floors",
        "--store defaults to MEMKIT_STORE, else ./curated; --workspace (or MEMKIT_WORKSPACE) is "
-       "required; --actor defaults to MEMKIT_ACTOR (none: the human owner)."},
-      {"markdown", "text-model tools", ""},
+       "required; --actor defaults to MEMKIT_ACTOR (none: the human owner).",
+       "curated"},
+      {"search", "find memory in every layout under a root, ranked by BM25", "", "any"},
+      {"markdown", "text-model tools", "", "none"},
   };
   return groups;
 }
@@ -607,7 +624,7 @@ const std::vector<CommandSpec>& command_table() {
   static const std::vector<CommandSpec> table = [] {
     std::vector<CommandSpec> all;
     for (auto* group : {&custodian_commands, &memorybox_commands, &tiers_commands,
-                        &curated_commands, &markdown_commands}) {
+                        &curated_commands, &search_commands, &markdown_commands}) {
       for (CommandSpec& c : (*group)()) all.push_back(std::move(c));
     }
     return all;
@@ -667,6 +684,7 @@ Result<const CommandSpec*> resolve_command(std::string_view group,
                                   closest(group, groups)) +
                       "; see memkit --help");
   }
+  if (const CommandSpec* whole = find_command(group, "")) return whole;  // every word its argument
   if (words.empty()) return static_cast<const CommandSpec*>(nullptr);
   if (words.size() >= 2) {
     if (const CommandSpec* two = find_command(group, words[0] + " " + words[1])) {
@@ -735,7 +753,8 @@ std::string command_table_json() {
     groups.push_back({{"commands", commands},
                       {"name", std::string(g.name)},
                       {"notes", std::string(g.notes)},
-                      {"summary", std::string(g.summary)}});
+                      {"summary", std::string(g.summary)},
+                      {"workspace", std::string(g.workspace)}});
   }
   const nlohmann::ordered_json table = {
       {"global_options", globals}, {"groups", groups}, {"table_version", 1}};

@@ -45,12 +45,13 @@ struct ArgumentSpec {
 
 struct CommandSpec {
   std::string_view group;  // "custodian"
-  std::string_view verb;   // "status", or two words: "sync push", "episode add"
+  std::string_view verb;   // "status", two words: "sync push", or none: the group is the command
+                           // ("search": every word after it is its positional)
   std::string_view summary;
   CommandEffect effect = CommandEffect::reads;
   std::vector<ArgumentSpec> arguments;  // positionals in order, then options
   bool judged = false;  // asks the host's judge (memorybox gate: the C ABI's mk_judge_fn)
-  [[nodiscard]] std::string name() const;  // "custodian status"
+  [[nodiscard]] std::string name() const;  // "custodian status", "search"
   [[nodiscard]] const ArgumentSpec* argument(std::string_view name) const noexcept;
 };
 
@@ -58,6 +59,10 @@ struct GroupSpec {
   std::string_view name;
   std::string_view summary;
   std::string_view notes;  // what the group's options default to; empty when nothing
+  // The workspace its commands run on, in the C ABI and the bindings: a layout ("custodian",
+  // "memorybox", "tiers", "curated"), "any" (a workspace of every layout: search), or "none"
+  // (markdown: it reads the one file it is given).
+  std::string_view workspace;
 };
 
 // The options every command takes (spec README.md "Global options").
@@ -77,7 +82,8 @@ struct GroupSpec {
                                                  const std::vector<std::string>& candidates);
 
 // The command that `group` and the words after it name, and how many of those words its verb takes
-// (1 or 2: "sync push"); nullptr for a group alone. Fails with Errc::invalid_argument naming an
+// (1 or 2: "sync push"; 0 for a group that is its own command, "search"); nullptr for a group
+// alone. Fails with Errc::invalid_argument naming an
 // unknown group or verb, with the closest known one as a suggestion.
 [[nodiscard]] Result<const CommandSpec*> resolve_command(std::string_view group,
                                                          const std::vector<std::string>& words,
@@ -92,7 +98,7 @@ struct GroupSpec {
 
 // The table as JSON (`memkit commands --format json`, `mk_commands_json`):
 // {"global_options":[argument],"groups":[{"commands":[{"arguments":[argument],"effect","judged",
-// "name","summary","verb"}],"name","notes","summary"}],"table_version":1}, each argument
+// "name","summary","verb"}],"name","notes","summary","workspace"}],"table_version":1}, each argument
 // {"choices","default","doc","name","placeholder","positional","required","root","type"}.
 [[nodiscard]] std::string command_table_json();
 

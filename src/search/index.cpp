@@ -449,15 +449,23 @@ std::string snippet(std::string_view text, const Query& query, std::size_t max_t
                          marked.begin() + static_cast<std::ptrdiff_t>(start + width), true);
     }
   }
+  if (terms.empty() || max_terms == 0) return std::string();
   const auto first = std::find(marked.begin(), marked.end(), true);
-  if (first == marked.end() || max_terms == 0) return std::string(text);
-  const std::size_t hit = static_cast<std::size_t>(first - marked.begin());
+  const std::size_t hit =
+      first == marked.end() ? 0 : static_cast<std::size_t>(first - marked.begin());
   const std::size_t from = hit > max_terms / 4 ? hit - max_terms / 4 : 0;
   const std::size_t to = std::min(terms.size(), from + max_terms);
   std::string out = from > 0 ? "…" : "";
   std::size_t copied = terms[from].begin;
   for (std::size_t i = from; i < to; ++i) {
-    out.append(text.substr(copied, terms[i].begin - copied));
+    // What separates two terms, each run of white space (a line break too) as one space.
+    bool space = false;
+    for (const char c : text.substr(copied, terms[i].begin - copied)) {
+      const bool white = c == ' ' || c == '\t' || c == '\n' || c == '\r';
+      if (!white) out += c;
+      if (white && !space) out += ' ';
+      space = white;
+    }
     if (marked[i]) out += '[';
     out.append(text.substr(terms[i].begin, terms[i].end - terms[i].begin));
     if (marked[i]) out += ']';

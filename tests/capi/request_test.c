@@ -165,6 +165,33 @@ int main(void) {
   EXPECT(path_exists(store, "rows/billing/project.md"));
   EXPECT(mk_workspace_run(&result, tw, &now, row) == MK_E_ARG);  /* a curated request, tiers ws */
 
+  /* A group that is its own command ("search", verb "") runs on a workspace of every layout and
+   * searches its root: the custodian project's constraint, the curated row. */
+  mk_request* search = NULL;
+  EXPECT(mk_request_create(&search, "search", "") == MK_OK);
+  EXPECT(mk_request_set_string(search, "query", "javascript") == MK_OK);
+  EXPECT(mk_request_set_string(search, "root", root) == MK_E_ARG);
+  EXPECT(last_error_holds("root: given by the workspace, not the request"));
+  EXPECT(mk_workspace_run(&result, ws, &now, search) == MK_OK);
+  EXPECT(mk_result_exit_code(result) == 0);
+  EXPECT(json_contains(result, "\"command\":\"search\""));
+  EXPECT(json_contains(result, "\"file\":\"docs/memory/constraints.md\""));
+  EXPECT(json_contains(result, "\"total\":1"));
+  mk_result_destroy(result);
+  EXPECT(mk_request_set_string(search, "query", "parser") == MK_OK);
+  EXPECT(mk_workspace_run(&result, cs, &now, search) == MK_OK);
+  EXPECT(json_contains(result, "\"layout\":\"curated\""));
+  mk_result_destroy(result);
+  EXPECT(mk_request_set_string(search, "query", "(parser") == MK_OK);
+  EXPECT(mk_workspace_run(&result, cs, &now, search) == MK_OK);
+  EXPECT(mk_result_exit_code(result) == 2);
+  EXPECT(json_contains(result, "query: at byte"));
+  mk_result_destroy(result);
+  mk_request* words = NULL;
+  EXPECT(mk_request_create(&words, "search", "parser") == MK_E_ARG);
+  EXPECT(last_error_holds("verb: 'parser' is not a command of search"));
+  mk_request_destroy(search);
+
   mk_request_destroy(turn);
   mk_request_destroy(row);
   mk_workspace_destroy(tw);

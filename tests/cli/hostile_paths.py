@@ -202,6 +202,8 @@ ARGUMENTS = [
     ("custodian compact --target",
      ["custodian", "compact", "--project-root", "proj", "--target", "@V@"], "--target",
      inner_values("proj/docs/memory"), []),
+    # search
+    ("search --root", ["search", "x", "--root", "@V@"], "--root", root_values(), []),
     # memorybox
     ("memorybox init --root", ["memorybox", "init", "--root", "@V@"], "--root", root_values(),
      []),
@@ -281,6 +283,10 @@ MEMORY_FILES = [
      "proj/docs/memory/inbox.md", plant_fifo, "inbox.md"),
     ("memorybox status, SESSION_LOG.md a FIFO", ["memorybox", "status", "--root", "box"],
      "box/memory/SESSION_LOG.md", plant_fifo, "SESSION_LOG.md"),
+    ("search, inbox.md a FIFO", ["search", "budget", "--root", "proj"],
+     "proj/docs/memory/inbox.md", plant_fifo, "inbox.md"),
+    ("search, LONG_TERM.md a FIFO", ["search", "budget", "--root", "box"],
+     "box/memory/LONG_TERM.md", plant_fifo, "LONG_TERM.md"),
     ("tiers read-global, global.md a FIFO", ["tiers", "read-global", "--workspace", "tw"],
      "tw/memory/global.md", plant_fifo, "global.md"),
 ]

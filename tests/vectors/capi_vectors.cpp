@@ -75,7 +75,7 @@ extern "C" std::int32_t judge_from_answers(mk_gate gate, const char* question,
   }
 }
 
-// Runs one command step as a request: `run` is "group verb", each of `args` is set by its type (a
+// Runs one command step as a request: `run` is "group verb" (or the group alone: "search"), each of `args` is set by its type (a
 // string, an integer, true or false, a list of strings), "$N" being step N's Plan ID; a gate's
 // `answers` are its judge's. Returns the result (nullptr after reporting a failure).
 mk_result* run_step(mk_workspace* ws, const mk_clock& now, const json& step,
@@ -83,8 +83,8 @@ mk_result* run_step(mk_workspace* ws, const mk_clock& now, const json& step,
   const std::string run = step.at("run").get<std::string>();
   const std::size_t space = run.find(' ');
   mk_request* req = nullptr;
-  mk_status status =
-      mk_request_create(&req, run.substr(0, space).c_str(), run.substr(space + 1).c_str());
+  const std::string verb = space == std::string::npos ? "" : run.substr(space + 1);  // "search"
+  mk_status status = mk_request_create(&req, run.substr(0, space).c_str(), verb.c_str());
   const json args = step.value("args", json::object());
   for (const auto& [name, value] : args.items()) {
     if (status != MK_OK) break;

@@ -36,13 +36,13 @@ def argv_of(step, plan_ids, table):
     flags that answer each gate (a judge's answers in the library)."""
     if step.get("op") == "units":
         return ["markdown", "units", step["file"]]
-    group, verb = step["run"].split(" ", 1)
+    group, _, verb = step["run"].partition(" ")
     command = table[(group, verb)]
     args = dict(step.get("args", {}))
     for key, value in args.items():
         if isinstance(value, str) and value.startswith("$"):
             args[key] = plan_ids[int(value[1:]) - 1]
-    words = [group] + verb.split(" ")
+    words = [group] + (verb.split(" ") if verb else [])
     for a in command["arguments"]:
         if a["positional"] and a["name"].lower() in args:
             words.append(args.pop(a["name"].lower()))
@@ -89,7 +89,7 @@ def gate_flags(answers):
 
 
 def typed(step, envelope, exit_code):
-    group, verb = step["run"].split(" ", 1)
+    group, _, verb = step["run"].partition(" ")
     data = envelope["data"]
     plan = data.get("plan") if isinstance(data, dict) else None
     expect = {"plan_id": plan["plan_id"] if isinstance(plan, dict) else None,
@@ -141,13 +141,12 @@ def run_case(memkit, case_dir, update, table):
         shutil.copytree(case_dir / "files", root)
         plan_ids = []
         for n, step in enumerate(case["steps"], 1):
-            layout = case.get("layout", "custodian")
             argv = [memkit] + argv_of(step, plan_ids, table) + ["--format", "json", "--now",
                                                                 case["clock"]]
-            root_flag = {"memorybox": "--root", "tiers": "--workspace",
-                         "curated": "--store"}.get(layout, "--project-root")
-            if step.get("op") != "units":
-                argv += [root_flag, str(root)]
+            if step.get("op") != "units":  # the command's root argument names the root
+                command = table[tuple(step["run"].partition(" ")[::2])]
+                argv += [next(a["name"] for a in command["arguments"]
+                              if a.get("root") and a["name"] != "--memory-dir"), str(root)]
             # The library reads no MEMKIT_STORE, MEMKIT_WORKSPACE, MEMKIT_ACTOR or
             # MEMKIT_SYNC_CONNINFO: neither may the CLI here.
             env = {k: v for k, v in os.environ.items() if k not in (

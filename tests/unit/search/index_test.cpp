@@ -95,6 +95,11 @@ TEST_CASE("search snippet: the passage around the first match, hits marked") {
   CHECK(memkit::search::snippet("one two three four five six seven eight nine ten cache eleven",
                                 *q, 4) == "…ten [cache] eleven");
   CHECK(memkit::search::snippet("nothing here", *q) == "nothing here");
+  // One line to show: white space runs, line breaks too, are one space; no match is the start.
+  CHECK(memkit::search::snippet("## Cache\n\n- keys  carry\tthe tenant", *q) ==
+        "[Cache] - keys carry the tenant");
+  CHECK(memkit::search::snippet("one two\nthree four five", *q, 3) == "one two three…");
+  CHECK(memkit::search::snippet("-- ** --", *q).empty());
 }
 
 namespace {

@@ -1,0 +1,137 @@
+// Finding the layouts under a search root and reading their files (recall_root.hpp).
+#include "store/recall_root.hpp"
+
+#include <algorithm>
+
+#include "store/agent_root.hpp"
+#include "text/shown_text.hpp"
+
+namespace memkit {
+namespace {
+
+using recall::Layout;
+
+class RecallReader {
+ public:
+  RecallReader(FileSystem& fs, std::string root) : fs_(fs), root_(std::move(root)) {}
+
+  [[nodiscard]] NodeType type(const std::string& relative) const {
+    const Result<NodeType> t = fs_.node_type(root_ + "/" + relative);
+    return t ? *t : NodeType::none;
+  }
+
+  // Every file under the folder `base`/`folder` (relative to the root), recursively, in bytewise
+  // order of paths, as sources of `layout` whose root is `base`. Dot-folders (.memkit, .git) are
+  // not memory.
+  void walk(Layout layout, const std::string& base, const std::string& folder) {
+    const std::string here = base.empty() ? folder : folder.empty() ? base : base + "/" + folder;
+    const Result<std::vector<std::string>> names = fs_.list_directory(root_ + "/" + here);
+    if (!names) {
+      add(layout, base, folder, unreadable(names.status()));
+      return;
+    }
+    for (const std::string& name : *names) {
+      if (name.starts_with('.')) continue;
+      const std::string path = folder.empty() ? name : folder + "/" + name;
+      const NodeType t = type(base.empty() ? path : base + "/" + path);
+      if (t == NodeType::directory) {
+        walk(layout, base, path);
+      } else if (t == NodeType::file) {
+        read(layout, base, path);
+      } else if (t == NodeType::symlink || t == NodeType::other) {  // never followed or opened
+        FileSnapshot skipped;
+        skipped.state = t == NodeType::symlink ? EntryState::symlink : EntryState::not_a_file;
+        add(layout, base, path, std::move(skipped));
+      }
+    }
+  }
+
+  void read(Layout layout, const std::string& base, const std::string& path, int tier = 0) {
+    const std::string relative = base.empty() ? path : base + "/" + path;
+    Result<std::string> bytes = fs_.read_file(root_ + "/" + relative);
+    FileSnapshot file;
+    if (bytes) {
+      file.state = EntryState::file;
+      file.bytes = std::make_shared<const std::string>(std::move(bytes).value());
+    } else {
+      file = unreadable(bytes.status());
+    }
+    add(layout, base, path, std::move(file), tier);
+  }
+
+  // A file the caller read (or found missing), as a source of `layout`.
+  void add(Layout layout, const std::string& base, const std::string& path, FileSnapshot file,
+           int tier = 0) {
+    RecallFile found;
+    found.source.layout = layout;
+    found.source.root = base;
+    found.source.path = path;
+    found.source.tier = tier;
+    file.path = recall::display_path(found.source);
+    found.file = std::move(file);
+    files_.push_back(std::move(found));
+  }
+
+  std::vector<RecallFile> take() {
+    std::sort(files_.begin(), files_.end(),
+              [](const RecallFile& a, const RecallFile& b) { return a.file.path < b.file.path; });
+    return std::move(files_);
+  }
+
+ private:
+  FileSnapshot unreadable(const Status& status) const {
+    FileSnapshot file;
+    file.state = EntryState::unreadable;
+    std::string message = status.message();
+    if (message.starts_with(root_ + "/")) message.erase(0, root_.size() + 1);
+    file.error = std::move(message);
+    return file;
+  }
+
+  FileSystem& fs_;
+  std::string root_;
+  std::vector<RecallFile> files_;
+};
+
+}  // namespace
+
+Result<std::vector<RecallFile>> read_recall_files(FileSystem& fs, std::string root,
+                                                  const std::string& option) {
+  if (root.empty()) return Status(Errc::invalid_argument, option + ": empty path");
+  while (root.size() > 1 && root.back() == '/') root.pop_back();
+  const Result<NodeType> type = fs.node_type(root + "/.");
+  if (!type || *type != NodeType::directory) {
+    const Result<NodeType> plain = fs.node_type(root);
+    const bool exists = plain && *plain != NodeType::none;
+    return Status(Errc::invalid_argument, option + ": " + shown_text(root) +
+                                              (exists ? ": not a directory" : ": no such directory"));
+  }
+  RecallReader reader(fs, root);
+  if (reader.type("docs/memory") == NodeType::directory) {
+    reader.walk(Layout::custodian, "docs/memory", "");
+  }
+  // MemoryBox and the three tiers both keep memory/; brain/ or LONG_TERM.md tells MemoryBox's.
+  if (reader.type("brain") == NodeType::directory ||
+      reader.type("memory/LONG_TERM.md") == NodeType::file) {
+    Result<AgentRoot> agent = AgentRoot::open(fs, root);
+    if (!agent) return agent.status();
+    Result<memorybox::Inputs> inputs = agent->read_memorybox_inputs();
+    if (!inputs) return inputs.status();
+    for (const FileSnapshot& file : inputs->snapshot.files()) {
+      if (file.state == EntryState::missing) continue;
+      reader.add(Layout::memorybox, "", file.path, file, memorybox::tier_of(*inputs, file.path));
+    }
+  } else if (reader.type("memory/global.md") == NodeType::file ||
+             reader.type("memory/sessions") == NodeType::directory) {
+    reader.walk(Layout::tiers, "", "memory");
+  }
+  if (reader.type("rows") == NodeType::directory) {
+    reader.walk(Layout::curated, "", "rows");
+    if (reader.type("floors/episodes") == NodeType::directory) {
+      reader.walk(Layout::curated, "", "floors/episodes");
+    }
+  }
+  return reader.take();
+}
+
+}  // namespace memkit

@@ -1,0 +1,31 @@
+// The memory under a search root (issue 28): which layouts are there and the files of each, read
+// for recall::read_units. Shell: it lists and reads, never writes, and never follows a symbolic
+// link (a linked file or folder is skipped, as every layout's reader skips it).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "files/file_system.hpp"
+#include "memkit/recall.hpp"
+#include "memkit/result.hpp"
+#include "memkit/snapshot.hpp"
+
+namespace memkit {
+
+// One file of a layout found under the root: where it is, and its bytes (or why they are missing).
+struct RecallFile {
+  recall::Source source;
+  FileSnapshot file;  // path: recall::display_path(source)
+};
+
+// The layouts found at `root` (docs/memory/ for the custodian's, brain/ or memory/LONG_TERM.md for
+// MemoryBox, else memory/global.md or memory/sessions/ for the three tiers, rows/ for a curated
+// store) and every file each of them reads, sorted by path. A root that is not a folder fails with
+// Errc::invalid_argument naming `option` ("--root: x: no such directory"). A file that cannot be
+// read is an entry with EntryState::unreadable; a link is an EntryState::symlink entry and a FIFO,
+// socket or device an EntryState::not_a_file one, neither followed nor opened.
+[[nodiscard]] Result<std::vector<RecallFile>> read_recall_files(FileSystem& fs, std::string root,
+                                                                const std::string& option);
+
+}  // namespace memkit
