@@ -11,12 +11,14 @@ Usage:
                                                      exit 1 when the table differs, as parsed
                                                      JSON, from `MEMKIT commands --format json`
 
-One builder per command of the groups a workspace opens (custodian, memorybox, tiers, curated):
-`ws.<group>_<verb>()` (spaces and dashes as `_`: `ws.memorybox_sync_pull()`) makes
-`<Group><Verb><'w>` (`MemoryboxSyncPull`), with one setter per argument the request may set (the
-roots come from the workspace), named after the argument (`--confirm-plan` is `confirm_plan`, the
-positional `MESSAGE` is `message`; a Rust keyword or a builder method gets a trailing `_`:
-`type_`), and `run(self, now)`. Every setter forwards the table's name unchanged through the
+One builder per command of the groups a workspace runs, which the table's `workspace` key of each
+group names: a layout (custodian, memorybox, tiers, curated), "any" (every layout: search) or
+"none" (markdown: skipped). `ws.<group>_<verb>()` (spaces and dashes as `_`:
+`ws.memorybox_sync_pull()`; a command without a verb is its group's name: `ws.search()`) makes
+`<Group><Verb><'w>` (`MemoryboxSyncPull`, `Search`), with one setter per argument the request may
+set (the roots come from the workspace), named after the argument (`--confirm-plan` is
+`confirm_plan`, the positional `MESSAGE` is `message`; a Rust keyword or a builder method gets a
+trailing `_`: `type_`), and `run(self, now)`. Every setter forwards the table's name unchanged through the
 crate's one request path (`Request`), so the library, not this file, decides what is valid.
 Standard library only.
 """
@@ -31,10 +33,13 @@ HERE = Path(__file__).resolve().parent
 DEFAULT_TABLE = HERE / "commands.json"
 DEFAULT_OUT = HERE / "rust" / "src" / "commands.rs"
 
-# The groups a workspace runs, and their Layout. The arguments a workspace gives (the table's
-# "root" ones) are refused by a request, so they get no setter.
-GROUPS = {"custodian": "Custodian", "memorybox": "MemoryBox", "tiers": "Tiers",
-          "curated": "Curated"}
+# The layouts a group's `workspace` may name, as the crate's Layout variants; "any" runs on every
+# layout and "none" on no workspace. The arguments a workspace gives (the table's "root" ones) are
+# refused by a request, so they get no setter.
+LAYOUTS = {"custodian": "Custodian", "memorybox": "MemoryBox", "tiers": "Tiers",
+           "curated": "Curated"}
+EVERY_LAYOUT = "any"
+NO_WORKSPACE = "none"
 
 RUST_KEYWORDS = set("""as async await break const continue crate dyn else enum extern false fn for
     gen if impl in let loop match mod move mut pub ref return self Self static struct super trait
@@ -120,13 +125,18 @@ def doc(lines, indent):
     return "".join(f"{indent}///{' ' if line else ''}{line}\n" for line in lines)
 
 
-def command_doc(group, command, layout):
-    lines = [f"`memkit {group} {command['verb']}`: {doc_text(command['summary'])}.", ""]
+def command_doc(command, layout):
+    """layout: a Layout variant, or None for a command that runs on every layout."""
+    lines = [f"`memkit {command['name']}`: {doc_text(command['summary'])}.", ""]
     lines.append(EFFECTS.get(command["effect"], f"Effect: {doc_text(command['effect'])}."))
     required = [spelled(a) for a in command["arguments"] if a["required"]]
     if required:
         lines.append("Requires " + ", ".join(required) + " (else a finding in the result).")
-    lines += ["", f"Runs on a workspace opened with [`Layout::{layout}`](crate::Layout::{layout})."]
+    if layout is None:
+        lines += ["", "Runs on a workspace of every layout."]
+    else:
+        lines += ["", f"Runs on a workspace opened with "
+                  f"[`Layout::{layout}`](crate::Layout::{layout})."]
     return lines
 
 
@@ -151,7 +161,7 @@ def builder(group, command, layout):
             raise SystemExit(f"{group} {verb}: two setters named {name!r} ({arg['name']})")
         names.add(name)
 
-    head = command_doc(group, command, layout)
+    head = command_doc(command, layout)
     out = [doc(head, ""), "#[derive(Debug)]\n",
            "#[must_use = \"a command does nothing until it runs\"]\n",
            f"pub struct {struct}<'w>(Request<'w>);\n\n",
@@ -171,7 +181,7 @@ def builder(group, command, layout):
                    "    {\n"
                    "        Self(self.0.judge(judge))\n"
                    "    }\n\n")
-    out.append(doc([f"Runs `memkit {group} {verb}` at `now`: the result the CLI prints for the "
+    out.append(doc([f"Runs `memkit {command['name']}` at `now`: the result the CLI prints for the "
                     "same arguments and clock (see [`Request::run`])."], "    "))
     out.append("    pub fn run(self, now: &Clock) -> Result<CommandResult> {\n"
                "        self.0.run(now)\n"
@@ -186,17 +196,34 @@ def builder(group, command, layout):
                    + f"    pub fn {method}(&self) -> {struct}<'_> {{\n"
                    f"        {struct}(self.request({rust_str(group)}, {rust_str(verb)}))\n"
                    f"    }}\n")
-    return constructor, "".join(out)
+    return method, struct, constructor, "".join(out)
+
+
+def layout_of(group):
+    """The Layout variant of a group's `workspace`, None for "any", or False for "none"."""
+    workspace = group.get("workspace")
+    if workspace == NO_WORKSPACE:
+        return False
+    if workspace == EVERY_LAYOUT:
+        return None
+    if workspace not in LAYOUTS:
+        raise SystemExit(f"group {group['name']}: workspace {workspace!r} is no layout this "
+                         f"generator knows ({', '.join(LAYOUTS)}, {EVERY_LAYOUT}, {NO_WORKSPACE})")
+    return LAYOUTS[workspace]
 
 
 def generate(table):
-    constructors, builders = [], []
+    constructors, builders, made = [], [], {}
     for group in table["groups"]:
-        if group["name"] not in GROUPS:
+        layout = layout_of(group)
+        if layout is False:
             continue  # no workspace runs it (markdown)
-        layout = GROUPS[group["name"]]
         for command in group["commands"]:
-            constructor, body = builder(group["name"], command, layout)
+            method, struct, constructor, body = builder(group["name"], command, layout)
+            for name in (method, struct):
+                if name in made:
+                    raise SystemExit(f"{command['name']} and {made[name]} both make {name}")
+                made[name] = command["name"]
             constructors.append(constructor)
             builders.append(body)
     return (
@@ -204,11 +231,12 @@ def generate(table):
         "//! bindings/commands.json (what `memkit commands --format json` prints): edit the table\n"
         "//! (or the generator), never this file.\n"
         "//!\n"
-        "//! One builder per command of the custodian, memorybox, tiers and curated groups, made\n"
-        "//! by the [`Workspace`] method `<group>_<verb>` (`ws.custodian_compact()`,\n"
-        "//! `ws.memorybox_sync_pull()`), with one setter per argument and `run(self, now)`. Each\n"
-        "//! setter forwards the table's name to [`Request`]: the library checks it. Each builder\n"
-        "//! also converts into its [`Request`], for an argument newer than this file.\n\n"
+        "//! One builder per command of the groups a workspace runs (the table's `workspace`: one\n"
+        "//! layout, or every layout), made by the [`Workspace`] method `<group>_<verb>`\n"
+        "//! (`ws.custodian_compact()`, `ws.memorybox_sync_pull()`; a command without a verb is\n"
+        "//! its group's name: `ws.search()`), with one setter per argument and `run(self, now)`.\n"
+        "//! Each setter forwards the table's name to [`Request`]: the library checks it. Each\n"
+        "//! builder also converts into its [`Request`], for an argument newer than this file.\n\n"
         "use crate::{Clock, CommandResult, Request, Result, Workspace};\n"
         "use std::path::Path;\n\n"
         "impl Workspace {\n" + "\n".join(constructors) + "}\n\n" + "\n".join(builders))

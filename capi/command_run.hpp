@@ -10,6 +10,7 @@
 #include "capi/convert.hpp"
 #include "capi/handles.hpp"
 #include "commands/commands.hpp"
+#include "commands/table.hpp"
 #include "guard.hpp"
 
 namespace memkit::capi {
@@ -41,34 +42,28 @@ inline std::unique_ptr<mk_result> result_of(CommandReply reply) {
   return result;
 }
 
-// Runs `<group> <command>` on a workspace of the group's layout at a clock reading; the request's
-// own words are the CLI's, so the result is the one `memkit <group> <command> ... --format json`
-// prints. `host` holds what a command may take from its host beyond the clock and the working
-// directory (a sync: the PostgreSQL adapter, random bytes; a gate: the judge); run() sets those
-// two itself, on a copy made inside the guard.
+// Runs `request` (a command of the table, its group and command set) on a workspace: the command's
+// root arguments are the workspace's folders, so the result is the one `memkit <group> <command>
+// ... --format json` prints. `host` holds what a command may take from its host beyond the clock
+// and the working directory (a sync: the PostgreSQL adapter, random bytes; a gate: the judge);
+// run() sets those two itself, on a copy made inside the guard.
 inline mk_status run(mk_result** out, const mk_workspace* ws, const mk_clock* now,
-                     const char* command, CommandRequest request,
+                     const memkit::CommandSpec& spec, CommandRequest request,
                      const memkit::CommandEnvironment& host = {}) {
   return guard([&]() -> Status {
     if (out == nullptr) return null_argument("out");
     if (ws == nullptr) return null_argument("ws");
     const memkit::Result<memkit::ClockReading> reading = clock_of(now);
     if (!reading) return reading.status();
-    request.command = command;
     request.format = memkit::OutputFormat::json;
     request.lock_timeout_seconds = ws->lock_timeout_seconds;
-    if (ws->layout == MK_LAYOUT_CURATED) {
-      request.options["--store"] = ws->project_root;
-    } else if (ws->layout == MK_LAYOUT_MEMORYBOX) {
-      request.group = "memorybox";
-      request.options["--root"] = ws->project_root;
-    } else if (ws->layout == MK_LAYOUT_TIERS) {
-      request.group = "tiers";
-      request.options["--workspace"] = ws->project_root;
-    } else {
-      request.group = "custodian";
-      request.options["--project-root"] = ws->project_root;
-      if (!ws->memory_dir.empty()) request.options["--memory-dir"] = ws->memory_dir;
+    for (const memkit::ArgumentSpec& a : spec.arguments) {
+      if (!a.root) continue;
+      if (a.name != "--memory-dir") {
+        request.options[std::string(a.name)] = ws->project_root;
+      } else if (!ws->memory_dir.empty()) {
+        request.options[std::string(a.name)] = ws->memory_dir;
+      }
     }
     memkit::CommandEnvironment env = host;
     const memkit::ClockReading fixed = *reading;

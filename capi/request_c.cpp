@@ -214,27 +214,27 @@ mk_status mk_workspace_run(mk_result** out, mk_workspace* ws, const mk_clock* no
         []() -> Status { return memkit::capi::null_argument("req"); });
   }
   const memkit::CommandSpec& spec = *req->spec;
-  const mk_layout wanted = spec.group == "memorybox" ? MK_LAYOUT_MEMORYBOX
-                           : spec.group == "tiers"   ? MK_LAYOUT_TIERS
-                           : spec.group == "curated" ? MK_LAYOUT_CURATED
-                                                     : MK_LAYOUT_CUSTODIAN;
-  if (ws != nullptr && (ws->layout != wanted || spec.group == "markdown")) {
+  // The layout the group's commands run on, from the table: one layout, any, or none.
+  const std::string_view wanted = memkit::find_group(spec.group)->workspace;
+  constexpr const char* kLayouts[] = {"custodian", "memorybox", "tiers", "curated"};
+  if (ws != nullptr && (ws->layout < 0 || ws->layout > MK_LAYOUT_CURATED ||
+                        (wanted != "any" && wanted != kLayouts[ws->layout]))) {
     return memkit::capi::guard([&]() -> Status {
-      constexpr const char* kLayouts[] = {"custodian", "memorybox", "tiers", "curated"};
       const std::string opened = ws->layout >= 0 && ws->layout <= MK_LAYOUT_CURATED
                                      ? kLayouts[ws->layout]
                                      : std::to_string(ws->layout);
       return Status(Errc::invalid_argument,
                     "ws: opened with another layout (" + opened + ") than " + spec.name() +
                         " runs on" +
-                        (spec.group == "markdown" ? std::string(" (none: it reads one file)")
-                                                  : " (" + std::string(spec.group) + ")"));
+                        (wanted == "none" ? std::string(" (none: it reads one file)")
+                                          : " (" + std::string(wanted) + ")"));
     });
   }
   memkit::CommandRequest request;
   request.group = std::string(spec.group);
   const std::string_view verb = spec.verb;
   const std::size_t space = verb.find(' ');
+  request.command = std::string(verb.substr(0, space));
   // The request the CLI's parser makes: a two-word verb's second word is the first positional.
   if (space != std::string_view::npos) request.positionals.emplace_back(verb.substr(space + 1));
   for (const ArgumentSpec& a : spec.arguments) {
@@ -257,8 +257,7 @@ mk_status mk_workspace_run(mk_result** out, mk_workspace* ws, const mk_clock* no
     host.open_postgres = memkit::sync::open_postgres_remote;
 #endif
   }
-  return memkit::capi::run(out, ws, now, std::string(verb.substr(0, space)).c_str(),
-                           std::move(request), host);
+  return memkit::capi::run(out, ws, now, spec, std::move(request), host);
 }
 
 }  // extern "C"

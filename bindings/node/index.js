@@ -116,7 +116,8 @@ function tableText() {
 
 /**
  * The command table (mk_commands_json) parsed: {global_options, groups, table_version}, each
- * group {name, summary, notes, commands}, each command {name, verb, summary, effect, arguments},
+ * group {name, workspace, summary, notes, commands} (workspace: the layout whose workspace runs
+ * it, 'any' or 'none'), each command {name, verb, summary, effect, arguments},
  * each argument {name, type, positional, required, default, choices, doc, placeholder}: what
  * `memkit commands --format json` prints. A fresh copy on every call.
  */
@@ -423,8 +424,8 @@ function layoutGroup(layout) {
 
 // A command's documentation from its table entry: the summary, then each argument a request may
 // set, under the key a method takes.
-function describe(group, command) {
-  const lines = [`${group} ${command.verb}: ${command.summary} (${command.effect})`];
+function describe(command) {
+  const lines = [`${command.name}: ${command.summary} (${command.effect})`];
   for (const a of command.arguments) {
     if (a.root) continue; // the workspace gives it; a request refuses it
     const facts = [a.positional ? `${a.name}, positional` : a.name, a.type];
@@ -438,39 +439,51 @@ function describe(group, command) {
   return lines.join('\n');
 }
 
-const methodCache = new WeakMap(); // table -> Map(group -> [[name, method]])
+const methodCache = new WeakMap(); // table -> Map(layout -> [[name, method]])
 
-// The command methods of one group of a table: ws.syncPush(now, args) runs `memorybox sync push`.
+// The command methods of a workspace of one layout, from the table's `workspace` key of each
+// group: the layout's own groups first, then those that run on every layout ('any'), so that when
+// both name a method (curated's search) the layout's own keeps it. ws.syncPush(now, args) runs
+// `memorybox sync push`; a command without a verb is its group's name (ws.search runs `search`).
 // Each carries the table's documentation (doc) and entry (command).
-function commandMethods(table, group) {
-  let byGroup = methodCache.get(table);
-  if (byGroup === undefined) methodCache.set(table, (byGroup = new Map()));
-  if (!byGroup.has(group)) {
-    const entry = (table.groups || []).find((g) => g.name === group);
-    const methods = (entry ? entry.commands : []).map((command) => {
-      const name = camel(command.verb);
-      const method = function (now, args) {
-        return this.run(now, group, command.verb, args);
-      };
-      Object.defineProperty(method, 'name', { value: name });
-      method.doc = describe(group, command);
-      method.command = command;
-      return [name, Object.freeze(method)];
-    });
-    byGroup.set(group, methods);
+function commandMethods(table, layout) {
+  let byLayout = methodCache.get(table);
+  if (byLayout === undefined) methodCache.set(table, (byLayout = new Map()));
+  if (!byLayout.has(layout)) {
+    const groups = table.groups || [];
+    const runsOn = layout === undefined ? ['any'] : [layout, 'any']; // a layout newer than this
+    const methods = runsOn.flatMap((workspace) =>
+      groups
+        .filter((g) => g.workspace === workspace)
+        .flatMap((g) =>
+          g.commands.map((command) => {
+            const name = camel(command.verb || g.name);
+            const method = function (now, args) {
+              return this.run(now, g.name, command.verb, args);
+            };
+            Object.defineProperty(method, 'name', { value: name });
+            method.doc = describe(command);
+            method.command = command;
+            return [name, Object.freeze(method)];
+          }),
+        ),
+    );
+    byLayout.set(layout, methods);
   }
-  return byGroup.get(group);
+  return byLayout.get(layout);
 }
 
 const workspaceToken = Symbol('memkit.Workspace');
 const workspaces = new FinalizationRegistry((ptr) => capi.mk_workspace_destroy(ptr)); // fallback
 
 /**
- * A project's memory folder (mk_workspace), opened with a layout whose group of the command table
- * it runs: 'custodian' (the default), 'memorybox', 'tiers' or 'curated'. Besides run(), it has a
- * method per command of that group, made from the table when it opens: verbs in camelCase
- * (ws.status(now), ws.compact(now, {apply: true, confirmPlan: id}), ws.syncPush(now, {remote})),
- * each with the table's documentation as .doc. Not thread-safe; close() it when done.
+ * A project's memory folder (mk_workspace), opened with a layout: 'custodian' (the default),
+ * 'memorybox', 'tiers' or 'curated'. It runs the groups of the command table whose `workspace` is
+ * that layout, and those whose `workspace` is 'any' (search). Besides run(), it has a method per
+ * command of those groups, made from the table when it opens: verbs in camelCase (ws.status(now),
+ * ws.compact(now, {apply: true, confirmPlan: id}), ws.syncPush(now, {remote})), or the group's
+ * name for a command without a verb (ws.search(now, {query: 'cache'})), each with the table's
+ * documentation as .doc. Not thread-safe; close() it when done.
  */
 class Workspace {
   #ptr;
@@ -482,7 +495,8 @@ class Workspace {
     this.#ptr = ptr;
     this.#group = group;
     workspaces.register(this, ptr, this);
-    // A verb that would hide a member of the class (close, run) stays reachable through run().
+    // A name that would hide a member of the class (close, run), or that the layout's own group
+    // already took (curated's search), stays reachable through run() only.
     for (const [name, method] of commandMethods(table, group)) {
       if (!(name in this)) Object.defineProperty(this, name, { value: method, enumerable: true });
     }
@@ -544,7 +558,8 @@ class Workspace {
     return this.#ptr === null;
   }
 
-  /** The table group this workspace runs: 'custodian', 'memorybox', 'tiers' or 'curated'. */
+  /** The layout's name, which is also its own group of the table: 'custodian', 'memorybox',
+   *  'tiers' or 'curated' (the groups of workspace 'any', such as search, run on every layout). */
   get group() {
     return this.#group;
   }
@@ -552,7 +567,7 @@ class Workspace {
   /**
    * Runs `memkit <group> <verb>` with its arguments by name (mk_request_create, the setters,
    * mk_workspace_run): ws.run(now, 'custodian', 'add', {message: 'Use PostgreSQL', type:
-   * 'decision'}). Keys are the table's names in camelCase (confirmPlan is --confirm-plan,
+   * 'decision'}); a command without a verb takes '' (ws.run(now, 'search', '', {query})). Keys are the table's names in camelCase (confirmPlan is --confirm-plan,
    * message the positional MESSAGE); true/false set a flag, an integer (Number or BigInt) an
    * integer argument, a fraction its decimal text, an array of strings a list, a string (or the
    * bytes of a Buffer) anything else; null and undefined leave an argument unset. `judge`

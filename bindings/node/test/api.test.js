@@ -56,32 +56,53 @@ test('version: the loaded library is 0.2.0, number 200; status names and message
 
 /* The command table and the methods made from it */
 
-// A method name for a verb: 'sync push' -> syncPush, 'session-init' -> sessionInit.
-const methodName = (verb) => verb.replace(/[ -](\w)/g, (_, c) => c.toUpperCase());
+// A method name for a command: 'sync push' -> syncPush, 'session-init' -> sessionInit; a command
+// without a verb is its group's name ('' of search -> search).
+const methodName = (group, verb) =>
+  (verb || group).replace(/[ -](\w)/g, (_, c) => c.toUpperCase());
+
+// The methods of a workspace of a layout, by the table's `workspace` key: [name, command], its
+// own groups' first, then those of every layout ('any') unless the name is already taken.
+function methodsOf(table, layout) {
+  const methods = new Map();
+  for (const runsOn of [layout, 'any']) {
+    for (const group of table.groups.filter((g) => g.workspace === runsOn)) {
+      for (const command of group.commands) {
+        const name = methodName(group.name, command.verb);
+        if (!methods.has(name)) methods.set(name, command);
+      }
+    }
+  }
+  return [...methods];
+}
 
 test('commands: the command table describes every command', () => {
   const table = memkit.commands();
   assert.equal(table.table_version, 1);
   assert.deepEqual(table.groups.map((g) => g.name),
-    ['custodian', 'memorybox', 'tiers', 'curated', 'markdown']);
+    ['custodian', 'memorybox', 'tiers', 'curated', 'search', 'markdown']);
+  assert.deepEqual(table.groups.map((g) => g.workspace),
+    ['custodian', 'memorybox', 'tiers', 'curated', 'any', 'none']);
   const log = table.groups.flatMap((g) => g.commands).find((c) => c.name === 'memorybox log');
   const text = log.arguments.find((a) => a.name === '--text');
   assert.deepEqual([text.type, text.required, log.effect], ['string', true, 'writes']);
   assert.notEqual(memkit.commands(), table, 'a fresh copy each time');
 });
 
-test('methods: one per command of the layout\'s group, with the table\'s documentation', (t) => {
+test('methods: one per command of the layout\'s groups and of every layout\'s, documented', (t) => {
   const table = memkit.commands();
   for (const layout of ['custodian', 'memorybox', 'tiers', 'curated']) {
     const ws = Workspace.open(project(t, null), { layout });
     t.after(() => ws.close());
     assert.equal(ws.group, layout);
-    const group = table.groups.find((g) => g.name === layout);
-    assert.deepEqual(Object.keys(ws), group.commands.map((c) => methodName(c.verb)), layout);
-    for (const command of group.commands) {
-      const method = ws[methodName(command.verb)];
+    const methods = methodsOf(table, layout);
+    assert.deepEqual(Object.keys(ws), methods.map(([name]) => name), layout);
+    assert.ok(Object.keys(ws).includes('search'), `${layout}: search runs on every layout`);
+    assert.equal(ws.units, undefined, 'markdown runs on no workspace');
+    for (const [name, command] of methods) {
+      const method = ws[name];
       assert.deepEqual(method.command, command);
-      assert.ok(method.doc.startsWith(`${layout} ${command.verb}: ${command.summary}`), method.doc);
+      assert.ok(method.doc.startsWith(`${command.name}: ${command.summary}`), method.doc);
       for (const a of command.arguments) {
         // The roots come from the workspace, so they are not documented as arguments.
         const root = ['--project-root', '--memory-dir', '--root', '--store'].includes(a.name) ||
@@ -103,6 +124,11 @@ test('methods: one per command of the layout\'s group, with the table\'s documen
   assert.equal(typeof box.syncPush, 'function');
   assert.equal(box.syncPush.name, 'syncPush');
   assert.equal(box.compact, box.compact, 'methods are shared, not made per call');
+  // A name both curated and an 'any' group have stays curated's; run() reaches the other.
+  const store = Workspace.open(path.join(project(t, null), 'store'), { layout: 'curated' });
+  t.after(() => store.close());
+  assert.equal(store.search.command.name, 'curated search');
+  assert.ok(store.search.doc.startsWith('curated search: '), store.search.doc);
 });
 
 test('run: any command by name; a method is the same request', (t) => {
@@ -226,6 +252,13 @@ test('fixture table: an argument or command added to the table needs no edit her
     summary: 'everything, audited', verb: 'audit' });
   custodian.commands.push({ arguments: [], effect: 'reads', name: 'custodian close',
     summary: 'a verb named like a member', verb: 'close' });
+  // Which workspaces run a group is its `workspace` key: every layout, or one.
+  table.groups.push({ name: 'inspect', workspace: 'any', summary: 'inspects', notes: '',
+    commands: [{ arguments: [], effect: 'reads', name: 'inspect', summary: 'inspect the memory',
+      verb: '' }] });
+  table.groups.push({ name: 'journal', workspace: 'tiers', summary: 'journals', notes: '',
+    commands: [{ arguments: [], effect: 'writes', name: 'journal write',
+      summary: 'write the journal', verb: 'write' }] });
 
   const ws = Workspace.open(project(t), { table });
   t.after(() => ws.close());
@@ -246,6 +279,17 @@ test('fixture table: an argument or command added to the table needs no edit her
   t.after(() => plain.close());
   assert.equal(plain.audit, undefined);
   assert.doesNotMatch(plain.status.doc, /colour/);
+  // A group of every layout is a method of each, named after the group; one of tiers, of tiers.
+  const tiers = Workspace.open(project(t, null), { layout: 'tiers', table });
+  t.after(() => tiers.close());
+  for (const each of [ws, tiers]) {
+    assert.equal(each.inspect.doc, 'inspect: inspect the memory (reads)');
+    assert.equal(each.inspect.name, 'inspect');
+    assertMemkitError(() => each.inspect(NOW), -1, 'MK_E_ARG', /inspect/);
+  }
+  assert.equal(tiers.write.doc, 'journal write: write the journal (writes)');
+  assert.equal(ws.write, undefined);
+  assert.equal(plain.inspect, undefined);
   const result = ws.status(NOW); // what the library knows still runs
   t.after(() => result.close());
   assert.equal(result.exitCode, 1, result.json);

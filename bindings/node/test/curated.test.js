@@ -11,7 +11,7 @@ const os = require('node:os');
 const path = require('node:path');
 
 const memkit = require('..');
-const { tree } = require('./support.js');
+const { tree, run } = require('./support.js');
 
 const { MemkitError, Workspace, Layout } = memkit;
 const C = memkit.constants;
@@ -43,13 +43,6 @@ function openStore(t, root) {
   const ws = Workspace.open(root, { layout: 'curated' });
   t.after(() => ws.close());
   return ws;
-}
-
-// Runs a command and returns {result, envelope}; the result is closed after the test.
-function run(t, fn) {
-  const result = fn();
-  t.after(() => result.close());
-  return { result, envelope: JSON.parse(result.json) };
 }
 
 // Every file under root with its bytes, .memkit/ aside: what the commands wrote.

@@ -4,6 +4,8 @@
 const fs = require('node:fs');
 const path = require('node:path');
 
+const { Workspace } = require('..');
+
 // Every file and folder under root, relative and sorted (folders end in '/').
 function tree(root) {
   const out = [];
@@ -23,4 +25,18 @@ function tree(root) {
   return out.sort();
 }
 
-module.exports = { tree };
+// A workspace of `layout` on root, closed after the test.
+function openWorkspace(t, root, layout) {
+  const ws = Workspace.open(root, { layout });
+  t.after(() => ws.close());
+  return ws;
+}
+
+// Runs a command and returns {result, envelope}; the result is closed after the test.
+function run(t, fn) {
+  const result = fn();
+  t.after(() => result.close());
+  return { result, envelope: JSON.parse(result.json) };
+}
+
+module.exports = { tree, openWorkspace, run };

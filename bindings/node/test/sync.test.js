@@ -11,6 +11,7 @@ const os = require('node:os');
 const path = require('node:path');
 
 const memkit = require('..');
+const { run } = require('./support.js');
 
 const { MemkitError, Workspace } = memkit;
 const C = memkit.constants;
@@ -39,13 +40,6 @@ function openRoot(t, dir, name) {
   t.after(() => ws.close());
   ws.init(NOW).close();
   return { root, ws };
-}
-
-// Runs a command and returns {result, envelope}; the result is closed after the test.
-function run(t, fn) {
-  const result = fn();
-  t.after(() => result.close());
-  return { result, envelope: JSON.parse(result.json) };
 }
 
 const codes = (envelope) => envelope.findings.map((f) => f.code);

@@ -72,18 +72,20 @@ function judgeOf(answers, misasked) {
   };
 }
 
-// Runs one request step (`run` "group verb", `args` by the table's names, each set by its JSON
-// type, "$N" resolved) through the workspace's method for the verb, made from the command table.
+// Runs one request step (`run` "group verb", or "group" for a command without a verb; `args` by
+// the table's names, each set by its JSON type, "$N" resolved) through the workspace's method
+// for the command, made from the command table.
 function runCommand(ws, now, step, planIds) {
   assert.equal(typeof step.run, 'string', 'a step names its command in `run`');
   const [group, ...words] = step.run.split(' ');
   const verb = words.join(' ');
-  assert.equal(group, ws.group, `${step.run} runs on a ${group} workspace`);
+  const runsOn = memkit.commands().groups.find((g) => g.name === group)?.workspace;
+  assert.ok([ws.group, 'any'].includes(runsOn), `${step.run} runs on a ${ws.group} workspace`);
   const args = {};
   for (const [key, value] of Object.entries(step.args ?? {})) args[key] = resolve(value, planIds);
   const misasked = [];
   if (step.answers !== undefined) args.judge = judgeOf(step.answers, misasked);
-  const method = verb.replace(/[ -](\w)/g, (_, c) => c.toUpperCase());
+  const method = (verb || group).replace(/[ -](\w)/g, (_, c) => c.toUpperCase());
   assert.equal(typeof ws[method], 'function', `ws.${method} (${step.run})`);
   assert.equal(ws[method].command.verb, verb);
   const result = ws[method](now, args);

@@ -2,7 +2,9 @@
 
 The idiomatic layer over memkit._capi. Every command of the command table (commands()) runs
 through one path, mk_workspace_run, and a Workspace has one method per command of its layout's
-group, made from the table (ws.compact, ws.sync_push: the verb with "_" for spaces and dashes):
+group and of each group that runs on every layout (search), made from the table (ws.compact,
+ws.sync_push: the verb with "_" for spaces and dashes; ws.search: a command without a verb is
+its group's name):
 
     with memkit.Workspace.open("/path/to/project") as ws, ws.compact(now) as plan:
         print(plan.exit_code, plan.plan_id, plan.json)   # `memkit custodian compact`
@@ -63,8 +65,9 @@ def version_number() -> int:
 def commands() -> dict:
     """mk_commands_json(): the command table, parsed; a fresh copy on every call.
 
-    {"global_options", "groups", "table_version"}: each group {name, summary, notes, commands},
-    each command {name, verb, summary, effect, arguments}, each argument {name ("--confirm-plan"
+    {"global_options", "groups", "table_version"}: each group {name, workspace, summary, notes,
+    commands} (workspace: the layout whose workspace runs it, "any" or "none"), each command
+    {name, verb, summary, effect, arguments}, each argument {name ("--confirm-plan"
     or a positional's "MESSAGE"), type, positional, required, default, choices, doc, ...}."""
     buf = _capi.mk_buf()
     _check(_capi.mk_commands_json(ctypes.byref(buf)))
@@ -561,8 +564,30 @@ def _python_name(argument: dict) -> str:
     return name + "_" if keyword.iskeyword(name) else name
 
 
-def _method_name(verb: str) -> str:
-    return verb.replace(" ", "_").replace("-", "_")
+def _method_name(group: str, verb: str) -> str:
+    """A command's method: its verb ("sync push" is sync_push), or its group's name when it has
+    no verb (the search group's one command is search)."""
+    return (verb or group).replace(" ", "_").replace("-", "_")
+
+
+def _command_name(group: str, verb: str) -> str:
+    """The table's name of a command: "memorybox sync push", or "search" for an empty verb."""
+    return f"{group} {verb}" if verb else group
+
+
+def _workspace_commands(table: dict, layout: Optional[str]) -> dict[str, tuple[str, dict]]:
+    """The methods of a workspace of `layout`, from the table's `workspace` key of each group:
+    method name -> (group, command entry). The layout's own group comes first, then the groups
+    that run on every layout ("any"), so a name both have (curated's search) keeps the meaning
+    it had before; the other command stays reachable through run()."""
+    commands: dict[str, tuple[str, dict]] = {}
+    for runs_on in ("any",) if layout is None else (layout, "any"):  # None: a newer layout
+        for group in table.get("groups", []):
+            if group.get("workspace") == runs_on:
+                for command in group["commands"]:
+                    name = _method_name(group["name"], command["verb"])
+                    commands.setdefault(name, (group["name"], command))
+    return commands
 
 
 # Section - Workspace
@@ -599,7 +624,7 @@ def _layout(layout: Union[str, int]) -> int:
 def _describe(group: str, command: dict) -> str:
     """A command method's docstring, from its table entry: the summary, then every argument a
     request may set under the keyword the method takes."""
-    lines = [f"`memkit {group} {command['verb']}`: {command['summary']} ({command['effect']}).",
+    lines = [f"`memkit {command['name']}`: {command['summary']} ({command['effect']}).",
              "", "now: an RFC 3339 str with an offset, a memkit.Clock or an aware datetime."]
     positionals = [_python_name(a) for a in command["arguments"] if a["positional"]]
     if positionals:
@@ -646,15 +671,18 @@ def _signature(group: str, command: dict) -> inspect.Signature:
 
 
 class Workspace(_Handle):
-    """A project's memory folder (mk_workspace), opened with a layout: the group of the command
-    table it runs (custodian, memorybox, tiers or curated). Not thread-safe in C: this class
-    serialises calls on one Workspace with a lock; for parallel work open one per thread.
+    """A project's memory folder (mk_workspace), opened with a layout (custodian, memorybox,
+    tiers or curated): it runs the groups of the command table whose `workspace` is that layout,
+    and those whose `workspace` is "any" (search). Not thread-safe in C: this class serialises
+    calls on one Workspace with a lock; for parallel work open one per thread.
 
-    Besides run(), a workspace has one method per command of its group, made from the table
+    Besides run(), a workspace has one method per command of those groups, made from the table
     when it opens and listed by dir(ws): the verb with "_" for spaces and dashes (ws.status,
-    ws.sync_push, ws.session_init, ws.episode_add), called as
-    ws.<verb>(now, *positionals, **arguments) with the table's documentation as its __doc__.
-    A verb that is also an attribute of this class (close, run) is reachable through run()."""
+    ws.sync_push, ws.session_init, ws.episode_add), or the group's name for a command without a
+    verb (ws.search), called as ws.<name>(now, *positionals, **arguments) with the table's
+    documentation as its __doc__. A name that is also an attribute of this class (close, run),
+    or that the layout's own group already uses (curated's search hides the search group's), is
+    reachable through run() only."""
 
     _destroy = staticmethod(_capi.mk_workspace_destroy)
 
@@ -687,9 +715,8 @@ class Workspace(_Handle):
         self.memory_dir = None if memory_dir is None else os.fsdecode(opts.memory_dir)
         self.lock_timeout = opts.lock_timeout_seconds
         self._table = _library_table() if table is None else table
-        group = self.layout.name.lower() if isinstance(self.layout, Layout) else None
-        self._commands = {_method_name(c["verb"]): c for g in self._table.get("groups", [])
-                          if g["name"] == group for c in g["commands"]}
+        layout_name = self.layout.name.lower() if isinstance(self.layout, Layout) else None
+        self._commands = _workspace_commands(self._table, layout_name)
 
     @classmethod
     def open(cls, root: PathLike, memory_dir: Optional[PathLike] = None,
@@ -705,11 +732,11 @@ class Workspace(_Handle):
 
     def __getattr__(self, name: str) -> Callable[..., Result]:
         # Only reached for names the class does not have: the command methods.
-        command = None if name.startswith("_") else self.__dict__.get("_commands", {}).get(name)
-        if command is None:
+        found = None if name.startswith("_") else self.__dict__.get("_commands", {}).get(name)
+        if found is None:
             raise AttributeError(f"'memkit.Workspace' object has no attribute {name!r} (its "
                                  "commands: dir(ws); any command: ws.run)")
-        group = self.layout.name.lower()
+        group, command = found
         verb = command["verb"]
         run = self.run
 
@@ -734,8 +761,8 @@ class Workspace(_Handle):
 
     def run(self, now: ClockLike, group: str, verb: str, /, *positionals: Any,
             judge: Optional[Judge] = None, **arguments: Any) -> Result:
-        """mk_workspace_run: `memkit <group> <verb>` ("memorybox", "sync push") with `now` as
-        the clock and this workspace's root.
+        """mk_workspace_run: `memkit <group> <verb>` ("memorybox", "sync push"; "search", "" for
+        `memkit search`) with `now` as the clock and this workspace's root.
 
         Arguments go by the table's name without dashes, "_" for "-" (confirm_plan, class_ for
         --class, a positional by its lower-case name), positionals also in the table's order.
@@ -758,12 +785,13 @@ class Workspace(_Handle):
         raised: list[BaseException] = []
         try:
             names = self._positional_names(group, verb)
+            command_name = _command_name(group, verb)
             if len(positionals) > len(names):
-                raise TypeError(f"{group} {verb} takes {len(names)} positional argument(s) "
+                raise TypeError(f"{command_name} takes {len(names)} positional argument(s) "
                                 f"after now ({', '.join(names) or 'none'}), got {len(positionals)}")
             for name, value in zip(names, positionals):
                 if name in arguments:
-                    raise TypeError(f"{group} {verb}: got {name} both by position and by name")
+                    raise TypeError(f"{command_name}: got {name} both by position and by name")
                 arguments[name] = value
             for key, value in arguments.items():
                 if value is not None:

@@ -29,7 +29,7 @@ class VersionTests(TempDirTestCase):
         table = memkit.commands()
         self.assertEqual(table["table_version"], 1)
         self.assertEqual([g["name"] for g in table["groups"]],
-                         ["custodian", "memorybox", "tiers", "curated", "markdown"])
+                         ["custodian", "memorybox", "tiers", "curated", "search", "markdown"])
         log = next(c for g in table["groups"] for c in g["commands"] if c["name"] == "memorybox log")
         text = next(a for a in log["arguments"] if a["name"] == "--text")
         self.assertEqual((text["type"], text["required"]), ("string", True))
@@ -399,7 +399,8 @@ class ResultTests(TempDirTestCase):
 
 
 class LayoutTests(TempDirTestCase):
-    """Each layout opens its root and runs its own group of the command table, and only it."""
+    """Each layout opens its root and runs its own group of the command table (and the groups
+    of every layout: tests/test_requests.py)."""
 
     def test_memorybox_init_creates_the_tiers_and_status_reads_them(self):
         root = self.project(name="agent")

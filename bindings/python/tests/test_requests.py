@@ -8,52 +8,91 @@ added to the table reaches the library with no edit to the binding.
 import copy
 import inspect
 import json
+import shutil
 
 try:
-    from .support import NOW, TempDirTestCase
+    from .support import NOW, REPO, TempDirTestCase
 except ImportError:
-    from support import NOW, TempDirTestCase
+    from support import NOW, REPO, TempDirTestCase
 
 import memkit
 
 LAYOUTS = ("custodian", "memorybox", "tiers", "curated")
 
 
-def method_name(verb):
-    return verb.replace(" ", "_").replace("-", "_")
+def method_name(group, verb):
+    """A verb with "_" for spaces and dashes; a command without a verb is its group's name."""
+    return (verb or group).replace(" ", "_").replace("-", "_")
 
 
 def group_of(table, name):
     return next(g for g in table["groups"] if g["name"] == name)
 
 
+def methods_of(table, layout):
+    """What a workspace of `layout` has, by the table's `workspace` key: method name -> (group,
+    command); its own group's first, so they keep a name an "any" group also has."""
+    methods = {}
+    for runs_on in (layout, "any"):
+        for group in table["groups"]:
+            if group["workspace"] == runs_on:
+                for command in group["commands"]:
+                    methods.setdefault(method_name(group["name"], command["verb"]),
+                                       (group["name"], command))
+    return methods
+
+
 class MethodTests(TempDirTestCase):
+    def test_every_group_names_the_workspace_that_runs_it(self):
+        table = memkit.commands()
+        for group in table["groups"]:
+            self.assertIn(group["workspace"], LAYOUTS + ("any", "none"), group["name"])
+        for layout in LAYOUTS:
+            self.assertEqual(group_of(table, layout)["workspace"], layout)
+        self.assertEqual(group_of(table, "search")["workspace"], "any")
+        self.assertEqual(group_of(table, "markdown")["workspace"], "none")
+
     def test_every_command_of_the_table_runs_through_its_method(self):
         table = memkit.commands()
         for layout in LAYOUTS:
             root = self.project(name=layout)
             with memkit.Workspace.open(root, layout=layout) as ws:
-                commands = group_of(table, layout)["commands"]
-                self.assertGreater(len(commands), 0)
-                for command in commands:
-                    name = method_name(command["verb"])
-                    with self.subTest(layout=layout, verb=command["verb"]):
+                methods = methods_of(table, layout)
+                self.assertGreater(len(group_of(table, layout)["commands"]), 0)
+                self.assertIn("search", methods)  # a group of every layout
+                self.assertNotIn("units", methods)  # markdown: no workspace runs it
+                for name, (group, command) in methods.items():
+                    with self.subTest(layout=layout, command=command["name"]):
                         self.assertIn(name, dir(ws))
                         method = getattr(ws, name)
                         self.assertEqual(method.__name__, name)
                         self.assertTrue(method.__doc__.startswith(
-                            f"`memkit {layout} {command['verb']}`: {command['summary']}"))
+                            f"`memkit {command['name']}`: {command['summary']}"))
                         # Without arguments: a Result (a missing required one is a finding).
                         with method(NOW) as result:
                             self.assertEqual(json.loads(result.json)["command"], command["name"])
                             self.assertIn(result.exit_code, (0, 1, 2))
 
-    def test_dir_lists_the_layouts_own_commands_only(self):
+    def test_a_layouts_own_command_keeps_a_name_an_any_group_also_has(self):
+        # curated has a verb `search`: its workspace's search stays `curated search`, and the
+        # search group's command is reached through run().
+        store = self.temp / "store"
+        with memkit.Workspace.open(store, layout="curated") as ws:
+            self.assertTrue(ws.search.__doc__.startswith("`memkit curated search`"))
+            with ws.search(NOW, workspace="ws1", query="x") as own:
+                self.assertEqual(json.loads(own.json)["command"], "curated search")
+            store.mkdir()
+            with ws.run(NOW, "search", "", "ledger") as every:
+                self.assertEqual(json.loads(every.json)["command"], "search")
+                self.assertEqual(every.exit_code, 0, every.json)
+
+    def test_dir_lists_the_layouts_commands_and_those_of_every_layout(self):
         root = self.project()
         with memkit.Workspace.open(root) as ws:
             names = set(dir(ws))
             self.assertLessEqual({"add", "check", "compact", "forget", "init", "recover", "status",
-                                  "undo", "run", "close"}, names)
+                                  "undo", "search", "run", "close"}, names)
+            self.assertNotIn("units", names)  # markdown runs on no workspace
             self.assertFalse({"sync_push", "session_init", "get_relevant"} & names)
             self.assertFalse(hasattr(ws, "sync_push"))
             with self.assertRaises(AttributeError) as caught:
@@ -65,6 +104,7 @@ class MethodTests(TempDirTestCase):
             self.assertLessEqual({"sync_push", "sync_pull", "canon_add", "client_set", "gate"},
                                  set(dir(box)))
             self.assertNotIn("undo", dir(box))
+            self.assertIn("search", dir(box))
 
     def test_documentation_and_signature_come_from_the_table(self):
         with memkit.Workspace.open(self.project()) as ws:
@@ -215,6 +255,67 @@ class ArgumentTests(TempDirTestCase):
         self.assertEqual(asked, [])
 
 
+class SearchTests(TempDirTestCase):
+    """`memkit search` (the search group, workspace "any") on workspaces of two layouts, each a
+    copy of an example under examples/: the same method, searching the workspace's root."""
+
+    def example(self, name):
+        return shutil.copytree(REPO / "examples" / name, self.temp / name, symlinks=True)
+
+    def test_search_runs_on_a_workspace_of_every_layout(self):
+        for layout, example, word in (("custodian", "project", "postgresql"),
+                                      ("tiers", "tiers", "ledger")):
+            with self.subTest(layout=layout), \
+                    memkit.Workspace.open(self.example(example), layout=layout) as ws:
+                self.assertIn("search", dir(ws))
+                self.assertTrue(ws.search.__doc__.startswith("`memkit search`: "))
+                self.assertEqual(str(inspect.signature(ws.search)),
+                                 "(now, /, query, *, limit=None) -> memkit.Result")
+                with ws.search(NOW, word) as result, \
+                        ws.search(NOW, query=word, limit=1) as one, \
+                        ws.run(NOW, "search", "", word) as by_run:
+                    self.assertEqual(result.exit_code, 0, result.json)
+                    shown = json.loads(result.json)
+                    self.assertEqual(shown["command"], "search")
+                    data = shown["data"]
+                    self.assertIsInstance(data["hits"], list)
+                    self.assertGreaterEqual(data["total"], 1)
+                    self.assertEqual(data["query"], word)
+                    self.assertEqual({hit["layout"] for hit in data["hits"]}, {layout})
+                    self.assertLessEqual({"layout", "file", "first_line", "last_line", "id",
+                                          "kind", "score", "facets", "snippet"},
+                                         set(data["hits"][0]))
+                    self.assertEqual(len(json.loads(one.json)["data"]["hits"]), 1)
+                    self.assertEqual(by_run.json_bytes, result.json_bytes)
+                    self.assertIsNone(result.plan_id)
+                    self.assertFalse(result.applied)
+
+    def test_a_query_error_is_a_finding_in_the_result(self):
+        with memkit.Workspace.open(self.example("project")) as ws:
+            with ws.search(NOW, '"unbalanced') as result:
+                self.assertEqual(result.exit_code, 2, result.json)
+                shown = json.loads(result.json)
+                self.assertEqual(shown["status"], "FAIL")
+                self.assertEqual([f["code"] for f in shown["findings"]], ["MK-ARG-001"])
+                self.assertIn("query:", shown["findings"][0]["message"])
+            with ws.search(NOW) as missing:  # the required QUERY, as the library checks it
+                self.assertEqual(missing.exit_code, 2, missing.json)
+
+    def test_the_root_is_the_workspaces(self):
+        root = self.example("tiers")
+        with memkit.Workspace.open(root, layout="tiers") as ws:
+            self.assertNotIn("root", inspect.signature(ws.search).parameters)
+            self.assertNotIn("root (", ws.search.__doc__)
+            for arguments in ({"root": str(self.temp)}, {"root": self.temp}):
+                with self.subTest(root=arguments["root"]), \
+                        self.assertRaises(memkit.Error) as caught:
+                    ws.search(NOW, "ledger", **arguments)
+                error = caught.exception
+                self.assertEqual((error.code, error.name), (memkit.Status.E_ARG, "MK_E_ARG"))
+                self.assertNotIsInstance(error, memkit.ArgumentError)  # the library's refusal
+                self.assertEqual(error.message, "root: given by the workspace, not the request")
+
+
 class FixtureTableTests(TempDirTestCase):
     """A table with an argument and a command the library does not have: the binding exposes
     both from the table alone and forwards them unchanged, so the library's own refusal (not
@@ -236,6 +337,15 @@ class FixtureTableTests(TempDirTestCase):
             "verb": "paint"})
         custodian["commands"].append(dict(copy.deepcopy(status), verb="close",
                                           name="custodian close"))
+        # Which workspaces run a group is the table's `workspace` key, not its name.
+        table["groups"].append({
+            "name": "audit", "workspace": "any", "summary": "audits", "notes": "",
+            "commands": [{"arguments": [], "effect": "reads", "name": "audit",
+                          "summary": "audit the memory", "verb": ""}]})
+        table["groups"].append({
+            "name": "journal", "workspace": "tiers", "summary": "journals", "notes": "",
+            "commands": [{"arguments": [], "effect": "writes", "name": "journal write",
+                          "summary": "write the journal", "verb": "write"}]})
         return table
 
     def test_a_new_argument_is_documented_and_forwarded_unchanged(self):
@@ -276,6 +386,23 @@ class FixtureTableTests(TempDirTestCase):
             self.assertNotIn("paint", dir(plain))
             self.assertNotIn("colour", plain.status.__doc__)
         self.assertNotIn("paint", json.dumps(memkit.commands()))  # a fresh copy each time
+
+    def test_a_groups_workspace_key_decides_which_workspaces_have_its_methods(self):
+        table = self.fixture()
+        with memkit.Workspace.open(self.project(), table=table) as ws, \
+                memkit.Workspace.open(self.project(name="tiers"), layout="tiers",
+                                      table=table) as tiers:
+            for each in (ws, tiers):  # "any": a method on every layout, its group's name
+                self.assertIn("audit", dir(each))
+                self.assertTrue(each.audit.__doc__.startswith(
+                    "`memkit audit`: audit the memory (reads)."))
+                with self.assertRaises(memkit.Error) as caught:  # the library does not know it
+                    each.audit(NOW)
+                self.assertEqual(caught.exception.code, memkit.Status.E_ARG)
+                self.assertIn("audit", caught.exception.message)
+            self.assertIn("write", dir(tiers))  # "tiers": the tiers workspace only
+            self.assertTrue(tiers.write.__doc__.startswith("`memkit journal write`: "))
+            self.assertNotIn("write", dir(ws))
 
 
 if __name__ == "__main__":

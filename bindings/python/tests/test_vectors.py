@@ -45,12 +45,13 @@ def python_name(name):
 def run_step(ws, now, step, ref):
     """One request step through the idiomatic layer, as tests/vectors/cli.py runs it through the
     CLI: the command method of its verb, positionals in the table's order, then keywords."""
-    group, verb = step["run"].split(" ", 1)
-    assert group == ws.layout.name.lower(), f"{step['run']} on a {ws.layout.name} workspace"
-    method = getattr(ws, verb.replace(" ", "_").replace("-", "_"))
+    group, _, verb = step["run"].partition(" ")  # "search": a command without a verb
+    entry = next(g for g in memkit.commands()["groups"] if g["name"] == group)
+    assert entry["workspace"] in (ws.layout.name.lower(), "any"), \
+        f"{step['run']} on a {ws.layout.name} workspace"
+    method = getattr(ws, (verb or group).replace(" ", "_").replace("-", "_"))
     args = {python_name(k): ref(v) for k, v in (step.get("args") or {}).items()}
-    command = next(c for g in memkit.commands()["groups"] if g["name"] == group
-                   for c in g["commands"] if c["verb"] == verb)
+    command = next(c for c in entry["commands"] if c["verb"] == verb)
     positionals = [args.pop(a["name"].lower()) for a in command["arguments"]
                    if a["positional"] and a["name"].lower() in args]
     if step["run"] != "memorybox gate":

@@ -2,11 +2,12 @@
 //! bindings/commands.json (what `memkit commands --format json` prints): edit the table
 //! (or the generator), never this file.
 //!
-//! One builder per command of the custodian, memorybox, tiers and curated groups, made
-//! by the [`Workspace`] method `<group>_<verb>` (`ws.custodian_compact()`,
-//! `ws.memorybox_sync_pull()`), with one setter per argument and `run(self, now)`. Each
-//! setter forwards the table's name to [`Request`]: the library checks it. Each builder
-//! also converts into its [`Request`], for an argument newer than this file.
+//! One builder per command of the groups a workspace runs (the table's `workspace`: one
+//! layout, or every layout), made by the [`Workspace`] method `<group>_<verb>`
+//! (`ws.custodian_compact()`, `ws.memorybox_sync_pull()`; a command without a verb is
+//! its group's name: `ws.search()`), with one setter per argument and `run(self, now)`.
+//! Each setter forwards the table's name to [`Request`]: the library checks it. Each
+//! builder also converts into its [`Request`], for an argument newer than this file.
 
 use crate::{Clock, CommandResult, Request, Result, Workspace};
 use std::path::Path;
@@ -479,6 +480,13 @@ impl Workspace {
     /// Set its arguments on the [`CuratedTelemetryCompact`] this returns, then `run` it.
     pub fn curated_telemetry_compact(&self) -> CuratedTelemetryCompact<'_> {
         CuratedTelemetryCompact(self.request("curated", "telemetry compact"))
+    }
+
+    /// `memkit search`: the units of memory that match a query, best first, with where each is and a snippet.
+    ///
+    /// Set its arguments on the [`Search`] this returns, then `run` it.
+    pub fn search(&self) -> Search<'_> {
+        Search(self.request("search", ""))
     }
 }
 
@@ -3402,6 +3410,40 @@ impl<'w> CuratedTelemetryCompact<'w> {
 
 impl<'w> From<CuratedTelemetryCompact<'w>> for Request<'w> {
     fn from(command: CuratedTelemetryCompact<'w>) -> Request<'w> {
+        command.0
+    }
+}
+
+/// `memkit search`: the units of memory that match a query, best first, with where each is and a snippet.
+///
+/// Reads only: writes nothing.
+/// Requires positional `QUERY` (else a finding in the result).
+///
+/// Runs on a workspace of every layout.
+#[derive(Debug)]
+#[must_use = "a command does nothing until it runs"]
+pub struct Search<'w>(Request<'w>);
+
+impl<'w> Search<'w> {
+    /// Positional `QUERY` (string, required): terms (all must match), OR, NOT, "phrases", prefix\*, (groups) and filters layout: file: tier: class: status: type: since: until: min-confidence:.
+    pub fn query(self, value: impl AsRef<str>) -> Self {
+        Self(self.0.string("query", value))
+    }
+
+    /// `--limit N` (integer): the most hits to show.
+    /// Default: `10`.
+    pub fn limit(self, value: i64) -> Self {
+        Self(self.0.int("limit", value))
+    }
+
+    /// Runs `memkit search` at `now`: the result the CLI prints for the same arguments and clock (see [`Request::run`]).
+    pub fn run(self, now: &Clock) -> Result<CommandResult> {
+        self.0.run(now)
+    }
+}
+
+impl<'w> From<Search<'w>> for Request<'w> {
+    fn from(command: Search<'w>) -> Request<'w> {
         command.0
     }
 }

@@ -1,5 +1,5 @@
 //! Section - Workspace of memkit.h: a memory folder opened once in one layout, on which the
-//! requests of that layout's group run.
+//! requests of that layout's group, and of the groups of every layout (search), run.
 
 use crate::c_text::{c_string, path_bytes};
 use crate::clock::Clock;
@@ -15,7 +15,8 @@ use std::path::{Path, PathBuf};
 use std::ptr::{self, NonNull};
 
 /// The layouts a workspace can be opened with (`mk_layout`); each runs the commands of the group
-/// of its name, and a request of another group is `MK_E_ARG`.
+/// whose `workspace` in the command table is its name, and of the groups whose `workspace` is
+/// `"any"` (`search`); a request of another group is `MK_E_ARG`.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 #[non_exhaustive]
 pub enum Layout {
@@ -118,7 +119,8 @@ impl WorkspaceOptions {
 }
 
 /// A memory folder opened once in one layout (`mk_workspace`), on which every command of that
-/// layout's group runs: through the generated builders (`ws.custodian_compact()`, see
+/// layout's group, and of every layout's (`ws.search()`), runs: through the generated builders
+/// (`ws.custodian_compact()`, see
 /// [`commands`](crate::commands)) or by name ([`run`](Workspace::run), [`request`](Workspace::request)).
 ///
 /// memkit.h: "Not thread-safe: use one workspace per thread". A workspace can move to another
@@ -203,7 +205,8 @@ impl Workspace {
 
     /// A request for `memkit <group> <verb>` on this workspace, its arguments set by name (see
     /// [`Request`]): the generic door under the generated builders, for a command or argument
-    /// newer than them. `verb` is whole for two words (`"sync push"`).
+    /// newer than them. `verb` is whole for two words (`"sync push"`), and `""` for a command
+    /// without one (`ws.request("search", "")`).
     pub fn request(&self, group: &str, verb: &str) -> Request<'_> {
         Request::new(self, group, verb)
     }

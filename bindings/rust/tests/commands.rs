@@ -27,22 +27,43 @@ fn table() -> Json {
     parse_json(&read(&crate_dir().join("../commands.json"))).expect("commands.json parses")
 }
 
-/// The groups a workspace opens, with their layouts and the roots the workspace gives.
-const GROUPS: [(&str, Layout, &[&str]); 4] = [
-    (
-        "custodian",
-        Layout::Custodian,
-        &["--project-root", "--memory-dir"],
-    ),
-    ("memorybox", Layout::MemoryBox, &["--root"]),
-    ("tiers", Layout::Tiers, &["--workspace"]),
-    ("curated", Layout::Curated, &["--store"]),
+/// The layouts a group's `workspace` may name.
+const LAYOUTS: [(&str, Layout); 4] = [
+    ("custodian", Layout::Custodian),
+    ("memorybox", Layout::MemoryBox),
+    ("tiers", Layout::Tiers),
+    ("curated", Layout::Curated),
 ];
+
+/// The layouts whose workspaces run a group, by the table's `workspace` key: one layout, every
+/// layout ("any") or none ("none": markdown).
+fn layouts_of(group: &Json) -> Vec<Layout> {
+    match group.get("workspace").and_then(Json::as_str) {
+        Some("any") => LAYOUTS.iter().map(|(_, layout)| *layout).collect(),
+        Some("none") => Vec::new(),
+        Some(name) => match LAYOUTS.iter().find(|(known, _)| *known == name) {
+            Some((_, layout)) => vec![*layout],
+            None => panic!("workspace {:?}: teach this test the new layout", name),
+        },
+        None => panic!("a group without a workspace: {:?}", group.get("name")),
+    }
+}
 
 fn words(text: &str) -> Vec<String> {
     text.split([' ', '-'])
         .filter(|w| !w.is_empty())
         .map(str::to_string)
+        .collect()
+}
+
+/// Table text as the generator writes it into a doc comment (its `doc_text`: `\\`, `<`, `>`, `[`,
+/// `]` and `*` escaped, so rustdoc shows them as written).
+fn rustdoc_text(text: &str) -> String {
+    text.chars()
+        .flat_map(|c| {
+            let escaped = "\\<>[]*".contains(c);
+            escaped.then_some('\\').into_iter().chain([c])
+        })
         .collect()
 }
 
@@ -68,14 +89,25 @@ fn every_command_of_the_table_has_a_builder_and_runs_by_name() {
     let mut commands = 0;
     for group in table.get("groups").and_then(Json::as_array).unwrap() {
         let name = group.get("name").and_then(Json::as_str).unwrap();
-        let Some((_, layout, roots)) = GROUPS.iter().find(|(g, _, _)| *g == name) else {
-            continue; // markdown: no workspace runs it
-        };
-        let tmp = TempDir::new("every-command");
-        let ws = Workspace::open_with(tmp.path(), &WorkspaceOptions::new().layout(*layout))
-            .unwrap_or_else(|e| panic!("{}: {}", name, e));
+        let layouts = layouts_of(group);
+        if layouts.is_empty() {
+            // markdown: no workspace runs it, so no builder either
+            assert!(!generated.contains(&format!("self.request(\"{}\", ", name)));
+            continue;
+        }
+        let workspaces: Vec<(TempDir, Layout, Workspace)> = layouts
+            .iter()
+            .map(|layout| {
+                let tmp = TempDir::new("every-command");
+                let options = WorkspaceOptions::new().layout(*layout);
+                let ws = Workspace::open_with(tmp.path(), &options)
+                    .unwrap_or_else(|e| panic!("{} on {:?}: {}", name, layout, e));
+                (tmp, *layout, ws)
+            })
+            .collect();
         for command in group.get("commands").and_then(Json::as_array).unwrap() {
             let verb = command.get("verb").and_then(Json::as_str).unwrap();
+            let command_name = command.get("name").and_then(Json::as_str).unwrap();
             let all: Vec<String> = words(name).into_iter().chain(words(verb)).collect();
             let method = all.join("_");
             let builder: String = all
@@ -96,9 +128,14 @@ fn every_command_of_the_table_has_a_builder_and_runs_by_name() {
                 .unwrap_or_else(|| panic!("no impl of {}", builder));
             let body = &generated[body_start..];
             let body = &body[..body.find("\n}\n").unwrap()];
+            assert!(
+                body.contains(&format!("/// Runs `memkit {}` at `now`", command_name)),
+                "{}: its name in the docs",
+                builder
+            );
             for argument in command.get("arguments").and_then(Json::as_array).unwrap() {
                 let arg = argument.get("name").and_then(Json::as_str).unwrap();
-                if roots.contains(&arg) {
+                if argument.get("root").and_then(Json::as_bool) == Some(true) {
                     assert!(
                         !body.contains(&format!("`{}", arg)),
                         "{} {}: a root",
@@ -120,23 +157,22 @@ fn every_command_of_the_table_has_a_builder_and_runs_by_name() {
                     builder,
                     arg
                 );
-                assert!(
-                    body.contains(&doc.replace('<', "\\<").replace('>', "\\>")),
-                    "{}",
-                    doc
-                );
+                assert!(body.contains(&rustdoc_text(doc)), "{}", doc);
             }
-            // Every command is reachable by name; without its arguments it runs and names
-            // itself, or (when the table calls something required) still names itself.
-            let result = ws
-                .request(name, verb)
-                .run(&now())
-                .unwrap_or_else(|e| panic!("{} {}: {}", name, verb, e));
-            let ran = envelope(&result)
-                .get("command")
-                .and_then(Json::as_str)
-                .map(String::from);
-            assert_eq!(ran.as_deref(), Some(format!("{} {}", name, verb).as_str()));
+            // Every command is reachable by name on each workspace that runs it; without its
+            // arguments it runs and names itself, or (when the table calls something required)
+            // still names itself.
+            for (_, layout, ws) in &workspaces {
+                let result = ws
+                    .request(name, verb)
+                    .run(&now())
+                    .unwrap_or_else(|e| panic!("{} on {:?}: {}", command_name, layout, e));
+                let ran = envelope(&result)
+                    .get("command")
+                    .and_then(Json::as_str)
+                    .map(String::from);
+                assert_eq!(ran.as_deref(), Some(command_name));
+            }
             commands += 1;
         }
     }
@@ -291,19 +327,15 @@ fn a_nul_inside_a_value_is_mk_e_arg_naming_the_argument() {
     assert_eq!(error.message(), "verb: contains a NUL byte");
 }
 
-/// The fixture table: the real one with `--colour NAME` added to `custodian status`.
-fn write_fixture_table(to: &Path) {
-    let script = r#"
-import json, sys
-table = json.load(open(sys.argv[1], encoding="utf-8"))
-for group in table["groups"]:
-    for command in group["commands"]:
-        if command["name"] == "custodian status":
-            command["arguments"].append({"choices": [], "default": "plain",
-                "doc": "the colour of the report", "name": "--colour", "placeholder": "NAME",
-                "positional": False, "required": False, "type": "string"})
-json.dump(table, open(sys.argv[2], "w", encoding="utf-8"), indent=1)
-"#;
+/// Writes to `to` the committed table as the Python statements `edit` change its `table`.
+fn write_edited_table(to: &Path, edit: &str) {
+    let script = format!(
+        "import json, sys\n\
+         table = json.load(open(sys.argv[1], encoding='utf-8'))\n\
+         {}\n\
+         json.dump(table, open(sys.argv[2], 'w', encoding='utf-8'), indent=1)\n",
+        edit
+    );
     let status = Command::new("python3")
         .arg("-c")
         .arg(script)
@@ -312,6 +344,90 @@ json.dump(table, open(sys.argv[2], "w", encoding="utf-8"), indent=1)
         .status()
         .expect("python3 runs");
     assert!(status.success());
+}
+
+/// The fixture table: the real one with `--colour NAME` added to `custodian status`.
+fn write_fixture_table(to: &Path) {
+    write_edited_table(
+        to,
+        r#"
+for group in table["groups"]:
+    for command in group["commands"]:
+        if command["name"] == "custodian status":
+            command["arguments"].append({"choices": [], "default": "plain",
+                "doc": "the colour of the report", "name": "--colour", "placeholder": "NAME",
+                "positional": False, "required": False, "type": "string"})
+"#,
+    );
+}
+
+/// Runs the generator on `table`, writing `out`; its exit status and what it printed to stderr.
+fn generate(table: &Path, out: &Path) -> (bool, String) {
+    let generated = Command::new("python3")
+        .arg(crate_dir().join("../generate_commands.py"))
+        .arg("--table")
+        .arg(table)
+        .arg("--out")
+        .arg(out)
+        .output()
+        .expect("python3 runs");
+    (
+        generated.status.success(),
+        String::from_utf8_lossy(&generated.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn a_groups_workspace_key_decides_which_builders_the_generator_makes() {
+    let tmp = TempDir::new("workspace-key");
+    let (table, out) = (
+        tmp.path().join("commands.json"),
+        tmp.path().join("commands.rs"),
+    );
+    // A group of every layout whose one command has no verb, and one that no workspace runs.
+    write_edited_table(
+        &table,
+        r#"
+command = {"arguments": [], "effect": "reads", "judged": False, "name": "inspect",
+           "summary": "inspect the memory", "verb": ""}
+table["groups"].append({"name": "inspect", "workspace": "any", "summary": "inspects",
+                        "notes": "", "commands": [command]})
+table["groups"].append({"name": "lint", "workspace": "none", "summary": "lints", "notes": "",
+                        "commands": [dict(command, name="lint all", verb="all")]})
+"#,
+    );
+    let (ok, stderr) = generate(&table, &out);
+    assert!(ok, "{}", stderr);
+    let generated = read(&out);
+    for wanted in [
+        "    /// `memkit inspect`: inspect the memory.\n",
+        "    pub fn inspect(&self) -> Inspect<'_> {\n        \
+         Inspect(self.request(\"inspect\", \"\"))\n    }\n",
+        "/// Runs on a workspace of every layout.\n",
+        "    /// Runs `memkit inspect` at `now`",
+        "    pub fn search(&self) -> Search<'_> {\n",
+        "/// Runs on a workspace opened with [`Layout::Tiers`](crate::Layout::Tiers).\n",
+    ] {
+        assert!(
+            generated.contains(wanted),
+            "no {:?} in the generated file",
+            wanted
+        );
+    }
+    assert!(
+        !generated.contains("lint"),
+        "a group of workspace \"none\" has no builder"
+    );
+
+    // A layout the generator does not know stops it, naming the group and the layout.
+    write_edited_table(&table, r#"table["groups"][0]["workspace"] = "notebook""#);
+    let (ok, stderr) = generate(&table, &out);
+    assert!(!ok);
+    assert!(
+        stderr.contains("group custodian: workspace 'notebook' is no layout"),
+        "{}",
+        stderr
+    );
 }
 
 /// Every file under `dir`, relative, with its bytes.
@@ -341,19 +457,8 @@ fn an_argument_added_to_the_table_becomes_a_documented_setter_the_library_receiv
     for file in ["Cargo.toml", "Cargo.lock", "build.rs"] {
         fs::copy(crate_dir().join(file), copy.join(file)).unwrap();
     }
-    let generated = Command::new("python3")
-        .arg(crate_dir().join("../generate_commands.py"))
-        .arg("--table")
-        .arg(&fixture)
-        .arg("--out")
-        .arg(copy.join("src/commands.rs"))
-        .output()
-        .expect("python3 runs");
-    assert!(
-        generated.status.success(),
-        "{}",
-        String::from_utf8_lossy(&generated.stderr)
-    );
+    let (ok, stderr) = generate(&fixture, &copy.join("src/commands.rs"));
+    assert!(ok, "{}", stderr);
 
     // The builder gains the setter, documented from the table, and nothing else changes: the
     // committed commands.rs is the new one less the added lines, and the hand-written files

@@ -175,7 +175,8 @@ fn request_of<'w>(
     misasked: &Rc<RefCell<Vec<String>>>,
 ) -> Result<Request<'w>, String> {
     let run = req_str(step, "run")?;
-    let (group, verb) = run.split_once(' ').ok_or("`run` is no group and verb")?;
+    // "search": a command without a verb is its group alone.
+    let (group, verb) = run.split_once(' ').unwrap_or((run, ""));
     let mut request = ws.request(group, verb);
     let args: &[(String, Json)] = match step.get("args") {
         None | Some(Json::Null) => &[],
