@@ -92,6 +92,7 @@ struct Route {
   std::string path;
   std::uint32_t line;
   bool required;  // under "## Always load" or a "Load:" label; false under "Load if present:"
+  std::string task;  // the "Load by task" `###` heading it is under, as written; "" elsewhere
 };
 struct Manifest {
   bool has_protocol_section = false;

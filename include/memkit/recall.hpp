@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "memkit/findings.hpp"
+#include "memkit/result.hpp"
 #include "memkit/search.hpp"
 
 namespace memkit::recall {
@@ -65,5 +66,46 @@ struct FileUnits {
 // file it reads but cannot parse gives none and a warning naming it (MK-UTF8-001, MK-PARSE-001),
 // never a failure.
 [[nodiscard]] FileUnits read_units(const Source& source, std::string_view bytes);
+
+// ---- context under a budget ---------------------------------------------------------------------
+
+// The custodian's load route (compaction.md §3): the memory-relative paths a session reads, in
+// order: the manifest, its "Always load" routes, then the routes of every "Load by task" `###`
+// subsection that `task` names (the heading, one of its " / " parts, or one of its words, in any
+// case). inbox.md and archive/ are read only when the task's route names them. Fails with
+// Errc::invalid_argument, "--task: ..." listing the tasks, when `task` names none.
+struct RouteFile {
+  std::string path;
+  bool required = false;  // "Load:" and "Always load"; false under "Load if present:"
+};
+[[nodiscard]] Result<std::vector<RouteFile>> custodian_route(std::string_view manifest,
+                                                             std::string_view task);
+
+// One thing a context may hold, offered in priority order.
+struct ContextPiece {
+  std::string source;  // "docs/memory/brief.md", "docs/memory/decisions.md:5-7"
+  std::string kind;    // "manifest", "always", "task", "tier 1", "global", "log", "digest", "hit"
+  std::string text;
+  std::string missing;  // why it could not be offered ("no such file"); then `text` is empty
+};
+struct ContextItem {
+  std::string source;
+  std::string kind;
+  std::uint64_t tokens = 0;  // of its rendered block, tag lines included
+  std::string dropped;       // empty when it is in; else why not
+  friend bool operator==(const ContextItem&, const ContextItem&) = default;
+};
+struct Context {
+  std::string block;  // the pieces that fit, each `<memory source=".." kind="..">` ... `</memory>`
+  std::uint64_t budget = 0;
+  std::uint64_t tokens = 0;  // the sum of the included items' tokens
+  std::vector<ContextItem> items;  // every piece offered, in order, in or dropped
+  friend bool operator==(const Context&, const Context&) = default;
+};
+// Takes the pieces in order while they fit the budget (a piece too large is dropped and smaller
+// ones after it may still fit), dropping a piece whose source is already in and a hit
+// ("file:lines") whose file is in whole. Same pieces, same bytes.
+[[nodiscard]] Context compile_context(const std::vector<ContextPiece>& pieces,
+                                      std::uint64_t budget);
 
 }  // namespace memkit::recall

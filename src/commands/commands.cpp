@@ -121,6 +121,7 @@ std::optional<ClockReading> start_command(const CommandRequest& inv, const Comma
 namespace {
 
 using commands_detail::run_curated;
+using commands_detail::run_context;
 using commands_detail::run_search;
 using commands_detail::run_custodian;
 using commands_detail::run_memorybox;
@@ -232,6 +233,8 @@ CommandReply execute(const CommandRequest& request, const CommandEnvironment& en
       run_curated(request, env, reply);
     } else if (request.group == "search") {
       run_search(request, env, reply);
+    } else if (request.group == "context") {
+      run_context(request, env, reply);
     } else {
       run_markdown_units(request, env, reply);
     }

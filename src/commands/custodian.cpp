@@ -312,6 +312,10 @@ void run_custodian(const CommandRequest& inv, const CommandEnvironment& env, Com
     if (inv.format == OutputFormat::text) reply.text = fixed(init_text(*result));
     return;
   }
+  if (inv.command == "read") {
+    run_custodian_read(inv, env, reply);
+    return;
+  }
   if (inv.command == "compact") {
     run_compact(inv, *now, *ws, reply);
     return;

@@ -98,6 +98,10 @@ void run_memorybox(const CommandRequest& inv, const CommandEnvironment& env, Com
 void run_tiers(const CommandRequest& inv, const CommandEnvironment& env, CommandReply& reply);
 void run_curated(const CommandRequest& inv, const CommandEnvironment& env, CommandReply& reply);
 void run_search(const CommandRequest& inv, const CommandEnvironment& env, CommandReply& reply);
+void run_context(const CommandRequest& inv, const CommandEnvironment& env, CommandReply& reply);
+// `custodian read`: run_context's compilation over the custodian's memory folder alone.
+void run_custodian_read(const CommandRequest& inv, const CommandEnvironment& env,
+                        CommandReply& reply);
 
 // One `memorybox` command after the shared start: the clock read, the agent root open and its files
 // read. A command that writes under the lock reads the files again there; one that reads them

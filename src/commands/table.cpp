@@ -114,6 +114,21 @@ const Args& plan_confirm() {
                                   "nothing (MK-PLAN-001)")};
   return args;
 }
+// What `context` and `custodian read` take besides their root: a budget (required, or none
+// meaning no limit), the task, the query and its limit.
+Args context_args(bool budget_required) {
+  const A budget = opt("--budget", "TOKENS",
+                       budget_required ? "the most tokens the block may hold"
+                                       : "the most tokens the block may hold (none: no limit)",
+                       T::integer);
+  return {budget_required ? need(budget) : budget,
+          opt("--task", "TASK",
+              "the custodian task whose route to load: a `### ` heading of Load by task, one of "
+              "its parts or words (planning, debugging, recap)"),
+          opt("--query", "QUERY", "also the best units that match this query (memkit search)"),
+          opt("--limit", "N", "the most query hits to offer", T::integer, "10")};
+}
+
 const Args& recover_args() {
   static const Args args = {
       flag("--apply", "finish every unfinished transaction (roll it forward)"),
@@ -147,6 +162,10 @@ std::vector<CommandSpec> custodian_commands() {
        CommandEffect::writes,
        root + Args{flag("--extended", "also the optional files, folder READMEs and a changelog")}},
       {"custodian", "status", "token budgets and states per file", CommandEffect::reads, root},
+      {"custodian", "read",
+       "the memory a session loads for a task (manifest, Always load, the task's route), as one "
+       "block, under an optional token budget",
+       CommandEffect::reads, root + context_args(false)},
       {"custodian", "check", "layout consistency: manifest routes, budgets, modules, tombstones",
        CommandEffect::reads, root},
       {"custodian", "compact",
@@ -194,6 +213,17 @@ std::vector<CommandSpec> search_commands() {
                                           "under it",
                          T::path, ".")),
                 opt("--limit", "N", "the most hits to show", T::integer, "10")}}};
+}
+
+std::vector<CommandSpec> context_commands() {
+  return {{"context", "",
+           "one block of memory for an agent under a token budget: each layout's route, tier 1, "
+           "global.md and digest, then query hits; with what was left out and why",
+           CommandEffect::reads,
+           Args{root(opt("--root", "DIR",
+                         "the folder whose memory to compile: every layout found under it",
+                         T::path, "."))} +
+               context_args(true)}};
 }
 
 std::vector<CommandSpec> markdown_commands() {
@@ -615,6 +645,7 @@ const std::vector<GroupSpec>& command_groups() {
        "required; --actor defaults to MEMKIT_ACTOR (none: the human owner).",
        "curated"},
       {"search", "find memory in every layout under a root, ranked by BM25", "", "any"},
+      {"context", "compile memory for an agent under a token budget", "", "any"},
       {"markdown", "text-model tools", "", "none"},
   };
   return groups;
@@ -624,7 +655,8 @@ const std::vector<CommandSpec>& command_table() {
   static const std::vector<CommandSpec> table = [] {
     std::vector<CommandSpec> all;
     for (auto* group : {&custodian_commands, &memorybox_commands, &tiers_commands,
-                        &curated_commands, &search_commands, &markdown_commands}) {
+                        &curated_commands, &search_commands, &context_commands,
+                        &markdown_commands}) {
       for (CommandSpec& c : (*group)()) all.push_back(std::move(c));
     }
     return all;

@@ -71,6 +71,7 @@ Manifest read_manifest(const Document& doc) {
     if (area == Area::always_load) ++manifest.always_load_sections;
     bool required = false;  // the last label seen: "Load:" or "Load if present:"
     bool under_label = false;
+    std::string task;  // the `###` heading of Load by task it is under
     for_each_visible_line(doc, section, [&](const Line& line) {
       const std::string_view content = line.content;
       if (content.empty()) return;
@@ -85,10 +86,12 @@ Manifest read_manifest(const Document& doc) {
         }
         manifest.protocol.emplace(std::string(key), std::string(strip_w(item.substr(colon + 1))));
       } else if (area == Area::always_load && is_bullet(content)) {
-        manifest.routes.push_back(Route{std::string(route_of_bullet(content)), line.number, true});
+        manifest.routes.push_back(
+            Route{std::string(route_of_bullet(content)), line.number, true, std::string()});
       } else if (area == Area::load_by_task) {
         if (is_h3(content)) {
           const std::string heading(heading_text(content));
+          task = heading;
           for (std::string_view known : task_subsection_headings()) {
             if (fold_ascii(known) == fold_ascii(heading))
               ++manifest.task_subsections[std::string(known)];
@@ -102,14 +105,14 @@ Manifest read_manifest(const Document& doc) {
           under_label = true;
         } else if (under_label && is_bullet(content)) {
           manifest.routes.push_back(
-              Route{std::string(route_of_bullet(content)), line.number, required});
+              Route{std::string(route_of_bullet(content)), line.number, required, task});
         }
       } else if (area == Area::module_index && is_bullet(content) &&
                  starts_with(strip_w(content.substr(2)), "`")) {
         // Only ``- `<folder>/<name>.md`: ...`` is an entry; placeholders such as
         // "- None enabled." written by other tools of the family are prose.
         manifest.module_index.push_back(
-            Route{std::string(route_of_bullet(content)), line.number, false});
+            Route{std::string(route_of_bullet(content)), line.number, false, std::string()});
       }
     });
   }

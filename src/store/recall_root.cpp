@@ -96,7 +96,8 @@ class RecallReader {
 }  // namespace
 
 Result<std::vector<RecallFile>> read_recall_files(FileSystem& fs, std::string root,
-                                                  const std::string& option) {
+                                                  const std::string& option,
+                                                  const std::string& custodian_dir) {
   if (root.empty()) return Status(Errc::invalid_argument, option + ": empty path");
   while (root.size() > 1 && root.back() == '/') root.pop_back();
   const Result<NodeType> type = fs.node_type(root + "/.");
@@ -107,8 +108,8 @@ Result<std::vector<RecallFile>> read_recall_files(FileSystem& fs, std::string ro
                                               (exists ? ": not a directory" : ": no such directory"));
   }
   RecallReader reader(fs, root);
-  if (reader.type("docs/memory") == NodeType::directory) {
-    reader.walk(Layout::custodian, "docs/memory", "");
+  if (reader.type(custodian_dir) == NodeType::directory) {
+    reader.walk(Layout::custodian, custodian_dir, "");
   }
   // MemoryBox and the three tiers both keep memory/; brain/ or LONG_TERM.md tells MemoryBox's.
   if (reader.type("brain") == NodeType::directory ||

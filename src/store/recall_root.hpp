@@ -25,7 +25,9 @@ struct RecallFile {
 // Errc::invalid_argument naming `option` ("--root: x: no such directory"). A file that cannot be
 // read is an entry with EntryState::unreadable; a link is an EntryState::symlink entry and a FIFO,
 // socket or device an EntryState::not_a_file one, neither followed nor opened.
-[[nodiscard]] Result<std::vector<RecallFile>> read_recall_files(FileSystem& fs, std::string root,
-                                                                const std::string& option);
+// `custodian_dir` is where the custodian's memory folder is (its --memory-dir).
+[[nodiscard]] Result<std::vector<RecallFile>> read_recall_files(
+    FileSystem& fs, std::string root, const std::string& option,
+    const std::string& custodian_dir = "docs/memory");
 
 }  // namespace memkit

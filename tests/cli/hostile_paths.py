@@ -204,6 +204,8 @@ ARGUMENTS = [
      inner_values("proj/docs/memory"), []),
     # search
     ("search --root", ["search", "x", "--root", "@V@"], "--root", root_values(), []),
+    ("context --root", ["context", "--budget", "100", "--root", "@V@"], "--root", root_values(),
+     []),
     # memorybox
     ("memorybox init --root", ["memorybox", "init", "--root", "@V@"], "--root", root_values(),
      []),
@@ -285,6 +287,8 @@ MEMORY_FILES = [
      "box/memory/SESSION_LOG.md", plant_fifo, "SESSION_LOG.md"),
     ("search, inbox.md a FIFO", ["search", "budget", "--root", "proj"],
      "proj/docs/memory/inbox.md", plant_fifo, "inbox.md"),
+    ("context, brief.md a FIFO", ["context", "--budget", "900", "--root", "proj"],
+     "proj/docs/memory/brief.md", plant_fifo, "brief.md"),
     ("search, LONG_TERM.md a FIFO", ["search", "budget", "--root", "box"],
      "box/memory/LONG_TERM.md", plant_fifo, "LONG_TERM.md"),
     ("tiers read-global, global.md a FIFO", ["tiers", "read-global", "--workspace", "tw"],

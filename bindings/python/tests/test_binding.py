@@ -29,7 +29,8 @@ class VersionTests(TempDirTestCase):
         table = memkit.commands()
         self.assertEqual(table["table_version"], 1)
         self.assertEqual([g["name"] for g in table["groups"]],
-                         ["custodian", "memorybox", "tiers", "curated", "search", "markdown"])
+                         ["custodian", "memorybox", "tiers", "curated", "search", "context",
+                          "markdown"])
         log = next(c for g in table["groups"] for c in g["commands"] if c["name"] == "memorybox log")
         text = next(a for a in log["arguments"] if a["name"] == "--text")
         self.assertEqual((text["type"], text["required"]), ("string", True))

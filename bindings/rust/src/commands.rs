@@ -27,6 +27,13 @@ impl Workspace {
         CustodianStatus(self.request("custodian", "status"))
     }
 
+    /// `memkit custodian read`: the memory a session loads for a task (manifest, Always load, the task's route), as one block, under an optional token budget.
+    ///
+    /// Set its arguments on the [`CustodianRead`] this returns, then `run` it.
+    pub fn custodian_read(&self) -> CustodianRead<'_> {
+        CustodianRead(self.request("custodian", "read"))
+    }
+
     /// `memkit custodian check`: layout consistency: manifest routes, budgets, modules, tombstones.
     ///
     /// Set its arguments on the [`CustodianCheck`] this returns, then `run` it.
@@ -488,6 +495,13 @@ impl Workspace {
     pub fn search(&self) -> Search<'_> {
         Search(self.request("search", ""))
     }
+
+    /// `memkit context`: one block of memory for an agent under a token budget: each layout's route, tier 1, global.md and digest, then query hits; with what was left out and why.
+    ///
+    /// Set its arguments on the [`Context`] this returns, then `run` it.
+    pub fn context(&self) -> Context<'_> {
+        Context(self.request("context", ""))
+    }
 }
 
 /// `memkit custodian init`: create the memory folder and each missing file; never overwrites.
@@ -535,6 +549,49 @@ impl<'w> CustodianStatus<'w> {
 
 impl<'w> From<CustodianStatus<'w>> for Request<'w> {
     fn from(command: CustodianStatus<'w>) -> Request<'w> {
+        command.0
+    }
+}
+
+/// `memkit custodian read`: the memory a session loads for a task (manifest, Always load, the task's route), as one block, under an optional token budget.
+///
+/// Reads only: writes nothing.
+///
+/// Runs on a workspace opened with [`Layout::Custodian`](crate::Layout::Custodian).
+#[derive(Debug)]
+#[must_use = "a command does nothing until it runs"]
+pub struct CustodianRead<'w>(Request<'w>);
+
+impl<'w> CustodianRead<'w> {
+    /// `--budget TOKENS` (integer): the most tokens the block may hold (none: no limit).
+    pub fn budget(self, value: i64) -> Self {
+        Self(self.0.int("budget", value))
+    }
+
+    /// `--task TASK` (string): the custodian task whose route to load: a `### ` heading of Load by task, one of its parts or words (planning, debugging, recap).
+    pub fn task(self, value: impl AsRef<str>) -> Self {
+        Self(self.0.string("task", value))
+    }
+
+    /// `--query QUERY` (string): also the best units that match this query (memkit search).
+    pub fn query(self, value: impl AsRef<str>) -> Self {
+        Self(self.0.string("query", value))
+    }
+
+    /// `--limit N` (integer): the most query hits to offer.
+    /// Default: `10`.
+    pub fn limit(self, value: i64) -> Self {
+        Self(self.0.int("limit", value))
+    }
+
+    /// Runs `memkit custodian read` at `now`: the result the CLI prints for the same arguments and clock (see [`Request::run`]).
+    pub fn run(self, now: &Clock) -> Result<CommandResult> {
+        self.0.run(now)
+    }
+}
+
+impl<'w> From<CustodianRead<'w>> for Request<'w> {
+    fn from(command: CustodianRead<'w>) -> Request<'w> {
         command.0
     }
 }
@@ -3444,6 +3501,50 @@ impl<'w> Search<'w> {
 
 impl<'w> From<Search<'w>> for Request<'w> {
     fn from(command: Search<'w>) -> Request<'w> {
+        command.0
+    }
+}
+
+/// `memkit context`: one block of memory for an agent under a token budget: each layout's route, tier 1, global.md and digest, then query hits; with what was left out and why.
+///
+/// Reads only: writes nothing.
+/// Requires `--budget TOKENS` (else a finding in the result).
+///
+/// Runs on a workspace of every layout.
+#[derive(Debug)]
+#[must_use = "a command does nothing until it runs"]
+pub struct Context<'w>(Request<'w>);
+
+impl<'w> Context<'w> {
+    /// `--budget TOKENS` (integer, required): the most tokens the block may hold.
+    pub fn budget(self, value: i64) -> Self {
+        Self(self.0.int("budget", value))
+    }
+
+    /// `--task TASK` (string): the custodian task whose route to load: a `### ` heading of Load by task, one of its parts or words (planning, debugging, recap).
+    pub fn task(self, value: impl AsRef<str>) -> Self {
+        Self(self.0.string("task", value))
+    }
+
+    /// `--query QUERY` (string): also the best units that match this query (memkit search).
+    pub fn query(self, value: impl AsRef<str>) -> Self {
+        Self(self.0.string("query", value))
+    }
+
+    /// `--limit N` (integer): the most query hits to offer.
+    /// Default: `10`.
+    pub fn limit(self, value: i64) -> Self {
+        Self(self.0.int("limit", value))
+    }
+
+    /// Runs `memkit context` at `now`: the result the CLI prints for the same arguments and clock (see [`Request::run`]).
+    pub fn run(self, now: &Clock) -> Result<CommandResult> {
+        self.0.run(now)
+    }
+}
+
+impl<'w> From<Context<'w>> for Request<'w> {
+    fn from(command: Context<'w>) -> Request<'w> {
         command.0
     }
 }

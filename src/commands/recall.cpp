@@ -1,0 +1,354 @@
+// `memkit search QUERY [--root DIR] [--limit N]` (issue 28): every layout found under the root is
+// cut into units (recall::read_units), the units indexed (search::Index) and the query answered,
+// best first, each hit with its layout, file, lines, id, facets and a snippet. Reads only.
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "commands/flow.hpp"
+#include "memkit/curated.hpp"
+#include "memkit/curated/read.hpp"
+#include "memkit/recall.hpp"
+#include "memkit/search.hpp"
+#include "store/recall_root.hpp"
+#include "text/shown_text.hpp"
+
+namespace memkit::commands_detail {
+namespace {
+
+// The most hits one search shows; more is refused, so no request can ask for unbounded output.
+constexpr std::uint64_t kMaxLimit = 10'000;
+
+struct Found {
+  const RecallFile* file = nullptr;
+  recall::Unit unit;
+};
+
+Result<std::uint64_t> limit_of(const CommandRequest& inv) {
+  const std::string text = option(inv, "--limit").value_or("10");
+  std::uint64_t value = 0;
+  const char* end = text.data() + text.size();
+  const auto [at, ec] = std::from_chars(text.data(), end, value);
+  if (text.empty() || ec != std::errc() || at != end || value > kMaxLimit) {
+    return Status(Errc::invalid_argument,
+                  "--limit: expected an integer from 0 to 10000, got '" + text + "'");
+  }
+  return value;
+}
+
+// "docs/memory/decisions.md:12-14  custodian entry  2.310  <id>" and the snippet below it.
+std::string hit_text(const recall::Unit& unit, const RecallFile& file, double score,
+                     const std::string& snippet) {
+  std::string out = shown_text(file.file.path) + ":" + std::to_string(unit.first_line);
+  if (unit.last_line != unit.first_line) out += "-" + std::to_string(unit.last_line);
+  char score_text[32];
+  std::snprintf(score_text, sizeof score_text, "%.3f", score);
+  out += "  " + std::string(recall::layout_name(file.source.layout)) + " " + unit.kind + "  " +
+         score_text;
+  if (!unit.id.empty()) out += "  " + shown_text(unit.id);
+  out += "\n    " + shown_text(snippet) + "\n";
+  return out;
+}
+
+// The units of every layout under a root, indexed. Files skipped are warnings in `reply`.
+struct Recall {
+  std::vector<RecallFile> files;
+  search::Index index;
+  std::vector<Found> units;  // by document number
+  std::size_t searched = 0;  // the files read
+};
+
+// `only`: the one layout to read (custodian read), else every layout found.
+std::unique_ptr<Recall> open_recall(const std::string& root, const std::string& option,
+                                    const std::string& custodian_dir, CommandReply& reply,
+                                    std::optional<recall::Layout> only = std::nullopt) {
+  Result<std::vector<RecallFile>> files =
+      read_recall_files(posix_file_system(), root, option, custodian_dir);
+  if (!files) {
+    reply.findings.push_back(finding_from(files.status()));
+    return nullptr;
+  }
+  auto recall = std::make_unique<Recall>();
+  recall->files = std::move(files).value();
+  if (only) {
+    std::erase_if(recall->files, [&only](const RecallFile& f) { return f.source.layout != *only; });
+  }
+  for (const RecallFile& file : recall->files) {
+    if (!file.file.exists()) {  // said, and the search goes on
+      const std::string why = file.file.state == EntryState::symlink ? "a symbolic link"
+                              : file.file.state == EntryState::not_a_file
+                                  ? "not a regular file"
+                                  : file.file.error;
+      reply.findings.push_back(make_finding("MK-IO-001", Severity::warning, file.file.path,
+                                            shown_text(file.file.path) + ": " + why +
+                                                "; not searched"));
+      continue;
+    }
+    ++recall->searched;
+    recall::FileUnits read = recall::read_units(file.source, file.file.text());
+    for (Finding& f : read.findings) reply.findings.push_back(std::move(f));
+    for (recall::Unit& unit : read.units) {
+      search::Facets facets = unit.facets;
+      facets.emplace_back("layout", std::string(recall::layout_name(file.source.layout)));
+      facets.emplace_back("file", file.file.path);
+      recall->index.add(unit.text, std::move(facets));
+      recall->units.push_back(Found{&file, std::move(unit)});
+    }
+  }
+  return recall;
+}
+
+}  // namespace
+
+void run_search(const CommandRequest& inv, const CommandEnvironment& env, CommandReply& reply) {
+  if (!start_command(inv, env, reply, /*takes_positionals=*/true)) return;
+  if (inv.positionals.empty()) {
+    reply.findings.push_back(finding_from(
+        Status(Errc::invalid_argument, "missing QUERY; see memkit search --help")));
+    return;
+  }
+  // Words given apart are one query: `memkit search cache deploy` is "cache deploy".
+  std::string words = inv.positionals[0];
+  for (std::size_t i = 1; i < inv.positionals.size(); ++i) words += " " + inv.positionals[i];
+  const Result<search::Query> query = search::parse_query(words);
+  if (!query) {
+    reply.findings.push_back(finding_from(query.status()));
+    return;
+  }
+  const Result<std::uint64_t> limit = limit_of(inv);
+  if (!limit) {
+    reply.findings.push_back(finding_from(limit.status()));
+    return;
+  }
+  const std::unique_ptr<Recall> recall = open_recall(
+      option(inv, "--root").value_or(env.current_directory), "--root", "docs/memory", reply);
+  if (!recall) return;
+
+  const std::vector<search::Hit> hits = recall->index.search(*query, *limit);
+  const std::size_t total = recall->index.count(*query);
+  nlohmann::json shown = nlohmann::json::array();
+  std::string view;  // the human view
+  for (const search::Hit& hit : hits) {
+    const Found& found = recall->units[hit.document];
+    const std::string snippet = search::snippet(found.unit.text, *query);
+    nlohmann::json facets = nlohmann::json::object();
+    for (const auto& facet : found.unit.facets) facets[facet.first] = facet.second;
+    shown.push_back({{"layout", recall::layout_name(found.file->source.layout)},
+                     {"file", found.file->file.path},
+                     {"first_line", found.unit.first_line},
+                     {"last_line", found.unit.last_line},
+                     {"id", found.unit.id},
+                     {"kind", found.unit.kind},
+                     {"score", std::round(hit.score * 1e6) / 1e6},
+                     {"facets", std::move(facets)},
+                     {"snippet", snippet}});
+    if (inv.format == OutputFormat::text) {
+      view += hit_text(found.unit, *found.file, hit.score, snippet);
+    }
+  }
+  const nlohmann::json data = {{"query", query->describe()},
+                               {"files", recall->searched},
+                               {"units", recall->units.size()},
+                               {"total", total},
+                               {"hits", std::move(shown)}};
+  reply.data = fixed(data.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+  if (inv.format == OutputFormat::text) {
+    view += std::to_string(hits.size()) + " of " + std::to_string(total) + " matching units (" +
+            std::to_string(recall->units.size()) + " units in " +
+            std::to_string(recall->searched) + " files searched)\n";
+    reply.text = fixed(std::move(view));
+  }
+}
+
+namespace {
+
+// A budget or limit argument: a non-negative decimal integer.
+Result<std::uint64_t> count_of(const CommandRequest& inv, std::string_view name,
+                               std::uint64_t fallback) {
+  const std::optional<std::string> text = option(inv, name);
+  if (!text) return fallback;
+  std::uint64_t value = 0;
+  const char* end = text->data() + text->size();
+  const auto [at, ec] = std::from_chars(text->data(), end, value);
+  if (text->empty() || ec != std::errc() || at != end) {
+    return Status(Errc::invalid_argument, std::string(name) +
+                                              ": expected a non-negative integer, got '" + *text +
+                                              "'");
+  }
+  return value;
+}
+
+// The pieces each layout offers, in priority order: the custodian's load route for the task,
+// MemoryBox's tier 1, the three tiers' global.md and newest day log, each curated workspace's
+// digest; then the hits of the query.
+Result<std::vector<recall::ContextPiece>> context_pieces(const Recall& recall,
+                                                         const std::string& task,
+                                                         const std::optional<search::Query>& query,
+                                                         std::uint64_t limit) {
+  std::vector<recall::ContextPiece> pieces;
+  const auto offer = [&pieces](const RecallFile& file, std::string kind) {
+    pieces.push_back(recall::ContextPiece{file.file.path, std::move(kind),
+                                          std::string(file.file.text()), std::string()});
+  };
+  const auto find = [&recall](recall::Layout layout, std::string_view path) -> const RecallFile* {
+    for (const RecallFile& f : recall.files) {
+      if (f.source.layout == layout && f.source.path == path && f.file.exists()) return &f;
+    }
+    return nullptr;
+  };
+  // custodian
+  for (const RecallFile& manifest : recall.files) {
+    if (manifest.source.layout != recall::Layout::custodian ||
+        manifest.source.path != "manifest.md" || !manifest.file.exists()) {
+      continue;
+    }
+    const Result<std::vector<recall::RouteFile>> route =
+        recall::custodian_route(manifest.file.text(), task);
+    if (!route) return route.status();
+    for (std::size_t i = 0; i < route->size(); ++i) {
+      const recall::RouteFile& r = (*route)[i];
+      const std::string kind = i == 0 ? "manifest" : "route";
+      if (const RecallFile* f = find(recall::Layout::custodian, r.path)) {
+        offer(*f, kind);
+      } else if (r.required) {
+        pieces.push_back(recall::ContextPiece{
+            manifest.source.root + "/" + r.path, kind, std::string(), "no such file"});
+      }
+    }
+  }
+  // memorybox, tiers, curated
+  const RecallFile* newest_log = nullptr;
+  std::map<std::string, std::vector<curated::Row>> workspaces;
+  for (const RecallFile& f : recall.files) {
+    if (!f.file.exists()) continue;
+    if (f.source.layout == recall::Layout::memorybox && f.source.tier == 1) offer(f, "tier 1");
+    if (f.source.layout == recall::Layout::tiers && f.source.path == "memory/global.md") {
+      offer(f, "global");
+    }
+    if (f.source.layout == recall::Layout::tiers && f.source.path.starts_with("memory/sessions/")) {
+      newest_log = &f;  // files are sorted by path: the last is the newest day
+    }
+    // rows/<workspace>/<file>.md: the workspace's rows (soft-deleted ones the digest skips)
+    const std::string_view path = f.source.path;
+    const std::size_t slash = path.find('/', 5);
+    if (f.source.layout == recall::Layout::curated && path.starts_with("rows/") &&
+        slash != std::string_view::npos && path.find('/', slash + 1) == std::string_view::npos) {
+      for (curated::Entry& e : curated::parse_row_file(f.file.text(), f.file.path).entries) {
+        workspaces[std::string(path.substr(5, slash - 5))].push_back(std::move(e.row));
+      }
+    }
+  }
+  if (newest_log != nullptr) offer(*newest_log, "log");
+  for (const auto& [workspace, rows] : workspaces) {
+    const curated::Digest digest = curated::digest(rows);
+    if (!digest.block.empty()) {
+      pieces.push_back(recall::ContextPiece{"rows/" + workspace, "digest", digest.block, ""});
+    }
+  }
+  if (query) {
+    for (const search::Hit& hit : recall.index.search(*query, limit)) {
+      const Found& found = recall.units[hit.document];
+      pieces.push_back(recall::ContextPiece{
+          found.file->file.path + ":" + std::to_string(found.unit.first_line) + "-" +
+              std::to_string(found.unit.last_line),
+          "hit", found.unit.text, std::string()});
+    }
+  }
+  return pieces;
+}
+
+// `memkit context` and `memkit custodian read`: the pieces compiled under the budget.
+void run_context_of(const CommandRequest& inv, const Recall& recall, std::uint64_t budget,
+                    CommandReply& reply) {
+  std::optional<search::Query> query;
+  if (const std::optional<std::string> text = option(inv, "--query")) {
+    Result<search::Query> parsed = search::parse_query(*text);
+    if (!parsed) {
+      reply.findings.push_back(finding_from(parsed.status()));
+      return;
+    }
+    query = std::move(parsed).value();
+  }
+  const Result<std::uint64_t> limit = count_of(inv, "--limit", 10);
+  if (!limit) {
+    reply.findings.push_back(finding_from(limit.status()));
+    return;
+  }
+  const Result<std::vector<recall::ContextPiece>> pieces =
+      context_pieces(recall, option(inv, "--task").value_or(""), query, *limit);
+  if (!pieces) {
+    reply.findings.push_back(finding_from(pieces.status()));
+    return;
+  }
+  const recall::Context context = recall::compile_context(*pieces, budget);
+  nlohmann::json items = nlohmann::json::array();
+  std::size_t in = 0;
+  std::string dropped;
+  for (const recall::ContextItem& item : context.items) {
+    items.push_back({{"source", item.source},
+                     {"kind", item.kind},
+                     {"tokens", item.tokens},
+                     {"dropped", item.dropped.empty() ? nlohmann::json() : nlohmann::json(item.dropped)}});
+    if (item.dropped.empty()) {
+      ++in;
+    } else {
+      dropped += "\n  " + item.source + ": " + item.dropped;
+    }
+  }
+  const nlohmann::json data = {{"budget", context.budget},
+                               {"tokens", context.tokens},
+                               {"block", context.block},
+                               {"items", std::move(items)}};
+  reply.data = fixed(data.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+  if (inv.format == OutputFormat::text) {
+    // The block to read or pipe, then its accounting as a comment a Markdown reader hides.
+    std::string note = "<!-- memkit context: " + std::to_string(context.tokens) + " of " +
+                       std::to_string(context.budget) + " tokens, " + std::to_string(in) +
+                       " in, " + std::to_string(context.items.size() - in) + " dropped";
+    for (const char c : dropped) {
+      if (c == '-' && note.back() == '-') note += ' ';  // no "--" inside a comment
+      note += c;
+    }
+    reply.text = fixed(context.block + note + (dropped.empty() ? " -->\n" : "\n-->\n"));
+  }
+}
+
+}  // namespace
+
+void run_context(const CommandRequest& inv, const CommandEnvironment& env, CommandReply& reply) {
+  if (!start_command(inv, env, reply, /*takes_positionals=*/false)) return;
+  if (!option(inv, "--budget")) {
+    reply.findings.push_back(finding_from(Status(
+        Errc::invalid_argument, "missing --budget TOKENS; see memkit context --help")));
+    return;
+  }
+  const Result<std::uint64_t> budget = count_of(inv, "--budget", 0);
+  if (!budget) {
+    reply.findings.push_back(finding_from(budget.status()));
+    return;
+  }
+  const std::unique_ptr<Recall> recall = open_recall(
+      option(inv, "--root").value_or(env.current_directory), "--root", "docs/memory", reply);
+  if (recall) run_context_of(inv, *recall, *budget, reply);
+}
+
+void run_custodian_read(const CommandRequest& inv, const CommandEnvironment& env,
+                        CommandReply& reply) {
+  const Result<std::uint64_t> budget =
+      count_of(inv, "--budget", std::numeric_limits<std::uint64_t>::max());
+  if (!budget) {
+    reply.findings.push_back(finding_from(budget.status()));
+    return;
+  }
+  const std::unique_ptr<Recall> recall =
+      open_recall(option(inv, "--project-root").value_or(env.current_directory), "--project-root",
+                  option(inv, "--memory-dir").value_or("docs/memory"), reply,
+                  recall::Layout::custodian);
+  if (recall) run_context_of(inv, *recall, *budget, reply);
+}
+
+}  // namespace memkit::commands_detail
