@@ -14,6 +14,7 @@
 #include "commands/text_view.hpp"
 #include "files/file_system.hpp"
 #include "memkit/memorybox.hpp"
+#include "memkit/recall.hpp"
 #include "store/agent_root.hpp"
 
 namespace memkit::commands_detail {
@@ -98,6 +99,10 @@ void run_memorybox(const CommandRequest& inv, const CommandEnvironment& env, Com
 void run_tiers(const CommandRequest& inv, const CommandEnvironment& env, CommandReply& reply);
 void run_curated(const CommandRequest& inv, const CommandEnvironment& env, CommandReply& reply);
 void run_search(const CommandRequest& inv, const CommandEnvironment& env, CommandReply& reply);
+// `search` over the root that `root_option` names, of one layout only when `only` is set
+// (`tiers search`).
+void run_search_in(const CommandRequest& inv, const CommandEnvironment& env, CommandReply& reply,
+                   const std::string& root_option, std::optional<recall::Layout> only);
 void run_context(const CommandRequest& inv, const CommandEnvironment& env, CommandReply& reply);
 // `custodian read`: run_context's compilation over the custodian's memory folder alone.
 void run_custodian_read(const CommandRequest& inv, const CommandEnvironment& env,

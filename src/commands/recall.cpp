@@ -67,16 +67,13 @@ std::unique_ptr<Recall> open_recall(const std::string& root, const std::string& 
                                     const std::string& custodian_dir, CommandReply& reply,
                                     std::optional<recall::Layout> only = std::nullopt) {
   Result<std::vector<RecallFile>> files =
-      read_recall_files(posix_file_system(), root, option, custodian_dir);
+      read_recall_files(posix_file_system(), root, option, custodian_dir, only);
   if (!files) {
     reply.findings.push_back(finding_from(files.status()));
     return nullptr;
   }
   auto recall = std::make_unique<Recall>();
   recall->files = std::move(files).value();
-  if (only) {
-    std::erase_if(recall->files, [&only](const RecallFile& f) { return f.source.layout != *only; });
-  }
   for (const RecallFile& file : recall->files) {
     if (!file.file.exists()) {  // said, and the search goes on
       const std::string why = file.file.state == EntryState::symlink ? "a symbolic link"
@@ -105,10 +102,17 @@ std::unique_ptr<Recall> open_recall(const std::string& root, const std::string& 
 }  // namespace
 
 void run_search(const CommandRequest& inv, const CommandEnvironment& env, CommandReply& reply) {
+  run_search_in(inv, env, reply, "--root", std::nullopt);
+}
+
+void run_search_in(const CommandRequest& inv, const CommandEnvironment& env, CommandReply& reply,
+                   const std::string& root_option, std::optional<recall::Layout> only) {
   if (!start_command(inv, env, reply, /*takes_positionals=*/true)) return;
   if (inv.positionals.empty()) {
     reply.findings.push_back(finding_from(
-        Status(Errc::invalid_argument, "missing QUERY; see memkit search --help")));
+        Status(Errc::invalid_argument, "missing QUERY; see memkit " + inv.group +
+                                           (inv.command.empty() ? "" : " " + inv.command) +
+                                           " --help")));
     return;
   }
   // Words given apart are one query: `memkit search cache deploy` is "cache deploy".
@@ -124,8 +128,9 @@ void run_search(const CommandRequest& inv, const CommandEnvironment& env, Comman
     reply.findings.push_back(finding_from(limit.status()));
     return;
   }
-  const std::unique_ptr<Recall> recall = open_recall(
-      option(inv, "--root").value_or(env.current_directory), "--root", "docs/memory", reply);
+  const std::unique_ptr<Recall> recall =
+      open_recall(option(inv, root_option).value_or(env.current_directory), root_option,
+                  "docs/memory", reply, only);
   if (!recall) return;
 
   const std::vector<search::Hit> hits = recall->index.search(*query, *limit);

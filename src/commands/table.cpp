@@ -114,6 +114,14 @@ const Args& plan_confirm() {
                                   "nothing (MK-PLAN-001)")};
   return args;
 }
+// What a search takes: its query and how many hits to show.
+A search_query() {
+  return pos("QUERY",
+             "terms (all must match), OR, NOT, \"phrases\", prefix*, (groups) and filters "
+             "layout: file: tier: class: status: type: since: until: min-confidence:");
+}
+A search_limit() { return opt("--limit", "N", "the most hits to show", T::integer, "10"); }
+
 // What `context` and `custodian read` take besides their root: a budget (required, or none
 // meaning no limit), the task, the query and its limit.
 Args context_args(bool budget_required) {
@@ -206,13 +214,11 @@ std::vector<CommandSpec> search_commands() {
   return {{"search", "",
            "the units of memory that match a query, best first, with where each is and a snippet",
            CommandEffect::reads,
-           Args{pos("QUERY",
-                    "terms (all must match), OR, NOT, \"phrases\", prefix*, (groups) and filters "
-                    "layout: file: tier: class: status: type: since: until: min-confidence:"),
+           Args{search_query(),
                 root(opt("--root", "DIR", "the folder whose memory to search: every layout found "
                                           "under it",
                          T::path, ".")),
-                opt("--limit", "N", "the most hits to show", T::integer, "10")}}};
+                search_limit()}}};
 }
 
 std::vector<CommandSpec> context_commands() {
@@ -382,6 +388,10 @@ std::vector<CommandSpec> tiers_commands() {
                    opt("--hours-back", "N", "hours", T::integer, "24"),
                    opt("--limit", "N", "notes", T::integer, "20")}},
       {"tiers", "read-global", "global.md and its read order", CommandEffect::reads, root},
+      {"tiers", "search",
+       "L1 entries, L2 notes, global.md sections and data entries that match a query, best "
+       "first (memkit search over the workspace)",
+       CommandEffect::reads, Args{search_query()} + root + Args{search_limit()}},
       {"tiers", "write-global",
        "append to global.md, or replace it keeping the old text in memory/archive/global/",
        CommandEffect::writes,

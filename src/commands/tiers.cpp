@@ -629,6 +629,10 @@ void run_tiers_recover(TiersRun& run) {
 }  // namespace
 
 void run_tiers(const CommandRequest& inv, const CommandEnvironment& env, CommandReply& reply) {
+  if (inv.command == "search") {
+    run_search_in(inv, env, reply, "--workspace", recall::Layout::tiers);
+    return;
+  }
   const std::optional<ClockReading> now =
       start_command(inv, env, reply, /*takes_positionals=*/inv.command == "template");
   if (!now) return;

@@ -101,8 +101,12 @@ Result<std::optional<Filter>> filter_of(const Token& token) {
   } else if (name == "file") {
     f.facet = "file";
   } else if (name == "tier") {
-    if (value.size() != 1 || value[0] < '1' || value[0] > '5') {
-      return error_at(value_at, "tier: takes 1 to 5, not '" + std::string(value) + "'");
+    // MemoryBox's tiers 1 to 5; the three tiers' L1, L2, L3 and their CSV data.
+    constexpr std::array<std::string_view, 9> kTiers = {"1",  "2",  "3",  "4",   "5",
+                                                        "L1", "L2", "L3", "data"};
+    if (std::find(kTiers.begin(), kTiers.end(), value) == kTiers.end()) {
+      return error_at(value_at, "tier: takes 1 to 5, L1, L2, L3 or data, not '" +
+                                    std::string(value) + "'");
     }
     f.facet = "tier";
   } else if (name == "class" || name == "status" || name == "type") {

@@ -97,7 +97,8 @@ class RecallReader {
 
 Result<std::vector<RecallFile>> read_recall_files(FileSystem& fs, std::string root,
                                                   const std::string& option,
-                                                  const std::string& custodian_dir) {
+                                                  const std::string& custodian_dir,
+                                                  std::optional<recall::Layout> only) {
   if (root.empty()) return Status(Errc::invalid_argument, option + ": empty path");
   while (root.size() > 1 && root.back() == '/') root.pop_back();
   const Result<NodeType> type = fs.node_type(root + "/.");
@@ -108,12 +109,14 @@ Result<std::vector<RecallFile>> read_recall_files(FileSystem& fs, std::string ro
                                               (exists ? ": not a directory" : ": no such directory"));
   }
   RecallReader reader(fs, root);
-  if (reader.type(custodian_dir) == NodeType::directory) {
+  const auto wanted = [&only](Layout layout) { return !only || *only == layout; };
+  if (wanted(Layout::custodian) && reader.type(custodian_dir) == NodeType::directory) {
     reader.walk(Layout::custodian, custodian_dir, "");
   }
   // MemoryBox and the three tiers both keep memory/; brain/ or LONG_TERM.md tells MemoryBox's.
-  if (reader.type("brain") == NodeType::directory ||
-      reader.type("memory/LONG_TERM.md") == NodeType::file) {
+  const bool memorybox = reader.type("brain") == NodeType::directory ||
+                         reader.type("memory/LONG_TERM.md") == NodeType::file;
+  if (wanted(Layout::memorybox) && memorybox) {
     Result<AgentRoot> agent = AgentRoot::open(fs, root);
     if (!agent) return agent.status();
     Result<memorybox::Inputs> inputs = agent->read_memorybox_inputs();
@@ -122,11 +125,14 @@ Result<std::vector<RecallFile>> read_recall_files(FileSystem& fs, std::string ro
       if (file.state == EntryState::missing) continue;
       reader.add(Layout::memorybox, "", file.path, file, memorybox::tier_of(*inputs, file.path));
     }
-  } else if (reader.type("memory/global.md") == NodeType::file ||
-             reader.type("memory/sessions") == NodeType::directory) {
+  }
+  if (only == Layout::tiers ? reader.type("memory") == NodeType::directory
+                            : !only && !memorybox &&
+                                  (reader.type("memory/global.md") == NodeType::file ||
+                                   reader.type("memory/sessions") == NodeType::directory)) {
     reader.walk(Layout::tiers, "", "memory");
   }
-  if (reader.type("rows") == NodeType::directory) {
+  if (wanted(Layout::curated) && reader.type("rows") == NodeType::directory) {
     reader.walk(Layout::curated, "", "rows");
     if (reader.type("floors/episodes") == NodeType::directory) {
       reader.walk(Layout::curated, "", "floors/episodes");

@@ -3,6 +3,7 @@
 // link (a linked file or folder is skipped, as every layout's reader skips it).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,9 +26,12 @@ struct RecallFile {
 // Errc::invalid_argument naming `option` ("--root: x: no such directory"). A file that cannot be
 // read is an entry with EntryState::unreadable; a link is an EntryState::symlink entry and a FIFO,
 // socket or device an EntryState::not_a_file one, neither followed nor opened.
-// `custodian_dir` is where the custodian's memory folder is (its --memory-dir).
+// `custodian_dir` is where the custodian's memory folder is (its --memory-dir). With `only`, the
+// root is that layout's (custodian read, tiers search): its folders are read without looking for
+// the markers of the others.
 [[nodiscard]] Result<std::vector<RecallFile>> read_recall_files(
     FileSystem& fs, std::string root, const std::string& option,
-    const std::string& custodian_dir = "docs/memory");
+    const std::string& custodian_dir = "docs/memory",
+    std::optional<recall::Layout> only = std::nullopt);
 
 }  // namespace memkit

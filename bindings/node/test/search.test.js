@@ -30,9 +30,9 @@ function example(t, name) {
 const HIT_KEYS = ['facets', 'file', 'first_line', 'id', 'kind', 'last_line', 'layout', 'score',
   'snippet'];
 
-test('search: a method of a custodian and of a tiers workspace, searching its root', (t) => {
+test('search: a method of a custodian and of a memorybox workspace, searching its root', (t) => {
   for (const [layout, name, word] of [['custodian', 'project', 'postgresql'],
-    ['tiers', 'tiers', 'ledger']]) {
+    ['memorybox', 'memorybox', 'invoices']]) {
     const ws = openWorkspace(t, example(t, name), layout);
     assert.equal(typeof ws.search, 'function', layout);
     assert.equal(ws.search.name, 'search');
@@ -72,14 +72,23 @@ test('search: a query that does not parse is a finding in the result, not a thro
   assert.equal(missing.exitCode, 2, missing.json);
 });
 
+test('search: a layout\'s own search keeps the name; the other is run(now, "search", "")', (t) => {
+  const ws = openWorkspace(t, example(t, 'tiers'), 'tiers');
+  const own = run(t, () => ws.search(NOW, { query: 'ledger' })).envelope;
+  const every = run(t, () => ws.run(NOW, 'search', '', { query: 'ledger' })).envelope;
+  assert.equal(own.command, 'tiers search');
+  assert.equal(every.command, 'search');
+  assert.deepEqual(own.data.hits, every.data.hits);
+});
+
 test('search: the root is the workspace\'s; a request that sets it throws MK_E_ARG', (t) => {
-  const root = example(t, 'tiers');
-  const ws = openWorkspace(t, root, 'tiers');
+  const root = example(t, 'project');
+  const ws = openWorkspace(t, root, 'custodian');
   assert.doesNotMatch(ws.search.doc, /--root/);
   for (const key of ['root', '--root']) {
     let caught = null;
     try {
-      ws.search(NOW, { query: 'ledger', [key]: path.dirname(root) });
+      ws.search(NOW, { query: 'postgresql', [key]: path.dirname(root) });
     } catch (err) {
       caught = err;
     }

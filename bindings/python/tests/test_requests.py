@@ -264,7 +264,7 @@ class SearchTests(TempDirTestCase):
 
     def test_search_runs_on_a_workspace_of_every_layout(self):
         for layout, example, word in (("custodian", "project", "postgresql"),
-                                      ("tiers", "tiers", "ledger")):
+                                      ("memorybox", "memorybox", "invoices")):
             with self.subTest(layout=layout), \
                     memkit.Workspace.open(self.example(example), layout=layout) as ws:
                 self.assertIn("search", dir(ws))
@@ -301,15 +301,23 @@ class SearchTests(TempDirTestCase):
             with ws.search(NOW) as missing:  # the required QUERY, as the library checks it
                 self.assertEqual(missing.exit_code, 2, missing.json)
 
+    def test_a_layouts_own_search_keeps_the_name(self):
+        with memkit.Workspace.open(self.example("tiers"), layout="tiers") as ws, \
+                ws.search(NOW, "ledger") as own, ws.run(NOW, "search", "", "ledger") as every:
+            self.assertEqual(json.loads(own.json)["command"], "tiers search")
+            self.assertEqual(json.loads(every.json)["command"], "search")
+            self.assertEqual(json.loads(own.json)["data"]["hits"],
+                             json.loads(every.json)["data"]["hits"])
+
     def test_the_root_is_the_workspaces(self):
-        root = self.example("tiers")
-        with memkit.Workspace.open(root, layout="tiers") as ws:
+        root = self.example("project")
+        with memkit.Workspace.open(root) as ws:
             self.assertNotIn("root", inspect.signature(ws.search).parameters)
             self.assertNotIn("root (", ws.search.__doc__)
             for arguments in ({"root": str(self.temp)}, {"root": self.temp}):
                 with self.subTest(root=arguments["root"]), \
                         self.assertRaises(memkit.Error) as caught:
-                    ws.search(NOW, "ledger", **arguments)
+                    ws.search(NOW, "postgresql", **arguments)
                 error = caught.exception
                 self.assertEqual((error.code, error.name), (memkit.Status.E_ARG, "MK_E_ARG"))
                 self.assertNotIsInstance(error, memkit.ArgumentError)  # the library's refusal

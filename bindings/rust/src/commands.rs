@@ -258,6 +258,13 @@ impl Workspace {
         TiersReadGlobal(self.request("tiers", "read-global"))
     }
 
+    /// `memkit tiers search`: L1 entries, L2 notes, global.md sections and data entries that match a query, best first (memkit search over the workspace).
+    ///
+    /// Set its arguments on the [`TiersSearch`] this returns, then `run` it.
+    pub fn tiers_search(&self) -> TiersSearch<'_> {
+        TiersSearch(self.request("tiers", "search"))
+    }
+
     /// `memkit tiers write-global`: append to global.md, or replace it keeping the old text in memory/archive/global/.
     ///
     /// Set its arguments on the [`TiersWriteGlobal`] this returns, then `run` it.
@@ -1909,6 +1916,40 @@ impl<'w> TiersReadGlobal<'w> {
 
 impl<'w> From<TiersReadGlobal<'w>> for Request<'w> {
     fn from(command: TiersReadGlobal<'w>) -> Request<'w> {
+        command.0
+    }
+}
+
+/// `memkit tiers search`: L1 entries, L2 notes, global.md sections and data entries that match a query, best first (memkit search over the workspace).
+///
+/// Reads only: writes nothing.
+/// Requires positional `QUERY` (else a finding in the result).
+///
+/// Runs on a workspace opened with [`Layout::Tiers`](crate::Layout::Tiers).
+#[derive(Debug)]
+#[must_use = "a command does nothing until it runs"]
+pub struct TiersSearch<'w>(Request<'w>);
+
+impl<'w> TiersSearch<'w> {
+    /// Positional `QUERY` (string, required): terms (all must match), OR, NOT, "phrases", prefix\*, (groups) and filters layout: file: tier: class: status: type: since: until: min-confidence:.
+    pub fn query(self, value: impl AsRef<str>) -> Self {
+        Self(self.0.string("query", value))
+    }
+
+    /// `--limit N` (integer): the most hits to show.
+    /// Default: `10`.
+    pub fn limit(self, value: i64) -> Self {
+        Self(self.0.int("limit", value))
+    }
+
+    /// Runs `memkit tiers search` at `now`: the result the CLI prints for the same arguments and clock (see [`Request::run`]).
+    pub fn run(self, now: &Clock) -> Result<CommandResult> {
+        self.0.run(now)
+    }
+}
+
+impl<'w> From<TiersSearch<'w>> for Request<'w> {
+    fn from(command: TiersSearch<'w>) -> Request<'w> {
         command.0
     }
 }

@@ -49,7 +49,10 @@ TEST_CASE("search query: malformed queries name the byte at fault") {
   CHECK(parsed("colour:red").starts_with("error: query: at byte 0: unknown filter 'colour:'"));
   CHECK(parsed("since:2026-02-30") ==
         "error: query: at byte 6: since: takes a date YYYY-MM-DD, not '2026-02-30'");
-  CHECK(parsed("tier:9") == "error: query: at byte 5: tier: takes 1 to 5, not '9'");
+  CHECK(parsed("tier:9") ==
+        "error: query: at byte 5: tier: takes 1 to 5, L1, L2, L3 or data, not '9'");
+  CHECK(parsed("tier:l2").starts_with("error: query: at byte 5: tier: takes"));
+  CHECK(parsed("tier:L2") == "tier=L2");  // the three tiers' names are tiers too
   CHECK(parsed("min-confidence:2").starts_with("error: query: at byte 15: min-confidence:"));
   CHECK(parsed("") == "error: query: nothing to search for (no term and no filter)");
   CHECK(parsed("\"\"") == "error: query: at byte 0: this phrase has no terms");
