@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cmath>
 #include <deque>
+#include <limits>
 #include <map>
 #include <optional>
 #include <unordered_map>
@@ -37,6 +38,13 @@ struct BlockBound {
 // A scoring unit's occurrences: (document, frequency), sorted by document.
 using Frequencies = std::vector<std::pair<std::uint32_t, std::uint32_t>>;
 using Documents = std::vector<std::uint32_t>;
+
+// BM25 of one term in one document, the arithmetic of every path step for step.
+double term_score(double idf, double tf, std::uint32_t length, double average) {
+  const double relative = static_cast<double>(length) / average;
+  const double norm = kK1 * (1 - kB + kB * relative);
+  return idf * tf * (kK1 + 1) / (tf + norm);
+}
 
 // A facet's number ("0.85"); -1 for text that is none, so it passes no minimum.
 double number(std::string_view text) {
@@ -258,11 +266,8 @@ struct Index::Data {
     const double raw_idf = std::log((n - holding + 0.5) / (holding + 0.5));
     const double idf = raw_idf > 0 ? raw_idf : 1e-6;
     const double average = static_cast<double>(total_terms) / n;
-    // The general path's arithmetic, step for step, so both give the same scores to the bit.
     const auto score = [&](double tf, std::uint32_t length) {
-      const double relative = static_cast<double>(length) / average;
-      const double norm = kK1 * (1 - kB + kB * relative);
-      return idf * tf * (kK1 + 1) / (tf + norm);
+      return term_score(idf, tf, length, average);
     };
     std::vector<std::pair<double, std::size_t>> order;  // (bound, block)
     order.reserve(blocks.size());
@@ -281,6 +286,95 @@ struct Index::Data {
       for (std::size_t i = b * kBlock; i < end; ++i) {
         best.offer({list[i].document, score(list[i].count, lengths[list[i].document])});
       }
+    }
+    return std::move(best).sorted();
+  }
+
+  // The best `limit` documents for terms ORed (MaxScore): the terms in ascending order of their
+  // best possible score; those whose bounds together cannot reach the k-th best score so far only
+  // add to a candidate that the others found, probed by a forward search, and a candidate stops
+  // as soon as what is left of it cannot get in. Each leaf's contribution is added in leaf order,
+  // as the general path adds them, so both give the same scores to the bit.
+  std::vector<Hit> top_of_any(const std::vector<const Node*>& leaves, std::size_t limit) const {
+    const auto n = static_cast<double>(lengths.size());
+    const double average = static_cast<double>(total_terms) / n;
+    struct Leaf {
+      const std::vector<Posting>* list = nullptr;
+      double idf = 0;
+      double bound = 0;  // the most it can add to any document
+      std::size_t at = 0;
+      std::size_t index = 0;  // its place among the query's leaves
+    };
+    std::vector<Leaf> all;
+    for (std::size_t i = 0; i < leaves.size(); ++i) {
+      Leaf leaf;
+      leaf.index = i;
+      const auto id = ids.find(leaves[i]->terms[0]);
+      static const std::vector<Posting> kNone;
+      leaf.list = id == ids.end() ? &kNone : &postings[id->second];
+      const double holding = static_cast<double>(leaf.list->size());
+      const double raw_idf = std::log((n - holding + 0.5) / (holding + 0.5));
+      leaf.idf = raw_idf > 0 ? raw_idf : 1e-6;
+      if (id != ids.end()) {
+        for (const BlockBound& b : bounds[id->second]) {
+          leaf.bound = std::max(leaf.bound, term_score(leaf.idf, b.most, b.shortest, average));
+        }
+      }
+      all.push_back(leaf);
+    }
+    std::sort(all.begin(), all.end(), [](const Leaf& a, const Leaf& b) {
+      return a.bound != b.bound ? a.bound < b.bound : a.index < b.index;
+    });
+    std::vector<double> below(all.size() + 1, 0);  // below[i]: the bounds of all[0..i) summed
+    for (std::size_t i = 0; i < all.size(); ++i) below[i + 1] = below[i] + all[i].bound;
+    const auto slack = [](double bound) { return bound * (1 + 1e-12); };
+    Best best(limit);
+    std::vector<double> added(leaves.size(), 0);
+    std::size_t essential = 0;  // all[essential..] find candidates
+    while (true) {
+      if (const std::optional<double> floor = best.threshold()) {
+        while (essential < all.size() && slack(below[essential + 1]) < *floor) ++essential;
+      }
+      if (essential == all.size()) break;
+      std::uint32_t document = std::numeric_limits<std::uint32_t>::max();
+      for (std::size_t i = essential; i < all.size(); ++i) {
+        if (all[i].at < all[i].list->size()) {
+          document = std::min(document, (*all[i].list)[all[i].at].document);
+        }
+      }
+      if (document == std::numeric_limits<std::uint32_t>::max()) break;
+      std::fill(added.begin(), added.end(), 0.0);
+      double sum = 0;
+      for (std::size_t i = essential; i < all.size(); ++i) {
+        Leaf& leaf = all[i];
+        if (leaf.at < leaf.list->size() && (*leaf.list)[leaf.at].document == document) {
+          added[leaf.index] = term_score(leaf.idf, (*leaf.list)[leaf.at].count, lengths[document],
+                                         average);
+          sum += added[leaf.index];
+          ++leaf.at;
+        }
+      }
+      bool out = false;
+      for (std::size_t i = essential; i-- > 0;) {
+        const std::optional<double> floor = best.threshold();
+        if (floor && slack(sum + below[i + 1]) < *floor) {
+          out = true;
+          break;
+        }
+        Leaf& leaf = all[i];
+        const auto next = std::lower_bound(
+            leaf.list->begin() + static_cast<std::ptrdiff_t>(leaf.at), leaf.list->end(), document,
+            [](const Posting& p, std::uint32_t d) { return p.document < d; });
+        leaf.at = static_cast<std::size_t>(next - leaf.list->begin());
+        if (next != leaf.list->end() && next->document == document) {
+          added[leaf.index] = term_score(leaf.idf, next->count, lengths[document], average);
+          sum += added[leaf.index];
+        }
+      }
+      if (out) continue;
+      double score = 0;
+      for (const double a : added) score += a;  // in leaf order, as the general path adds
+      best.offer({document, score});
     }
     return std::move(best).sorted();
   }
@@ -399,6 +493,11 @@ std::vector<Hit> Index::search(const Query& query, std::size_t limit) const {
   }
   std::vector<const Node*> leaves;
   scoring_leaves(*query.root(), leaves);
+  if (query.root()->kind == Node::Kind::any_of && query.filters().empty() &&
+      std::all_of(query.root()->children.begin(), query.root()->children.end(),
+                  [](const Node& child) { return child.kind == Node::Kind::term; })) {
+    return data_->top_of_any(leaves, limit);
+  }
   std::vector<Frequencies> frequencies;
   frequencies.reserve(leaves.size());  // Known points into it
   std::vector<double> idf;
