@@ -379,6 +379,49 @@ struct Index::Data {
     return std::move(best).sorted();
   }
 
+  // The best `limit` documents holding every one of the terms: the shortest list leads and the
+  // others are searched forward for each of its documents (no list is copied), each match scored
+  // with its contributions added in leaf order, as the general path adds them.
+  std::vector<Hit> top_of_all(const std::vector<const Node*>& leaves, std::size_t limit) const {
+    const auto n = static_cast<double>(lengths.size());
+    const double average = static_cast<double>(total_terms) / n;
+    std::vector<const std::vector<Posting>*> lists;
+    std::vector<double> idf;
+    for (const Node* leaf : leaves) {
+      const auto id = ids.find(leaf->terms[0]);
+      if (id == ids.end()) return {};
+      lists.push_back(&postings[id->second]);
+      const double holding = static_cast<double>(lists.back()->size());
+      const double raw_idf = std::log((n - holding + 0.5) / (holding + 0.5));
+      idf.push_back(raw_idf > 0 ? raw_idf : 1e-6);
+    }
+    std::size_t lead = 0;
+    for (std::size_t i = 1; i < lists.size(); ++i) {
+      if (lists[i]->size() < lists[lead]->size()) lead = i;
+    }
+    std::vector<std::size_t> at(lists.size(), 0);
+    std::vector<std::uint32_t> tf(lists.size(), 0);
+    Best best(limit);
+    for (const Posting& p : *lists[lead]) {
+      bool all = true;
+      for (std::size_t i = 0; i < lists.size() && all; ++i) {
+        const auto next = std::lower_bound(
+            lists[i]->begin() + static_cast<std::ptrdiff_t>(at[i]), lists[i]->end(), p.document,
+            [](const Posting& q, std::uint32_t d) { return q.document < d; });
+        at[i] = static_cast<std::size_t>(next - lists[i]->begin());
+        all = next != lists[i]->end() && next->document == p.document;
+        if (all) tf[i] = next->count;
+      }
+      if (!all) continue;
+      double score = 0;
+      for (std::size_t i = 0; i < lists.size(); ++i) {
+        score += term_score(idf[i], tf[i], lengths[p.document], average);
+      }
+      best.offer({p.document, score});
+    }
+    return std::move(best).sorted();
+  }
+
   bool passes(std::uint32_t document, const std::vector<Filter>& filters) const {
     for (const Filter& f : filters) {
       const Facets& mine = facets[document];
@@ -497,6 +540,11 @@ std::vector<Hit> Index::search(const Query& query, std::size_t limit) const {
       std::all_of(query.root()->children.begin(), query.root()->children.end(),
                   [](const Node& child) { return child.kind == Node::Kind::term; })) {
     return data_->top_of_any(leaves, limit);
+  }
+  if (query.root()->kind == Node::Kind::all_of && query.filters().empty() &&
+      std::all_of(query.root()->children.begin(), query.root()->children.end(),
+                  [](const Node& child) { return child.kind == Node::Kind::term; })) {
+    return data_->top_of_all(leaves, limit);
   }
   std::vector<Frequencies> frequencies;
   frequencies.reserve(leaves.size());  // Known points into it
