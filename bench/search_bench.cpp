@@ -126,6 +126,19 @@ void BM_memkit_query(benchmark::State& state) {
 }
 BENCHMARK(BM_memkit_query)->DenseRange(0, 4)->Unit(benchmark::kMicrosecond);
 
+// The index as bytes (what .memkit/index/ is to hold): serialize it, then open the bytes in place
+// (every offset and posting checked) and answer a mid-frequency query, as a fresh process would.
+void BM_memkit_open(benchmark::State& state) {
+  const auto bytes = std::make_shared<const std::string>(memkit_index().serialize());
+  const memkit::search::Query q = *memkit::search::parse_query(query_classes()[1].second);
+  for (auto _ : state) {
+    const memkit::Result<memkit::search::Index> opened = memkit::search::Index::open(*bytes, bytes);
+    benchmark::DoNotOptimize(opened->search(q, 10).size());
+  }
+  state.counters["MiB"] = static_cast<double>(bytes->size()) / (1 << 20);
+}
+BENCHMARK(BM_memkit_open)->Unit(benchmark::kMillisecond);
+
 #if MEMKIT_BENCH_WITH_SQLITE
 
 struct Fts5 {

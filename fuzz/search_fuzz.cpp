@@ -1,8 +1,10 @@
 // Search (memkit/search.hpp): analysis, the query language and the index. The input is a query,
 // then (after "\0\0") documents, one per line. Terms lie inside their text, in order, and analyse
 // to themselves; a query that parses searches without fault: at most `limit` hits, best first,
-// each a document that exists and passes count(); snippets never fail.
+// each a document that exists and passes count(); snippets never fail; the index serialized
+// opens to the same answers, and the documents' bytes opened as an index fail or answer.
 #include <algorithm>
+#include <memory>
 #include <string>
 
 #include "fuzz_support.hpp"
@@ -39,5 +41,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     MEMKIT_FUZZ_CHECK(i == 0 || hits[i - 1].score >= hits[i].score);
   }
   (void)memkit::search::snippet(parts[1], *query, 8);
+  // The index as bytes opens to the same answers; any bytes open to an error or an index whose
+  // queries run.
+  const auto bytes = std::make_shared<const std::string>(index.serialize());
+  const memkit::Result<memkit::search::Index> opened = memkit::search::Index::open(*bytes, bytes);
+  MEMKIT_FUZZ_CHECK(opened && opened->search(*query, 5) == hits &&
+                    opened->count(*query) == index.count(*query));
+  const auto raw = std::make_shared<const std::string>(parts[1]);
+  if (const auto any = memkit::search::Index::open(*raw, raw)) (void)any->search(*query, 5);
   return 0;
 }

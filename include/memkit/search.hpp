@@ -117,8 +117,20 @@ class Index {
   Index& operator=(Index&&) noexcept;
   ~Index();
 
-  // Adds a document; its number is the count of documents added before it.
+  // Adds a document; its number is the count of documents added before it. On an opened index
+  // this first copies what it reads in place.
   std::size_t add(std::string_view text, Facets facets = {});
+
+  // The index as bytes that open() reads in place: a header, then the terms in order with their
+  // posting lists, block bounds, positions, document lengths and facets (little-endian, each
+  // section 8-byte aligned), then an end mark. The same index gives the same bytes.
+  [[nodiscard]] std::string serialize() const;
+  // The index that `bytes` (serialize()'s) hold, read in place: nothing is copied, and `owner`
+  // keeps the bytes alive (a mapping of a file, or the string). Every offset, list and bound is
+  // checked first, so any bytes give an error rather than a fault: Errc::invalid_argument,
+  // "index: ..." for bytes that are torn, damaged, of another version, or not aligned to 8.
+  [[nodiscard]] static Result<Index> open(std::string_view bytes,
+                                          std::shared_ptr<const void> owner);
   [[nodiscard]] std::size_t size() const noexcept;
 
   // The best `limit` documents that match `query`, by score, then by document number.

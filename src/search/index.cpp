@@ -2,11 +2,14 @@
 // in order, so every posting list is sorted by document), match sets as sorted document lists, and
 // BM25 with SQLite FTS5's idf over each scoring unit (a term, a prefix or a phrase).
 #include <algorithm>
+#include <bit>
 #include <charconv>
 #include <cmath>
 #include <deque>
 #include <limits>
 #include <map>
+#include <memory>
+#include <span>
 #include <optional>
 #include <unordered_map>
 
@@ -113,21 +116,139 @@ struct Index::Data {
   std::vector<std::vector<BlockBound>> bounds;  // by term id: one per kBlock postings
   std::vector<std::uint32_t> positions;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> scratch;  // (term, position) of one add()
-
-  const std::vector<Posting>* list_of(std::string_view term) const {
-    const auto it = ids.find(term);
-    return it == ids.end() ? nullptr : &postings[it->second];
-  }
   std::vector<std::uint32_t> lengths;  // terms per document
   std::vector<Facets> facets;
   std::uint64_t total_terms = 0;
 
+  // An index opened from serialize()'s bytes: views into them, term ids in term order.
+  struct Opened {
+    std::shared_ptr<const void> owner;  // keeps the bytes
+    std::span<const std::uint64_t> name_at;   // terms + 1 offsets into names
+    std::string_view names;
+    std::span<const std::uint64_t> list_at;   // terms + 1 offsets into postings
+    std::span<const Posting> postings;
+    std::span<const std::uint64_t> block_at;  // terms + 1 offsets into blocks
+    std::span<const BlockBound> blocks;
+    std::span<const std::uint32_t> positions;
+    std::span<const std::uint32_t> lengths;
+    std::span<const std::uint64_t> facet_at;  // documents + 1 offsets into facets
+    std::string_view facets;                  // "name\0value\0" per facet
+  };
+  std::optional<Opened> opened;
+
+  // An opened index as a built one, to add to it: its bytes copied.
+  void thaw() {
+    const Opened o = std::move(*opened);
+    opened.reset();
+    for (std::uint32_t id = 0; id + 1 < o.name_at.size(); ++id) {
+      const std::string_view term = o.names.substr(o.name_at[id], o.name_at[id + 1] - o.name_at[id]);
+      ids.emplace(std::string(term), id);
+      ordered.emplace(names.emplace_back(term), id);
+      const auto list = o.postings.subspan(o.list_at[id], o.list_at[id + 1] - o.list_at[id]);
+      const auto blocks = o.blocks.subspan(o.block_at[id], o.block_at[id + 1] - o.block_at[id]);
+      postings.emplace_back(list.begin(), list.end());
+      bounds.emplace_back(blocks.begin(), blocks.end());
+    }
+    positions.assign(o.positions.begin(), o.positions.end());
+    lengths.assign(o.lengths.begin(), o.lengths.end());
+    for (std::size_t doc = 0; doc < lengths.size(); ++doc) {
+      Facets mine;
+      std::string_view rest = o.facets.substr(o.facet_at[doc], o.facet_at[doc + 1] - o.facet_at[doc]);
+      while (!rest.empty()) {
+        const std::size_t a = rest.find('\0');
+        const std::size_t b = rest.find('\0', a + 1);
+        mine.emplace_back(std::string(rest.substr(0, a)), std::string(rest.substr(a + 1, b - a - 1)));
+        rest.remove_prefix(b + 1);
+      }
+      facets.push_back(std::move(mine));
+    }
+  }
+
+  // ---- what queries read, the same for a built index and an opened one ------------------------
+
+  std::size_t documents() const { return opened ? opened->lengths.size() : lengths.size(); }
+  std::uint32_t length(std::uint32_t document) const {
+    return opened ? opened->lengths[document] : lengths[document];
+  }
+  std::span<const std::uint32_t> all_positions() const {
+    return opened ? opened->positions : std::span<const std::uint32_t>(positions);
+  }
+  std::string_view name(std::uint32_t id) const {
+    return opened->names.substr(opened->name_at[id], opened->name_at[id + 1] - opened->name_at[id]);
+  }
+  std::optional<std::uint32_t> id_of(std::string_view term) const {
+    if (!opened) {
+      const auto it = ids.find(term);
+      return it == ids.end() ? std::nullopt : std::optional<std::uint32_t>(it->second);
+    }
+    std::uint32_t low = 0;
+    auto high = static_cast<std::uint32_t>(opened->name_at.size() - 1);
+    while (low < high) {
+      const std::uint32_t mid = low + (high - low) / 2;
+      if (name(mid) < term) {
+        low = mid + 1;
+      } else {
+        high = mid;
+      }
+    }
+    return low + 1 < opened->name_at.size() && name(low) == term
+               ? std::optional<std::uint32_t>(low)
+               : std::nullopt;
+  }
+  std::span<const Posting> list(std::uint32_t id) const {
+    if (!opened) return postings[id];
+    return opened->postings.subspan(opened->list_at[id], opened->list_at[id + 1] - opened->list_at[id]);
+  }
+  std::span<const BlockBound> blocks(std::uint32_t id) const {
+    if (!opened) return bounds[id];
+    return opened->blocks.subspan(opened->block_at[id], opened->block_at[id + 1] - opened->block_at[id]);
+  }
+  std::optional<std::string_view> facet(std::uint32_t document, std::string_view wanted) const {
+    if (!opened) {
+      for (const auto& f : facets[document]) {
+        if (f.first == wanted) return std::string_view(f.second);
+      }
+      return std::nullopt;
+    }
+    std::string_view rest = opened->facets.substr(
+        opened->facet_at[document], opened->facet_at[document + 1] - opened->facet_at[document]);
+    while (!rest.empty()) {
+      const std::size_t a = rest.find('\0');
+      const std::size_t b = rest.find('\0', a + 1);
+      if (rest.substr(0, a) == wanted) return rest.substr(a + 1, b - a - 1);
+      rest.remove_prefix(b + 1);
+    }
+    return std::nullopt;
+  }
+
+  std::optional<std::span<const Posting>> list_of(std::string_view term) const {
+    const std::optional<std::uint32_t> id = id_of(term);
+    return id ? std::optional<std::span<const Posting>>(list(*id)) : std::nullopt;
+  }
+
   // Every posting list of a term that starts with `prefix`.
-  std::vector<const std::vector<Posting>*> with_prefix(std::string_view prefix) const {
-    std::vector<const std::vector<Posting>*> out;
-    for (auto it = ordered.lower_bound(prefix); it != ordered.end() && it->first.starts_with(prefix);
-         ++it) {
-      out.push_back(&postings[it->second]);
+  std::vector<std::span<const Posting>> with_prefix(std::string_view prefix) const {
+    std::vector<std::span<const Posting>> out;
+    if (!opened) {
+      for (auto it = ordered.lower_bound(prefix);
+           it != ordered.end() && it->first.starts_with(prefix); ++it) {
+        out.push_back(postings[it->second]);
+      }
+      return out;
+    }
+    std::uint32_t low = 0;
+    auto high = static_cast<std::uint32_t>(opened->name_at.size() - 1);
+    while (low < high) {
+      const std::uint32_t mid = low + (high - low) / 2;
+      if (name(mid) < prefix) {
+        low = mid + 1;
+      } else {
+        high = mid;
+      }
+    }
+    for (std::uint32_t id = low; id + 1 < opened->name_at.size() && name(id).starts_with(prefix);
+         ++id) {
+      out.push_back(list(id));
     }
     return out;
   }
@@ -135,14 +256,15 @@ struct Index::Data {
   // The positions of one unit's terms in one document, as sorted lists: the term's, or for a
   // prefix every matching term's merged.
   std::vector<std::uint32_t> positions_in(std::uint32_t document,
-                                          const std::vector<const std::vector<Posting>*>& lists) const {
+                                          const std::vector<std::span<const Posting>>& lists) const {
     std::vector<std::uint32_t> out;
-    for (const std::vector<Posting>* list : lists) {
-      const auto at = std::lower_bound(list->begin(), list->end(), document,
+    const std::span<const std::uint32_t> every = all_positions();
+    for (const std::span<const Posting> one : lists) {
+      const auto at = std::lower_bound(one.begin(), one.end(), document,
                                        [](const Posting& p, std::uint32_t d) { return p.document < d; });
-      if (at == list->end() || at->document != document) continue;
-      out.insert(out.end(), positions.begin() + at->first_position,
-                 positions.begin() + at->first_position + at->count);
+      if (at == one.end() || at->document != document) continue;
+      const auto first = every.begin() + at->first_position;
+      out.insert(out.end(), first, first + at->count);
     }
     std::sort(out.begin(), out.end());
     return out;
@@ -150,22 +272,22 @@ struct Index::Data {
 
   // How often a leaf (term, prefix or phrase) occurs in each document that holds it.
   Frequencies frequencies(const Node& leaf) const {
-    std::vector<std::vector<const std::vector<Posting>*>> lists;  // per term of the leaf
+    std::vector<std::vector<std::span<const Posting>>> lists;  // per term of the leaf
     for (std::size_t i = 0; i < leaf.terms.size(); ++i) {
       const bool prefix = leaf.kind == Node::Kind::prefix && i + 1 == leaf.terms.size();
       if (prefix) {
         lists.push_back(with_prefix(leaf.terms[i]));
       } else {
-        const std::vector<Posting>* list = list_of(leaf.terms[i]);
-        lists.push_back(list == nullptr ? std::vector<const std::vector<Posting>*>{}
-                                        : std::vector<const std::vector<Posting>*>{list});
+        const std::optional<std::span<const Posting>> one = list_of(leaf.terms[i]);
+        lists.push_back(one ? std::vector<std::span<const Posting>>{*one}
+                            : std::vector<std::span<const Posting>>{});
       }
       if (lists.back().empty()) return {};
     }
     // Candidates: the documents of the first term's lists (merged), then checked term by term.
     Frequencies first;
-    for (const std::vector<Posting>* list : lists[0]) {
-      for (const Posting& p : *list) first.emplace_back(p.document, p.count);
+    for (const std::span<const Posting> one : lists[0]) {
+      for (const Posting& p : one) first.emplace_back(p.document, p.count);
     }
     if (lists[0].size() > 1) {  // a prefix's terms: one entry per document, their counts summed
       std::sort(first.begin(), first.end());
@@ -257,11 +379,11 @@ struct Index::Data {
   // the first whose bound is below the k-th best score so far (an equal one may hold a tie that
   // an earlier document wins).
   std::vector<Hit> top_of_term(std::string_view term, std::size_t limit) const {
-    const auto id = ids.find(term);
-    if (id == ids.end()) return {};
-    const std::vector<Posting>& list = postings[id->second];
-    const std::vector<BlockBound>& blocks = bounds[id->second];
-    const auto n = static_cast<double>(lengths.size());
+    const std::optional<std::uint32_t> id = id_of(term);
+    if (!id) return {};
+    const std::span<const Posting> list = this->list(*id);
+    const std::span<const BlockBound> blocks = this->blocks(*id);
+    const auto n = static_cast<double>(documents());
     const double holding = static_cast<double>(list.size());
     const double raw_idf = std::log((n - holding + 0.5) / (holding + 0.5));
     const double idf = raw_idf > 0 ? raw_idf : 1e-6;
@@ -284,7 +406,7 @@ struct Index::Data {
       }
       const std::size_t end = std::min(list.size(), (b + 1) * kBlock);
       for (std::size_t i = b * kBlock; i < end; ++i) {
-        best.offer({list[i].document, score(list[i].count, lengths[list[i].document])});
+        best.offer({list[i].document, score(list[i].count, length(list[i].document))});
       }
     }
     return std::move(best).sorted();
@@ -296,10 +418,10 @@ struct Index::Data {
   // as soon as what is left of it cannot get in. Each leaf's contribution is added in leaf order,
   // as the general path adds them, so both give the same scores to the bit.
   std::vector<Hit> top_of_any(const std::vector<const Node*>& leaves, std::size_t limit) const {
-    const auto n = static_cast<double>(lengths.size());
+    const auto n = static_cast<double>(documents());
     const double average = static_cast<double>(total_terms) / n;
     struct Leaf {
-      const std::vector<Posting>* list = nullptr;
+      std::span<const Posting> list;
       double idf = 0;
       double bound = 0;  // the most it can add to any document
       std::size_t at = 0;
@@ -309,14 +431,13 @@ struct Index::Data {
     for (std::size_t i = 0; i < leaves.size(); ++i) {
       Leaf leaf;
       leaf.index = i;
-      const auto id = ids.find(leaves[i]->terms[0]);
-      static const std::vector<Posting> kNone;
-      leaf.list = id == ids.end() ? &kNone : &postings[id->second];
-      const double holding = static_cast<double>(leaf.list->size());
+      const std::optional<std::uint32_t> id = id_of(leaves[i]->terms[0]);
+      if (id) leaf.list = list(*id);
+      const double holding = static_cast<double>(leaf.list.size());
       const double raw_idf = std::log((n - holding + 0.5) / (holding + 0.5));
       leaf.idf = raw_idf > 0 ? raw_idf : 1e-6;
-      if (id != ids.end()) {
-        for (const BlockBound& b : bounds[id->second]) {
+      if (id) {
+        for (const BlockBound& b : blocks(*id)) {
           leaf.bound = std::max(leaf.bound, term_score(leaf.idf, b.most, b.shortest, average));
         }
       }
@@ -338,8 +459,8 @@ struct Index::Data {
       if (essential == all.size()) break;
       std::uint32_t document = std::numeric_limits<std::uint32_t>::max();
       for (std::size_t i = essential; i < all.size(); ++i) {
-        if (all[i].at < all[i].list->size()) {
-          document = std::min(document, (*all[i].list)[all[i].at].document);
+        if (all[i].at < all[i].list.size()) {
+          document = std::min(document, all[i].list[all[i].at].document);
         }
       }
       if (document == std::numeric_limits<std::uint32_t>::max()) break;
@@ -347,8 +468,8 @@ struct Index::Data {
       double sum = 0;
       for (std::size_t i = essential; i < all.size(); ++i) {
         Leaf& leaf = all[i];
-        if (leaf.at < leaf.list->size() && (*leaf.list)[leaf.at].document == document) {
-          added[leaf.index] = term_score(leaf.idf, (*leaf.list)[leaf.at].count, lengths[document],
+        if (leaf.at < leaf.list.size() && leaf.list[leaf.at].document == document) {
+          added[leaf.index] = term_score(leaf.idf, leaf.list[leaf.at].count, length(document),
                                          average);
           sum += added[leaf.index];
           ++leaf.at;
@@ -363,11 +484,11 @@ struct Index::Data {
         }
         Leaf& leaf = all[i];
         const auto next = std::lower_bound(
-            leaf.list->begin() + static_cast<std::ptrdiff_t>(leaf.at), leaf.list->end(), document,
+            leaf.list.begin() + static_cast<std::ptrdiff_t>(leaf.at), leaf.list.end(), document,
             [](const Posting& p, std::uint32_t d) { return p.document < d; });
-        leaf.at = static_cast<std::size_t>(next - leaf.list->begin());
-        if (next != leaf.list->end() && next->document == document) {
-          added[leaf.index] = term_score(leaf.idf, next->count, lengths[document], average);
+        leaf.at = static_cast<std::size_t>(next - leaf.list.begin());
+        if (next != leaf.list.end() && next->document == document) {
+          added[leaf.index] = term_score(leaf.idf, next->count, length(document), average);
           sum += added[leaf.index];
         }
       }
@@ -383,39 +504,39 @@ struct Index::Data {
   // others are searched forward for each of its documents (no list is copied), each match scored
   // with its contributions added in leaf order, as the general path adds them.
   std::vector<Hit> top_of_all(const std::vector<const Node*>& leaves, std::size_t limit) const {
-    const auto n = static_cast<double>(lengths.size());
+    const auto n = static_cast<double>(documents());
     const double average = static_cast<double>(total_terms) / n;
-    std::vector<const std::vector<Posting>*> lists;
+    std::vector<std::span<const Posting>> lists;
     std::vector<double> idf;
     for (const Node* leaf : leaves) {
-      const auto id = ids.find(leaf->terms[0]);
-      if (id == ids.end()) return {};
-      lists.push_back(&postings[id->second]);
-      const double holding = static_cast<double>(lists.back()->size());
+      const std::optional<std::uint32_t> id = id_of(leaf->terms[0]);
+      if (!id) return {};
+      lists.push_back(list(*id));
+      const double holding = static_cast<double>(lists.back().size());
       const double raw_idf = std::log((n - holding + 0.5) / (holding + 0.5));
       idf.push_back(raw_idf > 0 ? raw_idf : 1e-6);
     }
     std::size_t lead = 0;
     for (std::size_t i = 1; i < lists.size(); ++i) {
-      if (lists[i]->size() < lists[lead]->size()) lead = i;
+      if (lists[i].size() < lists[lead].size()) lead = i;
     }
     std::vector<std::size_t> at(lists.size(), 0);
     std::vector<std::uint32_t> tf(lists.size(), 0);
     Best best(limit);
-    for (const Posting& p : *lists[lead]) {
+    for (const Posting& p : lists[lead]) {
       bool all = true;
       for (std::size_t i = 0; i < lists.size() && all; ++i) {
         const auto next = std::lower_bound(
-            lists[i]->begin() + static_cast<std::ptrdiff_t>(at[i]), lists[i]->end(), p.document,
+            lists[i].begin() + static_cast<std::ptrdiff_t>(at[i]), lists[i].end(), p.document,
             [](const Posting& q, std::uint32_t d) { return q.document < d; });
-        at[i] = static_cast<std::size_t>(next - lists[i]->begin());
-        all = next != lists[i]->end() && next->document == p.document;
+        at[i] = static_cast<std::size_t>(next - lists[i].begin());
+        all = next != lists[i].end() && next->document == p.document;
         if (all) tf[i] = next->count;
       }
       if (!all) continue;
       double score = 0;
       for (std::size_t i = 0; i < lists.size(); ++i) {
-        score += term_score(idf[i], tf[i], lengths[p.document], average);
+        score += term_score(idf[i], tf[i], length(p.document), average);
       }
       best.offer({p.document, score});
     }
@@ -424,11 +545,9 @@ struct Index::Data {
 
   bool passes(std::uint32_t document, const std::vector<Filter>& filters) const {
     for (const Filter& f : filters) {
-      const Facets& mine = facets[document];
-      const auto it = std::find_if(mine.begin(), mine.end(),
-                                   [&](const auto& facet) { return facet.first == f.facet; });
-      if (it == mine.end()) return false;
-      const std::string& value = it->second;
+      const std::optional<std::string_view> found = facet(document, f.facet);
+      if (!found) return false;
+      const std::string_view value = *found;
       switch (f.kind) {
         case Filter::Kind::equals:
           if (f.facet == "file" ? !value.starts_with(f.value) : value != f.value) return false;
@@ -469,6 +588,7 @@ Index::~Index() = default;
 
 std::size_t Index::add(std::string_view text, Facets facets) {
   Data& d = *data_;
+  if (d.opened) d.thaw();
   const auto document = static_cast<std::uint32_t>(d.lengths.size());
   const std::vector<Term> terms = analyze(text);
   d.scratch.clear();
@@ -507,12 +627,12 @@ std::size_t Index::add(std::string_view text, Facets facets) {
   return document;
 }
 
-std::size_t Index::size() const noexcept { return data_->lengths.size(); }
+std::size_t Index::size() const noexcept { return data_->documents(); }
 
 std::size_t Index::count(const Query& query) const {
   if (query.root() == nullptr) {
     std::size_t n = 0;
-    for (std::uint32_t d = 0; d < data_->lengths.size(); ++d) n += data_->passes(d, query.filters()) ? 1 : 0;
+    for (std::uint32_t d = 0; d < data_->documents(); ++d) n += data_->passes(d, query.filters()) ? 1 : 0;
     return n;
   }
   const Documents found = data_->matches(*query.root());
@@ -523,7 +643,7 @@ std::size_t Index::count(const Query& query) const {
 
 std::vector<Hit> Index::search(const Query& query, std::size_t limit) const {
   std::vector<Hit> hits;
-  const std::size_t n = data_->lengths.size();
+  const std::size_t n = data_->documents();
   if (n == 0 || limit == 0) return hits;
   if (query.root() == nullptr) {  // filters only: every passing document, in order, unscored
     for (std::uint32_t d = 0; d < n && hits.size() < limit; ++d) {
@@ -563,7 +683,7 @@ std::vector<Hit> Index::search(const Query& query, std::size_t limit) const {
   std::vector<std::size_t> cursor(leaves.size(), 0);  // `found` is sorted: each leaf only advances
   for (const std::uint32_t d : found) {
     if (!data_->passes(d, query.filters())) continue;
-    const double length = average > 0 ? static_cast<double>(data_->lengths[d]) / average : 0;
+    const double length = average > 0 ? static_cast<double>(data_->length(d)) / average : 0;
     const double norm = kK1 * (1 - kB + kB * length);
     double score = 0;
     for (std::size_t i = 0; i < leaves.size(); ++i) {
@@ -620,6 +740,237 @@ std::string snippet(std::string_view text, const Query& query, std::size_t max_t
   }
   if (to < terms.size()) out += "…";
   return out;
+}
+
+}  // namespace memkit::search
+
+// ---- the index as bytes -------------------------------------------------------------------------
+
+namespace memkit::search {
+namespace {
+
+constexpr std::string_view kMagic = "MKSRCH01";
+constexpr std::string_view kEndMark = "MKSRCHND";
+constexpr std::size_t kHeaderWords = 7;  // after the magic: version, then six counts
+
+static_assert(sizeof(index_detail::Posting) == 12 && sizeof(index_detail::BlockBound) == 8);
+
+class Writer {
+ public:
+  void word(std::uint64_t value) { bytes(&value, sizeof value); }
+  void bytes(const void* data, std::size_t size) {
+    out_.append(static_cast<const char*>(data), size);
+  }
+  void pad() { out_.resize((out_.size() + 7) / 8 * 8, '\0'); }
+  std::string take() && { return std::move(out_); }
+
+ private:
+  std::string out_;
+};
+
+// The sections of the bytes, in order, each taken at an 8-byte boundary; nullopt past the end.
+class Reader {
+ public:
+  explicit Reader(std::string_view bytes) : bytes_(bytes) {}
+  template <typename T>
+  std::optional<std::span<const T>> take(std::uint64_t count) {
+    at_ = (at_ + 7) / 8 * 8;
+    if (at_ > bytes_.size() || count > (bytes_.size() - at_) / sizeof(T)) return std::nullopt;
+    const auto* first = reinterpret_cast<const T*>(bytes_.data() + at_);  // NOLINT: in place
+    at_ += count * sizeof(T);
+    return std::span<const T>(first, count);
+  }
+  [[nodiscard]] std::size_t at() const { return at_; }
+
+ private:
+  std::string_view bytes_;
+  std::size_t at_ = 0;
+};
+
+Status damaged(const std::string& why) {
+  return Status(Errc::invalid_argument, "index: " + why);
+}
+
+// Offsets that start at 0, never decrease and end at `total`.
+bool offsets_ok(std::span<const std::uint64_t> at, std::uint64_t total) {
+  if (at.empty() || at.front() != 0 || at.back() != total) return false;
+  for (std::size_t i = 1; i < at.size(); ++i) {
+    if (at[i] < at[i - 1]) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::string Index::serialize() const {
+  const Data& d = *data_;
+  // The terms in order, each with its id in `d`.
+  std::vector<std::pair<std::string_view, std::uint32_t>> terms;
+  if (d.opened) {
+    for (std::uint32_t id = 0; id + 1 < d.opened->name_at.size(); ++id) terms.emplace_back(d.name(id), id);
+  } else {
+    for (const auto& [name, id] : d.ordered) terms.emplace_back(name, id);
+  }
+  std::uint64_t postings = 0;
+  std::uint64_t blocks = 0;
+  for (const auto& term : terms) {
+    postings += d.list(term.second).size();
+    blocks += d.blocks(term.second).size();
+  }
+  const std::size_t documents = d.documents();
+  Writer w;
+  w.bytes(kMagic.data(), kMagic.size());
+  for (const std::uint64_t value : {std::uint64_t{1}, std::uint64_t{documents},
+                                    std::uint64_t{terms.size()}, d.total_terms, postings,
+                                    std::uint64_t{d.all_positions().size()}, blocks}) {
+    w.word(value);
+  }
+  std::uint64_t at = 0;
+  w.word(0);
+  for (const auto& term : terms) w.word(at += term.first.size());
+  for (const auto& term : terms) w.bytes(term.first.data(), term.first.size());
+  w.pad();
+  at = 0;
+  w.word(0);
+  for (const auto& term : terms) w.word(at += d.list(term.second).size());
+  for (const auto& term : terms) {
+    const std::span<const Posting> one = d.list(term.second);
+    w.bytes(one.data(), one.size_bytes());
+  }
+  w.pad();
+  at = 0;
+  w.word(0);
+  for (const auto& term : terms) w.word(at += d.blocks(term.second).size());
+  for (const auto& term : terms) {
+    const std::span<const BlockBound> one = d.blocks(term.second);
+    w.bytes(one.data(), one.size_bytes());
+  }
+  const std::span<const std::uint32_t> positions = d.all_positions();
+  w.bytes(positions.data(), positions.size_bytes());
+  w.pad();
+  for (std::uint32_t doc = 0; doc < documents; ++doc) {
+    const std::uint32_t length = d.length(doc);
+    w.bytes(&length, sizeof length);
+  }
+  w.pad();
+  std::string facets;
+  std::vector<std::uint64_t> facet_at{0};
+  for (std::uint32_t doc = 0; doc < documents; ++doc) {
+    if (d.opened) {
+      facets.append(d.opened->facets.substr(d.opened->facet_at[doc],
+                                            d.opened->facet_at[doc + 1] - d.opened->facet_at[doc]));
+    } else {
+      for (const auto& [name, value] : d.facets[doc]) {
+        facets.append(name).append(1, '\0').append(value).append(1, '\0');
+      }
+    }
+    facet_at.push_back(facets.size());
+  }
+  for (const std::uint64_t offset : facet_at) w.word(offset);
+  w.bytes(facets.data(), facets.size());
+  w.pad();
+  w.bytes(kEndMark.data(), kEndMark.size());
+  return std::move(w).take();
+}
+
+Result<Index> Index::open(std::string_view bytes, std::shared_ptr<const void> owner) {
+  if constexpr (std::endian::native != std::endian::little) {
+    return damaged("this machine is not little-endian");
+  }
+  if (reinterpret_cast<std::uintptr_t>(bytes.data()) % 8 != 0) {  // NOLINT: alignment
+    return damaged("the bytes are not aligned to 8");
+  }
+  Reader r(bytes);
+  const auto magic = r.take<char>(kMagic.size());
+  if (!magic || std::string_view(magic->data(), magic->size()) != kMagic) {
+    return damaged("not a memkit search index");
+  }
+  const auto header = r.take<std::uint64_t>(kHeaderWords);
+  if (!header) return damaged("torn in its header");
+  if ((*header)[0] != 1) return damaged("version " + std::to_string((*header)[0]) + " (this memkit reads 1)");
+  const std::uint64_t documents = (*header)[1];
+  const std::uint64_t terms = (*header)[2];
+  const std::uint64_t total_terms = (*header)[3];
+  const std::uint64_t postings = (*header)[4];
+  const std::uint64_t positions = (*header)[5];
+  const std::uint64_t blocks = (*header)[6];
+  if (documents >= std::numeric_limits<std::uint32_t>::max() || terms >= bytes.size() ||
+      positions > std::numeric_limits<std::uint32_t>::max()) {
+    return damaged("counts past what the bytes can hold");
+  }
+  Data::Opened o;
+  o.owner = std::move(owner);
+  const auto name_at = r.take<std::uint64_t>(terms + 1);
+  if (!name_at || name_at->back() > bytes.size()) return damaged("torn in its terms");
+  const auto names = r.take<char>(name_at->back());
+  const auto list_at = r.take<std::uint64_t>(terms + 1);
+  const auto posting_bytes = list_at ? r.take<Posting>(postings) : std::nullopt;
+  const auto block_at = posting_bytes ? r.take<std::uint64_t>(terms + 1) : std::nullopt;
+  const auto block_bytes = block_at ? r.take<BlockBound>(blocks) : std::nullopt;
+  const auto position_bytes = block_bytes ? r.take<std::uint32_t>(positions) : std::nullopt;
+  const auto lengths = position_bytes ? r.take<std::uint32_t>(documents) : std::nullopt;
+  const auto facet_at = lengths ? r.take<std::uint64_t>(documents + 1) : std::nullopt;
+  if (!names || !facet_at || facet_at->back() > bytes.size()) return damaged("torn");
+  const auto facets = r.take<char>(facet_at->back());
+  const auto end = facets ? r.take<char>(kEndMark.size()) : std::nullopt;
+  if (!end || std::string_view(end->data(), end->size()) != kEndMark || r.at() != bytes.size()) {
+    return damaged("torn: no end mark where the header says it is");
+  }
+  o.name_at = *name_at;
+  o.names = std::string_view(names->data(), names->size());
+  o.list_at = *list_at;
+  o.postings = *posting_bytes;
+  o.block_at = *block_at;
+  o.blocks = *block_bytes;
+  o.positions = *position_bytes;
+  o.lengths = *lengths;
+  o.facet_at = *facet_at;
+  o.facets = std::string_view(facets->data(), facets->size());
+  // Every offset in range, the terms in order, each list's documents rising and its positions
+  // and block bounds what its postings say: no query can then read outside the bytes.
+  if (!offsets_ok(o.name_at, o.names.size()) || !offsets_ok(o.list_at, postings) ||
+      !offsets_ok(o.block_at, blocks) || !offsets_ok(o.facet_at, o.facets.size())) {
+    return damaged("an offset out of order or out of range");
+  }
+  std::uint64_t sum = 0;
+  for (const std::uint32_t length : o.lengths) sum += length;
+  if (sum != total_terms) return damaged("document lengths that do not add up");
+  Index index;
+  Data& d = *index.data_;
+  d.total_terms = total_terms;
+  d.opened = std::move(o);
+  const Data::Opened& v = *d.opened;
+  for (std::uint32_t id = 0; id < terms; ++id) {
+    const std::string_view name = d.name(id);
+    if (name.empty() || (id > 0 && !(d.name(id - 1) < name))) {
+      return damaged("terms out of order");
+    }
+    const std::span<const Posting> list = d.list(id);
+    const std::span<const BlockBound> bounds = d.blocks(id);
+    if (list.empty() || bounds.size() != (list.size() + kBlock - 1) / kBlock) {
+      return damaged("a posting list and its blocks disagree");
+    }
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      const Posting& p = list[i];
+      if (p.document >= documents || (i > 0 && p.document <= list[i - 1].document) ||
+          p.count == 0 || p.first_position > positions || p.count > positions - p.first_position ||
+          p.count > v.lengths[p.document]) {
+        return damaged("a posting out of range");
+      }
+      const BlockBound& b = bounds[i / kBlock];
+      if (p.count > b.most || v.lengths[p.document] < b.shortest) {
+        return damaged("a block bound below its postings");
+      }
+    }
+  }
+  for (std::size_t doc = 0; doc < documents; ++doc) {  // "name\0value\0" pairs only
+    std::string_view rest = v.facets.substr(v.facet_at[doc], v.facet_at[doc + 1] - v.facet_at[doc]);
+    std::size_t zeros = static_cast<std::size_t>(std::count(rest.begin(), rest.end(), '\0'));
+    if (zeros % 2 != 0 || (!rest.empty() && rest.back() != '\0')) {
+      return damaged("facets that are not name and value pairs");
+    }
+  }
+  return index;
 }
 
 }  // namespace memkit::search

@@ -246,3 +246,90 @@ TEST_CASE("search index: a top-k that skips postings gives what scoring every ma
     }
   }
 }
+
+namespace {
+
+// An index of `count` generated documents with facets, the same for the same seed.
+Index generated(int count, std::uint64_t seed) {
+  const auto next = [&](std::size_t n) {
+    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<std::size_t>((seed >> 33) % n);
+  };
+  const std::vector<std::string> words = {"alpha", "beta", "gamma", "delta", "café", "cache_dir"};
+  Index index;
+  for (int d = 0; d < count; ++d) {
+    std::string text;
+    for (std::size_t w = 0, n = 1 + next(30); w < n; ++w) text += words[next(next(6) + 1)] + " ";
+    index.add(text, {{"layout", d % 2 == 0 ? "tiers" : "curated"}, {"date", "2026-11-2" + std::to_string(d % 10)}});
+  }
+  return index;
+}
+
+// Opens bytes kept in a string that the index owns.
+memkit::Result<Index> open_bytes(std::string bytes) {
+  auto kept = std::make_shared<const std::string>(std::move(bytes));
+  return Index::open(*kept, kept);
+}
+
+const std::vector<std::string>& queries() {
+  static const std::vector<std::string> all = {
+      "alpha", "beta OR gamma", "alpha beta", "\"cache dir\"", "caf*", "alpha NOT delta",
+      "(beta OR delta) gamma", "layout:tiers", "beta since:2026-11-25", "absent", "alpha OR absent"};
+  return all;
+}
+
+}  // namespace
+
+TEST_CASE("search index bytes: an opened index answers every query as the built one") {
+  const Index built = generated(700, 5);
+  const std::string bytes = built.serialize();
+  CHECK(generated(700, 5).serialize() == bytes);  // the same index, the same bytes
+  memkit::Result<Index> opened = open_bytes(bytes);
+  REQUIRE(opened);
+  CHECK(opened->size() == built.size());
+  for (const std::string& text : queries()) {
+    const auto q = parse_query(text);
+    REQUIRE(q);
+    CHECK_MESSAGE(opened->search(*q, 10) == built.search(*q, 10), text);
+    CHECK_MESSAGE(opened->count(*q) == built.count(*q), text);
+  }
+  CHECK(opened->serialize() == bytes);
+  // Adding to an opened index copies it first: the same as adding to the built one.
+  Index grown = std::move(opened).value();
+  Index again = generated(700, 5);
+  grown.add("alpha omega", {{"layout", "tiers"}});
+  again.add("alpha omega", {{"layout", "tiers"}});
+  CHECK(grown.serialize() == again.serialize());
+  CHECK(grown.search(*parse_query("omega"), 5) == again.search(*parse_query("omega"), 5));
+}
+
+TEST_CASE("search index bytes: torn, damaged or foreign bytes are an error, never a fault") {
+  const std::string bytes = generated(300, 9).serialize();
+  CHECK(open_bytes(Index().serialize()));  // an empty index is an index
+  CHECK(open_bytes("").status().message() == "index: not a memkit search index");
+  CHECK(open_bytes("not an index at all").status().message() == "index: not a memkit search index");
+  std::string version = bytes;
+  version[8] = 2;
+  CHECK(open_bytes(version).status().message() == "index: version 2 (this memkit reads 1)");
+  for (std::size_t cut = 0; cut < bytes.size(); cut += 1 + cut / 7) {
+    CHECK_MESSAGE(!open_bytes(bytes.substr(0, cut)), "cut at " << cut);
+  }
+  // Every byte flipped in turn: refused, or (where the change is one no check can see, such as
+  // a position or a facet's letter) an index whose every query runs.
+  std::size_t refused = 0;
+  for (std::size_t at = 0; at < bytes.size(); at += 3) {
+    std::string flipped = bytes;
+    flipped[at] = static_cast<char>(flipped[at] ^ 0x5a);
+    const memkit::Result<Index> opened = open_bytes(flipped);
+    if (!opened) {
+      CHECK(opened.status().message().starts_with("index: "));
+      ++refused;
+      continue;
+    }
+    for (const std::string& text : queries()) (void)opened->search(*parse_query(text), 10);
+  }
+  CHECK(refused > 0);
+  const auto kept = std::make_shared<const std::string>(" " + bytes);
+  CHECK(Index::open(std::string_view(*kept).substr(1), kept).status().message() ==
+        "index: the bytes are not aligned to 8");
+}
