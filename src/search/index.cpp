@@ -176,24 +176,28 @@ struct Index::Data {
   std::string_view name(std::uint32_t id) const {
     return opened->names.substr(opened->name_at[id], opened->name_at[id + 1] - opened->name_at[id]);
   }
-  std::optional<std::uint32_t> id_of(std::string_view term) const {
-    if (!opened) {
-      const auto it = ids.find(term);
-      return it == ids.end() ? std::nullopt : std::optional<std::uint32_t>(it->second);
-    }
+  // An opened index's first term id whose name is not below `text` (the count when none is).
+  std::uint32_t first_not_below(std::string_view text) const {
     std::uint32_t low = 0;
     auto high = static_cast<std::uint32_t>(opened->name_at.size() - 1);
     while (low < high) {
       const std::uint32_t mid = low + (high - low) / 2;
-      if (name(mid) < term) {
+      if (name(mid) < text) {
         low = mid + 1;
       } else {
         high = mid;
       }
     }
-    return low + 1 < opened->name_at.size() && name(low) == term
-               ? std::optional<std::uint32_t>(low)
-               : std::nullopt;
+    return low;
+  }
+  std::optional<std::uint32_t> id_of(std::string_view term) const {
+    if (!opened) {
+      const auto it = ids.find(term);
+      return it == ids.end() ? std::nullopt : std::optional<std::uint32_t>(it->second);
+    }
+    const std::uint32_t at = first_not_below(term);
+    return at + 1 < opened->name_at.size() && name(at) == term ? std::optional<std::uint32_t>(at)
+                                                               : std::nullopt;
   }
   std::span<const Posting> list(std::uint32_t id) const {
     if (!opened) return postings[id];
@@ -236,17 +240,7 @@ struct Index::Data {
       }
       return out;
     }
-    std::uint32_t low = 0;
-    auto high = static_cast<std::uint32_t>(opened->name_at.size() - 1);
-    while (low < high) {
-      const std::uint32_t mid = low + (high - low) / 2;
-      if (name(mid) < prefix) {
-        low = mid + 1;
-      } else {
-        high = mid;
-      }
-    }
-    for (std::uint32_t id = low; id + 1 < opened->name_at.size() && name(id).starts_with(prefix);
+    for (std::uint32_t id = first_not_below(prefix); id + 1 < opened->name_at.size() && name(id).starts_with(prefix);
          ++id) {
       out.push_back(list(id));
     }
