@@ -11,7 +11,6 @@
 #include <memory>
 #include <span>
 #include <optional>
-#include <unordered_map>
 
 #include "memkit/search.hpp"
 
@@ -96,20 +95,58 @@ class Best {
   std::vector<Hit> hits_;
 };
 
+// Term ids by their text: open addressing over (hash, id) slots, the texts kept by the caller
+// (by id), so a lookup compares hashes and reads a text only when they match.
+class TermTable {
+ public:
+  [[nodiscard]] std::optional<std::uint32_t> find(std::string_view term, std::size_t hash,
+                                                  const std::deque<std::string>& names) const {
+    if (slots_.empty()) return std::nullopt;
+    for (std::size_t at = hash & mask_;; at = (at + 1) & mask_) {
+      const Slot& slot = slots_[at];
+      if (slot.id == kEmpty) return std::nullopt;
+      if (slot.hash == hash && names[slot.id] == term) return slot.id;
+    }
+  }
+  void insert(std::size_t hash, std::uint32_t id) {
+    if ((count_ + 1) * 2 > slots_.size()) {  // at most half full
+      std::vector<Slot> old = std::move(slots_);
+      slots_.assign(std::max<std::size_t>(16, old.size() * 2), Slot{});
+      mask_ = slots_.size() - 1;
+      for (const Slot& slot : old) {
+        if (slot.id != kEmpty) place(slot.hash, slot.id);
+      }
+    }
+    place(hash, id);
+    ++count_;
+  }
+
+ private:
+  static constexpr std::uint32_t kEmpty = std::numeric_limits<std::uint32_t>::max();
+  struct Slot {
+    std::size_t hash = 0;
+    std::uint32_t id = kEmpty;
+  };
+  void place(std::size_t hash, std::uint32_t id) {
+    std::size_t at = hash & mask_;
+    while (slots_[at].id != kEmpty) at = (at + 1) & mask_;
+    slots_[at] = Slot{hash, id};
+  }
+  std::vector<Slot> slots_;
+  std::size_t mask_ = 0;
+  std::size_t count_ = 0;
+};
+
+std::size_t hash_of(std::string_view term) noexcept { return std::hash<std::string_view>{}(term); }
+
 }  // namespace index_detail
 
 using namespace index_detail;  // NOLINT: this file's own helpers
 
 struct Index::Data {
   // Each term's posting list, found by the term (hashed) or, for a prefix, through the terms in
-  // order (views of `names`, whose strings never move).
-  struct TermHash {
-    using is_transparent = void;
-    std::size_t operator()(std::string_view text) const noexcept {
-      return std::hash<std::string_view>{}(text);
-    }
-  };
-  std::unordered_map<std::string, std::uint32_t, TermHash, std::equal_to<>> ids;
+  // order (views of `names`, by id, whose strings never move).
+  TermTable ids;
   std::deque<std::string> names;
   std::map<std::string_view, std::uint32_t> ordered;
   std::vector<std::vector<Posting>> postings;  // by term id
@@ -142,7 +179,7 @@ struct Index::Data {
     opened.reset();
     for (std::uint32_t id = 0; id + 1 < o.name_at.size(); ++id) {
       const std::string_view term = o.names.substr(o.name_at[id], o.name_at[id + 1] - o.name_at[id]);
-      ids.emplace(std::string(term), id);
+      ids.insert(hash_of(term), id);
       ordered.emplace(names.emplace_back(term), id);
       const auto list = o.postings.subspan(o.list_at[id], o.list_at[id + 1] - o.list_at[id]);
       const auto blocks = o.blocks.subspan(o.block_at[id], o.block_at[id + 1] - o.block_at[id]);
@@ -192,8 +229,7 @@ struct Index::Data {
   }
   std::optional<std::uint32_t> id_of(std::string_view term) const {
     if (!opened) {
-      const auto it = ids.find(term);
-      return it == ids.end() ? std::nullopt : std::optional<std::uint32_t>(it->second);
+      return ids.find(term, hash_of(term), names);
     }
     const std::uint32_t at = first_not_below(term);
     return at + 1 < opened->name_at.size() && name(at) == term ? std::optional<std::uint32_t>(at)
@@ -587,15 +623,16 @@ std::size_t Index::add(std::string_view text, Facets facets) {
   const std::vector<Term> terms = analyze(text);
   d.scratch.clear();
   for (std::size_t i = 0; i < terms.size(); ++i) {
-    auto it = d.ids.find(std::string_view(terms[i].text));
-    if (it == d.ids.end()) {
-      const auto id = static_cast<std::uint32_t>(d.postings.size());
-      it = d.ids.emplace(terms[i].text, id).first;
-      d.ordered.emplace(d.names.emplace_back(terms[i].text), id);
+    const std::size_t hash = hash_of(terms[i].text);
+    std::optional<std::uint32_t> id = d.ids.find(terms[i].text, hash, d.names);
+    if (!id) {
+      id = static_cast<std::uint32_t>(d.postings.size());
+      d.ids.insert(hash, *id);
+      d.ordered.emplace(d.names.emplace_back(terms[i].text), *id);
       d.postings.emplace_back();
       d.bounds.emplace_back();
     }
-    d.scratch.emplace_back(it->second, static_cast<std::uint32_t>(i));
+    d.scratch.emplace_back(*id, static_cast<std::uint32_t>(i));
   }
   std::sort(d.scratch.begin(), d.scratch.end());  // by term, then position
   for (std::size_t i = 0; i < d.scratch.size();) {
