@@ -1,6 +1,8 @@
-// `memkit search QUERY [--root DIR] [--limit N]` (issue 28): every layout found under the root is
-// cut into units (recall::read_units), the units indexed (search::Index) and the query answered,
-// best first, each hit with its layout, file, lines, id, facets and a snippet. Reads only.
+// Recall's commands (issue 28, docs/search.md): `search` (and `tiers search`) and `context` (and
+// `custodian read`). Every layout found under the root is cut into units (recall::read_units) and
+// the units indexed (search::Index); a search answers best first, each hit with its layout, file,
+// lines, id, facets and a snippet; a context compiles the layouts' pieces and the query's hits
+// under a budget (recall::compile_context). Reads only.
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -28,16 +30,30 @@ struct Found {
   recall::Unit unit;
 };
 
-Result<std::uint64_t> limit_of(const CommandRequest& inv) {
-  const std::string text = option(inv, "--limit").value_or("10");
+// A count argument: a non-negative decimal integer, or `fallback` when it is not given.
+Result<std::uint64_t> count_of(const CommandRequest& inv, std::string_view name,
+                               std::uint64_t fallback) {
+  const std::optional<std::string> text = option(inv, name);
+  if (!text) return fallback;
   std::uint64_t value = 0;
-  const char* end = text.data() + text.size();
-  const auto [at, ec] = std::from_chars(text.data(), end, value);
-  if (text.empty() || ec != std::errc() || at != end || value > kMaxLimit) {
-    return Status(Errc::invalid_argument,
-                  "--limit: expected an integer from 0 to 10000, got '" + text + "'");
+  const char* end = text->data() + text->size();
+  const auto [at, ec] = std::from_chars(text->data(), end, value);
+  if (text->empty() || ec != std::errc() || at != end) {
+    return Status(Errc::invalid_argument, std::string(name) +
+                                              ": expected a non-negative integer, got '" + *text +
+                                              "'");
   }
   return value;
+}
+
+// --limit: how many hits to show or offer, at most kMaxLimit.
+Result<std::uint64_t> limit_of(const CommandRequest& inv) {
+  const Result<std::uint64_t> limit = count_of(inv, "--limit", 10);
+  if (limit && *limit > kMaxLimit) {
+    return Status(Errc::invalid_argument, "--limit: expected an integer from 0 to 10000, got '" +
+                                              std::to_string(*limit) + "'");
+  }
+  return limit;
 }
 
 // "docs/memory/decisions.md:12-14  custodian entry  2.310  <id>" and the snippet below it.
@@ -171,22 +187,6 @@ void run_search_in(const CommandRequest& inv, const CommandEnvironment& env, Com
 
 namespace {
 
-// A budget or limit argument: a non-negative decimal integer.
-Result<std::uint64_t> count_of(const CommandRequest& inv, std::string_view name,
-                               std::uint64_t fallback) {
-  const std::optional<std::string> text = option(inv, name);
-  if (!text) return fallback;
-  std::uint64_t value = 0;
-  const char* end = text->data() + text->size();
-  const auto [at, ec] = std::from_chars(text->data(), end, value);
-  if (text->empty() || ec != std::errc() || at != end) {
-    return Status(Errc::invalid_argument, std::string(name) +
-                                              ": expected a non-negative integer, got '" + *text +
-                                              "'");
-  }
-  return value;
-}
-
 // The pieces each layout offers, in priority order: the custodian's load route for the task,
 // MemoryBox's tier 1, the three tiers' global.md and newest day log, each curated workspace's
 // digest; then the hits of the query.
@@ -278,7 +278,7 @@ void run_context_of(const CommandRequest& inv, const Recall& recall, std::uint64
     }
     query = std::move(parsed).value();
   }
-  const Result<std::uint64_t> limit = count_of(inv, "--limit", 10);
+  const Result<std::uint64_t> limit = limit_of(inv);
   if (!limit) {
     reply.findings.push_back(finding_from(limit.status()));
     return;
