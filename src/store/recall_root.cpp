@@ -110,7 +110,16 @@ Result<std::vector<RecallFile>> read_recall_files(FileSystem& fs, std::string ro
   }
   RecallReader reader(fs, root);
   const auto wanted = [&only](Layout layout) { return !only || *only == layout; };
-  if (wanted(Layout::custodian) && reader.type(custodian_dir) == NodeType::directory) {
+  // A layout's folder that is a link is said (a symlink entry), never followed.
+  const auto linked = [&reader](Layout layout, const std::string& folder) {
+    if (reader.type(folder) != NodeType::symlink) return false;
+    FileSnapshot link;
+    link.state = EntryState::symlink;
+    reader.add(layout, "", folder, std::move(link));
+    return true;
+  };
+  if (wanted(Layout::custodian) && !linked(Layout::custodian, custodian_dir) &&
+      reader.type(custodian_dir) == NodeType::directory) {
     reader.walk(Layout::custodian, custodian_dir, "");
   }
   // MemoryBox and the three tiers both keep memory/; brain/ or LONG_TERM.md tells MemoryBox's.
@@ -126,13 +135,15 @@ Result<std::vector<RecallFile>> read_recall_files(FileSystem& fs, std::string ro
       reader.add(Layout::memorybox, "", file.path, file, memorybox::tier_of(*inputs, file.path));
     }
   }
-  if (only == Layout::tiers ? reader.type("memory") == NodeType::directory
-                            : !only && !memorybox &&
-                                  (reader.type("memory/global.md") == NodeType::file ||
+  const bool tiers = only == Layout::tiers || (!only && !memorybox);
+  if (tiers && !linked(Layout::tiers, "memory") &&
+      (only == Layout::tiers ? reader.type("memory") == NodeType::directory
+                             : reader.type("memory/global.md") == NodeType::file ||
                                    reader.type("memory/sessions") == NodeType::directory)) {
     reader.walk(Layout::tiers, "", "memory");
   }
-  if (wanted(Layout::curated) && reader.type("rows") == NodeType::directory) {
+  if (wanted(Layout::curated) && !linked(Layout::curated, "rows") &&
+      reader.type("rows") == NodeType::directory) {
     reader.walk(Layout::curated, "", "rows");
     if (reader.type("floors/episodes") == NodeType::directory) {
       reader.walk(Layout::curated, "", "floors/episodes");
