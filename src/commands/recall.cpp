@@ -188,7 +188,7 @@ void run_search_in(const CommandRequest& inv, const CommandEnvironment& env, Com
 namespace {
 
 // The pieces each layout offers, in priority order: the custodian's load route for the task,
-// MemoryBox's tier 1, the three tiers' global.md and newest day log, each curated workspace's
+// MemoryBox's tier 1 (in its profile's order), the three tiers' global.md and newest day log, each curated workspace's
 // digest; then the hits of the query.
 Result<std::vector<recall::ContextPiece>> context_pieces(const Recall& recall,
                                                          const std::string& task,
@@ -226,11 +226,21 @@ Result<std::vector<recall::ContextPiece>> context_pieces(const Recall& recall,
     }
   }
   // memorybox, tiers, curated
+  // MemoryBox's tier 1, in its profile's order
+  std::vector<const RecallFile*> tier_one;
+  for (const RecallFile& f : recall.files) {
+    if (f.file.exists() && f.source.layout == recall::Layout::memorybox && f.source.tier == 1) {
+      tier_one.push_back(&f);
+    }
+  }
+  std::stable_sort(tier_one.begin(), tier_one.end(), [](const RecallFile* a, const RecallFile* b) {
+    return a->load_order < b->load_order;
+  });
+  for (const RecallFile* f : tier_one) offer(*f, "tier 1");
   const RecallFile* newest_log = nullptr;
   std::map<std::string, std::vector<curated::Row>> workspaces;
   for (const RecallFile& f : recall.files) {
     if (!f.file.exists()) continue;
-    if (f.source.layout == recall::Layout::memorybox && f.source.tier == 1) offer(f, "tier 1");
     if (f.source.layout == recall::Layout::tiers && f.source.path == "memory/global.md") {
       offer(f, "global");
     }

@@ -61,8 +61,9 @@ class RecallReader {
 
   // A file the caller read (or found missing), as a source of `layout`.
   void add(Layout layout, const std::string& base, const std::string& path, FileSnapshot file,
-           int tier = 0) {
+           int tier = 0, std::optional<std::size_t> load_order = std::nullopt) {
     RecallFile found;
+    found.load_order = load_order;
     found.source.layout = layout;
     found.source.root = base;
     found.source.path = path;
@@ -130,9 +131,13 @@ Result<std::vector<RecallFile>> read_recall_files(FileSystem& fs, std::string ro
     if (!agent) return agent.status();
     Result<memorybox::Inputs> inputs = agent->read_memorybox_inputs();
     if (!inputs) return inputs.status();
+    const std::vector<std::string> order = memorybox::tier_files_1_to_4(*inputs);
     for (const FileSnapshot& file : inputs->snapshot.files()) {
       if (file.state == EntryState::missing) continue;
-      reader.add(Layout::memorybox, "", file.path, file, memorybox::tier_of(*inputs, file.path));
+      const auto at = std::find(order.begin(), order.end(), file.path);
+      reader.add(Layout::memorybox, "", file.path, file, memorybox::tier_of(*inputs, file.path),
+                 at == order.end() ? std::nullopt
+                                   : std::optional<std::size_t>(at - order.begin()));
     }
   }
   const bool tiers = only == Layout::tiers || (!only && !memorybox);

@@ -18,6 +18,8 @@ namespace memkit {
 struct RecallFile {
   recall::Source source;
   FileSnapshot file;  // path: recall::display_path(source)
+  // MemoryBox: the file's place in its profile's tier 1-4 load order (memorybox.md §2); else none.
+  std::optional<std::size_t> load_order;
 };
 
 // The layouts found at `root` (docs/memory/ for the custodian's, brain/ or memory/LONG_TERM.md for
