@@ -5,6 +5,7 @@
 #include <bit>
 #include <charconv>
 #include <cmath>
+#include <cstring>
 #include <deque>
 #include <limits>
 #include <map>
@@ -95,29 +96,34 @@ class Best {
   std::vector<Hit> hits_;
 };
 
-// Term ids by their text: open addressing over (hash, id) slots, the texts kept by the caller
-// (by id), so a lookup compares hashes and reads a text only when they match.
+// Term ids by their text: open addressing over slots that hold each term's hash, length and
+// first 8 bytes, the texts kept by the caller (by id): a term of at most 8 bytes is found without
+// reading its text, a longer one reads it only when all of those match.
 class TermTable {
  public:
   [[nodiscard]] std::optional<std::uint32_t> find(std::string_view term, std::size_t hash,
                                                   const std::deque<std::string>& names) const {
     if (slots_.empty()) return std::nullopt;
+    const std::uint64_t head = head_of(term);
     for (std::size_t at = hash & mask_;; at = (at + 1) & mask_) {
       const Slot& slot = slots_[at];
       if (slot.id == kEmpty) return std::nullopt;
-      if (slot.hash == hash && names[slot.id] == term) return slot.id;
+      if (slot.hash == hash && slot.head == head && slot.size == term.size() &&
+          (term.size() <= sizeof head || names[slot.id] == term)) {
+        return slot.id;
+      }
     }
   }
-  void insert(std::size_t hash, std::uint32_t id) {
+  void insert(std::string_view term, std::size_t hash, std::uint32_t id) {
     if ((count_ + 1) * 2 > slots_.size()) {  // at most half full
       std::vector<Slot> old = std::move(slots_);
       slots_.assign(std::max<std::size_t>(16, old.size() * 2), Slot{});
       mask_ = slots_.size() - 1;
       for (const Slot& slot : old) {
-        if (slot.id != kEmpty) place(slot.hash, slot.id);
+        if (slot.id != kEmpty) place(slot);
       }
     }
-    place(hash, id);
+    place(Slot{hash, head_of(term), id, static_cast<std::uint32_t>(term.size())});
     ++count_;
   }
 
@@ -125,12 +131,19 @@ class TermTable {
   static constexpr std::uint32_t kEmpty = std::numeric_limits<std::uint32_t>::max();
   struct Slot {
     std::size_t hash = 0;
+    std::uint64_t head = 0;  // the first 8 bytes, zero-padded
     std::uint32_t id = kEmpty;
+    std::uint32_t size = 0;
   };
-  void place(std::size_t hash, std::uint32_t id) {
-    std::size_t at = hash & mask_;
+  static std::uint64_t head_of(std::string_view term) noexcept {
+    std::uint64_t head = 0;
+    std::memcpy(&head, term.data(), std::min(term.size(), sizeof head));
+    return head;
+  }
+  void place(const Slot& slot) {
+    std::size_t at = slot.hash & mask_;
     while (slots_[at].id != kEmpty) at = (at + 1) & mask_;
-    slots_[at] = Slot{hash, id};
+    slots_[at] = slot;
   }
   std::vector<Slot> slots_;
   std::size_t mask_ = 0;
@@ -179,7 +192,7 @@ struct Index::Data {
     opened.reset();
     for (std::uint32_t id = 0; id + 1 < o.name_at.size(); ++id) {
       const std::string_view term = o.names.substr(o.name_at[id], o.name_at[id + 1] - o.name_at[id]);
-      ids.insert(hash_of(term), id);
+      ids.insert(term, hash_of(term), id);
       ordered.emplace(names.emplace_back(term), id);
       const auto list = o.postings.subspan(o.list_at[id], o.list_at[id + 1] - o.list_at[id]);
       const auto blocks = o.blocks.subspan(o.block_at[id], o.block_at[id + 1] - o.block_at[id]);
@@ -627,7 +640,7 @@ std::size_t Index::add(std::string_view text, Facets facets) {
     std::optional<std::uint32_t> id = d.ids.find(terms[i].text, hash, d.names);
     if (!id) {
       id = static_cast<std::uint32_t>(d.postings.size());
-      d.ids.insert(hash, *id);
+      d.ids.insert(terms[i].text, hash, *id);
       d.ordered.emplace(d.names.emplace_back(terms[i].text), *id);
       d.postings.emplace_back();
       d.bounds.emplace_back();
