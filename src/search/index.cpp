@@ -162,8 +162,13 @@ struct Index::Data {
   TermTable ids;
   std::deque<std::string> names;
   std::map<std::string_view, std::uint32_t> ordered;
-  std::vector<std::vector<Posting>> postings;  // by term id
-  std::vector<std::vector<BlockBound>> bounds;  // by term id: one per kBlock postings
+  // By term id: its postings and their bounds, one per kBlock postings, side by side so that an
+  // add() touches one place per term.
+  struct Lists {
+    std::vector<Posting> postings;
+    std::vector<BlockBound> bounds;
+  };
+  std::vector<Lists> by_term;
   std::vector<std::uint32_t> positions;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> scratch;  // (term, position) of one add()
   std::vector<std::uint32_t> lengths;  // terms per document
@@ -196,8 +201,7 @@ struct Index::Data {
       ordered.emplace(names.emplace_back(term), id);
       const auto list = o.postings.subspan(o.list_at[id], o.list_at[id + 1] - o.list_at[id]);
       const auto blocks = o.blocks.subspan(o.block_at[id], o.block_at[id + 1] - o.block_at[id]);
-      postings.emplace_back(list.begin(), list.end());
-      bounds.emplace_back(blocks.begin(), blocks.end());
+      by_term.push_back(Lists{{list.begin(), list.end()}, {blocks.begin(), blocks.end()}});
     }
     positions.assign(o.positions.begin(), o.positions.end());
     lengths.assign(o.lengths.begin(), o.lengths.end());
@@ -249,11 +253,11 @@ struct Index::Data {
                                                                : std::nullopt;
   }
   std::span<const Posting> list(std::uint32_t id) const {
-    if (!opened) return postings[id];
+    if (!opened) return by_term[id].postings;
     return opened->postings.subspan(opened->list_at[id], opened->list_at[id + 1] - opened->list_at[id]);
   }
   std::span<const BlockBound> blocks(std::uint32_t id) const {
-    if (!opened) return bounds[id];
+    if (!opened) return by_term[id].bounds;
     return opened->blocks.subspan(opened->block_at[id], opened->block_at[id + 1] - opened->block_at[id]);
   }
   std::optional<std::string_view> facet(std::uint32_t document, std::string_view wanted) const {
@@ -285,7 +289,7 @@ struct Index::Data {
     if (!opened) {
       for (auto it = ordered.lower_bound(prefix);
            it != ordered.end() && it->first.starts_with(prefix); ++it) {
-        out.push_back(postings[it->second]);
+        out.push_back(by_term[it->second].postings);
       }
       return out;
     }
@@ -639,11 +643,10 @@ std::size_t Index::add(std::string_view text, Facets facets) {
     const std::size_t hash = hash_of(terms[i].text);
     std::optional<std::uint32_t> id = d.ids.find(terms[i].text, hash, d.names);
     if (!id) {
-      id = static_cast<std::uint32_t>(d.postings.size());
+      id = static_cast<std::uint32_t>(d.by_term.size());
       d.ids.insert(terms[i].text, hash, *id);
       d.ordered.emplace(d.names.emplace_back(terms[i].text), *id);
-      d.postings.emplace_back();
-      d.bounds.emplace_back();
+      d.by_term.emplace_back();
     }
     d.scratch.emplace_back(*id, static_cast<std::uint32_t>(i));
   }
@@ -651,10 +654,11 @@ std::size_t Index::add(std::string_view text, Facets facets) {
   for (std::size_t i = 0; i < d.scratch.size();) {
     std::size_t end = i;
     while (end < d.scratch.size() && d.scratch[end].first == d.scratch[i].first) ++end;
-    std::vector<Posting>& list = d.postings[d.scratch[i].first];
+    Data::Lists& term = d.by_term[d.scratch[i].first];
+    std::vector<Posting>& list = term.postings;
     const auto count = static_cast<std::uint32_t>(end - i);
     const auto length = static_cast<std::uint32_t>(terms.size());
-    std::vector<BlockBound>& bounds = d.bounds[d.scratch[i].first];
+    std::vector<BlockBound>& bounds = term.bounds;
     if (list.size() % kBlock == 0) {
       bounds.push_back({count, length});
     } else {
