@@ -171,6 +171,7 @@ struct Index::Data {
   std::vector<Lists> by_term;
   std::vector<std::uint32_t> positions;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> scratch;  // (term, position) of one add()
+  std::vector<Term> analysed;                                    // the terms of one add()
   std::vector<std::uint32_t> lengths;  // terms per document
   std::vector<Facets> facets;
   std::uint64_t total_terms = 0;
@@ -637,7 +638,9 @@ std::size_t Index::add(std::string_view text, Facets facets) {
   Data& d = *data_;
   if (d.opened) d.thaw();
   const auto document = static_cast<std::uint32_t>(d.lengths.size());
-  const std::vector<Term> terms = analyze(text);
+  d.analysed.clear();  // kept from add() to add(): no allocation per document
+  analyze(text, d.analysed);
+  const std::vector<Term>& terms = d.analysed;
   d.scratch.clear();
   for (std::size_t i = 0; i < terms.size(); ++i) {
     const std::size_t hash = hash_of(terms[i].text);
