@@ -876,26 +876,20 @@ std::string Index::serialize() const {
                                     std::uint64_t{d.all_positions().size()}, blocks}) {
     w.word(value);
   }
-  std::uint64_t at = 0;
-  w.word(0);
-  for (const auto& term : terms) w.word(at += term.first.size());
-  for (const auto& term : terms) w.bytes(term.first.data(), term.first.size());
-  w.pad();
-  at = 0;
-  w.word(0);
-  for (const auto& term : terms) w.word(at += d.list(term.second).size());
-  for (const auto& term : terms) {
-    const std::span<const Posting> one = d.list(term.second);
-    w.bytes(one.data(), one.size_bytes());
-  }
-  w.pad();
-  at = 0;
-  w.word(0);
-  for (const auto& term : terms) w.word(at += d.blocks(term.second).size());
-  for (const auto& term : terms) {
-    const std::span<const BlockBound> one = d.blocks(term.second);
-    w.bytes(one.data(), one.size_bytes());
-  }
+  // A section of one piece per term: the pieces' offsets (in elements), then their bytes.
+  const auto per_term = [&w, &terms](auto piece) {
+    std::uint64_t at = 0;
+    w.word(0);
+    for (const auto& term : terms) w.word(at += piece(term).size());
+    for (const auto& term : terms) {
+      const auto one = piece(term);
+      w.bytes(one.data(), one.size() * sizeof(*one.data()));
+    }
+    w.pad();
+  };
+  per_term([](const auto& term) { return term.first; });
+  per_term([&d](const auto& term) { return d.list(term.second); });
+  per_term([&d](const auto& term) { return d.blocks(term.second); });
   const std::span<const std::uint32_t> positions = d.all_positions();
   w.bytes(positions.data(), positions.size_bytes());
   w.pad();
