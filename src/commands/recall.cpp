@@ -16,6 +16,7 @@
 #include "memkit/curated/read.hpp"
 #include "memkit/recall.hpp"
 #include "memkit/search.hpp"
+#include "memkit/text.hpp"
 #include "store/recall_root.hpp"
 #include "text/shown_text.hpp"
 
@@ -70,7 +71,8 @@ std::string hit_text(const recall::Unit& unit, const RecallFile& file, double sc
   return out;
 }
 
-// The units of every layout under a root, indexed. Files skipped are warnings in `reply`.
+// The files of every layout under a root and, when asked, their units indexed. Files skipped are
+// warnings in `reply`.
 struct Recall {
   std::vector<RecallFile> files;
   search::Index index;
@@ -78,9 +80,11 @@ struct Recall {
   std::size_t searched = 0;  // the files read
 };
 
-// `only`: the one layout to read (custodian read), else every layout found.
+// `indexed`: cut the files into units and index them (a search; a context with a query).
+// `only`: the one layout to read (custodian read, tiers search), else every layout found.
 std::unique_ptr<Recall> open_recall(const std::string& root, const std::string& option,
-                                    const std::string& custodian_dir, CommandReply& reply,
+                                    const std::string& custodian_dir, bool indexed,
+                                    CommandReply& reply,
                                     std::optional<recall::Layout> only = std::nullopt) {
   Result<std::vector<RecallFile>> files =
       read_recall_files(posix_file_system(), root, option, custodian_dir, only);
@@ -102,6 +106,7 @@ std::unique_ptr<Recall> open_recall(const std::string& root, const std::string& 
       continue;
     }
     ++recall->searched;
+    if (!indexed) continue;
     recall::FileUnits read = recall::read_units(file.source, file.file.text());
     for (Finding& f : read.findings) reply.findings.push_back(std::move(f));
     for (recall::Unit& unit : read.units) {
@@ -146,7 +151,7 @@ void run_search_in(const CommandRequest& inv, const CommandEnvironment& env, Com
   }
   const std::unique_ptr<Recall> recall =
       open_recall(option(inv, root_option).value_or(env.current_directory), root_option,
-                  "docs/memory", reply, only);
+                  "docs/memory", /*indexed=*/true, reply, only);
   if (!recall) return;
 
   const std::vector<search::Hit> hits = recall->index.search(*query, *limit);
@@ -206,13 +211,9 @@ Result<std::vector<recall::ContextPiece>> context_pieces(const Recall& recall,
     return nullptr;
   };
   // custodian
-  for (const RecallFile& manifest : recall.files) {
-    if (manifest.source.layout != recall::Layout::custodian ||
-        manifest.source.path != "manifest.md" || !manifest.file.exists()) {
-      continue;
-    }
+  if (const RecallFile* manifest = find(recall::Layout::custodian, "manifest.md")) {
     const Result<std::vector<recall::RouteFile>> route =
-        recall::custodian_route(manifest.file.text(), task);
+        recall::custodian_route(manifest->file.text(), task);
     if (!route) return route.status();
     for (std::size_t i = 0; i < route->size(); ++i) {
       const recall::RouteFile& r = (*route)[i];
@@ -220,12 +221,13 @@ Result<std::vector<recall::ContextPiece>> context_pieces(const Recall& recall,
       if (const RecallFile* f = find(recall::Layout::custodian, r.path)) {
         offer(*f, kind);
       } else if (r.required) {
-        pieces.push_back(recall::ContextPiece{
-            manifest.source.root + "/" + r.path, kind, std::string(), "no such file"});
+        recall::Source missing = manifest->source;
+        missing.path = r.path;
+        pieces.push_back(
+            recall::ContextPiece{recall::display_path(missing), kind, std::string(), "no such file"});
       }
     }
   }
-  // memorybox, tiers, curated
   // MemoryBox's tier 1, in its profile's order
   std::vector<const RecallFile*> tier_one;
   for (const RecallFile& f : recall.files) {
@@ -299,6 +301,14 @@ void run_context_of(const CommandRequest& inv, const Recall& recall, std::uint64
     reply.findings.push_back(finding_from(pieces.status()));
     return;
   }
+  // A piece is offered as its file holds it; one that is not UTF-8 is said (search's warning).
+  for (const recall::ContextPiece& piece : *pieces) {
+    if (const std::optional<std::size_t> bad = find_invalid_utf8(piece.text)) {
+      reply.findings.push_back(make_finding(
+          "MK-UTF8-001", Severity::warning, piece.source,
+          shown_text(piece.source) + ": invalid UTF-8 at byte " + std::to_string(*bad)));
+    }
+  }
   const recall::Context context = recall::compile_context(*pieces, budget);
   nlohmann::json items = nlohmann::json::array();
   std::size_t in = 0;
@@ -346,8 +356,9 @@ void run_context(const CommandRequest& inv, const CommandEnvironment& env, Comma
     reply.findings.push_back(finding_from(budget.status()));
     return;
   }
-  const std::unique_ptr<Recall> recall = open_recall(
-      option(inv, "--root").value_or(env.current_directory), "--root", "docs/memory", reply);
+  const std::unique_ptr<Recall> recall =
+      open_recall(option(inv, "--root").value_or(env.current_directory), "--root", "docs/memory",
+                  /*indexed=*/option(inv, "--query").has_value(), reply);
   if (recall) run_context_of(inv, *recall, *budget, reply);
 }
 
@@ -361,8 +372,8 @@ void run_custodian_read(const CommandRequest& inv, const CommandEnvironment& env
   }
   const std::unique_ptr<Recall> recall =
       open_recall(option(inv, "--project-root").value_or(env.current_directory), "--project-root",
-                  option(inv, "--memory-dir").value_or("docs/memory"), reply,
-                  recall::Layout::custodian);
+                  option(inv, "--memory-dir").value_or("docs/memory"),
+                  /*indexed=*/option(inv, "--query").has_value(), reply, recall::Layout::custodian);
   if (recall) run_context_of(inv, *recall, *budget, reply);
 }
 

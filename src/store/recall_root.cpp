@@ -11,6 +11,11 @@ namespace {
 
 using recall::Layout;
 
+// `a` and `b` joined with '/', either of them possibly empty.
+std::string join(const std::string& a, const std::string& b) {
+  return a.empty() ? b : b.empty() ? a : a + "/" + b;
+}
+
 class RecallReader {
  public:
   RecallReader(FileSystem& fs, std::string root) : fs_(fs), root_(std::move(root)) {}
@@ -24,16 +29,16 @@ class RecallReader {
   // order of paths, as sources of `layout` whose root is `base`. Dot-folders (.memkit, .git) are
   // not memory.
   void walk(Layout layout, const std::string& base, const std::string& folder) {
-    const std::string here = base.empty() ? folder : folder.empty() ? base : base + "/" + folder;
-    const Result<std::vector<std::string>> names = fs_.list_directory(root_ + "/" + here);
+    const Result<std::vector<std::string>> names =
+        fs_.list_directory(root_ + "/" + join(base, folder));
     if (!names) {
       add(layout, base, folder, unreadable(names.status()));
       return;
     }
     for (const std::string& name : *names) {
       if (name.starts_with('.')) continue;
-      const std::string path = folder.empty() ? name : folder + "/" + name;
-      const NodeType t = type(base.empty() ? path : base + "/" + path);
+      const std::string path = join(folder, name);
+      const NodeType t = type(join(base, path));
       if (t == NodeType::directory) {
         walk(layout, base, path);
       } else if (t == NodeType::file) {
@@ -46,9 +51,8 @@ class RecallReader {
     }
   }
 
-  void read(Layout layout, const std::string& base, const std::string& path, int tier = 0) {
-    const std::string relative = base.empty() ? path : base + "/" + path;
-    Result<std::string> bytes = fs_.read_file(root_ + "/" + relative);
+  void read(Layout layout, const std::string& base, const std::string& path) {
+    Result<std::string> bytes = fs_.read_file(root_ + "/" + join(base, path));
     FileSnapshot file;
     if (bytes) {
       file.state = EntryState::file;
@@ -56,7 +60,7 @@ class RecallReader {
     } else {
       file = unreadable(bytes.status());
     }
-    add(layout, base, path, std::move(file), tier);
+    add(layout, base, path, std::move(file));
   }
 
   // A file the caller read (or found missing), as a source of `layout`.
