@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -139,9 +140,19 @@ class Index {
   [[nodiscard]] std::size_t count(const Query& query) const;
 
  private:
+  friend std::vector<Hit> search(std::span<const Index* const>, const Query&, std::size_t);
+  friend std::size_t count(std::span<const Index* const>, const Query&);
   struct Data;
   std::unique_ptr<Data> data_;
 };
+
+// Indexes searched as one (an index kept in parts, as a store keeps one part per group of files):
+// documents numbered across the parts in order (the first part's from 0, the next part's after
+// them), and BM25's statistics those of every part together, so the hits are, to the bit, those
+// of one index that was given every part's documents in that order.
+[[nodiscard]] std::vector<Hit> search(std::span<const Index* const> parts, const Query& query,
+                                      std::size_t limit);
+[[nodiscard]] std::size_t count(std::span<const Index* const> parts, const Query& query);
 
 // A short passage of `text` around the query's first match, at most `max_terms` terms long, each
 // matching term wrapped in `[` and `]`; the passage starts and ends on term boundaries, with "…"

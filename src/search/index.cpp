@@ -49,6 +49,19 @@ double term_score(double idf, double tf, std::uint32_t length, double average) {
   return idf * tf * (kK1 + 1) / (tf + norm);
 }
 
+// FTS5's idf of a unit that `holding` of `n` documents hold, floored for one in most of them.
+double idf_of(double n, double holding) {
+  const double value = std::log((n - holding + 0.5) / (holding + 0.5));
+  return value > 0 ? value : 1e-6;
+}
+
+// What BM25 reads of the whole collection: its documents and their average length in terms. With
+// an index in parts, those of every part together.
+struct Scale {
+  double documents = 0;
+  double average = 0;
+};
+
 // A facet's number ("0.85"); -1 for text that is none, so it passes no minimum.
 double number(std::string_view text) {
   double value = -1;
@@ -423,21 +436,17 @@ struct Index::Data {
     return {};
   }
 
-  // The best `limit` documents for one term: its blocks in the order of their bounds, stopping at
+  // The best documents for one term into `best` (numbered from `base`): its blocks in the order of their bounds, stopping at
   // the first whose bound is below the k-th best score so far (an equal one may hold a tie that
   // an earlier document wins).
-  std::vector<Hit> top_of_term(std::string_view term, std::size_t limit) const {
+  void top_of_term(std::string_view term, double idf, const Scale& scale, Best& best,
+                   std::size_t base) const {
     const std::optional<std::uint32_t> id = id_of(term);
-    if (!id) return {};
+    if (!id) return;
     const std::span<const Posting> list = this->list(*id);
     const std::span<const BlockBound> blocks = this->blocks(*id);
-    const auto n = static_cast<double>(documents());
-    const double holding = static_cast<double>(list.size());
-    const double raw_idf = std::log((n - holding + 0.5) / (holding + 0.5));
-    const double idf = raw_idf > 0 ? raw_idf : 1e-6;
-    const double average = static_cast<double>(total_terms) / n;
     const auto score = [&](double tf, std::uint32_t length) {
-      return term_score(idf, tf, length, average);
+      return term_score(idf, tf, length, scale.average);
     };
     std::vector<std::pair<double, std::size_t>> order;  // (bound, block)
     order.reserve(blocks.size());
@@ -446,7 +455,6 @@ struct Index::Data {
     }
     std::sort(order.begin(), order.end(),
               [](const auto& x, const auto& y) { return x.first != y.first ? x.first > y.first : x.second < y.second; });
-    Best best(limit);
     for (const auto& [bound, b] : order) {
       // A hair of slack: a posting below the bound in exact arithmetic stays below it rounded.
       if (const std::optional<double> floor = best.threshold(); floor && bound * (1 + 1e-12) < *floor) {
@@ -454,20 +462,19 @@ struct Index::Data {
       }
       const std::size_t end = std::min(list.size(), (b + 1) * kBlock);
       for (std::size_t i = b * kBlock; i < end; ++i) {
-        best.offer({list[i].document, score(list[i].count, length(list[i].document))});
+        best.offer({base + list[i].document, score(list[i].count, length(list[i].document))});
       }
     }
-    return std::move(best).sorted();
   }
 
-  // The best `limit` documents for terms ORed (MaxScore): the terms in ascending order of their
+  // The best documents for terms ORed into `best` (MaxScore): the terms in ascending order of their
   // best possible score; those whose bounds together cannot reach the k-th best score so far only
   // add to a candidate that the others found, probed by a forward search, and a candidate stops
   // as soon as what is left of it cannot get in. Each leaf's contribution is added in leaf order,
   // as the general path adds them, so both give the same scores to the bit.
-  std::vector<Hit> top_of_any(const std::vector<const Node*>& leaves, std::size_t limit) const {
-    const auto n = static_cast<double>(documents());
-    const double average = static_cast<double>(total_terms) / n;
+  void top_of_any(const std::vector<const Node*>& leaves, const std::vector<double>& idf,
+                  const Scale& scale, Best& best, std::size_t base) const {
+    const double average = scale.average;
     struct Leaf {
       std::span<const Posting> list;
       double idf = 0;
@@ -481,9 +488,7 @@ struct Index::Data {
       leaf.index = i;
       const std::optional<std::uint32_t> id = id_of(leaves[i]->terms[0]);
       if (id) leaf.list = list(*id);
-      const double holding = static_cast<double>(leaf.list.size());
-      const double raw_idf = std::log((n - holding + 0.5) / (holding + 0.5));
-      leaf.idf = raw_idf > 0 ? raw_idf : 1e-6;
+      leaf.idf = idf[i];
       if (id) {
         for (const BlockBound& b : blocks(*id)) {
           leaf.bound = std::max(leaf.bound, term_score(leaf.idf, b.most, b.shortest, average));
@@ -497,7 +502,6 @@ struct Index::Data {
     std::vector<double> below(all.size() + 1, 0);  // below[i]: the bounds of all[0..i) summed
     for (std::size_t i = 0; i < all.size(); ++i) below[i + 1] = below[i] + all[i].bound;
     const auto slack = [](double bound) { return bound * (1 + 1e-12); };
-    Best best(limit);
     std::vector<double> added(leaves.size(), 0);
     std::size_t essential = 0;  // all[essential..] find candidates
     while (true) {
@@ -543,26 +547,20 @@ struct Index::Data {
       if (out) continue;
       double score = 0;
       for (const double a : added) score += a;  // in leaf order, as the general path adds
-      best.offer({document, score});
+      best.offer({base + document, score});
     }
-    return std::move(best).sorted();
   }
 
-  // The best `limit` documents holding every one of the terms: the shortest list leads and the
+  // The best documents holding every one of the terms into `best`: the shortest list leads and the
   // others are searched forward for each of its documents (no list is copied), each match scored
   // with its contributions added in leaf order, as the general path adds them.
-  std::vector<Hit> top_of_all(const std::vector<const Node*>& leaves, std::size_t limit) const {
-    const auto n = static_cast<double>(documents());
-    const double average = static_cast<double>(total_terms) / n;
+  void top_of_all(const std::vector<const Node*>& leaves, const std::vector<double>& idf,
+                  const Scale& scale, Best& best, std::size_t base) const {
     std::vector<std::span<const Posting>> lists;
-    std::vector<double> idf;
     for (const Node* leaf : leaves) {
       const std::optional<std::uint32_t> id = id_of(leaf->terms[0]);
-      if (!id) return {};
+      if (!id) return;
       lists.push_back(list(*id));
-      const double holding = static_cast<double>(lists.back().size());
-      const double raw_idf = std::log((n - holding + 0.5) / (holding + 0.5));
-      idf.push_back(raw_idf > 0 ? raw_idf : 1e-6);
     }
     std::size_t lead = 0;
     for (std::size_t i = 1; i < lists.size(); ++i) {
@@ -570,7 +568,6 @@ struct Index::Data {
     }
     std::vector<std::size_t> at(lists.size(), 0);
     std::vector<std::uint32_t> tf(lists.size(), 0);
-    Best best(limit);
     for (const Posting& p : lists[lead]) {
       bool all = true;
       for (std::size_t i = 0; i < lists.size() && all; ++i) {
@@ -584,11 +581,10 @@ struct Index::Data {
       if (!all) continue;
       double score = 0;
       for (std::size_t i = 0; i < lists.size(); ++i) {
-        score += term_score(idf[i], tf[i], length(p.document), average);
+        score += term_score(idf[i], tf[i], length(p.document), scale.average);
       }
-      best.offer({p.document, score});
+      best.offer({base + p.document, score});
     }
-    return std::move(best).sorted();
   }
 
   bool passes(std::uint32_t document, const std::vector<Filter>& filters) const {
@@ -681,70 +677,119 @@ std::size_t Index::add(std::string_view text, Facets facets) {
 std::size_t Index::size() const noexcept { return data_->documents(); }
 
 std::size_t Index::count(const Query& query) const {
-  if (query.root() == nullptr) {
-    std::size_t n = 0;
-    for (std::uint32_t d = 0; d < data_->documents(); ++d) n += data_->passes(d, query.filters()) ? 1 : 0;
-    return n;
-  }
-  const Documents found = data_->matches(*query.root());
-  return static_cast<std::size_t>(std::count_if(found.begin(), found.end(), [&](std::uint32_t d) {
-    return data_->passes(d, query.filters());
-  }));
+  const Index* self = this;
+  return search::count(std::span<const Index* const>(&self, 1), query);
 }
 
 std::vector<Hit> Index::search(const Query& query, std::size_t limit) const {
+  const Index* self = this;
+  return search::search(std::span<const Index* const>(&self, 1), query, limit);
+}
+
+std::size_t count(std::span<const Index* const> parts, const Query& query) {
+  std::size_t n = 0;
+  for (const Index* part : parts) {
+    const Index::Data& d = *part->data_;
+    if (query.root() == nullptr) {
+      for (std::uint32_t doc = 0; doc < d.documents(); ++doc) n += d.passes(doc, query.filters()) ? 1 : 0;
+      continue;
+    }
+    const Documents found = d.matches(*query.root());
+    n += static_cast<std::size_t>(std::count_if(found.begin(), found.end(), [&](std::uint32_t doc) {
+      return d.passes(doc, query.filters());
+    }));
+  }
+  return n;
+}
+
+std::vector<Hit> search(std::span<const Index* const> parts, const Query& query,
+                        std::size_t limit) {
+  Scale scale;
+  std::uint64_t total_terms = 0;
+  for (const Index* part : parts) {
+    scale.documents += static_cast<double>(part->data_->documents());
+    total_terms += part->data_->total_terms;
+  }
+  if (scale.documents == 0 || limit == 0) return {};
+  scale.average = static_cast<double>(total_terms) / scale.documents;
   std::vector<Hit> hits;
-  const std::size_t n = data_->documents();
-  if (n == 0 || limit == 0) return hits;
+  std::size_t base = 0;  // the number of the part's first document
   if (query.root() == nullptr) {  // filters only: every passing document, in order, unscored
-    for (std::uint32_t d = 0; d < n && hits.size() < limit; ++d) {
-      if (data_->passes(d, query.filters())) hits.push_back({d, 0.0});
+    for (const Index* part : parts) {
+      const Index::Data& d = *part->data_;
+      for (std::uint32_t doc = 0; doc < d.documents() && hits.size() < limit; ++doc) {
+        if (d.passes(doc, query.filters())) hits.push_back({base + doc, 0.0});
+      }
+      base += d.documents();
     }
     return hits;
   }
-  if (query.root()->kind == Node::Kind::term && query.filters().empty()) {
-    return data_->top_of_term(query.root()->terms[0], limit);
-  }
   std::vector<const Node*> leaves;
   scoring_leaves(*query.root(), leaves);
-  if (query.root()->kind == Node::Kind::any_of && query.filters().empty() &&
-      std::all_of(query.root()->children.begin(), query.root()->children.end(),
-                  [](const Node& child) { return child.kind == Node::Kind::term; })) {
-    return data_->top_of_any(leaves, limit);
-  }
-  if (query.root()->kind == Node::Kind::all_of && query.filters().empty() &&
-      std::all_of(query.root()->children.begin(), query.root()->children.end(),
-                  [](const Node& child) { return child.kind == Node::Kind::term; })) {
-    return data_->top_of_all(leaves, limit);
-  }
-  std::vector<Frequencies> frequencies;
-  frequencies.reserve(leaves.size());  // Known points into it
-  std::vector<double> idf;
-  Data::Known known;
-  for (const Node* leaf : leaves) {
-    frequencies.push_back(data_->frequencies(*leaf));
-    known.emplace_back(leaf, &frequencies.back());
-    const double holding = static_cast<double>(frequencies.back().size());
-    const double value = std::log((static_cast<double>(n) - holding + 0.5) / (holding + 0.5));
-    idf.push_back(value > 0 ? value : 1e-6);  // FTS5's floor for a term in most documents
-  }
-  const Documents found = data_->matches(*query.root(), known);
-  Best best(limit);  // not every match sorted
-  const double average = static_cast<double>(data_->total_terms) / static_cast<double>(n);
-  std::vector<std::size_t> cursor(leaves.size(), 0);  // `found` is sorted: each leaf only advances
-  for (const std::uint32_t d : found) {
-    if (!data_->passes(d, query.filters())) continue;
-    const double length = average > 0 ? static_cast<double>(data_->length(d)) / average : 0;
-    const double norm = kK1 * (1 - kB + kB * length);
-    double score = 0;
-    for (std::size_t i = 0; i < leaves.size(); ++i) {
-      const Frequencies& f = frequencies[i];
-      while (cursor[i] < f.size() && f[cursor[i]].first < d) ++cursor[i];
-      if (cursor[i] == f.size() || f[cursor[i]].first != d) continue;
-      const double tf = f[cursor[i]].second;
-      score += idf[i] * tf * (kK1 + 1) / (tf + norm);
+  const auto terms_only = [&query](Node::Kind kind) {
+    return query.root()->kind == kind && query.filters().empty() &&
+           std::all_of(query.root()->children.begin(), query.root()->children.end(),
+                       [](const Node& child) { return child.kind == Node::Kind::term; });
+  };
+  const bool one_term = query.root()->kind == Node::Kind::term && query.filters().empty();
+  Best best(limit);  // not every match sorted; one for every part, so each prunes the next
+  if (one_term || terms_only(Node::Kind::any_of) || terms_only(Node::Kind::all_of)) {
+    // Each term's idf from the lists of every part.
+    std::vector<double> idf;
+    for (const Node* leaf : leaves) {
+      double holding = 0;
+      for (const Index* part : parts) {
+        const std::optional<std::span<const Posting>> list = part->data_->list_of(leaf->terms[0]);
+        holding += list ? static_cast<double>(list->size()) : 0;
+      }
+      idf.push_back(idf_of(scale.documents, holding));
     }
-    best.offer({d, score});
+    for (const Index* part : parts) {
+      const Index::Data& d = *part->data_;
+      if (one_term) {
+        d.top_of_term(leaves[0]->terms[0], idf[0], scale, best, base);
+      } else if (query.root()->kind == Node::Kind::any_of) {
+        d.top_of_any(leaves, idf, scale, best, base);
+      } else {
+        d.top_of_all(leaves, idf, scale, best, base);
+      }
+      base += d.documents();
+    }
+    return std::move(best).sorted();
+  }
+  // Every part's occurrences of every leaf first: a leaf's idf counts the documents of them all.
+  std::vector<std::vector<Frequencies>> frequencies(parts.size());  // by part, then leaf
+  std::vector<double> holding(leaves.size(), 0);
+  for (std::size_t p = 0; p < parts.size(); ++p) {
+    frequencies[p].reserve(leaves.size());  // Known points into it
+    for (std::size_t i = 0; i < leaves.size(); ++i) {
+      frequencies[p].push_back(parts[p]->data_->frequencies(*leaves[i]));
+      holding[i] += static_cast<double>(frequencies[p].back().size());
+    }
+  }
+  std::vector<double> idf;
+  for (const double h : holding) idf.push_back(idf_of(scale.documents, h));
+  for (std::size_t p = 0; p < parts.size(); ++p) {
+    const Index::Data& d = *parts[p]->data_;
+    Index::Data::Known known;
+    for (std::size_t i = 0; i < leaves.size(); ++i) known.emplace_back(leaves[i], &frequencies[p][i]);
+    const Documents found = d.matches(*query.root(), known);
+    std::vector<std::size_t> cursor(leaves.size(), 0);  // `found` is sorted: each leaf only advances
+    for (const std::uint32_t doc : found) {
+      if (!d.passes(doc, query.filters())) continue;
+      const double length = static_cast<double>(d.length(doc)) / scale.average;
+      const double norm = kK1 * (1 - kB + kB * length);
+      double score = 0;
+      for (std::size_t i = 0; i < leaves.size(); ++i) {
+        const Frequencies& f = frequencies[p][i];
+        while (cursor[i] < f.size() && f[cursor[i]].first < doc) ++cursor[i];
+        if (cursor[i] == f.size() || f[cursor[i]].first != doc) continue;
+        const double tf = f[cursor[i]].second;
+        score += idf[i] * tf * (kK1 + 1) / (tf + norm);
+      }
+      best.offer({base + doc, score});
+    }
+    base += d.documents();
   }
   return std::move(best).sorted();
 }

@@ -333,3 +333,47 @@ TEST_CASE("search index bytes: torn, damaged or foreign bytes are an error, neve
   CHECK(Index::open(std::string_view(*kept).substr(1), kept).status().message() ==
         "index: the bytes are not aligned to 8");
 }
+
+TEST_CASE("search index in parts: the hits of one index holding every part's documents") {
+  // 2,000 generated documents, once in one index and once cut at random into parts (some of them
+  // opened from bytes, one of them empty): every query gives the same hits, scores equal to the
+  // bit, numbered across the parts, and the same count. Each query path is crossed: one term
+  // (block-max), terms ORed (MaxScore), ANDed, phrases, prefixes, NOT, filters.
+  std::uint64_t seed = 7;
+  const auto next = [&](std::size_t n) {
+    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<std::size_t>((seed >> 33) % n);
+  };
+  const std::vector<std::string> words = {"alpha", "beta", "gamma", "delta", "café", "cache_dir"};
+  std::vector<std::pair<std::string, memkit::search::Facets>> documents;
+  for (int d = 0; d < 2000; ++d) {
+    std::string text;
+    for (std::size_t w = 0, n = 1 + next(30); w < n; ++w) text += words[next(next(6) + 1)] + " ";
+    documents.push_back({text, {{"layout", d % 3 == 0 ? "tiers" : "curated"}}});
+  }
+  Index whole;
+  for (const auto& [text, facets] : documents) whole.add(text, facets);
+  for (int round = 0; round < 4; ++round) {
+    std::vector<Index> parts(1);
+    for (const auto& [text, facets] : documents) {
+      if (next(round == 0 ? 2 : 300) == 0) parts.emplace_back();
+      parts.back().add(text, facets);
+    }
+    parts.emplace_back();  // an empty part changes nothing
+    for (std::size_t i = 0; i < parts.size(); i += 2) parts[i] = *open_bytes(parts[i].serialize());
+    std::vector<const Index*> views;
+    for (const Index& part : parts) views.push_back(&part);
+    std::vector<std::string> all = queries();
+    all.insert(all.end(), {"alpha OR beta OR gamma", "delta gamma", "alpha layout:curated",
+                           "cache OR caf* OR delta"});
+    for (const std::string& text : all) {
+      const auto q = parse_query(text);
+      REQUIRE(q);
+      for (const std::size_t limit : {1, 10, 2000}) {
+        CHECK_MESSAGE(memkit::search::search(views, *q, limit) == whole.search(*q, limit),
+                      text << " in " << parts.size() << " parts, top " << limit);
+      }
+      CHECK(memkit::search::count(views, *q) == whole.count(*q));
+    }
+  }
+}
