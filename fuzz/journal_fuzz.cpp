@@ -75,6 +75,13 @@ class MemoryFileSystem final : public memkit::FileSystem {
     if (!files.contains(path)) return Status(Errc::io, path + ": no such file");
     return std::int64_t{0};
   }
+  Result<FileStat> stat(const std::string& path) const override {
+    if (const auto it = files.find(path); it != files.end()) {
+      return FileStat{NodeType::file, it->second.size(), 0, 0, 0, 0};
+    }
+    if (directories.contains(path)) return FileStat{NodeType::directory, 0, 0, 0, 0, 0};
+    return Status(Errc::not_found, path + ": no such file");
+  }
   Status create_directory(const std::string& path) override {
     if (files.contains(path)) return Status(Errc::io, path + ": a file");
     directories.insert(path);

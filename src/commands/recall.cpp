@@ -17,6 +17,7 @@
 #include "memkit/recall.hpp"
 #include "memkit/search.hpp"
 #include "memkit/text.hpp"
+#include "store/recall_index.hpp"
 #include "store/recall_root.hpp"
 #include "text/shown_text.hpp"
 
@@ -25,11 +26,6 @@ namespace {
 
 // The most hits one search shows; more is refused, so no request can ask for unbounded output.
 constexpr std::uint64_t kMaxLimit = 10'000;
-
-struct Found {
-  const RecallFile* file = nullptr;
-  recall::Unit unit;
-};
 
 // A count argument: a non-negative decimal integer, or `fallback` when it is not given.
 Result<std::uint64_t> count_of(const CommandRequest& inv, std::string_view name,
@@ -71,53 +67,60 @@ std::string hit_text(const recall::Unit& unit, const RecallFile& file, double sc
   return out;
 }
 
-// The files of every layout under a root and, when asked, their units indexed. Files skipped are
-// warnings in `reply`.
-struct Recall {
-  std::vector<RecallFile> files;
-  search::Index index;
-  std::vector<Found> units;  // by document number
-  std::size_t searched = 0;  // the files read
-};
+// Says each file found that is not searched (a link, not a regular file, unreadable).
+void say_skipped(const std::vector<RecallFile>& files, CommandReply& reply) {
+  for (const RecallFile& file : files) {
+    if (file.file.exists()) continue;
+    const std::string why = file.file.state == EntryState::symlink ? "a symbolic link"
+                            : file.file.state == EntryState::not_a_file
+                                ? "not a regular file"
+                                : file.file.error;
+    reply.findings.push_back(make_finding("MK-IO-001", Severity::warning, file.file.path,
+                                          shown_text(file.file.path) + ": " + why +
+                                              "; not searched"));
+  }
+}
 
-// `indexed`: cut the files into units and index them (a search; a context with a query).
-// `only`: the one layout to read (custodian read, tiers search), else every layout found.
-std::unique_ptr<Recall> open_recall(const std::string& root, const std::string& option,
-                                    const std::string& custodian_dir, bool indexed,
-                                    CommandReply& reply,
-                                    std::optional<recall::Layout> only = std::nullopt) {
-  Result<std::vector<RecallFile>> files =
-      read_recall_files(posix_file_system(), root, option, custodian_dir, only);
-  if (!files) {
-    reply.findings.push_back(finding_from(files.status()));
-    return nullptr;
+// The index of the layouts under a root, up to date (store/recall_index.hpp), with the files it
+// skipped and the readers' warnings said in `reply`. `only`: the one layout to read (custodian
+// read, tiers search), else every layout found. `read_all`: every file's bytes (a context).
+std::optional<RecallIndex> open_recall(const std::string& root, const std::string& option,
+                                       const std::string& custodian_dir, bool read_all,
+                                       CommandReply& reply,
+                                       std::optional<recall::Layout> only = std::nullopt) {
+  Result<RecallIndex> index =
+      open_recall_index(posix_file_system(), root, option, custodian_dir, only, read_all);
+  if (!index) {
+    reply.findings.push_back(finding_from(index.status()));
+    return std::nullopt;
   }
-  auto recall = std::make_unique<Recall>();
-  recall->files = std::move(files).value();
-  for (const RecallFile& file : recall->files) {
-    if (!file.file.exists()) {  // said, and the search goes on
-      const std::string why = file.file.state == EntryState::symlink ? "a symbolic link"
-                              : file.file.state == EntryState::not_a_file
-                                  ? "not a regular file"
-                                  : file.file.error;
-      reply.findings.push_back(make_finding("MK-IO-001", Severity::warning, file.file.path,
-                                            shown_text(file.file.path) + ": " + why +
-                                                "; not searched"));
-      continue;
+  say_skipped(index->files(), reply);
+  for (const Finding& f : index->findings()) reply.findings.push_back(f);
+  return std::move(index).value();
+}
+
+// The hits of a query, each with its file and unit; nullopt (said in `reply`) when a file changed
+// since it was indexed.
+using Found = std::pair<const RecallFile*, recall::Unit>;
+std::optional<std::vector<std::pair<Found, double>>> hits_of(RecallIndex& index,
+                                                             const search::Query& query,
+                                                             std::size_t limit,
+                                                             CommandReply& reply) {
+  std::vector<std::pair<Found, double>> out;
+  for (const search::Hit& hit : search::search(index.parts(), query, limit)) {
+    Result<Found> found = index.unit(hit.document);
+    if (!found) {
+      reply.findings.push_back(finding_from(found.status()));
+      return std::nullopt;
     }
-    ++recall->searched;
-    if (!indexed) continue;
-    recall::FileUnits read = recall::read_units(file.source, file.file.text());
-    for (Finding& f : read.findings) reply.findings.push_back(std::move(f));
-    for (recall::Unit& unit : read.units) {
-      search::Facets facets = unit.facets;
-      facets.emplace_back("layout", std::string(recall::layout_name(file.source.layout)));
-      facets.emplace_back("file", file.file.path);
-      recall->index.add(unit.text, std::move(facets));
-      recall->units.push_back(Found{&file, std::move(unit)});
-    }
+    out.emplace_back(std::move(found).value(), hit.score);
   }
-  return recall;
+  return out;
+}
+
+std::size_t files_searched(const std::vector<RecallFile>& files) {
+  return static_cast<std::size_t>(std::count_if(
+      files.begin(), files.end(), [](const RecallFile& f) { return f.file.exists(); }));
 }
 
 }  // namespace
@@ -149,43 +152,42 @@ void run_search_in(const CommandRequest& inv, const CommandEnvironment& env, Com
     reply.findings.push_back(finding_from(limit.status()));
     return;
   }
-  const std::unique_ptr<Recall> recall =
+  std::optional<RecallIndex> index =
       open_recall(option(inv, root_option).value_or(env.current_directory), root_option,
-                  "docs/memory", /*indexed=*/true, reply, only);
-  if (!recall) return;
-
-  const std::vector<search::Hit> hits = recall->index.search(*query, *limit);
-  const std::size_t total = recall->index.count(*query);
+                  "docs/memory", /*read_all=*/false, reply, only);
+  if (!index) return;
+  const auto hits = hits_of(*index, *query, *limit, reply);
+  if (!hits) return;
+  const std::size_t total = search::count(index->parts(), *query);
+  const std::size_t searched = files_searched(index->files());
   nlohmann::json shown = nlohmann::json::array();
   std::string view;  // the human view
-  for (const search::Hit& hit : hits) {
-    const Found& found = recall->units[hit.document];
-    const std::string snippet = search::snippet(found.unit.text, *query);
+  for (const auto& [found, score] : *hits) {
+    const auto& [file, unit] = found;
+    const std::string snippet = search::snippet(unit.text, *query);
     nlohmann::json facets = nlohmann::json::object();
-    for (const auto& facet : found.unit.facets) facets[facet.first] = facet.second;
-    shown.push_back({{"layout", recall::layout_name(found.file->source.layout)},
-                     {"file", found.file->file.path},
-                     {"first_line", found.unit.first_line},
-                     {"last_line", found.unit.last_line},
-                     {"id", found.unit.id},
-                     {"kind", found.unit.kind},
-                     {"score", std::round(hit.score * 1e6) / 1e6},
+    for (const auto& facet : unit.facets) facets[facet.first] = facet.second;
+    shown.push_back({{"layout", recall::layout_name(file->source.layout)},
+                     {"file", file->file.path},
+                     {"first_line", unit.first_line},
+                     {"last_line", unit.last_line},
+                     {"id", unit.id},
+                     {"kind", unit.kind},
+                     {"score", std::round(score * 1e6) / 1e6},
                      {"facets", std::move(facets)},
                      {"snippet", snippet}});
-    if (inv.format == OutputFormat::text) {
-      view += hit_text(found.unit, *found.file, hit.score, snippet);
-    }
+    if (inv.format == OutputFormat::text) view += hit_text(unit, *file, score, snippet);
   }
   const nlohmann::json data = {{"query", query->describe()},
-                               {"files", recall->searched},
-                               {"units", recall->units.size()},
+                               {"files", searched},
+                               {"units", index->units()},
                                {"total", total},
                                {"hits", std::move(shown)}};
   reply.data = fixed(data.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
   if (inv.format == OutputFormat::text) {
-    view += std::to_string(hits.size()) + " of " + std::to_string(total) + " matching units (" +
-            std::to_string(recall->units.size()) + " units in " +
-            std::to_string(recall->searched) + " files searched)\n";
+    view += std::to_string(hits->size()) + " of " + std::to_string(total) + " matching units (" +
+            std::to_string(index->units()) + " units in " + std::to_string(searched) +
+            " files searched)\n";
     reply.text = fixed(std::move(view));
   }
 }
@@ -195,17 +197,16 @@ namespace {
 // The pieces each layout offers, in priority order: the custodian's load route for the task,
 // MemoryBox's tier 1 (in its profile's order), the three tiers' global.md and newest day log, each curated workspace's
 // digest; then the hits of the query.
-Result<std::vector<recall::ContextPiece>> context_pieces(const Recall& recall,
-                                                         const std::string& task,
-                                                         const std::optional<search::Query>& query,
-                                                         std::uint64_t limit) {
+Result<std::vector<recall::ContextPiece>> context_pieces(
+    const std::vector<RecallFile>& files, const std::string& task,
+    const std::vector<std::pair<Found, double>>& hits) {
   std::vector<recall::ContextPiece> pieces;
   const auto offer = [&pieces](const RecallFile& file, std::string kind) {
     pieces.push_back(recall::ContextPiece{file.file.path, std::move(kind),
                                           std::string(file.file.text()), std::string()});
   };
-  const auto find = [&recall](recall::Layout layout, std::string_view path) -> const RecallFile* {
-    for (const RecallFile& f : recall.files) {
+  const auto find = [&files](recall::Layout layout, std::string_view path) -> const RecallFile* {
+    for (const RecallFile& f : files) {
       if (f.source.layout == layout && f.source.path == path && f.file.exists()) return &f;
     }
     return nullptr;
@@ -230,7 +231,7 @@ Result<std::vector<recall::ContextPiece>> context_pieces(const Recall& recall,
   }
   // MemoryBox's tier 1, in its profile's order
   std::vector<const RecallFile*> tier_one;
-  for (const RecallFile& f : recall.files) {
+  for (const RecallFile& f : files) {
     if (f.file.exists() && f.source.layout == recall::Layout::memorybox && f.source.tier == 1) {
       tier_one.push_back(&f);
     }
@@ -241,7 +242,7 @@ Result<std::vector<recall::ContextPiece>> context_pieces(const Recall& recall,
   for (const RecallFile* f : tier_one) offer(*f, "tier 1");
   const RecallFile* newest_log = nullptr;
   std::map<std::string, std::vector<curated::Row>> workspaces;
-  for (const RecallFile& f : recall.files) {
+  for (const RecallFile& f : files) {
     if (!f.file.exists()) continue;
     if (f.source.layout == recall::Layout::tiers && f.source.path == "memory/global.md") {
       offer(f, "global");
@@ -266,21 +267,20 @@ Result<std::vector<recall::ContextPiece>> context_pieces(const Recall& recall,
       pieces.push_back(recall::ContextPiece{"rows/" + workspace, "digest", digest.block, ""});
     }
   }
-  if (query) {
-    for (const search::Hit& hit : recall.index.search(*query, limit)) {
-      const Found& found = recall.units[hit.document];
-      pieces.push_back(recall::ContextPiece{
-          found.file->file.path + ":" + std::to_string(found.unit.first_line) + "-" +
-              std::to_string(found.unit.last_line),
-          "hit", found.unit.text, std::string()});
-    }
+  for (const auto& [found, score] : hits) {
+    const auto& [file, unit] = found;
+    pieces.push_back(recall::ContextPiece{file->file.path + ":" + std::to_string(unit.first_line) +
+                                              "-" + std::to_string(unit.last_line),
+                                          "hit", unit.text, std::string()});
   }
   return pieces;
 }
 
-// `memkit context` and `memkit custodian read`: the pieces compiled under the budget.
-void run_context_of(const CommandRequest& inv, const Recall& recall, std::uint64_t budget,
-                    CommandReply& reply) {
+// `memkit context` and `memkit custodian read`: the pieces compiled under the budget. The files
+// are read whole and, for a --query, indexed (the index on disk brought up to date).
+void run_context_of(const CommandRequest& inv, const std::string& root, const std::string& root_option,
+                    const std::string& custodian_dir, std::optional<recall::Layout> only,
+                    std::uint64_t budget, CommandReply& reply) {
   std::optional<search::Query> query;
   if (const std::optional<std::string> text = option(inv, "--query")) {
     Result<search::Query> parsed = search::parse_query(*text);
@@ -295,8 +295,27 @@ void run_context_of(const CommandRequest& inv, const Recall& recall, std::uint64
     reply.findings.push_back(finding_from(limit.status()));
     return;
   }
+  std::optional<RecallIndex> index;
+  std::vector<RecallFile> walked;
+  std::vector<std::pair<Found, double>> hits;
+  if (query) {
+    index = open_recall(root, root_option, custodian_dir, /*read_all=*/true, reply, only);
+    if (!index) return;
+    auto found = hits_of(*index, *query, *limit, reply);
+    if (!found) return;
+    hits = std::move(found).value();
+  } else {
+    Result<std::vector<RecallFile>> files =
+        read_recall_files(posix_file_system(), root, root_option, custodian_dir, only);
+    if (!files) {
+      reply.findings.push_back(finding_from(files.status()));
+      return;
+    }
+    walked = std::move(files).value();
+    say_skipped(walked, reply);
+  }
   const Result<std::vector<recall::ContextPiece>> pieces =
-      context_pieces(recall, option(inv, "--task").value_or(""), query, *limit);
+      context_pieces(index ? index->files() : walked, option(inv, "--task").value_or(""), hits);
   if (!pieces) {
     reply.findings.push_back(finding_from(pieces.status()));
     return;
@@ -356,10 +375,8 @@ void run_context(const CommandRequest& inv, const CommandEnvironment& env, Comma
     reply.findings.push_back(finding_from(budget.status()));
     return;
   }
-  const std::unique_ptr<Recall> recall =
-      open_recall(option(inv, "--root").value_or(env.current_directory), "--root", "docs/memory",
-                  /*indexed=*/option(inv, "--query").has_value(), reply);
-  if (recall) run_context_of(inv, *recall, *budget, reply);
+  run_context_of(inv, option(inv, "--root").value_or(env.current_directory), "--root",
+                 "docs/memory", std::nullopt, *budget, reply);
 }
 
 void run_custodian_read(const CommandRequest& inv, const CommandEnvironment& env,
@@ -370,11 +387,9 @@ void run_custodian_read(const CommandRequest& inv, const CommandEnvironment& env
     reply.findings.push_back(finding_from(budget.status()));
     return;
   }
-  const std::unique_ptr<Recall> recall =
-      open_recall(option(inv, "--project-root").value_or(env.current_directory), "--project-root",
-                  option(inv, "--memory-dir").value_or("docs/memory"),
-                  /*indexed=*/option(inv, "--query").has_value(), reply, recall::Layout::custodian);
-  if (recall) run_context_of(inv, *recall, *budget, reply);
+  run_context_of(inv, option(inv, "--project-root").value_or(env.current_directory),
+                 "--project-root", option(inv, "--memory-dir").value_or("docs/memory"),
+                 recall::Layout::custodian, *budget, reply);
 }
 
 }  // namespace memkit::commands_detail

@@ -17,6 +17,24 @@ namespace memkit {
 
 enum class NodeType : std::uint8_t { none, file, directory, symlink, other };
 
+// What says that a file changed without reading it: its size, its times (nanoseconds since the
+// Unix epoch) and which file it is. A derived index keeps it per source file (store/recall_index).
+struct FileStat {
+  NodeType type = NodeType::none;
+  std::uint64_t size = 0;
+  std::int64_t modified_ns = 0;
+  std::int64_t changed_ns = 0;  // the inode's change time: a rename or a copy back moves it
+  std::uint64_t device = 0;
+  std::uint64_t inode = 0;
+  friend bool operator==(const FileStat&, const FileStat&) = default;
+};
+
+// Bytes a file holds, kept alive by `owner` (a read-only mapping of the file, or a copy).
+struct MappedFile {
+  std::string_view bytes;
+  std::shared_ptr<const void> owner;
+};
+
 // Releases its lock when destroyed (or when the process dies: the lock is an OS advisory lock).
 class LockHandle {
  public:
@@ -43,6 +61,18 @@ class FileSystem {
   // An existing file's modification time, in milliseconds since the Unix epoch (not following a
   // final link).
   [[nodiscard]] virtual Result<std::int64_t> modified_millis(const std::string& path) const = 0;
+  // What is at `path` and its FileStat, without following a final link; Errc::not_found when
+  // nothing is.
+  [[nodiscard]] virtual Result<FileStat> stat(const std::string& path) const = 0;
+  // A regular file's bytes, mapped read-only where the system can (a file that changes while
+  // mapped may show the change: callers check what they read); refuses a final link. This one
+  // reads the file whole.
+  [[nodiscard]] virtual Result<MappedFile> map_file(const std::string& path) const {
+    Result<std::string> bytes = read_file(path);
+    if (!bytes) return bytes.status();
+    auto kept = std::make_shared<const std::string>(std::move(bytes).value());
+    return MappedFile{*kept, kept};
+  }
 
   // Creates one directory; succeeds when it already exists as a directory.
   [[nodiscard]] virtual Status create_directory(const std::string& path) = 0;

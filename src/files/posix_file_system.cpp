@@ -2,6 +2,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -135,6 +136,38 @@ class PosixFileSystem final : public FileSystem {
     struct stat st {};
     if (::lstat(path.c_str(), &st) != 0) return io_error(path, errno);
     return static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000 + st.st_mtim.tv_nsec / 1000000;
+  }
+
+  Result<FileStat> stat(const std::string& path) const override {
+    struct stat st {};
+    if (::lstat(path.c_str(), &st) != 0) return io_error(path, errno);
+    FileStat out;
+    out.type = S_ISREG(st.st_mode)   ? NodeType::file
+               : S_ISDIR(st.st_mode) ? NodeType::directory
+               : S_ISLNK(st.st_mode) ? NodeType::symlink
+                                     : NodeType::other;
+    out.size = static_cast<std::uint64_t>(st.st_size);
+    out.modified_ns = static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec;
+    out.changed_ns = static_cast<std::int64_t>(st.st_ctim.tv_sec) * 1'000'000'000 + st.st_ctim.tv_nsec;
+    out.device = static_cast<std::uint64_t>(st.st_dev);
+    out.inode = static_cast<std::uint64_t>(st.st_ino);
+    return out;
+  }
+
+  Result<MappedFile> map_file(const std::string& path) const override {
+    FdCloser fd(open_regular(path, O_RDONLY));
+    if (fd.get() < 0) return errno == ENXIO ? not_regular(path) : io_error(path, errno);
+    struct stat st {};
+    if (::fstat(fd.get(), &st) != 0) return io_error(path, errno);
+    if (!S_ISREG(st.st_mode)) return not_regular(path);
+    const auto size = static_cast<std::size_t>(st.st_size);
+    if (size == 0) return MappedFile{std::string_view(), nullptr};
+    void* at = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd.get(), 0);
+    if (at == MAP_FAILED) return FileSystem::map_file(path);  // a file system that cannot map
+    std::shared_ptr<const void> owner(at, [size](const void* p) {
+      ::munmap(const_cast<void*>(p), size);  // NOLINT: munmap takes a non-const pointer
+    });
+    return MappedFile{std::string_view(static_cast<const char*>(at), size), std::move(owner)};
   }
 
   Status create_directory(const std::string& path) override {

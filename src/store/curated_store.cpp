@@ -4,6 +4,7 @@
 
 #include "store/commit_order.hpp"
 #include "store/read_entry.hpp"
+#include "store/recall_index.hpp"
 #include "store/state_lock.hpp"
 
 namespace memkit {
@@ -162,6 +163,7 @@ Result<std::vector<std::string>> CuratedStore::apply(const Plan& plan, const Clo
   Result<std::vector<std::string>> written = apply_plan(
       *fs_, ApplyPaths{root_, absolute(".memkit")}, plan, now, new_transaction_id(), false);
   if (!written) return relative(written.status());
+  refresh_recall_indexes(*fs_, root_);  // what the plan removed leaves them
   return written;
 }
 

@@ -18,7 +18,8 @@ std::string join(const std::string& a, const std::string& b) {
 
 class RecallReader {
  public:
-  RecallReader(FileSystem& fs, std::string root) : fs_(fs), root_(std::move(root)) {}
+  RecallReader(FileSystem& fs, std::string root, bool read_bytes)
+      : fs_(fs), root_(std::move(root)), read_bytes_(read_bytes) {}
 
   [[nodiscard]] NodeType type(const std::string& relative) const {
     const Result<NodeType> t = fs_.node_type(root_ + "/" + relative);
@@ -52,8 +53,19 @@ class RecallReader {
   }
 
   void read(Layout layout, const std::string& base, const std::string& path) {
-    Result<std::string> bytes = fs_.read_file(root_ + "/" + join(base, path));
     FileSnapshot file;
+    const Result<FileStat> stat = fs_.stat(root_ + "/" + join(base, path));
+    if (!stat) {
+      add(layout, base, path, unreadable(stat.status()));
+      return;
+    }
+    if (!read_bytes_) {
+      file.state = EntryState::file;
+      add(layout, base, path, std::move(file));
+      files_.back().stat = *stat;
+      return;
+    }
+    Result<std::string> bytes = fs_.read_file(root_ + "/" + join(base, path));
     if (bytes) {
       file.state = EntryState::file;
       file.bytes = std::make_shared<const std::string>(std::move(bytes).value());
@@ -61,6 +73,7 @@ class RecallReader {
       file = unreadable(bytes.status());
     }
     add(layout, base, path, std::move(file));
+    files_.back().stat = *stat;
   }
 
   // A file the caller read (or found missing), as a source of `layout`.
@@ -76,6 +89,8 @@ class RecallReader {
     found.file = std::move(file);
     files_.push_back(std::move(found));
   }
+
+  RecallFile& last() { return files_.back(); }
 
   std::vector<RecallFile> take() {
     std::sort(files_.begin(), files_.end(),
@@ -95,6 +110,7 @@ class RecallReader {
 
   FileSystem& fs_;
   std::string root_;
+  bool read_bytes_;
   std::vector<RecallFile> files_;
 };
 
@@ -103,7 +119,8 @@ class RecallReader {
 Result<std::vector<RecallFile>> read_recall_files(FileSystem& fs, std::string root,
                                                   const std::string& option,
                                                   const std::string& custodian_dir,
-                                                  std::optional<recall::Layout> only) {
+                                                  std::optional<recall::Layout> only,
+                                                  bool read_bytes) {
   if (root.empty()) return Status(Errc::invalid_argument, option + ": empty path");
   while (root.size() > 1 && root.back() == '/') root.pop_back();
   const Result<NodeType> type = fs.node_type(root + "/.");
@@ -113,7 +130,7 @@ Result<std::vector<RecallFile>> read_recall_files(FileSystem& fs, std::string ro
     return Status(Errc::invalid_argument, option + ": " + shown_text(root) +
                                               (exists ? ": not a directory" : ": no such directory"));
   }
-  RecallReader reader(fs, root);
+  RecallReader reader(fs, root, read_bytes);
   const auto wanted = [&only](Layout layout) { return !only || *only == layout; };
   // A layout's folder that is a link is said (a symlink entry), never followed.
   const auto linked = [&reader](Layout layout, const std::string& folder) {
@@ -142,6 +159,10 @@ Result<std::vector<RecallFile>> read_recall_files(FileSystem& fs, std::string ro
       reader.add(Layout::memorybox, "", file.path, file, memorybox::tier_of(*inputs, file.path),
                  at == order.end() ? std::nullopt
                                    : std::optional<std::size_t>(at - order.begin()));
+      if (file.exists()) {
+        const Result<FileStat> stat = fs.stat(root + "/" + file.path);
+        if (stat) reader.last().stat = *stat;
+      }
     }
   }
   const bool tiers = only == Layout::tiers || (!only && !memorybox);

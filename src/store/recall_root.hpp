@@ -18,6 +18,8 @@ namespace memkit {
 struct RecallFile {
   recall::Source source;
   FileSnapshot file;  // path: recall::display_path(source)
+  // What stat said of the file as it was found (type none when it was not a regular file).
+  FileStat stat;
   // MemoryBox: the file's place in its profile's tier 1-4 load order (memorybox.md §2); else none.
   std::optional<std::size_t> load_order;
 };
@@ -30,10 +32,12 @@ struct RecallFile {
 // socket or device an EntryState::not_a_file one, neither followed nor opened.
 // `custodian_dir` is where the custodian's memory folder is (its --memory-dir). With `only`, the
 // root is that layout's (custodian read, tiers search): its folders are read without looking for
-// the markers of the others.
+// the markers of the others. Without `read_bytes` a regular file is only stat()ed: its entry is
+// EntryState::file with no bytes (MemoryBox's files are read all the same: its tiers come from
+// them).
 [[nodiscard]] Result<std::vector<RecallFile>> read_recall_files(
     FileSystem& fs, std::string root, const std::string& option,
     const std::string& custodian_dir = "docs/memory",
-    std::optional<recall::Layout> only = std::nullopt);
+    std::optional<recall::Layout> only = std::nullopt, bool read_bytes = true);
 
 }  // namespace memkit

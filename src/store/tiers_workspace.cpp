@@ -6,6 +6,7 @@
 
 #include "store/commit_order.hpp"
 #include "store/read_entry.hpp"
+#include "store/recall_index.hpp"
 #include "store/state_lock.hpp"
 #include "store/workspace.hpp"
 #include "text/shown_text.hpp"
@@ -194,6 +195,7 @@ Result<std::vector<std::string>> TiersWorkspace::apply(const Plan& plan, const C
   Result<std::vector<std::string>> written = apply_plan(
       *fs_, ApplyPaths{root_, absolute(".memkit")}, plan, now, new_transaction_id(), false);
   if (!written) return relative(written.status());
+  refresh_recall_indexes(*fs_, root_);  // what the plan removed leaves them
   return written;
 }
 

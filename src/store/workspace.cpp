@@ -12,6 +12,7 @@
 #include "memkit/text.hpp"
 #include "memkit/version.hpp"
 #include "store/read_entry.hpp"
+#include "store/recall_index.hpp"
 #include "store/state_lock.hpp"
 #include "text/shown_text.hpp"
 
@@ -241,6 +242,7 @@ Result<std::vector<std::string>> Workspace::apply(const Plan& plan, const ClockR
       apply_plan(*fs_, ApplyPaths{absolute(memory_dir_), absolute(".memkit")}, plan, now,
                  new_transaction_id(), keep_record);
   if (!written) return relative(written.status());
+  refresh_recall_indexes(*fs_, options_.project_root);  // what the plan removed leaves them
   return written;
 }
 

@@ -124,6 +124,7 @@ class FaultyFileSystem final : public FileSystem {
   Result<std::int64_t> modified_millis(const std::string& path) const override {
     return inner_->modified_millis(path);
   }
+  Result<FileStat> stat(const std::string& path) const override { return inner_->stat(path); }
 
   Status create_directory(const std::string& path) override {
     return run(Op::create_directory, path, {}, [&] { return inner_->create_directory(path); });

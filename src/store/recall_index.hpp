@@ -1,0 +1,90 @@
+// The search index of a root, kept on disk (issue 28; docs/search.md "The index on disk"). Shell:
+// it finds the files as read_recall_files does, compares each one's stat with what the index
+// recorded, cuts and indexes again only the files that changed (with the others of their pack),
+// and replaces the index's files atomically. The index is derived: a missing, torn, damaged or
+// foreign one is rebuilt, never trusted and never an error; a root that cannot be written to is
+// searched from an index built in memory.
+//
+// Under <root>/.memkit/index/<variant>/ ("all", or the one layout a command reads):
+//   catalog      per file: its layout, tier, stat, digest, unit count and reader warnings; the packs
+//   p-<hex>.idx  one pack: the search::Index of a run of files next to each other in path order
+//   lock         taken by the one process that writes; its time is the index's "now"
+// Packs hold the files in path order, so the documents are numbered as one index built from
+// scratch would number them, and the hits are the same to the bit.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "files/file_system.hpp"
+#include "memkit/findings.hpp"
+#include "memkit/recall.hpp"
+#include "memkit/result.hpp"
+#include "memkit/search.hpp"
+#include "store/recall_root.hpp"
+
+namespace memkit {
+
+// What opening the index did, for benchmarks and tests.
+struct RecallIndexWork {
+  std::size_t packs_kept = 0;   // read from disk as they were
+  std::size_t packs_built = 0;  // cut and indexed again
+  std::size_t files_read = 0;   // read for indexing (or to check a file changed within a tick)
+  bool written = false;         // the index on disk was replaced
+};
+
+class RecallIndex {
+ public:
+  // Every file found under the root (read_recall_files), by path. Bytes are read only for the files
+  // indexed now or asked for by unit().
+  [[nodiscard]] const std::vector<RecallFile>& files() const noexcept { return files_; }
+  // The index, in parts numbered across one another (search::search).
+  [[nodiscard]] const std::vector<const search::Index*>& parts() const noexcept { return views_; }
+  [[nodiscard]] std::size_t units() const noexcept { return units_; }
+  // The reader's warnings about the files indexed (kept with the index, so said every time).
+  [[nodiscard]] const std::vector<Finding>& findings() const noexcept { return findings_; }
+  [[nodiscard]] const RecallIndexWork& work() const noexcept { return work_; }
+
+  // A document's file (into files()) and its unit, the file read (once) and cut again. Fails when
+  // the file no longer holds what was indexed (it changed while the search ran).
+  [[nodiscard]] Result<std::pair<const RecallFile*, recall::Unit>> unit(std::size_t document);
+
+ private:
+  friend Result<RecallIndex> open_recall_index(FileSystem&, const std::string&, const std::string&,
+                                               const std::string&, std::optional<recall::Layout>,
+                                               bool);
+  struct Indexed {        // a file of the index
+    std::size_t file = 0;  // into files_
+    std::size_t first_document = 0;
+    std::size_t units = 0;
+    std::array<std::uint8_t, 16> digest{};
+  };
+  FileSystem* fs_ = nullptr;
+  std::string root_;
+  std::vector<RecallFile> files_;
+  std::vector<search::Index> packs_;
+  std::vector<const search::Index*> views_;
+  std::vector<Indexed> indexed_;  // in document order
+  std::size_t units_ = 0;
+  std::vector<Finding> findings_;
+  RecallIndexWork work_;
+};
+
+// Opens the index of the layouts at `root` (arguments as read_recall_files takes them), brought up
+// to date with the files first. With `read_all`, every file's bytes are read (a context offers
+// them whole). Fails only as read_recall_files fails: a bad root.
+[[nodiscard]] Result<RecallIndex> open_recall_index(FileSystem& fs, const std::string& root,
+                                                    const std::string& option,
+                                                    const std::string& custodian_dir,
+                                                    std::optional<recall::Layout> only,
+                                                    bool read_all);
+
+// Brings every index kept under `root` (each variant a search made there) up to date with the
+// files, so that what a write removed is in no index file (deletion is real): the stores call it
+// after every apply. An index that cannot be brought up to date is removed. Best effort, silent.
+void refresh_recall_indexes(FileSystem& fs, const std::string& root);
+
+}  // namespace memkit
