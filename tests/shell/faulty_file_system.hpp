@@ -124,7 +124,14 @@ class FaultyFileSystem final : public FileSystem {
   Result<std::int64_t> modified_millis(const std::string& path) const override {
     return inner_->modified_millis(path);
   }
-  Result<FileStat> stat(const std::string& path) const override { return inner_->stat(path); }
+  // Makes stat() report no inode change time, as a file system without one (or a change within
+  // one tick of a coarse clock, the same size, the same file) would.
+  void hide_change_times() { hide_change_times_ = true; }
+  Result<FileStat> stat(const std::string& path) const override {
+    Result<FileStat> out = inner_->stat(path);
+    if (out && hide_change_times_) out->changed_ns = 0;
+    return out;
+  }
 
   Status create_directory(const std::string& path) override {
     return run(Op::create_directory, path, {}, [&] { return inner_->create_directory(path); });
@@ -222,6 +229,7 @@ class FaultyFileSystem final : public FileSystem {
   mutable bool crashed_ = false;
   std::vector<std::string> unreadable_;
   std::vector<LoggedCall> log_;
+  bool hide_change_times_ = false;
   std::vector<std::string> temporaries_;
 };
 

@@ -1,0 +1,266 @@
+// The search index on disk (store/recall_index.hpp, docs/search.md "The index on disk"): through
+// any edits it answers as an index built from the files at that moment, it re-reads only what
+// changed, what a change removed is in no index file, and a damaged index is rebuilt.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <tuple>
+
+#include "memkit/recall.hpp"
+#include "memkit/search.hpp"
+#include "faulty_file_system.hpp"
+#include "store/recall_index.hpp"
+#include "temp_dir.hpp"
+
+namespace memkit::shell_test {
+namespace {
+
+// (file, first line, score) of each hit, best first.
+using Shown = std::vector<std::tuple<std::string, std::uint32_t, double>>;
+
+// The hits of a search of the index on disk, brought up to date first.
+Shown from_disk(const std::string& root, std::string_view text, RecallIndexWork* work = nullptr,
+                FileSystem& fs = posix_file_system()) {
+  Result<RecallIndex> index =
+      open_recall_index(fs, root, "--root", "docs/memory", std::nullopt, false);
+  REQUIRE(index);
+  if (work != nullptr) *work = index->work();
+  const search::Query query = *search::parse_query(text);
+  Shown out;
+  for (const search::Hit& hit : search::search(index->parts(), query, 20)) {
+    const auto found = index->unit(hit.document);
+    REQUIRE(found);
+    out.emplace_back(found->first->file.path, found->second.first_line, hit.score);
+  }
+  return out;
+}
+
+// The same search over one index built in memory from the files as they are now.
+Shown from_files(const std::string& root, std::string_view text) {
+  Result<std::vector<RecallFile>> files = read_recall_files(posix_file_system(), root, "--root");
+  REQUIRE(files);
+  search::Index index;
+  std::vector<std::pair<std::string, std::uint32_t>> units;
+  for (const RecallFile& file : *files) {
+    if (!file.file.exists()) continue;
+    for (recall::Unit& unit : recall::read_units(file.source, file.file.text()).units) {
+      search::Facets facets = unit.facets;
+      facets.emplace_back("layout", std::string(recall::layout_name(file.source.layout)));
+      facets.emplace_back("file", file.file.path);
+      index.add(unit.text, std::move(facets));
+      units.emplace_back(file.file.path, unit.first_line);
+    }
+  }
+  Shown out;
+  for (const search::Hit& hit : index.search(*search::parse_query(text), 20)) {
+    out.emplace_back(units[hit.document].first, units[hit.document].second, hit.score);
+  }
+  return out;
+}
+
+const std::vector<std::string> kWords = {"cache", "deploy", "release", "branch", "staging",
+                                         "config", "café",  "budget",  "vendor", "queue"};
+const std::vector<std::string> kQueries = {"cache", "deploy OR staging", "release branch",
+                                           "caf*", "\"cache deploy\"", "budget NOT queue",
+                                           "config file:docs/memory/a"};
+
+// A custodian memory file of `bullets` bullets of generated words.
+std::string memory_file(std::uint64_t& seed, int bullets) {
+  const auto next = [&seed](std::size_t n) {
+    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<std::size_t>((seed >> 33) % n);
+  };
+  std::string text = "# Notes\n\n";
+  for (int b = 0; b < bullets; ++b) {
+    text += "-";
+    for (std::size_t w = 0, n = 2 + next(12); w < n; ++w) text += " " + kWords[next(next(10) + 1)];
+    text += "\n";
+  }
+  return text;
+}
+
+// Every byte of every file the index keeps.
+std::string index_bytes(const TempDir& root) {
+  std::string all;
+  for (const auto& entry : fs::recursive_directory_iterator(root.path() / ".memkit/index")) {
+    if (entry.is_regular_file()) all += read_bytes(entry.path());
+  }
+  return all;
+}
+
+// Sets every memory file's modification time `by` from now: an hour back, none of them changed
+// within the index's tick; ahead, each as new as the index.
+void age_files(const TempDir& root, std::chrono::hours by = std::chrono::hours(-1)) {
+  for (const auto& entry : fs::recursive_directory_iterator(root.path() / "docs")) {
+    if (entry.is_regular_file()) {
+      fs::last_write_time(entry.path(), fs::file_time_type::clock::now() + by);
+    }
+  }
+}
+
+// A project of 60 memory files, about 240 KB: several packs.
+void plant_project(const TempDir& root, std::uint64_t seed) {
+  for (int f = 0; f < 60; ++f) {
+    write_bytes(root.path() / "docs/memory" / ("a" + std::to_string(100 + f * 2) + ".md"),
+                memory_file(seed, 60));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("recall index: through edits, the index on disk answers as one built from the files") {
+  TempDir root;
+  std::uint64_t seed = 42;
+  plant_project(root, seed);
+  const auto next = [&seed](std::size_t n) {
+    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<std::size_t>((seed >> 33) % n);
+  };
+  for (int round = 0; round < 25; ++round) {
+    // One edit: a file rewritten, grown, removed, or a new one between two others.
+    const std::string name = "docs/memory/a" + std::to_string(100 + next(121)) + ".md";
+    const fs::path path = root.path() / name;
+    switch (next(4)) {
+      case 0:
+        write_bytes(path, memory_file(seed, 1 + static_cast<int>(next(80))));
+        break;
+      case 1:
+        if (fs::exists(path)) write_bytes(path, read_bytes(path) + "- cache queue vendor\n");
+        break;
+      case 2:
+        fs::remove(path);
+        break;
+      default:
+        write_bytes(path, memory_file(seed, 5));
+        break;
+    }
+    for (const std::string& query : kQueries) {
+      const Shown want = from_files(root.str(), query);
+      const Shown got = from_disk(root.str(), query);
+      REQUIRE_MESSAGE(got.size() == want.size(), query << " after round " << round);
+      for (std::size_t i = 0; i < got.size(); ++i) {
+        CHECK_MESSAGE(std::get<0>(got[i]) == std::get<0>(want[i]), query);
+        CHECK_MESSAGE(std::get<1>(got[i]) == std::get<1>(want[i]), query);
+        CHECK_MESSAGE(std::get<2>(got[i]) == std::get<2>(want[i]), query);  // to the bit
+      }
+    }
+  }
+}
+
+TEST_CASE("recall index: unchanged files are not read again; one changed file rebuilds its pack") {
+  TempDir root;
+  plant_project(root, 7);
+  age_files(root);
+  RecallIndexWork work;
+  (void)from_disk(root.str(), "cache", &work);
+  CHECK(work.written);
+  CHECK(work.packs_kept == 0);
+  CHECK(work.files_read == 60);
+  const std::size_t packs = work.packs_built;
+  CHECK(packs >= 3);
+
+  (void)from_disk(root.str(), "cache", &work);
+  CHECK_FALSE(work.written);
+  CHECK(work.packs_built == 0);
+  CHECK(work.packs_kept == packs);
+  CHECK(work.files_read == 0);
+
+  const fs::path one = root.path() / "docs/memory/a150.md";
+  write_bytes(one, read_bytes(one) + "- vendor queue\n");
+  (void)from_disk(root.str(), "cache", &work);
+  CHECK(work.written);
+  CHECK(work.packs_built == 1);
+  CHECK(work.packs_kept == packs - 1);
+  CHECK(work.files_read <= 60 / packs + 2);  // the changed file and the others of its pack
+}
+
+TEST_CASE("recall index: a file changed within the index's clock tick is read to tell") {
+  // A file system that keeps no change time, and files whose modification time is not older than
+  // the index (as after a change within one tick of a coarse clock): a change of the same size
+  // leaves every stat field as the catalog has it, and only the file's bytes tell.
+  TempDir root;
+  plant_project(root, 9);
+  FaultyFileSystem fs;
+  fs.hide_change_times();
+  const fs::path one = root.path() / "docs/memory/a150.md";
+  write_bytes(one, "# Notes\n\n- alpha\n");
+  age_files(root, std::chrono::hours(1));
+  const auto time = fs::last_write_time(one);
+  CHECK(from_disk(root.str(), "alpha", nullptr, fs).size() == 1);
+  write_bytes(one, "# Notes\n\n- gamma\n");  // the same size, the same file
+  fs::last_write_time(one, time);
+  RecallIndexWork work;
+  CHECK(from_disk(root.str(), "alpha", &work, fs).empty());
+  CHECK(from_disk(root.str(), "gamma", &work, fs).size() == 1);
+  CHECK(work.files_read == 60);  // each as new as the index: compared by its bytes
+  CHECK(work.packs_built == 0);
+}
+
+TEST_CASE("recall index: what a change removes is in no index file") {
+  TempDir root;
+  plant_project(root, 3);
+  const fs::path one = root.path() / "docs/memory/a150.md";
+  const std::string before = read_bytes(one);
+  write_bytes(one, before + "- zebrapassword rotates monthly\n");
+  CHECK(from_disk(root.str(), "zebrapassword").size() == 1);
+  CHECK(index_bytes(root).find("zebrapassword") != std::string::npos);
+  write_bytes(one, before);
+  CHECK(from_disk(root.str(), "zebrapassword").empty());
+  CHECK(index_bytes(root).find("zebrapassword") == std::string::npos);
+  // The file gone whole, the same.
+  write_bytes(one, before + "- zebrapassword again\n");
+  CHECK(from_disk(root.str(), "zebrapassword").size() == 1);
+  fs::remove(one);
+  CHECK(from_disk(root.str(), "zebrapassword").empty());
+  CHECK(index_bytes(root).find("zebrapassword") == std::string::npos);
+}
+
+TEST_CASE("recall index: a damaged, torn or foreign index is rebuilt, never trusted") {
+  TempDir root;
+  plant_project(root, 5);
+  const Shown want = from_files(root.str(), "deploy OR staging");
+  REQUIRE(from_disk(root.str(), "deploy OR staging") == want);
+  const fs::path dir = root.path() / ".memkit/index/all";
+  std::vector<fs::path> packs;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    if (entry.path().filename().string().starts_with("p-")) packs.push_back(entry.path());
+  }
+  REQUIRE(packs.size() >= 2);
+  SUBCASE("a pack torn") { fs::resize_file(packs[0], fs::file_size(packs[0]) / 2); }
+  SUBCASE("a pack's bytes changed, its size kept") {
+    std::string bytes = read_bytes(packs[1]);
+    for (std::size_t i = 64; i < bytes.size(); i += 97) bytes[i] = static_cast<char>(bytes[i] ^ 0x5A);
+    write_bytes(packs[1], bytes);
+  }
+  SUBCASE("a pack gone") { fs::remove(packs[0]); }
+  SUBCASE("the catalog torn") {
+    fs::resize_file(dir / "catalog", fs::file_size(dir / "catalog") - 3);
+  }
+  SUBCASE("the catalog of another memkit") {
+    std::string bytes = read_bytes(dir / "catalog");
+    bytes[24] = static_cast<char>(bytes[24] ^ 1);  // the version it names: "1.…" for "0.…"
+    write_bytes(dir / "catalog", bytes);
+  }
+  SUBCASE("the catalog garbage") { write_bytes(dir / "catalog", std::string(4096, '\x7f')); }
+  RecallIndexWork work;
+  CHECK(from_disk(root.str(), "deploy OR staging", &work) == want);
+  CHECK(work.packs_built >= 1);
+  CHECK(work.written);
+  CHECK(from_disk(root.str(), "deploy OR staging", &work) == want);
+  CHECK_FALSE(work.written);
+}
+
+TEST_CASE("recall index: a root where no index can be kept is searched from memory") {
+  TempDir root;
+  plant_project(root, 11);
+  write_bytes(root.path() / ".memkit", "not a folder\n");
+  const std::vector<std::string> tree = tree_of(root.path());
+  RecallIndexWork work;
+  CHECK(from_disk(root.str(), "release branch", &work) == from_files(root.str(), "release branch"));
+  CHECK_FALSE(work.written);
+  CHECK(tree_of(root.path()) == tree);
+  CHECK(read_bytes(root.path() / ".memkit") == "not a folder\n");
+}
+
+}  // namespace memkit::shell_test
