@@ -39,7 +39,9 @@ struct CatalogFile {
 
 struct CatalogPack {
   std::string name;              // p-<hex>.idx
-  std::uint64_t bytes = 0;       // the pack file's size
+  // The pack file's stat once written and read back: while it is the same, the file holds those
+  // bytes, and they are opened without checking every list again.
+  FileStat stat;
   std::uint64_t source_bytes = 0;  // its files' sizes summed
   std::size_t first_file = 0;    // into Catalog::files
   std::size_t files = 0;
@@ -132,8 +134,10 @@ std::string encode(const Catalog& c) {
   e.word(c.packs.size());
   for (const CatalogPack& p : c.packs) {
     e.text(p.name);
-    for (const std::uint64_t v : {p.bytes, p.source_bytes, std::uint64_t{p.first_file},
-                                  std::uint64_t{p.files}}) {
+    for (const std::uint64_t v :
+         {p.stat.size, static_cast<std::uint64_t>(p.stat.modified_ns),
+          static_cast<std::uint64_t>(p.stat.changed_ns), p.stat.device, p.stat.inode,
+          p.source_bytes, std::uint64_t{p.first_file}, std::uint64_t{p.files}}) {
       e.word(v);
     }
   }
@@ -191,13 +195,16 @@ std::optional<Catalog> decode(std::string_view bytes) {
   std::size_t next_file = 0;  // packs cover the files in order, each file once
   for (std::uint64_t i = 0; i < count; ++i) {
     CatalogPack p;
-    if (!d.text(p.name) || !d.word(p.bytes) || !d.word(p.source_bytes) || !d.number(p.first_file) ||
+    if (!d.text(p.name) || !d.word(p.stat.size) || !d.number(p.stat.modified_ns) ||
+        !d.number(p.stat.changed_ns) || !d.word(p.stat.device) || !d.word(p.stat.inode) ||
+        !d.word(p.source_bytes) || !d.number(p.first_file) ||
         !d.number(p.files) || p.first_file != next_file || p.files == 0 ||
         p.files > c.files.size() - next_file || p.name.find('/') != std::string::npos ||
         !p.name.starts_with("p-")) {
       return std::nullopt;
     }
     next_file += p.files;
+    p.stat.type = NodeType::file;
     c.packs.push_back(std::move(p));
   }
   std::string end;
@@ -375,10 +382,12 @@ Result<RecallIndex> open_recall_index(FileSystem& fs, const std::string& root_te
       if (!clean[p]) continue;
       const std::string path = inside(dir, old->packs[p].name);
       const Result<FileStat> stat = fs.stat(path);
-      if (!stat || stat->type != NodeType::file || stat->size != old->packs[p].bytes) continue;
+      if (!stat || stat->type != NodeType::file) continue;
       Result<MappedFile> mapped = fs.map_file(path);
       if (!mapped) continue;
-      Result<search::Index> opened = search::Index::open(mapped->bytes, mapped->owner);
+      // Checked whole unless it is still the file this index wrote and read back.
+      Result<search::Index> opened =
+          search::Index::open(mapped->bytes, mapped->owner, *stat != old->packs[p].stat);
       if (opened && opened->size() == [&] {
             std::uint64_t units = 0;
             for (std::size_t k = 0; k < old->packs[p].files; ++k) {
@@ -492,8 +501,12 @@ Result<RecallIndex> open_recall_index(FileSystem& fs, const std::string& root_te
       }
       name += ".idx";
       fresh.packs[p].name = name;
-      fresh.packs[p].bytes = bytes.size();
       ok = write_file_atomically(fs, inside(dir, name), bytes, false).ok();
+      if (ok) {
+        const Result<FileStat> written = fs.stat(inside(dir, name));
+        ok = written && written->size == bytes.size();
+        if (ok) fresh.packs[p].stat = *written;
+      }
     }
     if (ok && write_file_atomically(fs, inside(dir, "catalog"), encode(fresh), false).ok()) {
       index.work_.written = true;
