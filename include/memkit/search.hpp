@@ -121,6 +121,10 @@ class Index {
   // Adds a document; its number is the count of documents added before it. On an opened index
   // this first copies what it reads in place.
   std::size_t add(std::string_view text, Facets facets = {});
+  // Adds documents [first, first + count) of `from` (built or opened) after this index's own,
+  // with their terms, positions, lengths and facets: every query then answers as if their texts
+  // had been add()ed, without the texts (a store copies the unchanged files of a pack this way).
+  void append(const Index& from, std::size_t first, std::size_t count);
 
   // The index as bytes that open() reads in place: a header, then the terms in order with their
   // posting lists, block bounds, positions, document lengths and facets (little-endian, each

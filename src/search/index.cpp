@@ -185,6 +185,7 @@ struct Index::Data {
   std::vector<std::uint32_t> positions;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> scratch;  // (term, position) of one add()
   std::vector<Term> analysed;                                    // the terms of one add()
+  std::vector<std::uint32_t> occurrences;                        // one term's positions in it
   std::vector<std::uint32_t> lengths;  // terms per document
   std::vector<Facets> facets;
   std::uint64_t total_terms = 0;
@@ -219,20 +220,61 @@ struct Index::Data {
     }
     positions.assign(o.positions.begin(), o.positions.end());
     lengths.assign(o.lengths.begin(), o.lengths.end());
-    for (std::size_t doc = 0; doc < lengths.size(); ++doc) {
-      Facets mine;
-      std::string_view rest = o.facets.substr(o.facet_at[doc], o.facet_at[doc + 1] - o.facet_at[doc]);
-      while (!rest.empty()) {
-        const std::size_t a = rest.find('\0');
-        const std::size_t b = rest.find('\0', a + 1);
-        mine.emplace_back(std::string(rest.substr(0, a)), std::string(rest.substr(a + 1, b - a - 1)));
-        rest.remove_prefix(b + 1);
-      }
-      facets.push_back(std::move(mine));
+    opened = o;  // facets_of() reads them from the bytes
+    for (std::uint32_t doc = 0; doc < lengths.size(); ++doc) facets.push_back(facets_of(doc));
+    opened.reset();
+  }
+
+  // ---- what add() and append() write --------------------------------------------------------
+
+  // The id of a term, a new one for a term not seen before.
+  std::uint32_t term_id(std::string_view term) {
+    const std::size_t hash = hash_of(term);
+    std::optional<std::uint32_t> id = ids.find(term, hash, names);
+    if (!id) {
+      id = static_cast<std::uint32_t>(by_term.size());
+      ids.insert(term, hash, *id);
+      ordered.emplace(names.emplace_back(term), *id);
+      by_term.emplace_back();
     }
+    return *id;
+  }
+
+  // A posting of the term `id` for `document` (added last), with the positions it occurs at.
+  template <typename Positions>
+  void post(std::uint32_t id, std::uint32_t document, std::uint32_t length,
+            const Positions& at) {
+    Lists& term = by_term[id];
+    const auto count = static_cast<std::uint32_t>(at.size());
+    if (term.postings.size() % kBlock == 0) {
+      term.bounds.push_back({count, length});
+    } else {
+      term.bounds.back().most = std::max(term.bounds.back().most, count);
+      term.bounds.back().shortest = std::min(term.bounds.back().shortest, length);
+    }
+    term.postings.push_back({document, static_cast<std::uint32_t>(positions.size()), count});
+    positions.insert(positions.end(), at.begin(), at.end());
   }
 
   // ---- what queries read, the same for a built index and an opened one ------------------------
+
+  std::size_t terms() const { return opened ? opened->name_at.size() - 1 : by_term.size(); }
+  std::string_view term_name(std::uint32_t id) const {
+    return opened ? name(id) : std::string_view(names[id]);
+  }
+  Facets facets_of(std::uint32_t document) const {
+    if (!opened) return facets[document];
+    Facets out;
+    std::string_view rest = opened->facets.substr(
+        opened->facet_at[document], opened->facet_at[document + 1] - opened->facet_at[document]);
+    while (!rest.empty()) {
+      const std::size_t a = rest.find('\0');
+      const std::size_t b = rest.find('\0', a + 1);
+      out.emplace_back(std::string(rest.substr(0, a)), std::string(rest.substr(a + 1, b - a - 1)));
+      rest.remove_prefix(b + 1);
+    }
+    return out;
+  }
 
   std::size_t documents() const { return opened ? opened->lengths.size() : lengths.size(); }
   std::uint32_t length(std::uint32_t document) const {
@@ -639,39 +681,50 @@ std::size_t Index::add(std::string_view text, Facets facets) {
   const std::vector<Term>& terms = d.analysed;
   d.scratch.clear();
   for (std::size_t i = 0; i < terms.size(); ++i) {
-    const std::size_t hash = hash_of(terms[i].text);
-    std::optional<std::uint32_t> id = d.ids.find(terms[i].text, hash, d.names);
-    if (!id) {
-      id = static_cast<std::uint32_t>(d.by_term.size());
-      d.ids.insert(terms[i].text, hash, *id);
-      d.ordered.emplace(d.names.emplace_back(terms[i].text), *id);
-      d.by_term.emplace_back();
-    }
-    d.scratch.emplace_back(*id, static_cast<std::uint32_t>(i));
+    d.scratch.emplace_back(d.term_id(terms[i].text), static_cast<std::uint32_t>(i));
   }
   std::sort(d.scratch.begin(), d.scratch.end());  // by term, then position
   for (std::size_t i = 0; i < d.scratch.size();) {
+    d.occurrences.clear();
     std::size_t end = i;
-    while (end < d.scratch.size() && d.scratch[end].first == d.scratch[i].first) ++end;
-    Data::Lists& term = d.by_term[d.scratch[i].first];
-    std::vector<Posting>& list = term.postings;
-    const auto count = static_cast<std::uint32_t>(end - i);
-    const auto length = static_cast<std::uint32_t>(terms.size());
-    std::vector<BlockBound>& bounds = term.bounds;
-    if (list.size() % kBlock == 0) {
-      bounds.push_back({count, length});
-    } else {
-      bounds.back().most = std::max(bounds.back().most, count);
-      bounds.back().shortest = std::min(bounds.back().shortest, length);
+    for (; end < d.scratch.size() && d.scratch[end].first == d.scratch[i].first; ++end) {
+      d.occurrences.push_back(d.scratch[end].second);
     }
-    list.push_back({document, static_cast<std::uint32_t>(d.positions.size()), count});
-    for (std::size_t k = i; k < end; ++k) d.positions.push_back(d.scratch[k].second);
+    d.post(d.scratch[i].first, document, static_cast<std::uint32_t>(terms.size()), d.occurrences);
     i = end;
   }
   d.lengths.push_back(static_cast<std::uint32_t>(terms.size()));
   d.facets.push_back(std::move(facets));
   d.total_terms += terms.size();
   return document;
+}
+
+void Index::append(const Index& from, std::size_t first, std::size_t count) {
+  Data& d = *data_;
+  if (d.opened) d.thaw();
+  const Data& f = *from.data_;
+  count = first < f.documents() ? std::min(count, f.documents() - first) : 0;
+  if (count == 0) return;
+  const auto base = static_cast<std::uint32_t>(d.lengths.size());
+  const auto begin = static_cast<std::uint32_t>(first);
+  const auto end = static_cast<std::uint32_t>(first + count);
+  for (std::uint32_t doc = begin; doc < end; ++doc) {
+    d.lengths.push_back(f.length(doc));
+    d.facets.push_back(f.facets_of(doc));
+    d.total_terms += f.length(doc);
+  }
+  const std::span<const std::uint32_t> every = f.all_positions();
+  for (std::uint32_t id = 0; id < f.terms(); ++id) {
+    const std::span<const Posting> list = f.list(id);
+    auto p = std::lower_bound(list.begin(), list.end(), begin,
+                              [](const Posting& x, std::uint32_t doc) { return x.document < doc; });
+    if (p == list.end() || p->document >= end) continue;
+    const std::uint32_t mine = d.term_id(f.term_name(id));
+    for (; p != list.end() && p->document < end; ++p) {
+      d.post(mine, base + (p->document - begin), f.length(p->document),
+             every.subspan(p->first_position, p->count));
+    }
+  }
 }
 
 std::size_t Index::size() const noexcept { return data_->documents(); }

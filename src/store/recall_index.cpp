@@ -17,9 +17,6 @@ namespace {
 
 using Digest = std::array<std::uint8_t, 16>;
 
-// A pack closes once its files hold this many bytes: a change re-reads and re-indexes at most
-// about this much besides the changed file itself.
-constexpr std::uint64_t kPackBytes = 64 * 1024;
 constexpr std::string_view kMagic = "MKRCAT01";
 constexpr std::string_view kEnd = "MKRCATND";
 
@@ -288,7 +285,8 @@ Result<std::pair<const RecallFile*, recall::Unit>> RecallIndex::unit(std::size_t
 
 Result<RecallIndex> open_recall_index(FileSystem& fs, const std::string& root_text,
                                       const std::string& option, const std::string& custodian_dir,
-                                      std::optional<recall::Layout> only, bool read_all) {
+                                      std::optional<recall::Layout> only, bool read_all,
+                                      std::uint64_t pack_bytes) {
   std::string root = root_text;
   while (root.size() > 1 && root.back() == '/') root.pop_back();
   // The lock first, its time read before any file is: a file changed after it has a time no
@@ -336,17 +334,28 @@ Result<RecallIndex> open_recall_index(FileSystem& fs, const std::string& root_te
   fresh.only = only;
   fresh.written_ns = now_ns;
 
-  // Which old packs still hold what the files hold, opened.
+  // What of the old index still holds what the files hold: each file unchanged or not, each pack
+  // clean (every file unchanged, none gone, none new among them) or not, and opened where any of
+  // its files can be copied from it.
   std::map<std::string, std::size_t> old_file;  // display path -> into old->files
   std::vector<std::size_t> pack_of;             // old file -> its pack
-  std::vector<std::optional<search::Index>> kept;  // by old pack: opened when clean
+  std::vector<std::size_t> first_of;            // old file -> its first document in its pack
+  std::vector<bool> unchanged;                  // by old file
+  std::vector<bool> clean;                      // by old pack
+  std::vector<std::optional<search::Index>> opened;  // by old pack
+  bool dissolve = false;  // too many small packs (each change leaves some): all of them copied anew
   if (old) {
     for (std::size_t p = 0; p < old->packs.size(); ++p) {
-      for (std::size_t k = 0; k < old->packs[p].files; ++k) pack_of.push_back(p);
+      std::size_t document = 0;
+      for (std::size_t k = 0; k < old->packs[p].files; ++k) {
+        pack_of.push_back(p);
+        first_of.push_back(document);
+        document += old->files[old->packs[p].first_file + k].units;
+      }
     }
     for (std::size_t i = 0; i < old->files.size(); ++i) old_file.emplace(display(old->files[i]), i);
-    std::vector<bool> clean(old->packs.size(), true);
-    std::vector<bool> seen(old->files.size(), false);
+    clean.assign(old->packs.size(), true);
+    unchanged.assign(old->files.size(), false);
     for (const std::size_t i : indexable) {
       const RecallFile& file = index.files_[i];
       const auto found = old_file.find(file.file.path);
@@ -360,7 +369,6 @@ Result<RecallIndex> open_recall_index(FileSystem& fs, const std::string& root_te
         continue;
       }
       const CatalogFile& was = old->files[found->second];
-      seen[found->second] = true;
       bool same = same_file(was, recorded(file));
       if (same && was.stat.modified_ns >= old->written_ns) {
         // Changed within the clock tick the index was written in: only the bytes can tell.
@@ -368,40 +376,44 @@ Result<RecallIndex> open_recall_index(FileSystem& fs, const std::string& root_te
         const Result<std::string> bytes = fs.read_file(inside(root, file.file.path));
         same = bytes && xxh3_128(*bytes) == was.digest;
       }
-      if (!same) clean[pack_of[found->second]] = false;
+      unchanged[found->second] = same;
     }
     for (std::size_t i = 0; i < old->files.size(); ++i) {
-      if (!seen[i]) clean[pack_of[i]] = false;  // gone, or no longer a file
+      if (!unchanged[i]) clean[pack_of[i]] = false;  // changed, gone, or no longer a file
     }
-    // Too many small packs (each change leaves one): start again.
     std::uint64_t source = 0;
     for (const CatalogPack& p : old->packs) source += p.source_bytes;
-    if (old->packs.size() > 2 * (source / kPackBytes) + 16) clean.assign(clean.size(), false);
-    kept.resize(old->packs.size());
+    dissolve = old->packs.size() > 2 * (source / pack_bytes) + 16;
+    opened.resize(old->packs.size());
     for (std::size_t p = 0; p < old->packs.size(); ++p) {
-      if (!clean[p]) continue;
-      const std::string path = inside(dir, old->packs[p].name);
+      const CatalogPack& pack = old->packs[p];
+      if (std::none_of(unchanged.begin() + static_cast<std::ptrdiff_t>(pack.first_file),
+                       unchanged.begin() + static_cast<std::ptrdiff_t>(pack.first_file + pack.files),
+                       [](bool b) { return b; })) {
+        continue;  // nothing to copy from it
+      }
+      const std::string path = inside(dir, pack.name);
       const Result<FileStat> stat = fs.stat(path);
       if (!stat || stat->type != NodeType::file) continue;
       Result<MappedFile> mapped = fs.map_file(path);
       if (!mapped) continue;
       // Checked whole unless it is still the file this index wrote and read back.
-      Result<search::Index> opened =
-          search::Index::open(mapped->bytes, mapped->owner, *stat != old->packs[p].stat);
-      if (opened && opened->size() == [&] {
-            std::uint64_t units = 0;
-            for (std::size_t k = 0; k < old->packs[p].files; ++k) {
-              units += old->files[old->packs[p].first_file + k].units;
-            }
-            return units;
-          }()) {
-        kept[p] = std::move(opened).value();
-      }
+      Result<search::Index> part =
+          search::Index::open(mapped->bytes, mapped->owner, *stat != pack.stat);
+      const std::size_t units = first_of[pack.first_file + pack.files - 1] +
+                                old->files[pack.first_file + pack.files - 1].units;
+      if (part && part->size() == units) opened[p] = std::move(part).value();
     }
   }
 
-  // The packs of the index, in path order: the clean ones kept, the rest cut and built again.
-  std::vector<std::size_t> pending;  // into files_
+  // The packs of the index, in path order: a clean pack kept as it is; the files of the others
+  // (and new ones) made into packs of about `pack_bytes`, an unchanged file's documents copied from
+  // its old pack, a changed or new file read, cut and indexed.
+  struct Pending {
+    std::size_t file = 0;  // into files_
+    std::optional<std::size_t> old;  // an unchanged file: into old->files
+  };
+  std::vector<Pending> pending;
   std::uint64_t pending_bytes = 0;
   std::vector<bool> built;  // by new pack
   const auto add_file = [&](std::size_t i, std::size_t units, const CatalogFile& f) {
@@ -410,42 +422,63 @@ Result<RecallIndex> open_recall_index(FileSystem& fs, const std::string& root_te
     for (const Finding& x : f.findings) index.findings_.push_back(x);
     fresh.files.push_back(f);
   };
+  // A changed or new file read, cut and indexed into `part`.
+  const auto index_file = [&](std::size_t i, search::Index& part) {
+    RecallFile& file = index.files_[i];
+    CatalogFile f = recorded(file);
+    // Read after its stat (MemoryBox's were read before: again), so what is indexed is never
+    // older than what the catalog says.
+    if (!file.file.bytes || file.source.layout == recall::Layout::memorybox) {
+      Result<std::string> bytes = fs.read_file(inside(root, file.file.path));
+      if (bytes) {
+        file.file.bytes = std::make_shared<const std::string>(std::move(bytes).value());
+      } else {
+        file.file.bytes = std::make_shared<const std::string>();
+        std::string why = bytes.status().message();
+        if (why.starts_with(root + "/")) why.erase(0, root.size() + 1);
+        f.findings.push_back(make_finding("MK-IO-001", Severity::warning, file.file.path,
+                                          why + "; not searched"));
+      }
+    }
+    ++index.work_.files_read;
+    f.digest = xxh3_128(file.file.text());
+    recall::FileUnits read = recall::read_units(file.source, file.file.text());
+    for (recall::Unit& unit : read.units) {
+      search::Facets facets = std::move(unit.facets);
+      facets.emplace_back("layout", std::string(recall::layout_name(file.source.layout)));
+      facets.emplace_back("file", file.file.path);
+      part.add(unit.text, std::move(facets));
+    }
+    f.units = read.units.size();
+    f.findings.insert(f.findings.end(), read.findings.begin(), read.findings.end());
+    add_file(i, f.units, f);
+  };
   const auto flush = [&] {
     if (pending.empty()) return;
     search::Index part;
     CatalogPack pack;
     pack.first_file = fresh.files.size();
     pack.files = pending.size();
-    for (const std::size_t i : pending) {
-      RecallFile& file = index.files_[i];
-      CatalogFile f = recorded(file);
-      pack.source_bytes += f.stat.size;
-      // Read after its stat (MemoryBox's were read before: again), so what is indexed is never
-      // older than what the catalog says.
-      if (!file.file.bytes || file.source.layout == recall::Layout::memorybox) {
-        Result<std::string> bytes = fs.read_file(inside(root, file.file.path));
-        if (bytes) {
-          file.file.bytes = std::make_shared<const std::string>(std::move(bytes).value());
-        } else {
-          file.file.bytes = std::make_shared<const std::string>();
-          std::string why = bytes.status().message();
-          if (why.starts_with(root + "/")) why.erase(0, root.size() + 1);
-          f.findings.push_back(make_finding("MK-IO-001", Severity::warning, file.file.path,
-                                            why + "; not searched"));
-        }
+    for (std::size_t k = 0; k < pending.size();) {
+      pack.source_bytes += index.files_[pending[k].file].stat.size;
+      if (!pending[k].old) {
+        index_file(pending[k].file, part);
+        ++k;
+        continue;
       }
-      ++index.work_.files_read;
-      f.digest = xxh3_128(file.file.text());
-      recall::FileUnits read = recall::read_units(file.source, file.file.text());
-      for (recall::Unit& unit : read.units) {
-        search::Facets facets = std::move(unit.facets);
-        facets.emplace_back("layout", std::string(recall::layout_name(file.source.layout)));
-        facets.emplace_back("file", file.file.path);
-        part.add(unit.text, std::move(facets));
+      // A run of unchanged files next to each other in one old pack: one copy.
+      const std::size_t first = *pending[k].old;
+      std::size_t last = first;
+      add_file(pending[k].file, old->files[first].units, old->files[first]);
+      for (++k; k < pending.size() && pending[k].old && *pending[k].old == last + 1 &&
+                pack_of[last + 1] == pack_of[first];
+           ++k) {
+        ++last;
+        pack.source_bytes += index.files_[pending[k].file].stat.size;
+        add_file(pending[k].file, old->files[last].units, old->files[last]);
       }
-      f.units = read.units.size();
-      f.findings.insert(f.findings.end(), read.findings.begin(), read.findings.end());
-      add_file(i, f.units, f);
+      part.append(*opened[pack_of[first]], first_of[first],
+                  first_of[last] + old->files[last].units - first_of[first]);
     }
     fresh.packs.push_back(std::move(pack));
     index.packs_.push_back(std::move(part));
@@ -458,28 +491,33 @@ Result<RecallIndex> open_recall_index(FileSystem& fs, const std::string& root_te
   for (const std::size_t i : indexable) {
     const RecallFile& file = index.files_[i];
     const auto found = old ? old_file.find(file.file.path) : old_file.end();
+    const bool copyable = found != old_file.end() && unchanged[found->second] &&
+                          opened[pack_of[found->second]].has_value();
     const std::optional<std::size_t> pack =
-        found != old_file.end() && kept[pack_of[found->second]]
-            ? std::optional<std::size_t>(pack_of[found->second])
-            : std::nullopt;
-    if (!pack) {
-      pending.push_back(i);
-      pending_bytes += file.stat.size;
-      if (pending_bytes >= kPackBytes) flush();
+        copyable ? std::optional<std::size_t>(pack_of[found->second]) : std::nullopt;
+    if (pack && pack == last_kept) {  // the rest of a pack kept
+      add_file(i, old->files[found->second].units, old->files[found->second]);
       continue;
     }
-    flush();
-    if (last_kept != pack) {  // the pack's first file: the pack, as it was
+    // At a clean pack's first file: kept as it is, unless it is small and something is pending,
+    // which it then joins.
+    const bool small = pack && old->packs[*pack].source_bytes < pack_bytes / 4;
+    if (pack && clean[*pack] && !dissolve && !(small && !pending.empty()) &&
+        found->second == old->packs[*pack].first_file) {
+      flush();
       last_kept = pack;
       CatalogPack was = old->packs[*pack];
       was.first_file = fresh.files.size();
       fresh.packs.push_back(std::move(was));
-      index.packs_.push_back(std::move(*kept[*pack]));
+      index.packs_.push_back(std::move(*opened[*pack]));
       built.push_back(false);
       ++index.work_.packs_kept;
+      add_file(i, old->files[found->second].units, old->files[found->second]);
+      continue;
     }
-    const CatalogFile& f = old->files[found->second];
-    add_file(i, f.units, f);
+    pending.push_back({i, copyable ? std::optional<std::size_t>(found->second) : std::nullopt});
+    pending_bytes += file.stat.size;
+    if (pending_bytes >= pack_bytes) flush();
   }
   flush();
   for (const search::Index& part : index.packs_) index.views_.push_back(&part);

@@ -31,8 +31,8 @@ namespace memkit {
 // What opening the index did, for benchmarks and tests.
 struct RecallIndexWork {
   std::size_t packs_kept = 0;   // read from disk as they were
-  std::size_t packs_built = 0;  // cut and indexed again
-  std::size_t files_read = 0;   // read for indexing (or to check a file changed within a tick)
+  std::size_t packs_built = 0;  // written anew: changed files cut and indexed, the rest copied
+  std::size_t files_read = 0;   // read to index (or to tell a change within the index's tick)
   bool written = false;         // the index on disk was replaced
 };
 
@@ -55,7 +55,7 @@ class RecallIndex {
  private:
   friend Result<RecallIndex> open_recall_index(FileSystem&, const std::string&, const std::string&,
                                                const std::string&, std::optional<recall::Layout>,
-                                               bool);
+                                               bool, std::uint64_t);
   struct Indexed {        // a file of the index
     std::size_t file = 0;  // into files_
     std::size_t first_document = 0;
@@ -73,6 +73,10 @@ class RecallIndex {
   RecallIndexWork work_;
 };
 
+// A pack closes once its files hold this many bytes. A change reads and indexes the changed file
+// and copies the other files of its pack from the old one; a search opens every pack.
+inline constexpr std::uint64_t kPackBytes = 1024 * 1024;
+
 // Opens the index of the layouts at `root` (arguments as read_recall_files takes them), brought up
 // to date with the files first. With `read_all`, every file's bytes are read (a context offers
 // them whole). Fails only as read_recall_files fails: a bad root.
@@ -80,7 +84,8 @@ class RecallIndex {
                                                     const std::string& option,
                                                     const std::string& custodian_dir,
                                                     std::optional<recall::Layout> only,
-                                                    bool read_all);
+                                                    bool read_all,
+                                                    std::uint64_t pack_bytes = kPackBytes);
 
 // Brings every index kept under `root` (each variant a search made there) up to date with the
 // files, so that what a write removed is in no index file (deletion is real): the stores call it

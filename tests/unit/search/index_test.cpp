@@ -377,3 +377,35 @@ TEST_CASE("search index in parts: the hits of one index holding every part's doc
     }
   }
 }
+
+TEST_CASE("search index append: documents copied from another index answer as if added") {
+  // 1,500 generated documents; the whole built by add(), and again as: the first 400 added, then
+  // 400..1,100 copied from an opened index of all of them, then the rest from a built one. Every
+  // query gives the same hits, scores to the bit, and the same count; copying past the end or
+  // nothing changes nothing.
+  const Index whole = generated(1500, 21);
+  const memkit::Result<Index> opened = open_bytes(whole.serialize());
+  REQUIRE(opened);
+  Index first = generated(400, 21);  // the same seed: the same first 400 documents
+  Index copied;
+  copied.append(first, 0, 400);
+  copied.append(*opened, 400, 700);
+  copied.append(whole, 1100, 10'000);
+  copied.append(whole, 1500, 3);
+  copied.append(whole, 0, 0);
+  REQUIRE(copied.size() == whole.size());
+  std::vector<std::string> all = queries();
+  all.insert(all.end(), {"alpha OR beta OR gamma", "delta gamma", "\"alpha beta\""});
+  for (const std::string& text : all) {
+    const auto q = parse_query(text);
+    REQUIRE(q);
+    CHECK_MESSAGE(copied.search(*q, 50) == whole.search(*q, 50), text);
+    CHECK_MESSAGE(copied.count(*q) == whole.count(*q), text);
+  }
+  // Copied into an opened index: it is thawed first, as add() does.
+  Index grown = *open_bytes(first.serialize());
+  grown.append(whole, 400, 1100);
+  for (const std::string& text : all) {
+    CHECK_MESSAGE(grown.search(*parse_query(text), 50) == whole.search(*parse_query(text), 50), text);
+  }
+}
