@@ -39,11 +39,13 @@ class RecallReader {
     for (const std::string& name : *names) {
       if (name.starts_with('.')) continue;
       const std::string path = join(folder, name);
-      const NodeType t = type(join(base, path));
+      // One stat for what it is and, for a file, what the index compares.
+      const Result<FileStat> stat = fs_.stat(root_ + "/" + join(base, path));
+      const NodeType t = stat ? stat->type : NodeType::none;
       if (t == NodeType::directory) {
         walk(layout, base, path);
       } else if (t == NodeType::file) {
-        read(layout, base, path);
+        read(layout, base, path, *stat);
       } else if (t == NodeType::symlink || t == NodeType::other) {  // never followed or opened
         FileSnapshot skipped;
         skipped.state = t == NodeType::symlink ? EntryState::symlink : EntryState::not_a_file;
@@ -52,17 +54,13 @@ class RecallReader {
     }
   }
 
-  void read(Layout layout, const std::string& base, const std::string& path) {
+  // A regular file that stat() found so.
+  void read(Layout layout, const std::string& base, const std::string& path, const FileStat& stat) {
     FileSnapshot file;
-    const Result<FileStat> stat = fs_.stat(root_ + "/" + join(base, path));
-    if (!stat) {
-      add(layout, base, path, unreadable(stat.status()));
-      return;
-    }
     if (!read_bytes_) {
       file.state = EntryState::file;
       add(layout, base, path, std::move(file));
-      files_.back().stat = *stat;
+      files_.back().stat = stat;
       return;
     }
     Result<std::string> bytes = fs_.read_file(root_ + "/" + join(base, path));
@@ -73,7 +71,7 @@ class RecallReader {
       file = unreadable(bytes.status());
     }
     add(layout, base, path, std::move(file));
-    files_.back().stat = *stat;
+    files_.back().stat = stat;
   }
 
   // A file the caller read (or found missing), as a source of `layout`.
