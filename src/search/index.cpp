@@ -8,7 +8,6 @@
 #include <cstring>
 #include <deque>
 #include <limits>
-#include <map>
 #include <memory>
 #include <span>
 #include <optional>
@@ -170,11 +169,10 @@ std::size_t hash_of(std::string_view term) noexcept { return std::hash<std::stri
 using namespace index_detail;  // NOLINT: this file's own helpers
 
 struct Index::Data {
-  // Each term's posting list, found by the term (hashed) or, for a prefix, through the terms in
-  // order (views of `names`, by id, whose strings never move).
+  // Each term's posting list, found by the term (hashed); the terms by id (a built index keeps
+  // them in no order: serialize() sorts them, and a prefix reads them all).
   TermTable ids;
   std::deque<std::string> names;
-  std::map<std::string_view, std::uint32_t> ordered;
   // By term id: its postings and their bounds, one per kBlock postings, side by side so that an
   // add() touches one place per term.
   struct Lists {
@@ -213,7 +211,7 @@ struct Index::Data {
     for (std::uint32_t id = 0; id + 1 < o.name_at.size(); ++id) {
       const std::string_view term = o.names.substr(o.name_at[id], o.name_at[id + 1] - o.name_at[id]);
       ids.insert(term, hash_of(term), id);
-      ordered.emplace(names.emplace_back(term), id);
+      names.emplace_back(term);
       const auto list = o.postings.subspan(o.list_at[id], o.list_at[id + 1] - o.list_at[id]);
       const auto blocks = o.blocks.subspan(o.block_at[id], o.block_at[id + 1] - o.block_at[id]);
       by_term.push_back(Lists{{list.begin(), list.end()}, {blocks.begin(), blocks.end()}});
@@ -234,7 +232,7 @@ struct Index::Data {
     if (!id) {
       id = static_cast<std::uint32_t>(by_term.size());
       ids.insert(term, hash, *id);
-      ordered.emplace(names.emplace_back(term), *id);
+      names.emplace_back(term);
       by_term.emplace_back();
     }
     return *id;
@@ -343,9 +341,8 @@ struct Index::Data {
   std::vector<std::span<const Posting>> with_prefix(std::string_view prefix) const {
     std::vector<std::span<const Posting>> out;
     if (!opened) {
-      for (auto it = ordered.lower_bound(prefix);
-           it != ordered.end() && it->first.starts_with(prefix); ++it) {
-        out.push_back(by_term[it->second].postings);
+      for (std::uint32_t id = 0; id < by_term.size(); ++id) {
+        if (names[id].starts_with(prefix)) out.push_back(by_term[id].postings);
       }
       return out;
     }
@@ -958,7 +955,8 @@ std::string Index::serialize() const {
   if (d.opened) {
     for (std::uint32_t id = 0; id + 1 < d.opened->name_at.size(); ++id) terms.emplace_back(d.name(id), id);
   } else {
-    for (const auto& [name, id] : d.ordered) terms.emplace_back(name, id);
+    for (std::uint32_t id = 0; id < d.by_term.size(); ++id) terms.emplace_back(d.names[id], id);
+    std::sort(terms.begin(), terms.end());
   }
   std::uint64_t postings = 0;
   std::uint64_t blocks = 0;
