@@ -83,13 +83,11 @@ void say_skipped(const std::vector<RecallFile>& files, CommandReply& reply) {
 
 // The index of the layouts under a root, up to date (store/recall_index.hpp), with the files it
 // skipped and the readers' warnings said in `reply`. `only`: the one layout to read (custodian
-// read, tiers search), else every layout found. `read_all`: every file's bytes (a context).
+// read, tiers search), else every layout found.
 std::optional<RecallIndex> open_recall(const std::string& root, const std::string& option,
-                                       const std::string& custodian_dir, bool read_all,
-                                       CommandReply& reply,
+                                       const std::string& custodian_dir, CommandReply& reply,
                                        std::optional<recall::Layout> only = std::nullopt) {
-  Result<RecallIndex> index =
-      open_recall_index(posix_file_system(), root, option, custodian_dir, only, read_all);
+  Result<RecallIndex> index = open_recall_index(posix_file_system(), root, option, custodian_dir, only);
   if (!index) {
     reply.findings.push_back(finding_from(index.status()));
     return std::nullopt;
@@ -154,7 +152,7 @@ void run_search_in(const CommandRequest& inv, const CommandEnvironment& env, Com
   }
   std::optional<RecallIndex> index =
       open_recall(option(inv, root_option).value_or(env.current_directory), root_option,
-                  "docs/memory", /*read_all=*/false, reply, only);
+                  "docs/memory", reply, only);
   if (!index) return;
   const auto hits = hits_of(*index, *query, *limit, reply);
   if (!hits) return;
@@ -194,16 +192,32 @@ void run_search_in(const CommandRequest& inv, const CommandEnvironment& env, Com
 
 namespace {
 
+// A file's bytes, or none when it could not be read (its piece says so).
+std::string_view bytes_or_none(const Result<std::string_view>& bytes) {
+  return bytes ? *bytes : std::string_view();
+}
+
 // The pieces each layout offers, in priority order: the custodian's load route for the task,
-// MemoryBox's tier 1 (in its profile's order), the three tiers' global.md and newest day log, each curated workspace's
-// digest; then the hits of the query.
+// MemoryBox's tier 1 (in its profile's order), the three tiers' global.md and newest day log,
+// each curated workspace's digest; then the hits of the query. A file the index did not read is
+// read here, only when it is offered (`root`: where the files are).
 Result<std::vector<recall::ContextPiece>> context_pieces(
-    const std::vector<RecallFile>& files, const std::string& task,
+    const std::string& root, const std::vector<RecallFile>& files, const std::string& task,
     const std::vector<std::pair<Found, double>>& hits) {
   std::vector<recall::ContextPiece> pieces;
-  const auto offer = [&pieces](const RecallFile& file, std::string kind) {
+  std::map<const RecallFile*, std::string> read;  // the files read here
+  const auto text = [&read, &root](const RecallFile& file) -> Result<std::string_view> {
+    if (file.file.bytes) return file.file.text();
+    if (const auto it = read.find(&file); it != read.end()) return std::string_view(it->second);
+    Result<std::string> bytes = posix_file_system().read_file(root + "/" + file.file.path);
+    if (!bytes) return bytes.status();
+    return std::string_view(read.emplace(&file, std::move(bytes).value()).first->second);
+  };
+  const auto offer = [&pieces, &text](const RecallFile& file, std::string kind) {
+    const Result<std::string_view> bytes = text(file);
     pieces.push_back(recall::ContextPiece{file.file.path, std::move(kind),
-                                          std::string(file.file.text()), std::string()});
+                                          bytes ? std::string(*bytes) : std::string(),
+                                          bytes ? std::string() : "unreadable"});
   };
   const auto find = [&files](recall::Layout layout, std::string_view path) -> const RecallFile* {
     for (const RecallFile& f : files) {
@@ -214,7 +228,7 @@ Result<std::vector<recall::ContextPiece>> context_pieces(
   // custodian
   if (const RecallFile* manifest = find(recall::Layout::custodian, "manifest.md")) {
     const Result<std::vector<recall::RouteFile>> route =
-        recall::custodian_route(manifest->file.text(), task);
+        recall::custodian_route(bytes_or_none(text(*manifest)), task);
     if (!route) return route.status();
     for (std::size_t i = 0; i < route->size(); ++i) {
       const recall::RouteFile& r = (*route)[i];
@@ -255,7 +269,8 @@ Result<std::vector<recall::ContextPiece>> context_pieces(
     const std::size_t slash = path.find('/', 5);
     if (f.source.layout == recall::Layout::curated && path.starts_with("rows/") &&
         slash != std::string_view::npos && path.find('/', slash + 1) == std::string_view::npos) {
-      for (curated::Entry& e : curated::parse_row_file(f.file.text(), f.file.path).entries) {
+      const std::string_view rows = bytes_or_none(text(f));
+      for (curated::Entry& e : curated::parse_row_file(rows, f.file.path).entries) {
         workspaces[std::string(path.substr(5, slash - 5))].push_back(std::move(e.row));
       }
     }
@@ -299,7 +314,7 @@ void run_context_of(const CommandRequest& inv, const std::string& root, const st
   std::vector<RecallFile> walked;
   std::vector<std::pair<Found, double>> hits;
   if (query) {
-    index = open_recall(root, root_option, custodian_dir, /*read_all=*/true, reply, only);
+    index = open_recall(root, root_option, custodian_dir, reply, only);
     if (!index) return;
     auto found = hits_of(*index, *query, *limit, reply);
     if (!found) return;
@@ -315,7 +330,8 @@ void run_context_of(const CommandRequest& inv, const std::string& root, const st
     say_skipped(walked, reply);
   }
   const Result<std::vector<recall::ContextPiece>> pieces =
-      context_pieces(index ? index->files() : walked, option(inv, "--task").value_or(""), hits);
+      context_pieces(root, index ? index->files() : walked, option(inv, "--task").value_or(""),
+                     hits);
   if (!pieces) {
     reply.findings.push_back(finding_from(pieces.status()));
     return;

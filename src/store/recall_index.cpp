@@ -285,7 +285,7 @@ Result<std::pair<const RecallFile*, recall::Unit>> RecallIndex::unit(std::size_t
 
 Result<RecallIndex> open_recall_index(FileSystem& fs, const std::string& root_text,
                                       const std::string& option, const std::string& custodian_dir,
-                                      std::optional<recall::Layout> only, bool read_all,
+                                      std::optional<recall::Layout> only,
                                       std::uint64_t pack_bytes) {
   std::string root = root_text;
   while (root.size() > 1 && root.back() == '/') root.pop_back();
@@ -310,7 +310,7 @@ Result<RecallIndex> open_recall_index(FileSystem& fs, const std::string& root_te
     }
   }
   Result<std::vector<RecallFile>> walked =
-      read_recall_files(fs, root, option, custodian_dir, only, read_all);
+      read_recall_files(fs, root, option, custodian_dir, only, /*read_bytes=*/false);
   if (!walked) return walked.status();
 
   RecallIndex index;
@@ -574,9 +574,7 @@ void refresh_recall_indexes(FileSystem& fs, const std::string& root) {
     if (const Result<std::string> bytes = fs.read_file(inside(dir, "catalog"))) {
       catalog = decode(*bytes);
     }
-    if (catalog && open_recall_index(fs, root, "--root", catalog->custodian_dir, catalog->only,
-                                     /*read_all=*/false)
-                       .ok()) {
+    if (catalog && open_recall_index(fs, root, "--root", catalog->custodian_dir, catalog->only).ok()) {
       continue;
     }
     // An index that cannot be brought up to date goes whole: it may hold what was removed.

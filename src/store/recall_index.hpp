@@ -55,7 +55,7 @@ class RecallIndex {
  private:
   friend Result<RecallIndex> open_recall_index(FileSystem&, const std::string&, const std::string&,
                                                const std::string&, std::optional<recall::Layout>,
-                                               bool, std::uint64_t);
+                                               std::uint64_t);
   struct Indexed {        // a file of the index
     std::size_t file = 0;  // into files_
     std::size_t first_document = 0;
@@ -78,13 +78,12 @@ class RecallIndex {
 inline constexpr std::uint64_t kPackBytes = 1024 * 1024;
 
 // Opens the index of the layouts at `root` (arguments as read_recall_files takes them), brought up
-// to date with the files first. With `read_all`, every file's bytes are read (a context offers
-// them whole). Fails only as read_recall_files fails: a bad root.
+// to date with the files first: only the files it indexes now are read. Fails only as
+// read_recall_files fails: a bad root.
 [[nodiscard]] Result<RecallIndex> open_recall_index(FileSystem& fs, const std::string& root,
                                                     const std::string& option,
                                                     const std::string& custodian_dir,
                                                     std::optional<recall::Layout> only,
-                                                    bool read_all,
                                                     std::uint64_t pack_bytes = kPackBytes);
 
 // Brings every index kept under `root` (each variant a search made there) up to date with the
