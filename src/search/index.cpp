@@ -711,6 +711,7 @@ void Index::append(const Index& from, std::size_t first, std::size_t count) {
     d.total_terms += f.length(doc);
   }
   const std::span<const std::uint32_t> every = f.all_positions();
+  d.positions.reserve(d.positions.size() + every.size() * count / f.documents() + 1);
   for (std::uint32_t id = 0; id < f.terms(); ++id) {
     const std::span<const Posting> list = f.list(id);
     auto p = std::lower_bound(list.begin(), list.end(), begin,
@@ -903,6 +904,7 @@ static_assert(sizeof(index_detail::Posting) == 12 && sizeof(index_detail::BlockB
 
 class Writer {
  public:
+  explicit Writer(std::size_t expected) { out_.reserve(expected); }
   void word(std::uint64_t value) { bytes(&value, sizeof value); }
   void bytes(const void* data, std::size_t size) {
     out_.append(static_cast<const char*>(data), size);
@@ -965,7 +967,11 @@ std::string Index::serialize() const {
     blocks += d.blocks(term.second).size();
   }
   const std::size_t documents = d.documents();
-  Writer w;
+  std::size_t names = 0;
+  for (const auto& term : terms) names += term.first.size();
+  // The sizes of the sections, facets' aside: written into one buffer, never moved as it grows.
+  Writer w(64 + 3 * 8 * (terms.size() + 1) + names + postings * sizeof(Posting) +
+           blocks * sizeof(BlockBound) + d.all_positions().size_bytes() + documents * 12 + 64);
   w.bytes(kMagic.data(), kMagic.size());
   for (const std::uint64_t value : {std::uint64_t{1}, std::uint64_t{documents},
                                     std::uint64_t{terms.size()}, d.total_terms, postings,
