@@ -110,6 +110,8 @@ struct Hit {
   friend bool operator==(const Hit&, const Hit&) = default;
 };
 
+struct Run;
+
 // An inverted index of documents' terms with positions. Build it with add(), then search it.
 class Index {
  public:
@@ -121,14 +123,11 @@ class Index {
   // Adds a document; its number is the count of documents added before it. On an opened index
   // this first copies what it reads in place.
   std::size_t add(std::string_view text, Facets facets = {});
-  // Adds documents [first, first + count) of `from` (built or opened) after this index's own,
-  // with their terms, positions, lengths and facets: every query then answers as if their texts
-  // had been add()ed, without the texts (a store copies the unchanged files of a pack this way).
-  void append(const Index& from, std::size_t first, std::size_t count);
 
   // The index as bytes that open() reads in place: a header, then the terms in order with their
   // posting lists, block bounds, positions, document lengths and facets (little-endian, each
-  // section 8-byte aligned), then an end mark. The same index gives the same bytes.
+  // section 8-byte aligned), then an end mark. The same documents give the same bytes, however
+  // the index was made. serialize() of one Run of every document.
   [[nodiscard]] std::string serialize() const;
   // The index that `bytes` (serialize()'s) hold, read in place: nothing is copied, and `owner`
   // keeps the bytes alive (a mapping of a file, or the string). Every offset, list and bound is
@@ -148,10 +147,25 @@ class Index {
 
  private:
   friend std::vector<Hit> search(std::span<const Index* const>, const Query&, std::size_t);
+  friend std::string serialize(std::span<const Run>);
   friend std::size_t count(std::span<const Index* const>, const Query&);
   struct Data;
   std::unique_ptr<Data> data_;
 };
+
+// Documents [first, first + count) of an index (as many as it has past `first`).
+struct Run {
+  const Index* index = nullptr;
+  std::size_t first = 0;
+  std::size_t count = 0;
+};
+
+// The bytes of one index holding the runs' documents, one run after another and numbered from 0,
+// as serialize() writes them: open() of them answers every query as an index that add()ed those
+// documents' texts in that order. A term held only outside the runs is not in them. Nothing is
+// analysed again: the cost is the runs' postings, not their texts (a store rewrites a pack so,
+// the unchanged files' documents copied from the old pack).
+[[nodiscard]] std::string serialize(std::span<const Run> runs);
 
 // Indexes searched as one (an index kept in parts, as a store keeps one part per group of files):
 // documents numbered across the parts in order (the first part's from 0, the next part's after

@@ -696,35 +696,6 @@ std::size_t Index::add(std::string_view text, Facets facets) {
   return document;
 }
 
-void Index::append(const Index& from, std::size_t first, std::size_t count) {
-  Data& d = *data_;
-  if (d.opened) d.thaw();
-  const Data& f = *from.data_;
-  count = first < f.documents() ? std::min(count, f.documents() - first) : 0;
-  if (count == 0) return;
-  const auto base = static_cast<std::uint32_t>(d.lengths.size());
-  const auto begin = static_cast<std::uint32_t>(first);
-  const auto end = static_cast<std::uint32_t>(first + count);
-  for (std::uint32_t doc = begin; doc < end; ++doc) {
-    d.lengths.push_back(f.length(doc));
-    d.facets.push_back(f.facets_of(doc));
-    d.total_terms += f.length(doc);
-  }
-  const std::span<const std::uint32_t> every = f.all_positions();
-  d.positions.reserve(d.positions.size() + every.size() * count / f.documents() + 1);
-  for (std::uint32_t id = 0; id < f.terms(); ++id) {
-    const std::span<const Posting> list = f.list(id);
-    auto p = std::lower_bound(list.begin(), list.end(), begin,
-                              [](const Posting& x, std::uint32_t doc) { return x.document < doc; });
-    if (p == list.end() || p->document >= end) continue;
-    const std::uint32_t mine = d.term_id(f.term_name(id));
-    for (; p != list.end() && p->document < end; ++p) {
-      d.post(mine, base + (p->document - begin), f.length(p->document),
-             every.subspan(p->first_position, p->count));
-    }
-  }
-}
-
 std::size_t Index::size() const noexcept { return data_->documents(); }
 
 std::size_t Index::count(const Query& query) const {
@@ -951,71 +922,136 @@ bool offsets_ok(std::span<const std::uint64_t> at, std::uint64_t total) {
 }  // namespace
 
 std::string Index::serialize() const {
-  const Data& d = *data_;
-  // The terms in order, each with its id in `d`.
-  std::vector<std::pair<std::string_view, std::uint32_t>> terms;
-  if (d.opened) {
-    for (std::uint32_t id = 0; id + 1 < d.opened->name_at.size(); ++id) terms.emplace_back(d.name(id), id);
-  } else {
-    for (std::uint32_t id = 0; id < d.by_term.size(); ++id) terms.emplace_back(d.names[id], id);
-    std::sort(terms.begin(), terms.end());
+  const Run whole{this, 0, size()};
+  return search::serialize(std::span<const Run>(&whole, 1));
+}
+
+std::string serialize(std::span<const Run> runs) {
+  // Each run's terms in order (with their ids in its index), read one after another.
+  struct Source {
+    const Index::Data* d = nullptr;
+    std::uint32_t first = 0;  // the run's documents in its index: [first, end)
+    std::uint32_t end = 0;
+    std::uint32_t base = 0;   // their numbers here: from base
+    std::vector<std::pair<std::string_view, std::uint32_t>> terms;
+    std::size_t at = 0;
+  };
+  std::vector<Source> sources;
+  std::uint32_t documents = 0;
+  std::uint64_t total_terms = 0;
+  for (const Run& run : runs) {
+    const Index::Data& d = *run.index->data_;
+    Source source;
+    source.d = &d;
+    source.first = static_cast<std::uint32_t>(std::min(run.first, d.documents()));
+    source.end = static_cast<std::uint32_t>(source.first +
+                                            std::min(run.count, d.documents() - source.first));
+    if (source.first == source.end) continue;
+    source.base = documents;
+    documents += source.end - source.first;
+    for (std::uint32_t doc = source.first; doc < source.end; ++doc) total_terms += d.length(doc);
+    for (std::uint32_t id = 0; id < d.terms(); ++id) source.terms.emplace_back(d.term_name(id), id);
+    if (!d.opened) std::sort(source.terms.begin(), source.terms.end());  // an opened one's are
+    sources.push_back(std::move(source));
   }
-  std::uint64_t postings = 0;
-  std::uint64_t blocks = 0;
-  for (const auto& term : terms) {
-    postings += d.list(term.second).size();
-    blocks += d.blocks(term.second).size();
+  // The terms of every run merged in order, each with the postings of the runs' documents only: a
+  // term that only documents outside the runs hold is left out.
+  std::string names;
+  std::vector<std::uint64_t> name_at{0}, list_at{0}, block_at{0};
+  std::vector<Posting> postings;
+  std::vector<BlockBound> blocks;
+  std::vector<std::uint32_t> positions;
+  const auto later = [&sources](std::size_t a, std::size_t b) {  // a min-heap of sources
+    const std::string_view x = sources[a].terms[sources[a].at].first;
+    const std::string_view y = sources[b].terms[sources[b].at].first;
+    return x != y ? x > y : a > b;
+  };
+  std::vector<std::size_t> heap;
+  for (std::size_t i = 0; i < sources.size(); ++i) {
+    if (!sources[i].terms.empty()) heap.push_back(i);
   }
-  const std::size_t documents = d.documents();
-  std::size_t names = 0;
-  for (const auto& term : terms) names += term.first.size();
-  // The sizes of the sections, facets' aside: written into one buffer, never moved as it grows.
-  Writer w(64 + 3 * 8 * (terms.size() + 1) + names + postings * sizeof(Posting) +
-           blocks * sizeof(BlockBound) + d.all_positions().size_bytes() + documents * 12 + 64);
+  std::make_heap(heap.begin(), heap.end(), later);
+  std::vector<std::size_t> holding;  // the sources at the least term, in run order
+  while (!heap.empty()) {
+    const std::string_view term = sources[heap.front()].terms[sources[heap.front()].at].first;
+    holding.clear();
+    while (!heap.empty() && sources[heap.front()].terms[sources[heap.front()].at].first == term) {
+      std::pop_heap(heap.begin(), heap.end(), later);
+      holding.push_back(heap.back());
+      heap.pop_back();
+    }
+    std::sort(holding.begin(), holding.end());
+    const std::size_t before = postings.size();
+    for (const std::size_t i : holding) {
+      Source& source = sources[i];
+      const std::span<const Posting> list = source.d->list(source.terms[source.at].second);
+      const std::span<const std::uint32_t> every = source.d->all_positions();
+      auto p = std::lower_bound(list.begin(), list.end(), source.first,
+                                [](const Posting& x, std::uint32_t doc) { return x.document < doc; });
+      for (; p != list.end() && p->document < source.end; ++p) {
+        const std::uint32_t length = source.d->length(p->document);
+        if ((postings.size() - before) % kBlock == 0) {
+          blocks.push_back({p->count, length});
+        } else {
+          blocks.back().most = std::max(blocks.back().most, p->count);
+          blocks.back().shortest = std::min(blocks.back().shortest, length);
+        }
+        postings.push_back({source.base + (p->document - source.first),
+                            static_cast<std::uint32_t>(positions.size()), p->count});
+        const auto at = every.subspan(p->first_position, p->count);
+        positions.insert(positions.end(), at.begin(), at.end());
+      }
+      if (++source.at < source.terms.size()) {
+        heap.push_back(i);
+        std::push_heap(heap.begin(), heap.end(), later);
+      }
+    }
+    if (postings.size() == before) continue;
+    names.append(term);
+    name_at.push_back(names.size());
+    list_at.push_back(postings.size());
+    block_at.push_back(blocks.size());
+  }
+  const std::size_t terms = name_at.size() - 1;
+  Writer w(64 + 3 * 8 * (terms + 1) + names.size() + postings.size() * sizeof(Posting) +
+           blocks.size() * sizeof(BlockBound) + positions.size() * 4 + documents * 12 + 64);
   w.bytes(kMagic.data(), kMagic.size());
-  for (const std::uint64_t value : {std::uint64_t{1}, std::uint64_t{documents},
-                                    std::uint64_t{terms.size()}, d.total_terms, postings,
-                                    std::uint64_t{d.all_positions().size()}, blocks}) {
+  for (const std::uint64_t value : {std::uint64_t{1}, std::uint64_t{documents}, std::uint64_t{terms},
+                                    total_terms, std::uint64_t{postings.size()},
+                                    std::uint64_t{positions.size()}, std::uint64_t{blocks.size()}}) {
     w.word(value);
   }
-  // A section of one piece per term: the pieces' offsets (in elements), then their bytes.
-  const auto per_term = [&w, &terms](auto piece) {
-    std::uint64_t at = 0;
-    w.word(0);
-    for (const auto& term : terms) w.word(at += piece(term).size());
-    for (const auto& term : terms) {
-      const auto one = piece(term);
-      w.bytes(one.data(), one.size() * sizeof(*one.data()));
-    }
+  // A section: its offsets (one more than its pieces), then the pieces' bytes, then padding.
+  const auto section = [&w](const std::vector<std::uint64_t>& at, const void* data,
+                            std::size_t size) {
+    for (const std::uint64_t offset : at) w.word(offset);
+    w.bytes(data, size);
     w.pad();
   };
-  per_term([](const auto& term) { return term.first; });
-  per_term([&d](const auto& term) { return d.list(term.second); });
-  per_term([&d](const auto& term) { return d.blocks(term.second); });
-  const std::span<const std::uint32_t> positions = d.all_positions();
-  w.bytes(positions.data(), positions.size_bytes());
-  w.pad();
-  for (std::uint32_t doc = 0; doc < documents; ++doc) {
-    const std::uint32_t length = d.length(doc);
-    w.bytes(&length, sizeof length);
-  }
+  section(name_at, names.data(), names.size());
+  section(list_at, postings.data(), postings.size() * sizeof(Posting));
+  section(block_at, blocks.data(), blocks.size() * sizeof(BlockBound));
+  w.bytes(positions.data(), positions.size() * sizeof(std::uint32_t));
   w.pad();
   std::string facets;
   std::vector<std::uint64_t> facet_at{0};
-  for (std::uint32_t doc = 0; doc < documents; ++doc) {
-    if (d.opened) {
-      facets.append(d.opened->facets.substr(d.opened->facet_at[doc],
-                                            d.opened->facet_at[doc + 1] - d.opened->facet_at[doc]));
-    } else {
-      for (const auto& [name, value] : d.facets[doc]) {
-        facets.append(name).append(1, '\0').append(value).append(1, '\0');
+  for (const Source& source : sources) {
+    for (std::uint32_t doc = source.first; doc < source.end; ++doc) {
+      const std::uint32_t length = source.d->length(doc);
+      w.bytes(&length, sizeof length);
+      if (source.d->opened) {
+        const Index::Data::Opened& o = *source.d->opened;
+        facets.append(o.facets.substr(o.facet_at[doc], o.facet_at[doc + 1] - o.facet_at[doc]));
+      } else {
+        for (const auto& [name, value] : source.d->facets[doc]) {
+          facets.append(name).append(1, '\0').append(value).append(1, '\0');
+        }
       }
+      facet_at.push_back(facets.size());
     }
-    facet_at.push_back(facets.size());
   }
-  for (const std::uint64_t offset : facet_at) w.word(offset);
-  w.bytes(facets.data(), facets.size());
   w.pad();
+  section(facet_at, facets.data(), facets.size());
   w.bytes(kEndMark.data(), kEndMark.size());
   return std::move(w).take();
 }

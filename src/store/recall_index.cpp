@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <deque>
+#include <stdexcept>
 #include <limits>
 #include <map>
 #include <set>
@@ -289,10 +291,29 @@ Result<RecallIndex> open_recall_index(FileSystem& fs, const std::string& root_te
                                       std::uint64_t pack_bytes) {
   std::string root = root_text;
   while (root.size() > 1 && root.back() == '/') root.pop_back();
-  // The lock first, its time read before any file is: a file changed after it has a time no
-  // earlier, and the next search reads it again (a change within the clock's tick included).
   const std::string folder = ".memkit/index/" + variant_of(custodian_dir, only);
   const std::string dir = inside(root, folder);
+  const auto walk = [&] {
+    return read_recall_files(fs, root, option, custodian_dir, only, /*read_bytes=*/false);
+  };
+  // A root with no memory gets no index: the first search at a root walks it once before it
+  // makes .memkit/index/.
+  Result<std::vector<RecallFile>> walked = std::vector<RecallFile>();
+  const Result<NodeType> made = fs.node_type(dir);
+  if (!made || *made != NodeType::directory) {
+    walked = walk();
+    if (!walked) return walked.status();
+    if (std::none_of(walked->begin(), walked->end(),
+                     [](const RecallFile& f) { return f.file.exists(); })) {
+      RecallIndex none;
+      none.fs_ = &fs;
+      none.root_ = root;
+      none.files_ = std::move(walked).value();
+      return none;
+    }
+  }
+  // The lock, and its time read, before the files are: a file changed after it has a time no
+  // earlier, and the next search reads it again (a change within the clock's tick included).
   std::unique_ptr<LockHandle> lock;
   std::int64_t now_ns = 0;
   const Result<NodeType> root_type = fs.node_type(root + "/.");
@@ -303,14 +324,14 @@ Result<RecallIndex> open_recall_index(FileSystem& fs, const std::string& root_te
       (void)write_file_atomically(fs, inside(root, ".memkit/.gitignore"), "*\n", true);
     }
     Result<std::unique_ptr<LockHandle>> taken = fs.lock_exclusive(inside(dir, "lock"), 10.0);
-    const Result<FileStat> lock_stat = taken ? fs.stat(inside(dir, "lock")) : Result<FileStat>(taken.status());
+    const Result<FileStat> lock_stat =
+        taken ? fs.stat(inside(dir, "lock")) : Result<FileStat>(taken.status());
     if (taken && lock_stat) {
       lock = std::move(taken).value();
       now_ns = lock_stat->modified_ns;
     }
   }
-  Result<std::vector<RecallFile>> walked =
-      read_recall_files(fs, root, option, custodian_dir, only, /*read_bytes=*/false);
+  walked = walk();
   if (!walked) return walked.status();
 
   RecallIndex index;
@@ -415,7 +436,7 @@ Result<RecallIndex> open_recall_index(FileSystem& fs, const std::string& root_te
   };
   std::vector<Pending> pending;
   std::uint64_t pending_bytes = 0;
-  std::vector<bool> built;  // by new pack
+  std::vector<std::shared_ptr<const std::string>> built;  // by new pack: its bytes when new
   const auto add_file = [&](std::size_t i, std::size_t units, const CatalogFile& f) {
     index.indexed_.push_back({i, index.units_, units, f.digest});
     index.units_ += units;
@@ -455,18 +476,23 @@ Result<RecallIndex> open_recall_index(FileSystem& fs, const std::string& root_te
   };
   const auto flush = [&] {
     if (pending.empty()) return;
-    search::Index part;
     CatalogPack pack;
     pack.first_file = fresh.files.size();
     pack.files = pending.size();
+    // The pack's documents as runs: copied from an old pack, or from an index of the files read.
+    std::deque<search::Index> read;  // one per run of files read next to each other
+    std::vector<search::Run> runs;
     for (std::size_t k = 0; k < pending.size();) {
       pack.source_bytes += index.files_[pending[k].file].stat.size;
       if (!pending[k].old) {
-        index_file(pending[k].file, part);
+        if (runs.empty() || runs.back().index != (read.empty() ? nullptr : &read.back())) {
+          runs.push_back({&read.emplace_back(), 0, std::numeric_limits<std::size_t>::max()});
+        }
+        index_file(pending[k].file, read.back());
         ++k;
         continue;
       }
-      // A run of unchanged files next to each other in one old pack: one copy.
+      // Unchanged files next to each other in one old pack: one run.
       const std::size_t first = *pending[k].old;
       std::size_t last = first;
       add_file(pending[k].file, old->files[first].units, old->files[first]);
@@ -477,12 +503,15 @@ Result<RecallIndex> open_recall_index(FileSystem& fs, const std::string& root_te
         pack.source_bytes += index.files_[pending[k].file].stat.size;
         add_file(pending[k].file, old->files[last].units, old->files[last]);
       }
-      part.append(*opened[pack_of[first]], first_of[first],
-                  first_of[last] + old->files[last].units - first_of[first]);
+      runs.push_back({&*opened[pack_of[first]], first_of[first],
+                      first_of[last] + old->files[last].units - first_of[first]});
     }
+    auto bytes = std::make_shared<const std::string>(search::serialize(runs));
+    Result<search::Index> part = search::Index::open(*bytes, bytes, /*checked=*/false);
+    if (!part) throw std::logic_error("recall index: " + part.status().message());  // a bug
     fresh.packs.push_back(std::move(pack));
-    index.packs_.push_back(std::move(part));
-    built.push_back(true);
+    index.packs_.push_back(std::move(part).value());
+    built.push_back(std::move(bytes));
     ++index.work_.packs_built;
     pending.clear();
     pending_bytes = 0;
@@ -510,7 +539,7 @@ Result<RecallIndex> open_recall_index(FileSystem& fs, const std::string& root_te
       was.first_file = fresh.files.size();
       fresh.packs.push_back(std::move(was));
       index.packs_.push_back(std::move(*opened[*pack]));
-      built.push_back(false);
+      built.push_back(nullptr);
       ++index.work_.packs_kept;
       add_file(i, old->files[found->second].units, old->files[found->second]);
       continue;
@@ -529,7 +558,7 @@ Result<RecallIndex> open_recall_index(FileSystem& fs, const std::string& root_te
     bool ok = true;
     for (std::size_t p = 0; p < fresh.packs.size() && ok; ++p) {
       if (!built[p]) continue;
-      const std::string bytes = index.packs_[p].serialize();
+      const std::string& bytes = *built[p];
       const Digest digest = xxh3_128(bytes);
       static constexpr char kHex[] = "0123456789abcdef";
       std::string name = "p-";

@@ -277,3 +277,18 @@ TEST_CASE("recall index: a root where no index can be kept is searched from memo
 }
 
 }  // namespace memkit::shell_test
+
+namespace memkit::shell_test {
+
+TEST_CASE("recall index: a root with no memory gets no index") {
+  TempDir root;
+  write_bytes(root.path() / "notes.txt", "not memory\n");
+  fs::create_directories(root.path() / "docs");
+  const std::vector<std::string> tree = tree_of(root.path());
+  RecallIndexWork work;
+  CHECK(from_disk(root.str(), "memory", &work).empty());
+  CHECK_FALSE(work.written);
+  CHECK(tree_of(root.path()) == tree);
+}
+
+}  // namespace memkit::shell_test

@@ -378,34 +378,38 @@ TEST_CASE("search index in parts: the hits of one index holding every part's doc
   }
 }
 
-TEST_CASE("search index append: documents copied from another index answer as if added") {
-  // 1,500 generated documents; the whole built by add(), and again as: the first 400 added, then
-  // 400..1,100 copied from an opened index of all of them, then the rest from a built one. Every
-  // query gives the same hits, scores to the bit, and the same count; copying past the end or
-  // nothing changes nothing.
+TEST_CASE("search index runs: documents copied from other indexes answer as if added") {
+  // 1,500 generated documents; the whole built by add(), and again as the bytes of runs: the
+  // first 400 of a built index of them, 400..1,100 of an opened index of all of them, the rest of
+  // the built whole, and runs past the end or of nothing. Every query gives the same hits, scores
+  // to the bit, and the same count; the bytes are the whole's own.
   const Index whole = generated(1500, 21);
-  const memkit::Result<Index> opened = open_bytes(whole.serialize());
+  const std::string bytes = whole.serialize();
+  const memkit::Result<Index> opened = open_bytes(bytes);
   REQUIRE(opened);
-  Index first = generated(400, 21);  // the same seed: the same first 400 documents
-  Index copied;
-  copied.append(first, 0, 400);
-  copied.append(*opened, 400, 700);
-  copied.append(whole, 1100, 10'000);
-  copied.append(whole, 1500, 3);
-  copied.append(whole, 0, 0);
-  REQUIRE(copied.size() == whole.size());
+  const Index first = generated(400, 21);  // the same seed: the same first 400 documents
+  const std::vector<memkit::search::Run> runs = {
+      {&first, 0, 400}, {&*opened, 400, 700}, {&whole, 1100, 10'000}, {&whole, 1500, 3},
+      {&whole, 0, 0}};
+  const std::string copied_bytes = memkit::search::serialize(runs);
+  CHECK(copied_bytes == bytes);
+  const memkit::Result<Index> copied = open_bytes(copied_bytes);
+  REQUIRE(copied);
+  REQUIRE(copied->size() == whole.size());
   std::vector<std::string> all = queries();
   all.insert(all.end(), {"alpha OR beta OR gamma", "delta gamma", "\"alpha beta\""});
   for (const std::string& text : all) {
     const auto q = parse_query(text);
     REQUIRE(q);
-    CHECK_MESSAGE(copied.search(*q, 50) == whole.search(*q, 50), text);
-    CHECK_MESSAGE(copied.count(*q) == whole.count(*q), text);
+    CHECK_MESSAGE(copied->search(*q, 50) == whole.search(*q, 50), text);
+    CHECK_MESSAGE(copied->count(*q) == whole.count(*q), text);
   }
-  // Copied into an opened index: it is thawed first, as add() does.
-  Index grown = *open_bytes(first.serialize());
-  grown.append(whole, 400, 1100);
-  for (const std::string& text : all) {
-    CHECK_MESSAGE(grown.search(*parse_query(text), 50) == whole.search(*parse_query(text), 50), text);
-  }
+  // A run leaves out the terms only its other documents hold: their bytes are not copied.
+  Index two;
+  two.add("alpha zebrapassword", {});
+  two.add("alpha beta", {});
+  const memkit::search::Run second{&two, 1, 1};
+  const std::string kept = memkit::search::serialize(std::span(&second, 1));
+  CHECK(kept.find("zebrapassword") == std::string::npos);
+  CHECK(open_bytes(kept)->search(*parse_query("alpha"), 5).size() == 1);
 }
