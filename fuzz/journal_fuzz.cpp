@@ -18,6 +18,7 @@
 namespace {
 
 using memkit::Errc;
+using memkit::FileStat;
 using memkit::NodeType;
 using memkit::Result;
 using memkit::Status;

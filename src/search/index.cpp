@@ -966,6 +966,21 @@ std::string serialize(std::span<const Run> runs) {
     const std::string_view y = sources[b].terms[sources[b].at].first;
     return x != y ? x > y : a > b;
   };
+  // Room for what the runs hold, estimated in proportion to their share of each index.
+  std::size_t expected_postings = 0;
+  std::size_t expected_positions = 0;
+  for (const Source& source : sources) {
+    const double share = static_cast<double>(source.end - source.first) /
+                         static_cast<double>(source.d->documents());
+    std::size_t all = 0;
+    for (std::uint32_t id = 0; id < source.d->terms(); ++id) all += source.d->list(id).size();
+    expected_postings += static_cast<std::size_t>(share * static_cast<double>(all)) + 1;
+    expected_positions +=
+        static_cast<std::size_t>(share * static_cast<double>(source.d->all_positions().size())) + 1;
+  }
+  postings.reserve(expected_postings);
+  blocks.reserve(expected_postings / kBlock + sources.size() * 1024);
+  positions.reserve(expected_positions);
   std::vector<std::size_t> heap;
   for (std::size_t i = 0; i < sources.size(); ++i) {
     if (!sources[i].terms.empty()) heap.push_back(i);

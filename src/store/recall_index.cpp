@@ -278,11 +278,14 @@ Result<std::pair<const RecallFile*, recall::Unit>> RecallIndex::unit(std::size_t
   const auto changed = [&file] {
     return Status(Errc::io, file.file.path + ": changed while the search ran; search again");
   };
-  if (xxh3_128(file.file.text()) != at.digest) return changed();
-  recall::FileUnits read = recall::read_units(file.source, file.file.text());
-  const std::size_t ordinal = document - at.first_document;
-  if (read.units.size() != at.units) return changed();
-  return std::pair<const RecallFile*, recall::Unit>(&file, std::move(read.units[ordinal]));
+  auto cut = cut_.find(at.file);  // a file's units are cut once, however many hits it has
+  if (cut == cut_.end()) {
+    if (xxh3_128(file.file.text()) != at.digest) return changed();
+    cut = cut_.emplace(at.file, recall::read_units(file.source, file.file.text()).units).first;
+  }
+  if (cut->second.size() != at.units) return changed();
+  return std::pair<const RecallFile*, recall::Unit>(&file,
+                                                    cut->second[document - at.first_document]);
 }
 
 Result<RecallIndex> open_recall_index(FileSystem& fs, const std::string& root_text,

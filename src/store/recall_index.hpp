@@ -15,6 +15,7 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -68,6 +69,7 @@ class RecallIndex {
   std::vector<search::Index> packs_;
   std::vector<const search::Index*> views_;
   std::vector<Indexed> indexed_;  // in document order
+  std::map<std::size_t, std::vector<recall::Unit>> cut_;  // by file: its units, for unit()
   std::size_t units_ = 0;
   std::vector<Finding> findings_;
   RecallIndexWork work_;
