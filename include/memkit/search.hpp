@@ -31,13 +31,23 @@ struct Term {
   friend bool operator==(const Term&, const Term&) = default;
 };
 
+// What reduces a term to its stem ("deploying" and "deployed" to "deploy"), as the host chooses
+// (the shell loads Snowball's); it is given terms already analysed. Searches without one match
+// terms exactly.
+class Stemmer {
+ public:
+  virtual ~Stemmer() = default;
+  virtual void stem(std::string& term) const = 0;
+};
+
 // The terms of `text`, as FTS5's unicode61 tokenizer with remove_diacritics 2 reads them: maximal
 // runs of letters and numbers (General Category L* and N* of Unicode 15.0.0), full case folding,
 // combining marks inside a run dropped and letters with diacritics read as their base letter.
 // Every other code point separates terms, `_` and `-` too ("cache_dir" is "cache" and "dir"), and
-// so does a byte that is not UTF-8. Appends to `out`.
-void analyze(std::string_view text, std::vector<Term>& out);
-[[nodiscard]] std::vector<Term> analyze(std::string_view text);
+// so does a byte that is not UTF-8. Each term then stemmed by `stemmer`, when there is one.
+// Appends to `out`.
+void analyze(std::string_view text, std::vector<Term>& out, const Stemmer* stemmer = nullptr);
+[[nodiscard]] std::vector<Term> analyze(std::string_view text, const Stemmer* stemmer = nullptr);
 
 // ---- queries ------------------------------------------------------------------------------------
 
@@ -67,7 +77,7 @@ class Query {
   [[nodiscard]] std::string describe() const;
 
  private:
-  friend Result<Query> parse_query(std::string_view text);
+  friend Result<Query> parse_query(std::string_view text, const Stemmer* stemmer);
   std::unique_ptr<Node> root_;  // null when the query is filters only
   std::vector<Filter> filters_;
 };
@@ -96,8 +106,9 @@ inline constexpr std::size_t kMaxQueryDepth = 64;  // nested parentheses and NOT
 // Operators are upper case; words are analysed as documents are, so `cache_dir` is the phrase
 // "cache dir". Fails with Errc::invalid_argument, "query: at byte N: ..." for an unbalanced quote
 // or parenthesis, a bare or trailing operator, a query that only excludes, an unknown filter, an
-// invalid date or number, or a query past the limits above.
-[[nodiscard]] Result<Query> parse_query(std::string_view text);
+// invalid date or number, or a query past the limits above. With `stemmer`, terms and phrases are
+// stemmed as an index's documents are; a prefix is not (`deploy*` is every term that starts so).
+[[nodiscard]] Result<Query> parse_query(std::string_view text, const Stemmer* stemmer = nullptr);
 
 // ---- the index ----------------------------------------------------------------------------------
 
@@ -116,6 +127,9 @@ struct Run;
 class Index {
  public:
   Index();
+  // An index whose documents' terms `stemmer` stems (it must outlive the index); its queries are
+  // parsed with the same stemmer.
+  explicit Index(const Stemmer* stemmer);
   Index(Index&&) noexcept;
   Index& operator=(Index&&) noexcept;
   ~Index();
@@ -179,8 +193,8 @@ struct Run {
 // matching term wrapped in `[` and `]`; the passage starts and ends on term boundaries, with "…"
 // where text was cut, and each run of white space in it (line breaks too) is one space: a line
 // to show. The first `max_terms` terms when nothing matches (a query of filters only); "" for a
-// text without terms.
+// text without terms. `stemmer`: the one the query was parsed with.
 [[nodiscard]] std::string snippet(std::string_view text, const Query& query,
-                                  std::size_t max_terms = 16);
+                                  std::size_t max_terms = 16, const Stemmer* stemmer = nullptr);
 
 }  // namespace memkit::search

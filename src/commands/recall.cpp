@@ -17,6 +17,7 @@
 #include "memkit/recall.hpp"
 #include "memkit/search.hpp"
 #include "memkit/text.hpp"
+#include "stemming/snowball.hpp"
 #include "store/recall_index.hpp"
 #include "store/recall_root.hpp"
 #include "text/shown_text.hpp"
@@ -85,9 +86,11 @@ void say_skipped(const std::vector<RecallFile>& files, CommandReply& reply) {
 // skipped and the readers' warnings said in `reply`. `only`: the one layout to read (custodian
 // read, tiers search), else every layout found.
 std::optional<RecallIndex> open_recall(const std::string& root, const std::string& option,
-                                       const std::string& custodian_dir, CommandReply& reply,
+                                       const std::string& custodian_dir,
+                                       const IndexStemming& stemming, CommandReply& reply,
                                        std::optional<recall::Layout> only = std::nullopt) {
-  Result<RecallIndex> index = open_recall_index(posix_file_system(), root, option, custodian_dir, only);
+  Result<RecallIndex> index =
+      open_recall_index(posix_file_system(), root, option, custodian_dir, only, stemming);
   if (!index) {
     reply.findings.push_back(finding_from(index.status()));
     return std::nullopt;
@@ -95,6 +98,15 @@ std::optional<RecallIndex> open_recall(const std::string& root, const std::strin
   say_skipped(index->files(), reply);
   for (const Finding& f : index->findings()) reply.findings.push_back(f);
   return std::move(index).value();
+}
+
+// --stem: the stemmer of the language it names, loaded; none without it.
+Result<IndexStemming> stemming_of(const CommandRequest& inv) {
+  const std::optional<std::string> language = option(inv, "--stem");
+  if (!language) return IndexStemming{};
+  Result<std::shared_ptr<const search::Stemmer>> stemmer = load_snowball(*language, "--stem");
+  if (!stemmer) return stemmer.status();
+  return IndexStemming{*language, std::move(stemmer).value()};
 }
 
 // The hits of a query, each with its file and unit; nullopt (said in `reply`) when a file changed
@@ -140,7 +152,12 @@ void run_search_in(const CommandRequest& inv, const CommandEnvironment& env, Com
   // Words given apart are one query: `memkit search cache deploy` is "cache deploy".
   std::string words = inv.positionals[0];
   for (std::size_t i = 1; i < inv.positionals.size(); ++i) words += " " + inv.positionals[i];
-  const Result<search::Query> query = search::parse_query(words);
+  const Result<IndexStemming> stemming = stemming_of(inv);
+  if (!stemming) {
+    reply.findings.push_back(finding_from(stemming.status()));
+    return;
+  }
+  const Result<search::Query> query = search::parse_query(words, stemming->stemmer.get());
   if (!query) {
     reply.findings.push_back(finding_from(query.status()));
     return;
@@ -152,7 +169,7 @@ void run_search_in(const CommandRequest& inv, const CommandEnvironment& env, Com
   }
   std::optional<RecallIndex> index =
       open_recall(option(inv, root_option).value_or(env.current_directory), root_option,
-                  "docs/memory", reply, only);
+                  "docs/memory", *stemming, reply, only);
   if (!index) return;
   const auto hits = hits_of(*index, *query, *limit, reply);
   if (!hits) return;
@@ -162,7 +179,7 @@ void run_search_in(const CommandRequest& inv, const CommandEnvironment& env, Com
   std::string view;  // the human view
   for (const auto& [found, score] : *hits) {
     const auto& [file, unit] = found;
-    const std::string snippet = search::snippet(unit.text, *query);
+    const std::string snippet = search::snippet(unit.text, *query, 16, index->stemmer());
     nlohmann::json facets = nlohmann::json::object();
     for (const auto& facet : unit.facets) facets[facet.first] = facet.second;
     shown.push_back({{"layout", recall::layout_name(file->source.layout)},
@@ -296,9 +313,14 @@ Result<std::vector<recall::ContextPiece>> context_pieces(
 void run_context_of(const CommandRequest& inv, const std::string& root, const std::string& root_option,
                     const std::string& custodian_dir, std::optional<recall::Layout> only,
                     std::uint64_t budget, CommandReply& reply) {
+  const Result<IndexStemming> stemming = stemming_of(inv);
+  if (!stemming) {
+    reply.findings.push_back(finding_from(stemming.status()));
+    return;
+  }
   std::optional<search::Query> query;
   if (const std::optional<std::string> text = option(inv, "--query")) {
-    Result<search::Query> parsed = search::parse_query(*text);
+    Result<search::Query> parsed = search::parse_query(*text, stemming->stemmer.get());
     if (!parsed) {
       reply.findings.push_back(finding_from(parsed.status()));
       return;
@@ -314,7 +336,7 @@ void run_context_of(const CommandRequest& inv, const std::string& root, const st
   std::vector<RecallFile> walked;
   std::vector<std::pair<Found, double>> hits;
   if (query) {
-    index = open_recall(root, root_option, custodian_dir, reply, only);
+    index = open_recall(root, root_option, custodian_dir, *stemming, reply, only);
     if (!index) return;
     auto found = hits_of(*index, *query, *limit, reply);
     if (!found) return;

@@ -121,9 +121,14 @@ A search_query() {
              "layout: file: tier: class: status: type: since: until: min-confidence:");
 }
 A search_limit() { return opt("--limit", "N", "the most hits to show", T::integer, "10"); }
+A search_stem() {
+  return opt("--stem", "LANGUAGE",
+             "stem words with Snowball's stemmer of LANGUAGE (english, french, ...; libstemmer), "
+             "so that deploying finds deployed; off by default: words match as written");
+}
 
 // What `context` and `custodian read` take besides their root: a budget (required, or none
-// meaning no limit), the task, the query and its limit.
+// meaning no limit), the task, the query, its limit and its stemmer.
 Args context_args(bool budget_required) {
   const A budget = opt("--budget", "TOKENS",
                        budget_required ? "the most tokens the block may hold"
@@ -134,7 +139,7 @@ Args context_args(bool budget_required) {
               "the custodian task whose route to load: a `### ` heading of Load by task, one of "
               "its parts or words (planning, debugging, recap)"),
           opt("--query", "QUERY", "also the best units that match this query (memkit search)"),
-          opt("--limit", "N", "the most query hits to offer", T::integer, "10")};
+          opt("--limit", "N", "the most query hits to offer", T::integer, "10"), search_stem()};
 }
 
 const Args& recover_args() {
@@ -218,7 +223,7 @@ std::vector<CommandSpec> search_commands() {
                 root(opt("--root", "DIR", "the folder whose memory to search: every layout found "
                                           "under it",
                          T::path, ".")),
-                search_limit()}}};
+                search_limit(), search_stem()}}};
 }
 
 std::vector<CommandSpec> context_commands() {
@@ -391,7 +396,7 @@ std::vector<CommandSpec> tiers_commands() {
       {"tiers", "search",
        "L1 entries, L2 notes, global.md sections and data entries that match a query, best "
        "first (memkit search over the workspace)",
-       CommandEffect::reads, Args{search_query()} + root + Args{search_limit()}},
+       CommandEffect::reads, Args{search_query()} + root + Args{search_limit(), search_stem()}},
       {"tiers", "write-global",
        "append to global.md, or replace it keeping the old text in memory/archive/global/",
        CommandEffect::writes,

@@ -80,7 +80,8 @@ std::string fold_term(std::string_view raw) {
 
 }  // namespace
 
-void analyze(std::string_view text, std::vector<Term>& out) {
+void analyze(std::string_view text, std::vector<Term>& out, const Stemmer* stemmer) {
+  const std::size_t first = out.size();
   const unsigned char* p = detail::byte_data(text);
   std::size_t start = 0;
   bool in_term = false;
@@ -109,11 +110,14 @@ void analyze(std::string_view text, std::vector<Term>& out) {
     at += c.size;
   }
   close(text.size());
+  if (stemmer != nullptr) {
+    for (std::size_t i = first; i < out.size(); ++i) stemmer->stem(out[i].text);
+  }
 }
 
-std::vector<Term> analyze(std::string_view text) {
+std::vector<Term> analyze(std::string_view text, const Stemmer* stemmer) {
   std::vector<Term> out;
-  analyze(text, out);
+  analyze(text, out, stemmer);
   return out;
 }
 

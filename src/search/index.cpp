@@ -187,6 +187,7 @@ struct Index::Data {
   std::vector<std::uint32_t> lengths;  // terms per document
   std::vector<Facets> facets;
   std::uint64_t total_terms = 0;
+  const Stemmer* stemmer = nullptr;  // what add() stems terms with
 
   // An index opened from serialize()'s bytes: views into them, term ids in term order.
   struct Opened {
@@ -665,6 +666,7 @@ void scoring_leaves(const Node& node, std::vector<const Node*>& out) {
 }  // namespace
 
 Index::Index() : data_(std::make_unique<Data>()) {}
+Index::Index(const Stemmer* stemmer) : Index() { data_->stemmer = stemmer; }
 Index::Index(Index&&) noexcept = default;
 Index& Index::operator=(Index&&) noexcept = default;
 Index::~Index() = default;
@@ -674,7 +676,7 @@ std::size_t Index::add(std::string_view text, Facets facets) {
   if (d.opened) d.thaw();
   const auto document = static_cast<std::uint32_t>(d.lengths.size());
   d.analysed.clear();  // kept from add() to add(): no allocation per document
-  analyze(text, d.analysed);
+  analyze(text, d.analysed, d.stemmer);
   const std::vector<Term>& terms = d.analysed;
   d.scratch.clear();
   for (std::size_t i = 0; i < terms.size(); ++i) {
@@ -816,8 +818,9 @@ std::vector<Hit> search(std::span<const Index* const> parts, const Query& query,
   return std::move(best).sorted();
 }
 
-std::string snippet(std::string_view text, const Query& query, std::size_t max_terms) {
-  const std::vector<Term> terms = analyze(text);
+std::string snippet(std::string_view text, const Query& query, std::size_t max_terms,
+                    const Stemmer* stemmer) {
+  const std::vector<Term> terms = analyze(text, stemmer);
   std::vector<const Node*> leaves;
   if (query.root() != nullptr) scoring_leaves(*query.root(), leaves);
   std::vector<bool> marked(terms.size(), false);

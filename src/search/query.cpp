@@ -135,8 +135,8 @@ Result<std::optional<Filter>> filter_of(const Token& token) {
 
 class Parser {
  public:
-  Parser(std::vector<Token> tokens, std::vector<Filter>& filters)
-      : tokens_(std::move(tokens)), filters_(filters) {}
+  Parser(std::vector<Token> tokens, std::vector<Filter>& filters, const Stemmer* stemmer)
+      : tokens_(std::move(tokens)), filters_(filters), stemmer_(stemmer) {}
 
   Result<std::optional<Node>> query() {
     Result<std::optional<Node>> node = any_of(0);
@@ -264,6 +264,11 @@ class Parser {
       return error_at(token.at, "only a word's end may be '*'");
     }
     std::vector<Term> terms = analyze(text);
+    if (stemmer_ != nullptr) {  // as documents are, but a prefix as written
+      for (std::size_t i = 0; i < terms.size() && !(prefix && i + 1 == terms.size()); ++i) {
+        stemmer_->stem(terms[i].text);
+      }
+    }
     if (terms.empty()) {
       if (token.kind == Token::Kind::quoted) return error_at(token.at, "this phrase has no terms");
       if (prefix) return error_at(token.at, "a prefix needs at least one letter or digit");
@@ -282,6 +287,7 @@ class Parser {
 
   std::vector<Token> tokens_;
   std::vector<Filter>& filters_;
+  const Stemmer* stemmer_;
   std::size_t next_ = 0;
   std::size_t term_count_ = 0;
 };
@@ -332,7 +338,7 @@ std::string Query::describe() const {
   return out;
 }
 
-Result<Query> parse_query(std::string_view text) {
+Result<Query> parse_query(std::string_view text, const Stemmer* stemmer) {
   if (text.size() > kMaxQueryBytes) {
     return Status(Errc::invalid_argument, "query: longer than " +
                                               std::to_string(kMaxQueryBytes) + " bytes");
@@ -340,7 +346,7 @@ Result<Query> parse_query(std::string_view text) {
   Result<std::vector<Token>> tokens = lex(text);
   if (!tokens) return tokens.status();
   Query query;
-  Parser parser(std::move(tokens).value(), query.filters_);
+  Parser parser(std::move(tokens).value(), query.filters_, stemmer);
   Result<std::optional<Node>> root = parser.query();
   if (!root) return root.status();
   if (root->has_value()) query.root_ = std::make_unique<Node>(std::move(**root));

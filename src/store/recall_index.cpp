@@ -13,13 +13,14 @@
 
 #include "memkit/digest.hpp"
 #include "memkit/version.hpp"
+#include "stemming/snowball.hpp"
 
 namespace memkit {
 namespace {
 
 using Digest = std::array<std::uint8_t, 16>;
 
-constexpr std::string_view kMagic = "MKRCAT01";
+constexpr std::string_view kMagic = "MKRCAT02";
 constexpr std::string_view kEnd = "MKRCATND";
 
 // ---- the catalog ----------------------------------------------------------------------------------
@@ -50,6 +51,7 @@ struct Catalog {
   std::string generation;  // the memkit that wrote it: another cuts units its own way
   std::string custodian_dir;  // what it indexes: the arguments of open_recall_index
   std::optional<recall::Layout> only;
+  std::string stem;  // the stemmer's language, or "" for none
   std::int64_t written_ns = 0;  // the lock's time when it was written: files changed since are suspect
   std::vector<CatalogFile> files;  // in path order
   std::vector<CatalogPack> packs;  // in path order of their files
@@ -107,6 +109,7 @@ std::string encode(const Catalog& c) {
   e.text(c.generation);
   e.text(c.custodian_dir);
   e.word(c.only ? static_cast<std::uint64_t>(*c.only) : std::numeric_limits<std::uint64_t>::max());
+  e.text(c.stem);
   e.word(static_cast<std::uint64_t>(c.written_ns));
   e.word(c.files.size());
   for (const CatalogFile& f : c.files) {
@@ -155,7 +158,7 @@ std::optional<Catalog> decode(std::string_view bytes) {
       c.generation != version() || !d.text(c.custodian_dir) || !d.word(only) ||
       (only > static_cast<std::uint64_t>(recall::Layout::curated) &&
        only != std::numeric_limits<std::uint64_t>::max()) ||
-      !d.number(c.written_ns) || !d.word(count) || count > bytes.size()) {
+      !d.text(c.stem) || !d.number(c.written_ns) || !d.word(count) || count > bytes.size()) {
     return std::nullopt;
   }
   if (only != std::numeric_limits<std::uint64_t>::max()) c.only = static_cast<recall::Layout>(only);
@@ -219,10 +222,12 @@ std::optional<Catalog> decode(std::string_view bytes) {
 std::string inside(const std::string& folder, const std::string& path) { return folder + "/" + path; }
 
 // The folder of this variant of the index: every layout, or the one a command reads, with the
-// custodian's folder when it is not the usual one.
-std::string variant_of(const std::string& custodian_dir, std::optional<recall::Layout> only) {
+// custodian's folder when it is not the usual one, and the stemmer's language.
+std::string variant_of(const std::string& custodian_dir, std::optional<recall::Layout> only,
+                       const std::string& stem) {
   std::string name = only ? std::string(recall::layout_name(*only)) : "all";
   if (custodian_dir != "docs/memory") name += "-" + sha256_hex(custodian_dir).substr(0, 16);
+  if (!stem.empty()) name += "-stem-" + sha256_hex(stem).substr(0, 8);  // any name, a safe folder
   return name;
 }
 
@@ -291,10 +296,10 @@ Result<std::pair<const RecallFile*, recall::Unit>> RecallIndex::unit(std::size_t
 Result<RecallIndex> open_recall_index(FileSystem& fs, const std::string& root_text,
                                       const std::string& option, const std::string& custodian_dir,
                                       std::optional<recall::Layout> only,
-                                      std::uint64_t pack_bytes) {
+                                      const IndexStemming& stemming, std::uint64_t pack_bytes) {
   std::string root = root_text;
   while (root.size() > 1 && root.back() == '/') root.pop_back();
-  const std::string folder = ".memkit/index/" + variant_of(custodian_dir, only);
+  const std::string folder = ".memkit/index/" + variant_of(custodian_dir, only, stemming.language);
   const std::string dir = inside(root, folder);
   const auto walk = [&] {
     return read_recall_files(fs, root, option, custodian_dir, only, /*read_bytes=*/false);
@@ -311,6 +316,7 @@ Result<RecallIndex> open_recall_index(FileSystem& fs, const std::string& root_te
       RecallIndex none;
       none.fs_ = &fs;
       none.root_ = root;
+      none.stemming_ = stemming;
       none.files_ = std::move(walked).value();
       return none;
     }
@@ -340,6 +346,7 @@ Result<RecallIndex> open_recall_index(FileSystem& fs, const std::string& root_te
   RecallIndex index;
   index.fs_ = &fs;
   index.root_ = root;
+  index.stemming_ = stemming;
   index.files_ = std::move(walked).value();
   std::vector<std::size_t> indexable;  // into files_, in path order
   for (std::size_t i = 0; i < index.files_.size(); ++i) {
@@ -350,12 +357,16 @@ Result<RecallIndex> open_recall_index(FileSystem& fs, const std::string& root_te
   std::optional<Catalog> old;
   if (const Result<NodeType> t = fs.node_type(inside(dir, "catalog")); t && *t == NodeType::file) {
     if (const Result<std::string> bytes = fs.read_file(inside(dir, "catalog"))) old = decode(*bytes);
-    if (old && (old->custodian_dir != custodian_dir || old->only != only)) old.reset();
+    if (old && (old->custodian_dir != custodian_dir || old->only != only ||
+                old->stem != stemming.language)) {
+      old.reset();
+    }
   }
   Catalog fresh;
   fresh.generation = std::string(version());
   fresh.custodian_dir = custodian_dir;
   fresh.only = only;
+  fresh.stem = stemming.language;
   fresh.written_ns = now_ns;
 
   // What of the old index still holds what the files hold: each file unchanged or not, each pack
@@ -489,7 +500,8 @@ Result<RecallIndex> open_recall_index(FileSystem& fs, const std::string& root_te
       pack.source_bytes += index.files_[pending[k].file].stat.size;
       if (!pending[k].old) {
         if (runs.empty() || runs.back().index != (read.empty() ? nullptr : &read.back())) {
-          runs.push_back({&read.emplace_back(), 0, std::numeric_limits<std::size_t>::max()});
+          runs.push_back({&read.emplace_back(stemming.stemmer.get()), 0,
+                          std::numeric_limits<std::size_t>::max()});
         }
         index_file(pending[k].file, read.back());
         ++k;
@@ -606,8 +618,17 @@ void refresh_recall_indexes(FileSystem& fs, const std::string& root) {
     if (const Result<std::string> bytes = fs.read_file(inside(dir, "catalog"))) {
       catalog = decode(*bytes);
     }
-    if (catalog && open_recall_index(fs, root, "--root", catalog->custodian_dir, catalog->only).ok()) {
-      continue;
+    if (catalog) {
+      IndexStemming stemming{catalog->stem, nullptr};
+      if (!catalog->stem.empty()) {
+        Result<std::shared_ptr<const search::Stemmer>> loaded = load_snowball(catalog->stem, "--stem");
+        if (loaded) stemming.stemmer = std::move(loaded).value();
+      }
+      if ((catalog->stem.empty() || stemming.stemmer) &&
+          open_recall_index(fs, root, "--root", catalog->custodian_dir, catalog->only, stemming)
+              .ok()) {
+        continue;
+      }
     }
     // An index that cannot be brought up to date goes whole: it may hold what was removed.
     if (const Result<std::vector<std::string>> names = fs.list_directory(dir)) {

@@ -16,6 +16,7 @@
 #include <array>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,6 +29,13 @@
 #include "store/recall_root.hpp"
 
 namespace memkit {
+
+// What an index's terms are stemmed with (`--stem`): the language as libstemmer names it and the
+// stemmer itself (stemming/snowball.hpp); none by default. Each language keeps an index of its own.
+struct IndexStemming {
+  std::string language;
+  std::shared_ptr<const search::Stemmer> stemmer;
+};
 
 // What opening the index did, for benchmarks and tests.
 struct RecallIndexWork {
@@ -48,6 +56,8 @@ class RecallIndex {
   // The reader's warnings about the files indexed (kept with the index, so said every time).
   [[nodiscard]] const std::vector<Finding>& findings() const noexcept { return findings_; }
   [[nodiscard]] const RecallIndexWork& work() const noexcept { return work_; }
+  // What its terms are stemmed with (null: none): a query is parsed and a snippet cut with it.
+  [[nodiscard]] const search::Stemmer* stemmer() const noexcept { return stemming_.stemmer.get(); }
 
   // A document's file (into files()) and its unit, the file read (once) and cut again. Fails when
   // the file no longer holds what was indexed (it changed while the search ran).
@@ -56,7 +66,7 @@ class RecallIndex {
  private:
   friend Result<RecallIndex> open_recall_index(FileSystem&, const std::string&, const std::string&,
                                                const std::string&, std::optional<recall::Layout>,
-                                               std::uint64_t);
+                                               const IndexStemming&, std::uint64_t);
   struct Indexed {        // a file of the index
     std::size_t file = 0;  // into files_
     std::size_t first_document = 0;
@@ -73,6 +83,7 @@ class RecallIndex {
   std::size_t units_ = 0;
   std::vector<Finding> findings_;
   RecallIndexWork work_;
+  IndexStemming stemming_;
 };
 
 // A pack closes once its files hold this many bytes. A change reads and indexes the changed file
@@ -86,6 +97,7 @@ inline constexpr std::uint64_t kPackBytes = 1024 * 1024;
                                                     const std::string& option,
                                                     const std::string& custodian_dir,
                                                     std::optional<recall::Layout> only,
+                                                    const IndexStemming& stemming = {},
                                                     std::uint64_t pack_bytes = kPackBytes);
 
 // Brings every index kept under `root` (each variant a search made there) up to date with the

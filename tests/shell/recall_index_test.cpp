@@ -26,7 +26,7 @@ constexpr std::uint64_t kSmallPacks = 64 * 1024;
 Shown from_disk(const std::string& root, std::string_view text, RecallIndexWork* work = nullptr,
                 FileSystem& fs = posix_file_system()) {
   Result<RecallIndex> index =
-      open_recall_index(fs, root, "--root", "docs/memory", std::nullopt, kSmallPacks);
+      open_recall_index(fs, root, "--root", "docs/memory", std::nullopt, {}, kSmallPacks);
   REQUIRE(index);
   if (work != nullptr) *work = index->work();
   const search::Query query = *search::parse_query(text);

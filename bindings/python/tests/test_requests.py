@@ -270,7 +270,7 @@ class SearchTests(TempDirTestCase):
                 self.assertIn("search", dir(ws))
                 self.assertTrue(ws.search.__doc__.startswith("`memkit search`: "))
                 self.assertEqual(str(inspect.signature(ws.search)),
-                                 "(now, /, query, *, limit=None) -> memkit.Result")
+                                 "(now, /, query, *, limit=None, stem=None) -> memkit.Result")
                 with ws.search(NOW, word) as result, \
                         ws.search(NOW, query=word, limit=1) as one, \
                         ws.run(NOW, "search", "", word) as by_run:

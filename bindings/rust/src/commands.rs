@@ -591,6 +591,11 @@ impl<'w> CustodianRead<'w> {
         Self(self.0.int("limit", value))
     }
 
+    /// `--stem LANGUAGE` (string): stem words with Snowball's stemmer of LANGUAGE (english, french, ...; libstemmer), so that deploying finds deployed; off by default: words match as written.
+    pub fn stem(self, value: impl AsRef<str>) -> Self {
+        Self(self.0.string("stem", value))
+    }
+
     /// Runs `memkit custodian read` at `now`: the result the CLI prints for the same arguments and clock (see [`Request::run`]).
     pub fn run(self, now: &Clock) -> Result<CommandResult> {
         self.0.run(now)
@@ -1940,6 +1945,11 @@ impl<'w> TiersSearch<'w> {
     /// Default: `10`.
     pub fn limit(self, value: i64) -> Self {
         Self(self.0.int("limit", value))
+    }
+
+    /// `--stem LANGUAGE` (string): stem words with Snowball's stemmer of LANGUAGE (english, french, ...; libstemmer), so that deploying finds deployed; off by default: words match as written.
+    pub fn stem(self, value: impl AsRef<str>) -> Self {
+        Self(self.0.string("stem", value))
     }
 
     /// Runs `memkit tiers search` at `now`: the result the CLI prints for the same arguments and clock (see [`Request::run`]).
@@ -3534,6 +3544,11 @@ impl<'w> Search<'w> {
         Self(self.0.int("limit", value))
     }
 
+    /// `--stem LANGUAGE` (string): stem words with Snowball's stemmer of LANGUAGE (english, french, ...; libstemmer), so that deploying finds deployed; off by default: words match as written.
+    pub fn stem(self, value: impl AsRef<str>) -> Self {
+        Self(self.0.string("stem", value))
+    }
+
     /// Runs `memkit search` at `now`: the result the CLI prints for the same arguments and clock (see [`Request::run`]).
     pub fn run(self, now: &Clock) -> Result<CommandResult> {
         self.0.run(now)
@@ -3576,6 +3591,11 @@ impl<'w> Context<'w> {
     /// Default: `10`.
     pub fn limit(self, value: i64) -> Self {
         Self(self.0.int("limit", value))
+    }
+
+    /// `--stem LANGUAGE` (string): stem words with Snowball's stemmer of LANGUAGE (english, french, ...; libstemmer), so that deploying finds deployed; off by default: words match as written.
+    pub fn stem(self, value: impl AsRef<str>) -> Self {
+        Self(self.0.string("stem", value))
     }
 
     /// Runs `memkit context` at `now`: the result the CLI prints for the same arguments and clock (see [`Request::run`]).

@@ -413,3 +413,46 @@ TEST_CASE("search index runs: documents copied from other indexes answer as if a
   CHECK(kept.find("zebrapassword") == std::string::npos);
   CHECK(open_bytes(kept)->search(*parse_query("alpha"), 5).size() == 1);
 }
+
+namespace {
+
+// A stemmer for tests: drops "ing", "ed" and "s" from the end of a term of more than 4 letters.
+class SuffixStemmer final : public memkit::search::Stemmer {
+ public:
+  void stem(std::string& term) const override {
+    for (const std::string_view suffix : {"ing", "ed", "s"}) {
+      if (term.size() > 4 && term.ends_with(suffix)) {
+        term.resize(term.size() - suffix.size());
+        return;
+      }
+    }
+  }
+};
+
+}  // namespace
+
+TEST_CASE("search stemming: documents and queries stemmed alike, a prefix as written") {
+  const SuffixStemmer stemmer;
+  Index index(&stemmer);
+  index.add("Deploying the release branch", {});
+  index.add("Deployed twice; deploys are slow", {});
+  index.add("Caching rules", {});
+  const auto found_with = [&](std::string_view text) {
+    std::vector<std::size_t> out;
+    for (const auto& hit : index.search(*parse_query(text, &stemmer), 10)) out.push_back(hit.document);
+    std::sort(out.begin(), out.end());
+    return out;
+  };
+  CHECK(found_with("deploy") == std::vector<std::size_t>{0, 1});
+  CHECK(found_with("deploys") == std::vector<std::size_t>{0, 1});
+  CHECK(found_with("\"releases branch\"") == std::vector<std::size_t>{0});
+  CHECK(found_with("cach*") == std::vector<std::size_t>{2});
+  CHECK(found_with("caching*").empty());  // the prefix is not stemmed; the document's term is "cach"
+  CHECK(parse_query("deploying OR caches", &stemmer)->describe() == "(OR deploy cache)");
+  // Without the stemmer the same index's stemmed terms match only a query's exact stem.
+  CHECK(index.search(*parse_query("deploying"), 10).empty());
+  CHECK(memkit::search::snippet("Deployed twice; deploys are slow", *parse_query("deploy", &stemmer),
+                                16, &stemmer) == "[Deployed] twice; [deploys] are slow");
+  CHECK(memkit::search::analyze("Deploying caches", &stemmer) ==
+        std::vector<memkit::search::Term>{{"deploy", 0, 9}, {"cache", 10, 16}});
+}
