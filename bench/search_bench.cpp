@@ -4,6 +4,9 @@
 // index, then answers top-10 queries of each class the issue names: a rare, a mid-frequency and a
 // common term, two terms ANDed, three ORed. `agreement` runs 1,000 generated queries on both and
 // counts those whose top 10 agree (ties at the tenth score aside): the scoring is FTS5's bm25.
+// The `_corpora` runs do the same on real Markdown: each paragraph (text between blank lines) of
+// every *.md file under MEMKIT_CORPORA_DIR is one document, and the queries draw their terms from
+// the corpora's own words.
 // FTS5 (Debian's libsqlite3-dev) is a dependency of this program only; without it, memkit alone.
 #include <benchmark/benchmark.h>
 
@@ -15,6 +18,9 @@
 #include <string>
 #include <vector>
 
+#include <map>
+
+#include "corpus.hpp"
 #include "memkit/search.hpp"
 #include "split_mix.hpp"
 
@@ -63,6 +69,56 @@ const std::vector<std::string>& entries() {
     }
     return made;
   }();
+  return out;
+}
+
+// The corpora's paragraphs, in path order: empty when MEMKIT_CORPORA_DIR names none.
+const std::vector<std::string>& paragraphs() {
+  static const std::vector<std::string> out = [] {
+    std::vector<std::string> made;
+    const memkit::bench::Corpus& corpus = memkit::bench::corpus_from_environment();
+    if (!corpus.bytes) return made;
+    const std::string_view all = *corpus.bytes;
+    for (std::size_t at = 0; at < all.size();) {
+      std::size_t end = all.find("\n\n", at);
+      if (end == std::string_view::npos) end = all.size();
+      const std::string_view paragraph = all.substr(at, end - at);
+      if (paragraph.find_first_not_of(" \t\r\n") != std::string_view::npos) {
+        made.emplace_back(paragraph);
+      }
+      at = end + 2;
+    }
+    return made;
+  }();
+  return out;
+}
+
+// 1,000 queries of one to three of the corpora's own terms (each quoted for FTS5), ANDed or ORed,
+// their ranks in the corpora's term frequencies spread from the most frequent to the rarest.
+std::vector<std::string> corpora_queries(bool quoted) {
+  std::map<std::string, std::size_t> counts;
+  for (const std::string& p : paragraphs()) {
+    for (const memkit::search::Term& t : memkit::search::analyze(p)) ++counts[t.text];
+  }
+  std::vector<std::pair<std::size_t, std::string>> ranked;
+  for (const auto& [term, n] : counts) ranked.emplace_back(n, term);
+  std::sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) {
+    return a.first != b.first ? a.first > b.first : a.second < b.second;
+  });
+  memkit::bench::SplitMix64 random(0x636F72706F72612DULL);  // "corpora-"
+  std::vector<std::string> out;
+  for (int i = 0; i < 1000 && !ranked.empty(); ++i) {
+    const std::size_t terms = random.between(1, 3);
+    const bool any = random.one_in(2);
+    std::string q;
+    for (std::size_t t = 0; t < terms; ++t) {
+      const auto rank = static_cast<std::size_t>(
+          std::pow(static_cast<double>(ranked.size()), static_cast<double>(random.below(1000)) / 1000.0));
+      const std::string& term = ranked[std::min(rank, ranked.size() - 1)].second;
+      q += (t == 0 ? "" : any ? " OR " : " ") + (quoted ? "\"" + term + "\"" : term);
+    }
+    out.push_back(std::move(q));
+  }
   return out;
 }
 
@@ -115,6 +171,23 @@ void BM_memkit_build(benchmark::State& state) {
   state.counters["entries"] = static_cast<double>(entries().size());
 }
 BENCHMARK(BM_memkit_build)->Unit(benchmark::kMillisecond)->Iterations(1);
+
+void BM_memkit_build_corpora(benchmark::State& state) {
+  if (paragraphs().empty()) {
+    state.SkipWithError(memkit::bench::corpus_from_environment().error.c_str());
+    return;
+  }
+  for (auto _ : state) {
+    memkit::search::Index index;
+    for (const std::string& p : paragraphs()) index.add(p);
+    benchmark::DoNotOptimize(index.size());
+  }
+  std::size_t bytes = 0;
+  for (const std::string& p : paragraphs()) bytes += p.size();
+  state.counters["paragraphs"] = static_cast<double>(paragraphs().size());
+  state.counters["MiB"] = static_cast<double>(bytes) / (1 << 20);
+}
+BENCHMARK(BM_memkit_build_corpora)->Unit(benchmark::kMillisecond)->Iterations(1);
 
 void BM_memkit_query(benchmark::State& state) {
   const auto& [name, text] = query_classes()[static_cast<std::size_t>(state.range(0))];
@@ -169,13 +242,13 @@ struct Fts5 {
     sqlite3_exec(db, "CREATE VIRTUAL TABLE t USING fts5(body, tokenize='unicode61 remove_diacritics 2')",
                  nullptr, nullptr, nullptr);
   }
-  void fill() {
+  void fill(const std::vector<std::string>& documents = entries()) {
     sqlite3_exec(db, "BEGIN", nullptr, nullptr, nullptr);
     sqlite3_stmt* insert = nullptr;
     sqlite3_prepare_v2(db, "INSERT INTO t(rowid, body) VALUES (?, ?)", -1, &insert, nullptr);
-    for (std::size_t i = 0; i < entries().size(); ++i) {
+    for (std::size_t i = 0; i < documents.size(); ++i) {
       sqlite3_bind_int64(insert, 1, static_cast<sqlite3_int64>(i));
-      sqlite3_bind_text(insert, 2, entries()[i].data(), static_cast<int>(entries()[i].size()), SQLITE_STATIC);
+      sqlite3_bind_text(insert, 2, documents[i].data(), static_cast<int>(documents[i].size()), SQLITE_STATIC);
       sqlite3_step(insert);
       sqlite3_reset(insert);
     }
@@ -218,6 +291,19 @@ void BM_fts5_build(benchmark::State& state) {
 }
 BENCHMARK(BM_fts5_build)->Unit(benchmark::kMillisecond)->Iterations(1);
 
+void BM_fts5_build_corpora(benchmark::State& state) {
+  if (paragraphs().empty()) {
+    state.SkipWithError(memkit::bench::corpus_from_environment().error.c_str());
+    return;
+  }
+  for (auto _ : state) {
+    Fts5 fresh;
+    fresh.fill(paragraphs());
+  }
+  state.counters["paragraphs"] = static_cast<double>(paragraphs().size());
+}
+BENCHMARK(BM_fts5_build_corpora)->Unit(benchmark::kMillisecond)->Iterations(1);
+
 void BM_fts5_query(benchmark::State& state) {
   const auto& [name, text] = query_classes()[static_cast<std::size_t>(state.range(0))];
   Fts5& db = fts5();  // filled before the clock runs
@@ -241,6 +327,21 @@ bool agree(const std::vector<memkit::search::Hit>& mine, const std::vector<std::
   return true;
 }
 
+// The same ten documents, scores aside, but for documents tied (by FTS5's score) with its tenth:
+// what a reader of the hits sees when the two differ in a few tokens of some documents.
+bool same_ten(const std::vector<memkit::search::Hit>& mine,
+              const std::vector<std::pair<std::size_t, double>>& theirs) {
+  const std::size_t n = std::min<std::size_t>(10, theirs.size());
+  if (mine.size() != n) return false;
+  const double tenth = n > 0 ? theirs[n - 1].second : 0;
+  for (const memkit::search::Hit& hit : mine) {
+    const auto found = std::find_if(theirs.begin(), theirs.end(),
+                                    [&](const auto& t) { return t.first == hit.document; });
+    if (found == theirs.end() && !(theirs.size() > 10 && theirs[10].second == tenth)) return false;
+  }
+  return true;
+}
+
 void BM_agreement(benchmark::State& state) {
   std::size_t agreeing = 0;
   const std::vector<std::string> queries = generated_queries();
@@ -251,6 +352,37 @@ void BM_agreement(benchmark::State& state) {
   state.counters["agree_percent"] = 100.0 * static_cast<double>(agreeing) / static_cast<double>(queries.size());
 }
 BENCHMARK(BM_agreement)->Unit(benchmark::kMillisecond)->Iterations(1);
+
+// The same on the corpora's paragraphs with queries of their own words.
+void BM_agreement_corpora(benchmark::State& state) {
+  if (paragraphs().empty()) {
+    state.SkipWithError(memkit::bench::corpus_from_environment().error.c_str());
+    return;
+  }
+  memkit::search::Index index;
+  for (const std::string& p : paragraphs()) index.add(p);
+  Fts5 db;
+  db.fill(paragraphs());
+  const std::vector<std::string> mine = corpora_queries(false);
+  const std::vector<std::string> theirs = corpora_queries(true);
+  std::size_t agreeing = 0;
+  std::size_t same_documents = 0;
+  for (auto _ : state) {
+    agreeing = 0;
+    same_documents = 0;
+    for (std::size_t i = 0; i < mine.size(); ++i) {
+      const auto a = index.search(*memkit::search::parse_query(mine[i]), 10);
+      const auto b = db.best(theirs[i]);
+      agreeing += agree(a, b) ? 1 : 0;
+      same_documents += same_ten(a, b) ? 1 : 0;
+    }
+  }
+  state.counters["agree_percent"] = 100.0 * static_cast<double>(agreeing) / static_cast<double>(mine.size());
+  state.counters["same_ten_percent"] =
+      100.0 * static_cast<double>(same_documents) / static_cast<double>(mine.size());
+  state.counters["queries"] = static_cast<double>(mine.size());
+}
+BENCHMARK(BM_agreement_corpora)->Unit(benchmark::kMillisecond)->Iterations(1);
 
 #endif
 
