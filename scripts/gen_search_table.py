@@ -3,8 +3,9 @@
 
 Search's text analysis (src/search/analysis.cpp) reads terms as SQLite FTS5's unicode61 tokenizer
 with remove_diacritics 2 does: a term is a maximal run of letters and numbers (General Category
-L* and N*), combining marks (Mn) inside it are dropped, and a letter with diacritics is read as its
-base letter (its canonical decomposition, applied fully, is the base followed by Mn marks only).
+L* and N*), combining marks (Mn) inside it are dropped, and a letter with diacritics whose base is
+a Latin letter is read as that base (its canonical decomposition, applied fully, is the base
+followed by Mn marks only).
 Everything else separates terms, `_` and `-` among them. Like the other generated tables
 (gen_word_table.py, gen_casefold_table.py) the output is committed: only regenerating it needs
 Debian 12's unicode-data package (/usr/share/unicode).
@@ -52,7 +53,15 @@ def base_of(table, cp):
     base, marks = decomposition[0], decomposition[1:]
     if base == cp or not marks or any(table.get(m, ("",))[0] != "Mn" for m in marks):
         return None
-    return base if table.get(base, ("",))[0] in TERM_CATEGORIES else None
+    return base if table.get(base, ("",))[0] in TERM_CATEGORIES and is_latin(base) else None
+
+
+def is_latin(cp):
+    """Whether cp is a letter of the Latin script's blocks (Basic Latin's letters, Latin-1
+    Supplement, Extended-A and -B, Extended Additional). Only Latin letters lose their diacritics,
+    as FTS5's remove_diacritics does: in other scripts a mark often makes another letter (й, ガ)."""
+    return (0x41 <= cp <= 0x5A or 0x61 <= cp <= 0x7A or 0xC0 <= cp <= 0x24F
+            or 0x1E00 <= cp <= 0x1EFF)
 
 
 def render(terms, marks, folds):

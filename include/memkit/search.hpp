@@ -42,7 +42,8 @@ class Stemmer {
 
 // The terms of `text`, as FTS5's unicode61 tokenizer with remove_diacritics 2 reads them: maximal
 // runs of letters and numbers (General Category L* and N* of Unicode 15.0.0), full case folding,
-// combining marks inside a run dropped and letters with diacritics read as their base letter.
+// combining marks inside a run dropped and Latin letters with diacritics read as their base
+// letter (й and ガ stay: in their scripts the mark makes another letter).
 // Every other code point separates terms, `_` and `-` too ("cache_dir" is "cache" and "dir"), and
 // so does a byte that is not UTF-8. Each term then stemmed by `stemmer`, when there is one.
 // Appends to `out`.

@@ -28,6 +28,10 @@ TEST_CASE("search analysis: case folded and diacritics removed, composed or not"
   CHECK(words("\u0130stanbul") == std::vector<std::string>{"istanbul"});  // İ folds to i + U+0307
   CHECK(words("Ångström naïve") == std::vector<std::string>{"angstrom", "naive"});
   CHECK(words("記住 это") == std::vector<std::string>{"記住", "это"});
+  // Only Latin letters lose their marks: elsewhere a mark often makes another letter.
+  CHECK(words("Мой мои") == std::vector<std::string>{"мой", "мои"});
+  CHECK(words("ガス カス") == std::vector<std::string>{"ガス", "カス"});
+  CHECK(words("ǡ Ḗ") == std::vector<std::string>{"a", "e"});
 }
 
 TEST_CASE("search analysis: every term keeps the bytes it came from") {
