@@ -24,9 +24,9 @@ using Shown = std::vector<std::tuple<std::string, std::uint32_t, double>>;
 constexpr std::uint64_t kSmallPacks = 64 * 1024;
 
 Shown from_disk(const std::string& root, std::string_view text, RecallIndexWork* work = nullptr,
-                FileSystem& fs = posix_file_system()) {
+                FileSystem& fs = posix_file_system(), std::uint64_t pack_bytes = kSmallPacks) {
   Result<RecallIndex> index =
-      open_recall_index(fs, root, "--root", "docs/memory", std::nullopt, {}, kSmallPacks);
+      open_recall_index(fs, root, "--root", "docs/memory", std::nullopt, {}, pack_bytes);
   REQUIRE(index);
   if (work != nullptr) *work = index->work();
   const search::Query query = *search::parse_query(text);
@@ -289,6 +289,45 @@ TEST_CASE("recall index: a root with no memory gets no index") {
   CHECK(from_disk(root.str(), "memory", &work).empty());
   CHECK_FALSE(work.written);
   CHECK(tree_of(root.path()) == tree);
+}
+
+}  // namespace memkit::shell_test
+
+namespace memkit::shell_test {
+
+TEST_CASE("recall index: many small packs are copied into fewer, no file read again") {
+  TempDir root;
+  plant_project(root, 13);
+  age_files(root);
+  RecallIndexWork work;
+  (void)from_disk(root.str(), "cache", &work, posix_file_system(), 2 * 1024);  // a pack a file
+  CHECK(work.packs_built == 60);
+  const Shown want = from_files(root.str(), "deploy OR staging");
+  CHECK(from_disk(root.str(), "deploy OR staging", &work) == want);  // 64 KiB packs now
+  CHECK(work.written);
+  CHECK(work.files_read == 0);  // every file's units copied from its old pack
+  CHECK(work.packs_built < 10);
+  CHECK(from_disk(root.str(), "deploy OR staging", &work) == want);
+  CHECK_FALSE(work.written);
+}
+
+TEST_CASE("recall index: a hit whose file changed after the search began is refused") {
+  TempDir root;
+  plant_project(root, 17);
+  (void)from_disk(root.str(), "cache");  // indexed: the next open keeps the packs, reads no file
+  Result<RecallIndex> index =
+      open_recall_index(posix_file_system(), root.str(), "--root", "docs/memory", std::nullopt);
+  REQUIRE(index);
+  const std::vector<search::Hit> hits =
+      search::search(index->parts(), *search::parse_query("cache"), 1);
+  REQUIRE(hits.size() == 1);
+  // The hit's file rewritten between the search and its presentation.
+  for (const RecallFile& file : index->files()) {
+    if (file.file.exists()) write_bytes(root.path() / file.file.path, "# Notes\n\n- other\n");
+  }
+  const auto found = index->unit(hits[0].document);
+  REQUIRE_FALSE(found);
+  CHECK(found.status().message().find("changed while the search ran") != std::string::npos);
 }
 
 }  // namespace memkit::shell_test
