@@ -3,6 +3,7 @@
 // execute(), so they cannot drift.
 #include "commands/commands.hpp"
 
+#include <charconv>
 #include <algorithm>
 #include <filesystem>
 #include <functional>
@@ -91,6 +92,21 @@ std::optional<std::string> option(const CommandRequest& inv, std::string_view na
   const auto it = inv.options.find(std::string(name));
   if (it == inv.options.end()) return std::nullopt;
   return it->second;
+}
+
+Result<std::uint64_t> count_option(const CommandRequest& inv, std::string_view name,
+                                   std::uint64_t fallback) {
+  const std::optional<std::string> text = option(inv, name);
+  if (!text) return fallback;
+  std::uint64_t value = 0;
+  const char* end = text->data() + text->size();
+  const auto [at, ec] = std::from_chars(text->data(), end, value);
+  if (text->empty() || ec != std::errc() || at != end) {
+    return Status(Errc::invalid_argument, std::string(name) +
+                                              ": expected a non-negative integer, got '" + *text +
+                                              "'");
+  }
+  return value;
 }
 
 namespace {

@@ -3,7 +3,6 @@
 // reads (§9) and the one write flow (§6 "Transactions"). The commands themselves live in
 // curated_writes.cpp, curated_reads.cpp and curated_floors.cpp.
 #include <algorithm>
-#include <charconv>
 #include <map>
 
 #include "commands/curated_flow.hpp"
@@ -60,17 +59,12 @@ std::optional<std::string> curated_required(CuratedRun& run, std::string_view na
 
 std::optional<std::uint64_t> curated_count(CuratedRun& run, std::string_view name,
                                            std::uint64_t fallback) {
-  const std::optional<std::string> text = option(run.inv, name);
-  if (!text) return fallback;
-  std::uint64_t value = 0;
-  const char* end = text->data() + text->size();
-  const auto [at, ec] = std::from_chars(text->data(), end, value);
-  if (text->empty() || ec != std::errc() || at != end) {
-    curated_refuse(run, "MK-ARG-001",
-                   std::string(name) + ": expected a non-negative integer, got '" + *text + "'");
+  const Result<std::uint64_t> value = count_option(run.inv, name, fallback);
+  if (!value) {
+    curated_refuse(run, "MK-ARG-001", value.status().message());
     return std::nullopt;
   }
-  return value;
+  return *value;
 }
 
 std::optional<std::string> text_argument(CuratedRun& run, std::string_view inline_option,

@@ -34,6 +34,11 @@ namespace memkit::commands_detail {
 // The value of an option, or nullopt when it was not given.
 [[nodiscard]] std::optional<std::string> option(const CommandRequest& inv, std::string_view name);
 
+// An option's value as a non-negative decimal integer, or `fallback` when it was not given. Fails
+// with Errc::invalid_argument, "NAME: expected a non-negative integer, got 'X'".
+[[nodiscard]] Result<std::uint64_t> count_option(const CommandRequest& inv, std::string_view name,
+                                                 std::uint64_t fallback);
+
 // What every command checks first: no stray positional (unless it takes some), and the clock;
 // every command reads it, so a bad --now fails the same way everywhere. On failure the finding is
 // in `reply` and the result is nullopt.

@@ -3,7 +3,6 @@
 // the units indexed (search::Index); a search answers best first, each hit with its layout, file,
 // lines, id, facets and a snippet; a context compiles the layouts' pieces and the query's hits
 // under a budget (recall::compile_context). Reads only.
-#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -28,25 +27,9 @@ namespace {
 // The most hits one search shows; more is refused, so no request can ask for unbounded output.
 constexpr std::uint64_t kMaxLimit = 10'000;
 
-// A count argument: a non-negative decimal integer, or `fallback` when it is not given.
-Result<std::uint64_t> count_of(const CommandRequest& inv, std::string_view name,
-                               std::uint64_t fallback) {
-  const std::optional<std::string> text = option(inv, name);
-  if (!text) return fallback;
-  std::uint64_t value = 0;
-  const char* end = text->data() + text->size();
-  const auto [at, ec] = std::from_chars(text->data(), end, value);
-  if (text->empty() || ec != std::errc() || at != end) {
-    return Status(Errc::invalid_argument, std::string(name) +
-                                              ": expected a non-negative integer, got '" + *text +
-                                              "'");
-  }
-  return value;
-}
-
 // --limit: how many hits to show or offer, at most kMaxLimit.
 Result<std::uint64_t> limit_of(const CommandRequest& inv) {
-  const Result<std::uint64_t> limit = count_of(inv, "--limit", 10);
+  const Result<std::uint64_t> limit = count_option(inv, "--limit", 10);
   if (limit && *limit > kMaxLimit) {
     return Status(Errc::invalid_argument, "--limit: expected an integer from 0 to 10000, got '" +
                                               std::to_string(*limit) + "'");
@@ -408,7 +391,7 @@ void run_context(const CommandRequest& inv, const CommandEnvironment& env, Comma
         Errc::invalid_argument, "missing --budget TOKENS; see memkit context --help")));
     return;
   }
-  const Result<std::uint64_t> budget = count_of(inv, "--budget", 0);
+  const Result<std::uint64_t> budget = count_option(inv, "--budget", 0);
   if (!budget) {
     reply.findings.push_back(finding_from(budget.status()));
     return;
@@ -420,7 +403,7 @@ void run_context(const CommandRequest& inv, const CommandEnvironment& env, Comma
 void run_custodian_read(const CommandRequest& inv, const CommandEnvironment& env,
                         CommandReply& reply) {
   const Result<std::uint64_t> budget =
-      count_of(inv, "--budget", std::numeric_limits<std::uint64_t>::max());
+      count_option(inv, "--budget", std::numeric_limits<std::uint64_t>::max());
   if (!budget) {
     reply.findings.push_back(finding_from(budget.status()));
     return;

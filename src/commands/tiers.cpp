@@ -4,7 +4,6 @@
 // and written as one transaction in commit order (§9), so concurrent turns never interleave.
 #include <fmt/format.h>
 
-#include <charconv>
 #include <memory>
 
 #include "commands/flow.hpp"
@@ -37,19 +36,15 @@ bool failed(TiersRun& run, const Status& status) {
   return true;
 }
 
-// A count argument: a non-negative decimal integer, or `fallback` when absent.
-std::optional<std::uint64_t> count_option(TiersRun& run, std::string_view name,
-                                          std::uint64_t fallback, const char* code = "MK-ARG-001") {
-  const std::optional<std::string> text = option(run.inv, name);
-  if (!text) return fallback;
-  std::uint64_t value = 0;
-  const char* end = text->data() + text->size();
-  const auto [at, ec] = std::from_chars(text->data(), end, value);
-  if (text->empty() || ec != std::errc() || at != end) {
-    refuse(run, code, std::string(name) + ": expected a non-negative integer, got '" + *text + "'");
+// A count argument (count_option), or nullopt with the refusal (MK-ARG-001, or `code`) said.
+std::optional<std::uint64_t> tiers_count(TiersRun& run, std::string_view name,
+                                         std::uint64_t fallback, const char* code = "MK-ARG-001") {
+  const Result<std::uint64_t> value = count_option(run.inv, name, fallback);
+  if (!value) {
+    refuse(run, code, value.status().message());
     return std::nullopt;
   }
-  return value;
+  return *value;
 }
 
 tiers::TurnArguments turn_arguments(const CommandRequest& inv) {
@@ -304,8 +299,8 @@ std::vector<tiers::LogRead> read_logs(TiersRun& run, const std::vector<tiers::Lo
 }
 
 void run_read_logs(TiersRun& run) {
-  const auto days = count_option(run, "--days-back", 7);
-  const auto limit = count_option(run, "--limit", 20);
+  const auto days = tiers_count(run, "--days-back", 7);
+  const auto limit = tiers_count(run, "--limit", 20);
   if (!days || !limit) return;
   const auto tree =
       list_tree(run, {.sessions = true, .notes = false, .data = false, .theme = std::nullopt});
@@ -327,8 +322,8 @@ void run_read_logs(TiersRun& run) {
 
 void run_read_theme(TiersRun& run) {
   const std::optional<std::string> theme = required(run, "--theme");
-  const auto hours = count_option(run, "--hours-back", 24);
-  const auto limit = count_option(run, "--limit", 20);
+  const auto hours = tiers_count(run, "--hours-back", 24);
+  const auto limit = tiers_count(run, "--limit", 20);
   if (!theme || !hours || !limit) return;
   tiers::Checked checked = tiers::check_theme(*theme);
   if (checked.refused) {
@@ -419,7 +414,7 @@ void run_read_data(TiersRun& run) {
   if (!name) return;
   std::optional<std::uint64_t> head;
   if (option(run.inv, "--head")) {
-    head = count_option(run, "--head", 0);
+    head = tiers_count(run, "--head", 0);
     if (!head) return;
   }
   tiers::Checked checked = tiers::check_data_name(*name);
@@ -473,11 +468,11 @@ void run_list_data(TiersRun& run) {
 }
 
 void run_session_init(TiersRun& run) {
-  const auto days = count_option(run, "--recent-days", 7);
-  const auto theme_limit = count_option(run, "--theme-limit", 8);
+  const auto days = tiers_count(run, "--recent-days", 7);
+  const auto theme_limit = tiers_count(run, "--theme-limit", 8);
   std::optional<std::uint64_t> max_tokens;
   if (option(run.inv, "--max-tokens")) {
-    max_tokens = count_option(run, "--max-tokens", 0, "MK-TIERS-001");
+    max_tokens = tiers_count(run, "--max-tokens", 0, "MK-TIERS-001");
     if (!max_tokens) return;
   }
   if (!days || !theme_limit) return;
@@ -581,7 +576,7 @@ void run_template(TiersRun& run) {
 }
 
 void run_archive_themes(TiersRun& run) {
-  const auto days = count_option(run, "--days", 90);
+  const auto days = tiers_count(run, "--days", 90);
   if (!days) return;
   PlanWriter writer;
   writer.lock = [&run] { return run.ws.lock(run.inv.lock_timeout_seconds); };
