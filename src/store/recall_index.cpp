@@ -450,7 +450,23 @@ Result<RecallIndex> open_recall_index(FileSystem& fs, const std::string& root_te
   };
   std::vector<Pending> pending;
   std::uint64_t pending_bytes = 0;
-  std::vector<std::shared_ptr<const std::string>> built;  // by new pack: its bytes when new
+  // A new pack's bytes written under their digest's name, its stat recorded; false on failure.
+  bool written_all = true;  // every new pack so far is on disk
+  const auto write_pack = [&fs, &dir](const std::string& bytes, CatalogPack& pack) {
+    const Digest digest = xxh3_128(bytes);
+    static constexpr char kHex[] = "0123456789abcdef";
+    pack.name = "p-";
+    for (std::size_t k = 0; k < 10; ++k) {
+      pack.name += kHex[digest[k] >> 4];
+      pack.name += kHex[digest[k] & 15];
+    }
+    pack.name += ".idx";
+    if (!write_file_atomically(fs, inside(dir, pack.name), bytes, false).ok()) return false;
+    const Result<FileStat> written = fs.stat(inside(dir, pack.name));
+    if (!written || written->size != bytes.size()) return false;
+    pack.stat = *written;
+    return true;
+  };
   const auto add_file = [&](std::size_t i, std::size_t units, const CatalogFile& f) {
     index.indexed_.push_back({i, index.units_, units, f.digest});
     index.units_ += units;
@@ -524,9 +540,18 @@ Result<RecallIndex> open_recall_index(FileSystem& fs, const std::string& root_te
     auto bytes = std::make_shared<const std::string>(search::serialize(runs));
     Result<search::Index> part = search::Index::open(*bytes, bytes, /*checked=*/false);
     if (!part) throw std::logic_error("recall index: " + part.status().message());  // a bug
+    // Written now, and read from the page cache after: the new packs are never all in memory.
+    if (lock && written_all) {
+      written_all = write_pack(*bytes, pack);
+      Result<MappedFile> mapped =
+          written_all ? fs.map_file(inside(dir, pack.name)) : Result<MappedFile>(Status(Errc::io, ""));
+      if (mapped && mapped->bytes.size() == bytes->size()) {  // read back by the write
+        Result<search::Index> again = search::Index::open(mapped->bytes, mapped->owner, false);
+        if (again) part = std::move(again);
+      }
+    }
     fresh.packs.push_back(std::move(pack));
     index.packs_.push_back(std::move(part).value());
-    built.push_back(std::move(bytes));
     ++index.work_.packs_built;
     pending.clear();
     pending_bytes = 0;
@@ -554,7 +579,6 @@ Result<RecallIndex> open_recall_index(FileSystem& fs, const std::string& root_te
       was.first_file = fresh.files.size();
       fresh.packs.push_back(std::move(was));
       index.packs_.push_back(std::move(*opened[*pack]));
-      built.push_back(nullptr);
       ++index.work_.packs_kept;
       add_file(i, old->files[found->second].units, old->files[found->second]);
       continue;
@@ -566,39 +590,19 @@ Result<RecallIndex> open_recall_index(FileSystem& fs, const std::string& root_te
   flush();
   for (const search::Index& part : index.packs_) index.views_.push_back(&part);
 
-  // On disk: the new packs, then the catalog that names them, then nothing else in the folder.
-  // Any failure leaves an index the next search repairs; this one answers from memory.
+  // On disk: the new packs (written as they were made), then the catalog that names them, then
+  // nothing else in the folder. Any failure leaves an index the next search repairs; this one
+  // answers from memory.
   const bool changed = !old || index.work_.packs_built > 0 || old->packs.size() != fresh.packs.size();
-  if (lock && changed) {
-    bool ok = true;
-    for (std::size_t p = 0; p < fresh.packs.size() && ok; ++p) {
-      if (!built[p]) continue;
-      const std::string& bytes = *built[p];
-      const Digest digest = xxh3_128(bytes);
-      static constexpr char kHex[] = "0123456789abcdef";
-      std::string name = "p-";
-      for (std::size_t k = 0; k < 10; ++k) {
-        name += kHex[digest[k] >> 4];
-        name += kHex[digest[k] & 15];
-      }
-      name += ".idx";
-      fresh.packs[p].name = name;
-      ok = write_file_atomically(fs, inside(dir, name), bytes, false).ok();
-      if (ok) {
-        const Result<FileStat> written = fs.stat(inside(dir, name));
-        ok = written && written->size == bytes.size();
-        if (ok) fresh.packs[p].stat = *written;
-      }
-    }
-    if (ok && write_file_atomically(fs, inside(dir, "catalog"), encode(fresh), false).ok()) {
-      index.work_.written = true;
-      std::set<std::string> keep = {"catalog", "lock"};
-      for (const CatalogPack& p : fresh.packs) keep.insert(p.name);
-      // Deletion is real: a pack no longer named, and the bytes of what it held, go.
-      if (const Result<std::vector<std::string>> names = fs.list_directory(dir)) {
-        for (const std::string& name : *names) {
-          if (!keep.contains(name)) (void)fs.remove_file(inside(dir, name));
-        }
+  if (lock && changed && written_all &&
+      write_file_atomically(fs, inside(dir, "catalog"), encode(fresh), false).ok()) {
+    index.work_.written = true;
+    std::set<std::string> keep = {"catalog", "lock"};
+    for (const CatalogPack& p : fresh.packs) keep.insert(p.name);
+    // Deletion is real: a pack no longer named, and the bytes of what it held, go.
+    if (const Result<std::vector<std::string>> names = fs.list_directory(dir)) {
+      for (const std::string& name : *names) {
+        if (!keep.contains(name)) (void)fs.remove_file(inside(dir, name));
       }
     }
   }
