@@ -2,7 +2,8 @@
 // then (after "\0\0") documents, one per line. Terms lie inside their text, in order, and analyse
 // to themselves; a query that parses searches without fault: at most `limit` hits, best first,
 // each a document that exists and passes count(); snippets never fail; the index serialized
-// opens to the same answers, and the documents' bytes opened as an index fail or answer.
+// opens to the same answers, the documents' bytes opened as an index fail or answer, and the
+// index's bytes with a byte changed, opened unchecked, answer without fault.
 #include <algorithm>
 #include <memory>
 #include <string>
@@ -49,5 +50,22 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                     opened->count(*query) == index.count(*query));
   const auto raw = std::make_shared<const std::string>(parts[1]);
   if (const auto any = memkit::search::Index::open(*raw, raw)) (void)any->search(*query, 5);
+  // The index's bytes with one byte changed (where and how the input says), opened without the
+  // checks, as a store opens the packs it wrote: every query, a copy of its documents and an
+  // add run without fault.
+  if (size >= 3) {
+    std::string changed = *bytes;
+    const std::size_t at = ((std::size_t{data[0]} << 8) | data[1]) % changed.size();
+    changed[at] = static_cast<char>(changed[at] ^ (data[size - 1] | 1));
+    const auto kept = std::make_shared<const std::string>(std::move(changed));
+    if (memkit::Result<memkit::search::Index> unchecked =
+            memkit::search::Index::open(*kept, kept, /*checked=*/false)) {
+      (void)unchecked->search(*query, 5);
+      (void)unchecked->count(*query);
+      const memkit::search::Run all{&*unchecked, 0, unchecked->size()};
+      (void)memkit::search::serialize(std::span(&all, 1));
+      unchecked->add("alpha", {});
+    }
+  }
   return 0;
 }

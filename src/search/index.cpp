@@ -202,6 +202,9 @@ struct Index::Data {
     std::span<const std::uint32_t> lengths;
     std::span<const std::uint64_t> facet_at;  // documents + 1 offsets into facets
     std::string_view facets;                  // "name\0value\0" per facet
+    // Whether open() checked every list and facet; if not, each is checked where a query first
+    // reaches it (sound(), facet_bytes()), and one that fails is as if absent.
+    bool checked = true;
   };
   std::optional<Opened> opened;
 
@@ -209,17 +212,21 @@ struct Index::Data {
   void thaw() {
     const Opened o = std::move(*opened);
     opened.reset();
+    opened = o;  // name(), sound(), list() and facets_of() read the bytes
     for (std::uint32_t id = 0; id + 1 < o.name_at.size(); ++id) {
-      const std::string_view term = o.names.substr(o.name_at[id], o.name_at[id + 1] - o.name_at[id]);
+      const std::string_view term = name(id);
       ids.insert(term, hash_of(term), id);
       names.emplace_back(term);
-      const auto list = o.postings.subspan(o.list_at[id], o.list_at[id + 1] - o.list_at[id]);
-      const auto blocks = o.blocks.subspan(o.block_at[id], o.block_at[id + 1] - o.block_at[id]);
-      by_term.push_back(Lists{{list.begin(), list.end()}, {blocks.begin(), blocks.end()}});
+      if (!sound(id)) {  // a list no query could read is not copied either
+        by_term.emplace_back();
+        continue;
+      }
+      const auto list = this->list(id);
+      const auto bounds = blocks(id);
+      by_term.push_back(Lists{{list.begin(), list.end()}, {bounds.begin(), bounds.end()}});
     }
     positions.assign(o.positions.begin(), o.positions.end());
     lengths.assign(o.lengths.begin(), o.lengths.end());
-    opened = o;  // facets_of() reads them from the bytes
     for (std::uint32_t doc = 0; doc < lengths.size(); ++doc) facets.push_back(facets_of(doc));
     opened.reset();
   }
@@ -261,11 +268,22 @@ struct Index::Data {
   std::string_view term_name(std::uint32_t id) const {
     return opened ? name(id) : std::string_view(names[id]);
   }
+  // An opened index's facets of a document, "name\0value\0" pairs: empty when its bytes are not.
+  std::string_view facet_bytes(std::uint32_t document) const {
+    const std::uint64_t first = opened->facet_at[document];
+    const std::uint64_t end = opened->facet_at[document + 1];
+    if (first > end || end > opened->facets.size()) return {};
+    const std::string_view bytes = opened->facets.substr(first, end - first);
+    if (!opened->checked &&
+        (std::count(bytes.begin(), bytes.end(), '\0') % 2 != 0 || (!bytes.empty() && bytes.back() != '\0'))) {
+      return {};
+    }
+    return bytes;
+  }
   Facets facets_of(std::uint32_t document) const {
     if (!opened) return facets[document];
     Facets out;
-    std::string_view rest = opened->facets.substr(
-        opened->facet_at[document], opened->facet_at[document + 1] - opened->facet_at[document]);
+    std::string_view rest = facet_bytes(document);
     while (!rest.empty()) {
       const std::size_t a = rest.find('\0');
       const std::size_t b = rest.find('\0', a + 1);
@@ -283,8 +301,37 @@ struct Index::Data {
     return opened ? opened->positions : std::span<const std::uint32_t>(positions);
   }
   std::string_view name(std::uint32_t id) const {
-    return opened->names.substr(opened->name_at[id], opened->name_at[id + 1] - opened->name_at[id]);
+    const std::uint64_t first = opened->name_at[id];
+    const std::uint64_t end = opened->name_at[id + 1];
+    if (first > end || end > opened->names.size()) return {};  // only unchecked bytes are so
+    return opened->names.substr(first, end - first);
   }
+  // Whether an opened index's list `id` is what its postings say: offsets in range, documents
+  // rising and in range, positions inside the positions, block bounds over their postings. No
+  // query then reads outside the bytes.
+  bool sound(std::uint32_t id) const {
+    const Opened& o = *opened;
+    if (o.list_at[id] > o.list_at[id + 1] || o.list_at[id + 1] > o.postings.size() ||
+        o.block_at[id] > o.block_at[id + 1] || o.block_at[id + 1] > o.blocks.size()) {
+      return false;
+    }
+    const std::span<const Posting> postings = list(id);
+    const std::span<const BlockBound> bounds = blocks(id);
+    if (postings.empty() || bounds.size() != (postings.size() + kBlock - 1) / kBlock) return false;
+    for (std::size_t i = 0; i < postings.size(); ++i) {
+      const Posting& p = postings[i];
+      if (p.document >= o.lengths.size() || (i > 0 && p.document <= postings[i - 1].document) ||
+          p.count == 0 || p.first_position > o.positions.size() ||
+          p.count > o.positions.size() - p.first_position || p.count > o.lengths[p.document]) {
+        return false;
+      }
+      const BlockBound& b = bounds[i / kBlock];
+      if (p.count > b.most || o.lengths[p.document] < b.shortest) return false;
+    }
+    return true;
+  }
+  // A term's list where a query may read it: every one of a checked index, a sound one else.
+  bool readable(std::uint32_t id) const { return opened->checked || sound(id); }
   // An opened index's first term id whose name is not below `text` (the count when none is).
   std::uint32_t first_not_below(std::string_view text) const {
     std::uint32_t low = 0;
@@ -304,8 +351,9 @@ struct Index::Data {
       return ids.find(term, hash_of(term), names);
     }
     const std::uint32_t at = first_not_below(term);
-    return at + 1 < opened->name_at.size() && name(at) == term ? std::optional<std::uint32_t>(at)
-                                                               : std::nullopt;
+    return at + 1 < opened->name_at.size() && name(at) == term && readable(at)
+               ? std::optional<std::uint32_t>(at)
+               : std::nullopt;
   }
   std::span<const Posting> list(std::uint32_t id) const {
     if (!opened) return by_term[id].postings;
@@ -322,8 +370,7 @@ struct Index::Data {
       }
       return std::nullopt;
     }
-    std::string_view rest = opened->facets.substr(
-        opened->facet_at[document], opened->facet_at[document + 1] - opened->facet_at[document]);
+    std::string_view rest = facet_bytes(document);
     while (!rest.empty()) {
       const std::size_t a = rest.find('\0');
       const std::size_t b = rest.find('\0', a + 1);
@@ -349,7 +396,7 @@ struct Index::Data {
     }
     for (std::uint32_t id = first_not_below(prefix); id + 1 < opened->name_at.size() && name(id).starts_with(prefix);
          ++id) {
-      out.push_back(list(id));
+      if (readable(id)) out.push_back(list(id));
     }
     return out;
   }
@@ -953,7 +1000,9 @@ std::string serialize(std::span<const Run> runs) {
     source.base = documents;
     documents += source.end - source.first;
     for (std::uint32_t doc = source.first; doc < source.end; ++doc) total_terms += d.length(doc);
-    for (std::uint32_t id = 0; id < d.terms(); ++id) source.terms.emplace_back(d.term_name(id), id);
+    for (std::uint32_t id = 0; id < d.terms(); ++id) {
+      if (!d.opened || d.readable(id)) source.terms.emplace_back(d.term_name(id), id);
+    }
     if (!d.opened) std::sort(source.terms.begin(), source.terms.end());  // an opened one's are
     sources.push_back(std::move(source));
   }
@@ -976,7 +1025,7 @@ std::string serialize(std::span<const Run> runs) {
     const double share = static_cast<double>(source.end - source.first) /
                          static_cast<double>(source.d->documents());
     std::size_t all = 0;
-    for (std::uint32_t id = 0; id < source.d->terms(); ++id) all += source.d->list(id).size();
+    for (const auto& term : source.terms) all += source.d->list(term.second).size();
     expected_postings += static_cast<std::size_t>(share * static_cast<double>(all)) + 1;
     expected_positions +=
         static_cast<std::size_t>(share * static_cast<double>(source.d->all_positions().size())) + 1;
@@ -1058,8 +1107,7 @@ std::string serialize(std::span<const Run> runs) {
       const std::uint32_t length = source.d->length(doc);
       w.bytes(&length, sizeof length);
       if (source.d->opened) {
-        const Index::Data::Opened& o = *source.d->opened;
-        facets.append(o.facets.substr(o.facet_at[doc], o.facet_at[doc + 1] - o.facet_at[doc]));
+        facets.append(source.d->facet_bytes(doc));
       } else {
         for (const auto& [name, value] : source.d->facets[doc]) {
           facets.append(name).append(1, '\0').append(value).append(1, '\0');
@@ -1129,6 +1177,7 @@ Result<Index> Index::open(std::string_view bytes, std::shared_ptr<const void> ow
   o.facet_at = *facet_at;
   o.facets = std::string_view(facets->data(), facets->size());
   if (!checked) {
+    o.checked = false;
     Index index;
     index.data_->total_terms = total_terms;
     index.data_->opened = std::move(o);
@@ -1153,23 +1202,7 @@ Result<Index> Index::open(std::string_view bytes, std::shared_ptr<const void> ow
     if (name.empty() || (id > 0 && !(d.name(id - 1) < name))) {
       return damaged("terms out of order");
     }
-    const std::span<const Posting> list = d.list(id);
-    const std::span<const BlockBound> bounds = d.blocks(id);
-    if (list.empty() || bounds.size() != (list.size() + kBlock - 1) / kBlock) {
-      return damaged("a posting list and its blocks disagree");
-    }
-    for (std::size_t i = 0; i < list.size(); ++i) {
-      const Posting& p = list[i];
-      if (p.document >= documents || (i > 0 && p.document <= list[i - 1].document) ||
-          p.count == 0 || p.first_position > positions || p.count > positions - p.first_position ||
-          p.count > v.lengths[p.document]) {
-        return damaged("a posting out of range");
-      }
-      const BlockBound& b = bounds[i / kBlock];
-      if (p.count > b.most || v.lengths[p.document] < b.shortest) {
-        return damaged("a block bound below its postings");
-      }
-    }
+    if (!d.sound(id)) return damaged("a posting list out of range or unlike its block bounds");
   }
   for (std::size_t doc = 0; doc < documents; ++doc) {  // "name\0value\0" pairs only
     std::string_view rest = v.facets.substr(v.facet_at[doc], v.facet_at[doc + 1] - v.facet_at[doc]);

@@ -315,11 +315,24 @@ TEST_CASE("search index bytes: torn, damaged or foreign bytes are an error, neve
     CHECK_MESSAGE(!open_bytes(bytes.substr(0, cut)), "cut at " << cut);
   }
   // Every byte flipped in turn: refused, or (where the change is one no check can see, such as
-  // a position or a facet's letter) an index whose every query runs.
+  // a position or a facet's letter) an index whose every query runs. Opened without the checks
+  // (as a store opens the packs it wrote), every query runs all the same, and so do copying its
+  // documents and adding to it: what a query reaches is checked where it reaches it.
   std::size_t refused = 0;
   for (std::size_t at = 0; at < bytes.size(); at += 3) {
     std::string flipped = bytes;
     flipped[at] = static_cast<char>(flipped[at] ^ 0x5a);
+    const auto kept_flipped = std::make_shared<const std::string>(flipped);
+    if (memkit::Result<Index> unchecked = Index::open(*kept_flipped, kept_flipped, false)) {
+      for (const std::string& text : queries()) {
+        (void)unchecked->search(*parse_query(text), 10);
+        (void)unchecked->count(*parse_query(text));
+      }
+      const memkit::search::Run all{&*unchecked, 0, unchecked->size()};
+      (void)memkit::search::serialize(std::span(&all, 1));
+      unchecked->add("alpha beta", {});
+      (void)unchecked->search(*parse_query("alpha"), 10);
+    }
     const memkit::Result<Index> opened = open_bytes(flipped);
     if (!opened) {
       CHECK(opened.status().message().starts_with("index: "));
