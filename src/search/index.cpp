@@ -149,7 +149,7 @@ class TermTable {
   };
   static std::uint64_t head_of(std::string_view term) noexcept {
     std::uint64_t head = 0;
-    std::memcpy(&head, term.data(), std::min(term.size(), sizeof head));
+    if (!term.empty()) std::memcpy(&head, term.data(), std::min(term.size(), sizeof head));
     return head;
   }
   void place(const Slot& slot) {
