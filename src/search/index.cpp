@@ -311,10 +311,7 @@ struct Index::Data {
   // query then reads outside the bytes.
   bool sound(std::uint32_t id) const {
     const Opened& o = *opened;
-    if (o.list_at[id] > o.list_at[id + 1] || o.list_at[id + 1] > o.postings.size() ||
-        o.block_at[id] > o.block_at[id + 1] || o.block_at[id + 1] > o.blocks.size()) {
-      return false;
-    }
+    if (!in_bounds(id)) return false;
     const std::span<const Posting> postings = list(id);
     const std::span<const BlockBound> bounds = blocks(id);
     if (postings.empty() || bounds.size() != (postings.size() + kBlock - 1) / kBlock) return false;
@@ -329,6 +326,12 @@ struct Index::Data {
       if (p.count > b.most || o.lengths[p.document] < b.shortest) return false;
     }
     return true;
+  }
+  // Whether an opened index's list `id` and its block bounds lie inside their sections.
+  bool in_bounds(std::uint32_t id) const {
+    const Opened& o = *opened;
+    return o.list_at[id] <= o.list_at[id + 1] && o.list_at[id + 1] <= o.postings.size() &&
+           o.block_at[id] <= o.block_at[id + 1] && o.block_at[id + 1] <= o.blocks.size();
   }
   // A term's list where a query may read it: every one of a checked index, a sound one else.
   bool readable(std::uint32_t id) const { return opened->checked || sound(id); }
@@ -977,37 +980,51 @@ std::string Index::serialize() const {
 }
 
 std::string serialize(std::span<const Run> runs) {
-  // Each run's terms in order (with their ids in its index), read one after another.
+  // Each index the runs copy from, its terms in order (with their ids in it), read once however
+  // many runs copy from it; and each run, its documents numbered from where the one before ends.
   struct Source {
     const Index::Data* d = nullptr;
-    std::uint32_t first = 0;  // the run's documents in its index: [first, end)
-    std::uint32_t end = 0;
-    std::uint32_t base = 0;   // their numbers here: from base
     std::vector<std::pair<std::string_view, std::uint32_t>> terms;
     std::size_t at = 0;
   };
+  struct Range {
+    std::size_t source = 0;
+    std::uint32_t first = 0;  // its documents in its index: [first, end)
+    std::uint32_t end = 0;
+    std::uint32_t base = 0;   // their numbers here: from base
+  };
   std::vector<Source> sources;
+  std::vector<Range> ranges;
   std::uint32_t documents = 0;
   std::uint64_t total_terms = 0;
   for (const Run& run : runs) {
     const Index::Data& d = *run.index->data_;
-    Source source;
-    source.d = &d;
-    source.first = static_cast<std::uint32_t>(std::min(run.first, d.documents()));
-    source.end = static_cast<std::uint32_t>(source.first +
-                                            std::min(run.count, d.documents() - source.first));
-    if (source.first == source.end) continue;
-    source.base = documents;
-    documents += source.end - source.first;
-    for (std::uint32_t doc = source.first; doc < source.end; ++doc) total_terms += d.length(doc);
-    for (std::uint32_t id = 0; id < d.terms(); ++id) {
-      if (!d.opened || d.readable(id)) source.terms.emplace_back(d.term_name(id), id);
+    Range range;
+    range.first = static_cast<std::uint32_t>(std::min(run.first, d.documents()));
+    range.end = static_cast<std::uint32_t>(range.first +
+                                           std::min(run.count, d.documents() - range.first));
+    if (range.first == range.end) continue;
+    range.base = documents;
+    documents += range.end - range.first;
+    for (std::uint32_t doc = range.first; doc < range.end; ++doc) total_terms += d.length(doc);
+    range.source = static_cast<std::size_t>(
+        std::find_if(sources.begin(), sources.end(), [&d](const Source& s) { return s.d == &d; }) -
+        sources.begin());
+    if (range.source == sources.size()) {
+      Source& source = sources.emplace_back();
+      source.d = &d;
+      // An opened index's lists inside their sections (each posting is checked as it is copied
+      // below), its terms in order (an unchecked one's out of order give a pack that checks
+      // fail, never a read outside the bytes); a built index's terms sorted.
+      for (std::uint32_t id = 0; id < d.terms(); ++id) {
+        if (!d.opened || d.in_bounds(id)) source.terms.emplace_back(d.term_name(id), id);
+      }
+      if (!d.opened) std::sort(source.terms.begin(), source.terms.end());
     }
-    if (!d.opened) std::sort(source.terms.begin(), source.terms.end());  // an opened one's are
-    sources.push_back(std::move(source));
+    ranges.push_back(range);
   }
-  // The terms of every run merged in order, each with the postings of the runs' documents only: a
-  // term that only documents outside the runs hold is left out.
+  // The terms of every source merged in order, each with the postings of the runs' documents
+  // only, run after run: a term that only documents outside the runs hold is left out.
   std::string names;
   std::vector<std::uint64_t> name_at{0}, list_at{0}, block_at{0};
   std::vector<Posting> postings;
@@ -1021,8 +1038,9 @@ std::string serialize(std::span<const Run> runs) {
   // Room for what the runs hold, estimated in proportion to their share of each index.
   std::size_t expected_postings = 0;
   std::size_t expected_positions = 0;
-  for (const Source& source : sources) {
-    const double share = static_cast<double>(source.end - source.first) /
+  for (const Range& range : ranges) {
+    const Source& source = sources[range.source];
+    const double share = static_cast<double>(range.end - range.first) /
                          static_cast<double>(source.d->documents());
     std::size_t all = 0;
     for (const auto& term : source.terms) all += source.d->list(term.second).size();
@@ -1031,44 +1049,56 @@ std::string serialize(std::span<const Run> runs) {
         static_cast<std::size_t>(share * static_cast<double>(source.d->all_positions().size())) + 1;
   }
   postings.reserve(expected_postings);
-  blocks.reserve(expected_postings / kBlock + sources.size() * 1024);
+  blocks.reserve(expected_postings / kBlock + ranges.size() * 1024);
   positions.reserve(expected_positions);
   std::vector<std::size_t> heap;
   for (std::size_t i = 0; i < sources.size(); ++i) {
     if (!sources[i].terms.empty()) heap.push_back(i);
   }
   std::make_heap(heap.begin(), heap.end(), later);
-  std::vector<std::size_t> holding;  // the sources at the least term, in run order
+  std::vector<std::size_t> holding;  // the sources at the least term
+  std::vector<std::span<const Posting>> lists(sources.size());  // theirs of it; empty: none
   while (!heap.empty()) {
     const std::string_view term = sources[heap.front()].terms[sources[heap.front()].at].first;
     holding.clear();
     while (!heap.empty() && sources[heap.front()].terms[sources[heap.front()].at].first == term) {
       std::pop_heap(heap.begin(), heap.end(), later);
-      holding.push_back(heap.back());
+      const std::size_t i = heap.back();
       heap.pop_back();
+      holding.push_back(i);
+      lists[i] = sources[i].d->list(sources[i].terms[sources[i].at].second);
     }
-    std::sort(holding.begin(), holding.end());
     const std::size_t before = postings.size();
-    for (const std::size_t i : holding) {
-      Source& source = sources[i];
-      const std::span<const Posting> list = source.d->list(source.terms[source.at].second);
-      const std::span<const std::uint32_t> every = source.d->all_positions();
-      auto p = std::lower_bound(list.begin(), list.end(), source.first,
+    for (const Range& range : ranges) {
+      const std::span<const Posting> list = lists[range.source];
+      if (list.empty()) continue;
+      const Index::Data& d = *sources[range.source].d;
+      const bool unchecked = d.opened && !d.opened->checked;
+      const std::span<const std::uint32_t> every = d.all_positions();
+      auto p = std::lower_bound(list.begin(), list.end(), range.first,
                                 [](const Posting& x, std::uint32_t doc) { return x.document < doc; });
-      for (; p != list.end() && p->document < source.end; ++p) {
-        const std::uint32_t length = source.d->length(p->document);
+      for (; p != list.end() && p->document < range.end; ++p) {
+        if (unchecked && (p->document >= d.documents() || p->count == 0 ||
+                          p->first_position > every.size() ||
+                          p->count > every.size() - p->first_position)) {
+          break;  // the rest of a damaged list is not copied
+        }
+        const std::uint32_t length = d.length(p->document);
         if ((postings.size() - before) % kBlock == 0) {
           blocks.push_back({p->count, length});
         } else {
           blocks.back().most = std::max(blocks.back().most, p->count);
           blocks.back().shortest = std::min(blocks.back().shortest, length);
         }
-        postings.push_back({source.base + (p->document - source.first),
+        postings.push_back({range.base + (p->document - range.first),
                             static_cast<std::uint32_t>(positions.size()), p->count});
         const auto at = every.subspan(p->first_position, p->count);
         positions.insert(positions.end(), at.begin(), at.end());
       }
-      if (++source.at < source.terms.size()) {
+    }
+    for (const std::size_t i : holding) {
+      lists[i] = {};
+      if (++sources[i].at < sources[i].terms.size()) {
         heap.push_back(i);
         std::push_heap(heap.begin(), heap.end(), later);
       }
@@ -1102,14 +1132,15 @@ std::string serialize(std::span<const Run> runs) {
   w.pad();
   std::string facets;
   std::vector<std::uint64_t> facet_at{0};
-  for (const Source& source : sources) {
-    for (std::uint32_t doc = source.first; doc < source.end; ++doc) {
-      const std::uint32_t length = source.d->length(doc);
+  for (const Range& range : ranges) {
+    const Index::Data& d = *sources[range.source].d;
+    for (std::uint32_t doc = range.first; doc < range.end; ++doc) {
+      const std::uint32_t length = d.length(doc);
       w.bytes(&length, sizeof length);
-      if (source.d->opened) {
-        facets.append(source.d->facet_bytes(doc));
+      if (d.opened) {
+        facets.append(d.facet_bytes(doc));
       } else {
-        for (const auto& [name, value] : source.d->facets[doc]) {
+        for (const auto& [name, value] : d.facets[doc]) {
           facets.append(name).append(1, '\0').append(value).append(1, '\0');
         }
       }

@@ -406,6 +406,10 @@ TEST_CASE("search index runs: documents copied from other indexes answer as if a
       {&whole, 0, 0}};
   const std::string copied_bytes = memkit::search::serialize(runs);
   CHECK(copied_bytes == bytes);
+  // Two runs of one index with another's between them, as a pack with one file changed is made.
+  const std::vector<memkit::search::Run> around = {
+      {&whole, 0, 200}, {&first, 200, 200}, {&*opened, 400, 300}, {&whole, 700, 800}};
+  CHECK(memkit::search::serialize(around) == bytes);
   const memkit::Result<Index> copied = open_bytes(copied_bytes);
   REQUIRE(copied);
   REQUIRE(copied->size() == whole.size());
