@@ -231,7 +231,7 @@ struct Index::Data {
     opened.reset();
   }
 
-  // ---- what add() and append() write --------------------------------------------------------
+  // ---- what add() writes --------------------------------------------------------------------
 
   // The id of a term, a new one for a term not seen before.
   std::uint32_t term_id(std::string_view term) {
