@@ -92,23 +92,45 @@ Result<IndexStemming> stemming_of(const CommandRequest& inv) {
   return IndexStemming{*language, std::move(stemmer).value()};
 }
 
-// The hits of a query, each with its file and unit; nullopt (said in `reply`) when a file changed
-// since it was indexed.
+// An index brought up to date and a query's hits in it, each with its file and unit. A hit whose
+// file changed between the search and its presentation (a write beside the search) brings the
+// index up to date again, up to three times, so such a write does not fail the search.
 using Found = std::pair<const RecallFile*, recall::Unit>;
-std::optional<std::vector<std::pair<Found, double>>> hits_of(RecallIndex& index,
-                                                             const search::Query& query,
-                                                             std::size_t limit,
-                                                             CommandReply& reply) {
-  std::vector<std::pair<Found, double>> out;
-  for (const search::Hit& hit : search::search(index.parts(), query, limit)) {
-    Result<Found> found = index.unit(hit.document);
-    if (!found) {
-      reply.findings.push_back(finding_from(found.status()));
-      return std::nullopt;
+struct Searched {
+  RecallIndex index;
+  std::vector<std::pair<Found, double>> hits;
+};
+std::optional<Searched> search_recall(const std::string& root, const std::string& root_option,
+                                      const std::string& custodian_dir,
+                                      const IndexStemming& stemming, const search::Query& query,
+                                      std::size_t limit, CommandReply& reply,
+                                      std::optional<recall::Layout> only) {
+  for (int attempt = 1;; ++attempt) {
+    CommandReply tried;  // this attempt's findings, said only for the attempt that stands
+    std::optional<RecallIndex> index =
+        open_recall(root, root_option, custodian_dir, stemming, tried, only);
+    std::vector<std::pair<Found, double>> hits;
+    Status changed;
+    if (index) {
+      for (const search::Hit& hit : search::search(index->parts(), query, limit)) {
+        Result<Found> found = index->unit(hit.document);
+        if (!found) {
+          changed = found.status();
+          break;
+        }
+        hits.emplace_back(std::move(found).value(), hit.score);
+      }
     }
-    out.emplace_back(std::move(found).value(), hit.score);
+    if (!index || changed.ok() || attempt == 3) {
+      reply.findings.insert(reply.findings.end(), tried.findings.begin(), tried.findings.end());
+      if (!index) return std::nullopt;
+      if (!changed.ok()) {
+        reply.findings.push_back(finding_from(changed));
+        return std::nullopt;
+      }
+      return Searched{std::move(*index), std::move(hits)};
+    }
   }
-  return out;
 }
 
 std::size_t files_searched(const std::vector<RecallFile>& files) {
@@ -150,12 +172,12 @@ void run_search_in(const CommandRequest& inv, const CommandEnvironment& env, Com
     reply.findings.push_back(finding_from(limit.status()));
     return;
   }
-  std::optional<RecallIndex> index =
-      open_recall(option(inv, root_option).value_or(env.current_directory), root_option,
-                  "docs/memory", *stemming, reply, only);
-  if (!index) return;
-  const auto hits = hits_of(*index, *query, *limit, reply);
-  if (!hits) return;
+  std::optional<Searched> searched_index =
+      search_recall(option(inv, root_option).value_or(env.current_directory), root_option,
+                    "docs/memory", *stemming, *query, *limit, reply, only);
+  if (!searched_index) return;
+  const RecallIndex* index = &searched_index->index;
+  const std::vector<std::pair<Found, double>>* hits = &searched_index->hits;
   const std::size_t total = search::count(index->parts(), *query);
   const std::size_t searched = files_searched(index->files());
   nlohmann::json shown = nlohmann::json::array();
@@ -319,11 +341,11 @@ void run_context_of(const CommandRequest& inv, const std::string& root, const st
   std::vector<RecallFile> walked;
   std::vector<std::pair<Found, double>> hits;
   if (query) {
-    index = open_recall(root, root_option, custodian_dir, *stemming, reply, only);
-    if (!index) return;
-    auto found = hits_of(*index, *query, *limit, reply);
+    std::optional<Searched> found =
+        search_recall(root, root_option, custodian_dir, *stemming, *query, *limit, reply, only);
     if (!found) return;
-    hits = std::move(found).value();
+    index = std::move(found->index);
+    hits = std::move(found->hits);
   } else {
     Result<std::vector<RecallFile>> files =
         read_recall_files(posix_file_system(), root, root_option, custodian_dir, only);
