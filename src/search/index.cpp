@@ -768,6 +768,12 @@ std::size_t count(std::span<const Index* const> parts, const Query& query) {
       for (std::uint32_t doc = 0; doc < d.documents(); ++doc) n += d.passes(doc, query.filters()) ? 1 : 0;
       continue;
     }
+    if (query.root()->kind == Node::Kind::term && query.filters().empty()) {
+      // A term's documents are its posting list: counted without being gathered.
+      const std::optional<std::span<const Posting>> list = d.list_of(query.root()->terms[0]);
+      n += list ? list->size() : 0;
+      continue;
+    }
     const Documents found = d.matches(*query.root());
     n += static_cast<std::size_t>(std::count_if(found.begin(), found.end(), [&](std::uint32_t doc) {
       return d.passes(doc, query.filters());
