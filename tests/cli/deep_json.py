@@ -16,6 +16,8 @@ import subprocess
 import sys
 import tempfile
 
+from cli_environment import environment
+
 TIMEOUT_SECONDS = 20
 NOW = "2026-11-30T10:00:00Z"
 TOO_DEEP = "nested more than 512 levels deep"
@@ -23,13 +25,6 @@ TOO_DEEP = "nested more than 512 levels deep"
 
 def nested(depth):
     return "[" * depth + "]" * depth
-
-
-def environment():
-    env = dict(os.environ)
-    env.pop("MEMKIT_NOW", None)
-    env.update({"NO_COLOR": "1", "LC_ALL": "C", "LANG": "C", "TZ": "UTC"})
-    return env
 
 
 def run(binary, cwd, *args):

@@ -18,15 +18,10 @@ import subprocess
 import sys
 import tempfile
 
+from cli_environment import environment
+
 LIMIT = 64 << 20
 NOW = "2026-11-30T10:00:00+00:00"
-
-
-def environment():
-    env = dict(os.environ)
-    env.pop("MEMKIT_NOW", None)
-    env.update({"NO_COLOR": "1", "LC_ALL": "C", "LANG": "C", "TZ": "UTC"})
-    return env
 
 
 def run(binary, cwd, args, stdin=None, preexec=None):

@@ -14,16 +14,11 @@ import subprocess
 import sys
 import tempfile
 
+from cli_environment import environment
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 SETUP = os.path.join(HERE, "cases", "forget_purge_apply_json", "setup")
 NOW = "2026-03-07T10:00:00+00:00"
-
-
-def environment():
-    env = dict(os.environ)
-    env.pop("MEMKIT_NOW", None)
-    env.update({"NO_COLOR": "1", "LC_ALL": "C", "LANG": "C", "TZ": "UTC"})
-    return env
 
 
 def run(binary, cwd, *args):

@@ -33,19 +33,14 @@ import sys
 import tempfile
 import threading
 
+from cli_environment import environment
+
 WRITERS = 8
 TURNS = 25
 NOW = "2026-11-30T10:00:00+00:00"
 TODAY = "2026-11-30"
 LOCK_TIMEOUT = "60"
 PROCESS_TIMEOUT = 120
-
-
-def environment():
-    env = dict(os.environ)
-    env.pop("MEMKIT_NOW", None)
-    env.update({"NO_COLOR": "1", "LC_ALL": "C", "LANG": "C", "TZ": "UTC"})
-    return env
 
 
 def tag(writer, turn):
