@@ -54,31 +54,28 @@ class RecallReader {
     }
   }
 
-  // A regular file that stat() found so.
+  // A regular file that stat() found so: read, unless only its stat is wanted.
   void read(Layout layout, const std::string& base, const std::string& path, const FileStat& stat) {
     FileSnapshot file;
-    if (!read_bytes_) {
-      file.state = EntryState::file;
-      add(layout, base, path, std::move(file));
-      files_.back().stat = stat;
-      return;
+    file.state = EntryState::file;
+    if (read_bytes_) {
+      Result<std::string> bytes = fs_.read_file(root_ + "/" + join(base, path));
+      if (bytes) {
+        file.bytes = std::make_shared<const std::string>(std::move(bytes).value());
+      } else {
+        file = unreadable(bytes.status());
+      }
     }
-    Result<std::string> bytes = fs_.read_file(root_ + "/" + join(base, path));
-    if (bytes) {
-      file.state = EntryState::file;
-      file.bytes = std::make_shared<const std::string>(std::move(bytes).value());
-    } else {
-      file = unreadable(bytes.status());
-    }
-    add(layout, base, path, std::move(file));
-    files_.back().stat = stat;
+    add(layout, base, path, std::move(file), 0, std::nullopt, stat);
   }
 
   // A file the caller read (or found missing), as a source of `layout`.
   void add(Layout layout, const std::string& base, const std::string& path, FileSnapshot file,
-           int tier = 0, std::optional<std::size_t> load_order = std::nullopt) {
+           int tier = 0, std::optional<std::size_t> load_order = std::nullopt,
+           const FileStat& stat = {}) {
     RecallFile found;
     found.load_order = load_order;
+    found.stat = stat;
     found.source.layout = layout;
     found.source.root = base;
     found.source.path = path;
@@ -87,8 +84,6 @@ class RecallReader {
     found.file = std::move(file);
     files_.push_back(std::move(found));
   }
-
-  RecallFile& last() { return files_.back(); }
 
   std::vector<RecallFile> take() {
     std::sort(files_.begin(), files_.end(),
@@ -154,13 +149,12 @@ Result<std::vector<RecallFile>> read_recall_files(FileSystem& fs, std::string ro
     for (const FileSnapshot& file : inputs->snapshot.files()) {
       if (file.state == EntryState::missing) continue;
       const auto at = std::find(order.begin(), order.end(), file.path);
+      const Result<FileStat> stat =
+          file.exists() ? fs.stat(root + "/" + file.path) : Result<FileStat>(FileStat{});
       reader.add(Layout::memorybox, "", file.path, file, memorybox::tier_of(*inputs, file.path),
                  at == order.end() ? std::nullopt
-                                   : std::optional<std::size_t>(at - order.begin()));
-      if (file.exists()) {
-        const Result<FileStat> stat = fs.stat(root + "/" + file.path);
-        if (stat) reader.last().stat = *stat;
-      }
+                                   : std::optional<std::size_t>(at - order.begin()),
+                 stat ? *stat : FileStat{});
     }
   }
   const bool tiers = only == Layout::tiers || (!only && !memorybox);
