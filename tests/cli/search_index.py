@@ -2,10 +2,10 @@
 """usage: search_index.py MEMKIT_BINARY
 
 Issue 28, "deletion is real": the search index under <root>/.memkit/index/ holds what a search
-found, and after `custodian forget --mode purge` (a plan applied) no index file holds the purged
-text any more, before any other search runs; a search then finds nothing of it. A damaged index is
-rebuilt by the next search, and a search keeps only the index files its catalog names. Standard
-library only.
+found (the plain index and a stemmed one), and after `custodian forget --mode purge` (a plan
+applied) no index file holds the purged text any more, before any other search runs; a search
+then finds nothing of it. A damaged index is rebuilt by the next search, and a search keeps only
+the index files its catalog names. Standard library only.
 """
 import json
 import os
@@ -51,6 +51,10 @@ def main():
         code, out = run(binary, root, "search", "zephyr")
         check(code == 0 and out["data"]["total"] == 2, "search zephyr: two hits before the purge")
         check(b"zephyr" in index_bytes(root), "the index holds the term before the purge")
+        code, out = run(binary, root, "search", "zephyrs", "--stem", "english")
+        check(code == 0 and out["data"]["total"] == 2, "search zephyrs --stem english: two hits")
+        stemmed = [d for d in os.listdir(os.path.join(root, ".memkit", "index")) if "stem" in d]
+        check(len(stemmed) == 1, "the stemmed search keeps an index of its own")
 
         forget = ["custodian", "forget", "Zephyr cache", "--mode", "purge", "--allow-broad-match",
                   "--now", NOW]
