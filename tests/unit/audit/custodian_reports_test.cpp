@@ -71,7 +71,7 @@ TEST_CASE("audit: a healthy layout passes status and check") {
   CHECK(codes(check.findings).empty());
 }
 
-TEST_CASE("audit: NEAR LIMIT and OVER BUDGET are status errors; check errs only when over") {
+TEST_CASE("audit: NEAR LIMIT and OVER BUDGET are status errors, check errs only when over") {
   auto files = healthy();
   files["brief.md"] = "# B\n" + tokens_of(400 - 2);        // 400 of 500: NEAR LIMIT
   files["constraints.md"] = "# C\n" + tokens_of(401 - 2);  // 401 of 400: OVER BUDGET

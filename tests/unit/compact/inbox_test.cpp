@@ -142,7 +142,7 @@ TEST_CASE("compact: invalid UTF-8 blocks only the files the plan would change") 
   CHECK(codes(untouched) == std::vector<std::string>{"MK-UTF8-001 WARNING changelog.md"});
 }
 
-TEST_CASE("compact: an unsupported protocol blocks; a missing one warns") {
+TEST_CASE("compact: an unsupported protocol blocks, a missing one warns") {
   const InboxCompaction newer =
       compact({{"manifest.md", "## MemoryCustodian Protocol\n- protocol_version: 0.9\n"},
                {"inbox.md", "- a\n- a\n"}});

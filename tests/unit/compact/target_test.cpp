@@ -81,7 +81,7 @@ TEST_CASE("compact: targets are normalised and refused as §9 says") {
         "--target: inbox.md: use `memkit custodian compact` without --target");
 }
 
-TEST_CASE("compact: within budget there is no plan; NEAR LIMIT previews maintenance") {
+TEST_CASE("compact: within budget there is no plan, NEAR LIMIT previews maintenance") {
   const TargetCompaction ok = compact({{"constraints.md", "- a\n"}}, "constraints.md");
   CHECK(ok.action == TargetAction::none);
   CHECK_FALSE(ok.plan.has_value());

@@ -283,7 +283,7 @@ TEST_CASE("curated checkpoint: a later session updates what changed, and only th
   CHECK(history[7].op == HistoryOp::link);
 }
 
-TEST_CASE("curated checkpoint: existing rows become the anchor and threads; deleted ones return") {
+TEST_CASE("curated checkpoint: existing rows become the anchor and threads, deleted ones return") {
   Store store;
   AddRequest log;
   log.name = "project_r";

@@ -137,7 +137,7 @@ TEST_CASE("event line: an empty type, or an option that is not UTF-8 text, is re
 
 // ---- episodes -----------------------------------------------------------------------------------
 
-TEST_CASE("episode line: completed with ts, workspace, nulls and empty arrays; canonical") {
+TEST_CASE("episode line: completed with ts, workspace, nulls and empty arrays, canonical") {
   const FloorLine line = episode_line(R"({"episode_id": "e1", "title": "Build"})", "ws1", kNow);
   REQUIRE_FALSE(line.refused);
   CHECK(line.path == "floors/episodes/2026-11-30.jsonl");
@@ -156,7 +156,7 @@ TEST_CASE("episode line: tags nested deeper than the JSON limit are refused, not
   CHECK(line.refused->message.find("nested more than 512 levels deep") != std::string::npos);
 }
 
-TEST_CASE("episode line: every key given; its own ts names the day file") {
+TEST_CASE("episode line: every key given, its own ts names the day file") {
   const std::string_view file = R"({
     "episode_id": "e2", "ts": "2026-11-01T23:00:00.000Z", "workspace": "ws1",
     "session_id": "s1", "agent": "executor", "type": "turn", "title": "t", "prompt": "p",
@@ -212,7 +212,7 @@ TEST_CASE("episode line: unknown keys, wrong types, floats and bad ids are MK-AR
   }
 }
 
-TEST_CASE("episode parse: this workspace's episodes in file order; bad lines warned, skipped") {
+TEST_CASE("episode parse: this workspace's episodes in file order, bad lines warned, skipped") {
   const std::string ws2 = [] {
     const FloorLine line = episode_line(R"({"episode_id": "other"})", "ws2", kNow);
     REQUIRE_FALSE(line.refused);
@@ -247,7 +247,7 @@ TEST_CASE("episode parse: this workspace's episodes in file order; bad lines war
 
 // ---- search -------------------------------------------------------------------------------------
 
-TEST_CASE("episode search: whole tokens or prefixes, every term; rank, ts desc, then id") {
+TEST_CASE("episode search: whole tokens or prefixes, every term, rank, ts desc, then id") {
   std::string bytes;
   bytes += episode_text(R"({"episode_id": "b", "ts": "2026-11-30T08:00:00.000Z",
                             "title": "Cache miss", "tags": ["cache"]})");
@@ -292,7 +292,7 @@ TEST_CASE("day files: only YYYY-MM-DD.jsonl naming a calendar date is a floor's 
   }
 }
 
-TEST_CASE("prunable days: older than retention goes; exactly retention days old is kept") {
+TEST_CASE("prunable days: older than retention goes, exactly retention days old is kept") {
   const std::vector<std::string> names = {
       "2026-10-30.jsonl",  // 31 days before 2026-11-30: pruned at 30
       "2026-10-31.jsonl",  // exactly 30: kept

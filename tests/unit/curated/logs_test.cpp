@@ -180,7 +180,7 @@ TEST_CASE("history line: a purge has null before and after, and no content") {
         "\n");
 }
 
-TEST_CASE("history line: strings escape only '\"', '\\' and controls; non-ASCII stays raw") {
+TEST_CASE("history line: strings escape only '\"', '\\' and controls, non-ASCII stays raw") {
   RowState state = thread_state();
   state.body = "line \"one\"\n\tpath\\x \x01 é 日";
   const std::string line = history_line(record_of(HistoryOp::insert, std::nullopt, state));
@@ -281,7 +281,7 @@ TEST_CASE("history parse: a line that is not a record is skipped with a warning 
   CHECK(log.findings[6].message.find("\"after\"") != std::string::npos);
 }
 
-TEST_CASE("history parse: a last line without LF is still read; an empty file has nothing") {
+TEST_CASE("history parse: a last line without LF is still read, an empty file has nothing") {
   std::string line = history_line(record_of(HistoryOp::purge, std::nullopt, std::nullopt));
   line.pop_back();
   const HistoryLog log = parse_history(line, kHistoryPath);

@@ -107,7 +107,7 @@ TEST_CASE("live pending: a supersedes link retires its dst (§14 Supersedes)") {
   }
 }
 
-TEST_CASE("live pending: Updated descending, then name; a row without Updated is the oldest") {
+TEST_CASE("live pending: Updated descending, then name, a row without Updated is the oldest") {
   std::vector<Row> rows{thread("m", std::nullopt, kT1),
                         thread("b", std::nullopt, kT2),
                         thread("a", std::nullopt, kT2),
@@ -153,7 +153,7 @@ TEST_CASE("digest: no live pending row gives no item and an empty block, without
   }
 }
 
-TEST_CASE("digest: buckets by freshest Updated descending, then key; lines of each bucket") {
+TEST_CASE("digest: buckets by freshest Updated descending, then key, lines of each bucket") {
   const std::vector<Row> rows{
       thread("r_beta_old", "beta", kT1),     thread("r_beta_new", "beta", kT3),
       thread("r_alpha", "alpha", kT3),       thread("r_gamma", "gamma", kT4),
@@ -234,7 +234,7 @@ TEST_CASE("digest: the first 10 buckets are shown, the rest counted") {
   CHECK(d.block.ends_with("- r_kj [kj]\n\n+2 more initiatives\n\nSee memkit curated list."));
 }
 
-TEST_CASE("digest: the budget bounds the whole block, footer included; one bucket always shows") {
+TEST_CASE("digest: the budget bounds the whole block, footer included, one bucket always shows") {
   // Lines longer than "+k more initiatives", so that each dropped bucket shortens the block.
   const std::string da = "first concern of the week";
   const std::string db = "second concern of the week";

@@ -280,7 +280,7 @@ TEST_CASE("story: one record's changes in field-name order, and the fields that 
         });
 }
 
-TEST_CASE("story: an insert gives only its status; link and purge records give none") {
+TEST_CASE("story: an insert gives only its status, link and purge records give none") {
   RowState with_status = state();
   with_status.row_class = RowClass::thread;
   with_status.status = RowStatus::open;

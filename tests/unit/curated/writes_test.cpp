@@ -553,7 +553,7 @@ TEST_CASE("curated writes: link endpoints must be two live rows (MK-CUR-010)") {
                 "MK-CUR-010", Severity::error);
 }
 
-TEST_CASE("curated writes: unlink removes the line; a missing link is unchanged") {
+TEST_CASE("curated writes: unlink removes the line, a missing link is unchanged") {
   Store store = with_project_a();
   applied(store, plan_add(store.snapshot(), at(kT1), add("project_b", "project", "b")));
   const std::string before = store.at(kProject);
@@ -579,7 +579,7 @@ TEST_CASE("curated writes: unlink removes the line; a missing link is unchanged"
 
 // ---- delete and restore -----------------------------------------------------------------------
 
-TEST_CASE("curated writes: soft delete sets Deleted and Updated; again is a no-op; restore") {
+TEST_CASE("curated writes: soft delete sets Deleted and Updated, again is a no-op, restore") {
   Store store = with_project_a();
   const Write write = plan_delete(store.snapshot(), at(kT2), "project_a", false);
   CHECK(write.entries.at("project_a") ==
@@ -676,7 +676,7 @@ TEST_CASE("curated writes: append adds LF LF and the text, trailing blank lines 
                 Severity::error);
 }
 
-TEST_CASE("curated writes: edit overwrites the description or the body; the old stays in history") {
+TEST_CASE("curated writes: edit overwrites the description or the body, the old stays in history") {
   Store store = with_project_a();
   EditRequest request{.name = "project_a",
                       .field = "description",

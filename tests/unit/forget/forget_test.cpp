@@ -50,7 +50,7 @@ TEST_CASE("forget: an ordinary section that loses every bullet goes whole") {
   CHECK(f.broad);  // two units matched
 }
 
-TEST_CASE("forget: decision entries go whole; prose, titles and bare headings are blockers") {
+TEST_CASE("forget: decision entries go whole, prose, titles and bare headings are blockers") {
   const ForgetPlanning f =
       forget({{"decisions.md",
                "# Decisions about Kafka\n\n## 2026-01-02 - Streams\nDecision: use Kafka\n\n"

@@ -193,7 +193,7 @@ TEST_CASE("markdown: bullets inside formal entry sections are text") {
   CHECK(sections(doc) == "section 1-2, section 4-5, section 6-7");
 }
 
-TEST_CASE("markdown: sections exclude trailing blank lines; the preamble keeps them") {
+TEST_CASE("markdown: sections exclude trailing blank lines, the preamble keeps them") {
   const Document doc = parse_markdown(std::string("# D\n\n## c\nz\n\n## b\ny\n\n\n"));
   CHECK(sections(doc) == "preamble 1-2, section 3-4, section 6-7");
   CHECK(memkit::section_heading(doc, doc.sections()[1]) == "c");

@@ -43,7 +43,7 @@ TEST_CASE("memorybox archive: a new file is the preamble, then the entries one e
         preamble("memory/ACTIVE_TASKS.md") + "- a\n  more\n\n- b\n");
 }
 
-TEST_CASE("memorybox archive: a new file takes the source's CRLF; moved bytes keep their own") {
+TEST_CASE("memorybox archive: a new file takes the source's CRLF, moved bytes keep their own") {
   const std::vector<ArchivedEntry> entries = {{"- a\n", {}}, {"- b", {}}};
   CHECK(archived(std::nullopt, "memory/LONG_TERM.md", ArchiveLayout::appended, entries, "\r\n") ==
         "# Archived Memory: memory/LONG_TERM.md\r\n\r\n"
@@ -52,7 +52,7 @@ TEST_CASE("memorybox archive: a new file takes the source's CRLF; moved bytes ke
         "\r\n- a\n\r\n- b\r\n");
 }
 
-TEST_CASE("memorybox archive: appended after the last non-blank line; trailing blanks stay last") {
+TEST_CASE("memorybox archive: appended after the last non-blank line, trailing blanks stay last") {
   const std::string existing = preamble("memory/ACTIVE_TASKS.md") + "- old\n\n\n";
   CHECK(archived(existing, "memory/ACTIVE_TASKS.md", ArchiveLayout::appended, {{"- new\n", {}}}) ==
         preamble("memory/ACTIVE_TASKS.md") + "- old\n\n- new\n\n\n");
@@ -81,7 +81,7 @@ TEST_CASE("memorybox archive: other text before the first entry stays, after the
         preamble("memory/LONG_TERM.md") + "# Archived Memory: memory/OTHER.md\n\n- a\n\n- b\n");
 }
 
-TEST_CASE("memorybox archive: an empty file or a BOM-only file gets the preamble; a BOM stays") {
+TEST_CASE("memorybox archive: an empty file or a BOM-only file gets the preamble, a BOM stays") {
   CHECK(archived("", "memory/LONG_TERM.md", ArchiveLayout::appended, {{"- a\n", {}}}) ==
         preamble("memory/LONG_TERM.md") + "- a\n");
   CHECK(archived("\xEF\xBB\xBF" + preamble("memory/LONG_TERM.md") + "- a\n", "memory/LONG_TERM.md",

@@ -84,7 +84,7 @@ TEST_CASE("canon: verify finds every change to recorded canon") {
   CHECK(verify_canon(maven({{"brain/canon/voice.md", longer}}, &two)).violations.empty());
 }
 
-TEST_CASE("canon: an unreadable ledger is itself a violation; unknown canon is unrecorded") {
+TEST_CASE("canon: an unreadable ledger is itself a violation, unknown canon is unrecorded") {
   const std::string broken = "{\"path\":\"brain/SOUL.md\",\"length\":1}\n";
   const CanonCheck check = verify_canon(maven({{"brain/canon/voice.md", "v\n"}}, &broken));
   REQUIRE(check.violations.size() == 1);
@@ -97,7 +97,7 @@ TEST_CASE("canon: an unreadable ledger is itself a violation; unknown canon is u
   CHECK(parse_canon_ledger("\n")->empty());
 }
 
-TEST_CASE("canon: brain/canon files are write-once; add refuses what it must not touch") {
+TEST_CASE("canon: brain/canon files are write-once, add refuses what it must not touch") {
   const Result<CanonAddition> fresh =
       plan_canon_add(maven({}), "brain/canon/tone.md", "  Warm and brief.  ", kNow);
   REQUIRE(fresh);

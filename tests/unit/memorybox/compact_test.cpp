@@ -106,7 +106,7 @@ void check_nothing_lost(const std::map<std::string, std::string>& before,
 
 }  // namespace
 
-TEST_CASE("memorybox compact: nothing breached, nothing listed, no plan; five rules in order") {
+TEST_CASE("memorybox compact: nothing breached, nothing listed, no plan, five rules in order") {
   const Compaction c = plan_memorybox_compaction(inputs_of({}), kAll, kNow);
   REQUIRE(c.rules.size() == 5);
   CHECK(bloat_rule_name(c.rules[0].rule) == "session_log");
@@ -146,7 +146,7 @@ TEST_CASE("memorybox compact: SESSION_LOG acts at 200 lines, not at 199") {
         std::string::npos);
 }
 
-TEST_CASE("memorybox compact: the 10 newest sessions stay; on one date the later one is newer") {
+TEST_CASE("memorybox compact: the 10 newest sessions stay, on one date the later one is newer") {
   // Eleven sessions on one old date: only the first in the file is the oldest.
   const std::string same = "# S\n" + sessions(std::vector<std::string>(11, "2026-10-01"));
   const Compaction c = plan_memorybox_compaction(inputs_of({{kLog, same}}), kForce, kNow);
@@ -174,7 +174,7 @@ TEST_CASE("memorybox compact: a session 14 days old stays, 15 days old moves") {
   CHECK(c.actions[0].detail == "memory/ARCHIVES/sessions-2026-11.md");
 }
 
-TEST_CASE("memorybox compact: text before the first session stays; an H2 ends a session early") {
+TEST_CASE("memorybox compact: text before the first session stays, an H2 ends a session early") {
   const std::string recent = sessions(recent_ten(), 2);
   const std::string log =
       "# SESSION_LOG\nintro text\n\n### 2026-09-01 a\nA\n### not a date\nstill a\n"
@@ -451,7 +451,7 @@ TEST_CASE("memorybox compact: merge candidates are ranked by similarity, then by
   CHECK_FALSE(c.plan.has_value());  // lists only: nothing to write
 }
 
-TEST_CASE("memorybox compact: PATTERNS acts at 30 entries; promotion and low-use candidates") {
+TEST_CASE("memorybox compact: PATTERNS acts at 30 entries, promotion and low-use candidates") {
   std::string filler;
   for (int i = 0; i < 23; ++i) {
     filler += "## Filler " + std::to_string(i) + "\nLast-Used: 2026-11-29\n\n";
@@ -496,14 +496,14 @@ TEST_CASE("memorybox compact: PATTERNS acts at 30 entries; promotion and low-use
         "memory/PATTERNS.md:19: invalid Last-Used value 'yesterday'; it counts as missing");
 }
 
-TEST_CASE("memorybox compact: --force acts under the threshold; --file runs one rule") {
+TEST_CASE("memorybox compact: --force acts under the threshold, --file runs one rule") {
   const std::string tasks = "- [x] old 2026-01-01\n- [ ] open\n";
   const std::map<std::string, std::string> files = {{kTasks, tasks},
                                                     {kLog, sessions({"2026-01-01"})}};
   CHECK(plan_memorybox_compaction(inputs_of(files), kAll, kNow).actions.empty());
   const Compaction forced = plan_memorybox_compaction(inputs_of(files), kForce, kNow);
   CHECK(forced.actions.size() == 1);  // the only session is among the 10 newest
-  CHECK(forced.plan->arguments().at("force") == "true");
+  CHECK(forced.plan->arguments().at("force") == PlanArgument::flag(true));
 
   const Compaction one = plan_memorybox_compaction(
       inputs_of(files), CompactRequest{BloatRule::active_tasks, true}, kNow);

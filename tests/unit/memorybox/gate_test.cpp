@@ -169,7 +169,7 @@ TEST_CASE("gate: an exact match is UPDATE_EXISTING without asking the host") {
   CHECK(again.asked == std::vector<Gate>{Gate::value, Gate::alignment});
 }
 
-TEST_CASE("gate: near-duplicates go to the host; without an answer the run stops") {
+TEST_CASE("gate: near-duplicates go to the host, without an answer the run stops") {
   const Candidate near = fact("Alice owns the deploy pipeline and its runbooks now");
   Host silent = host_for("existing Team", "2 memory/LONG_TERM.md");
   silent.answers.erase(Gate::redundancy);
@@ -262,7 +262,7 @@ TEST_CASE("gate: a bullet goes tight after its H2's own content, before the H3")
   CHECK(created.after.find("runbooks\n\n" + tail) != std::string::npos);
 }
 
-TEST_CASE("gate: section files and the session log get a dated heading; ids only where synced") {
+TEST_CASE("gate: section files and the session log get a dated heading, ids only where synced") {
   Candidate lesson = fact("Always run the migration before the deploy.");
   lesson.title = "Migration order";
   Host host = host_for("new Deploys", "3 memory/MISTAKES.md");
@@ -295,7 +295,7 @@ TEST_CASE("gate: section files and the session log get a dated heading; ids only
   CHECK(refused.refusal->message.find("already has the entry") != std::string::npos);
 }
 
-TEST_CASE("gate: today's daily file is created with its Id line; the bullet has none") {
+TEST_CASE("gate: today's daily file is created with its Id line, the bullet has none") {
   Host host = host_for("existing Team", "4 memory/daily/2026-11-30.md");
   const Ran ran = gate(kRoot, fact("Paired with Bob on the gate"), host);
   REQUIRE(ran.verdict.outcome == Outcome::write);
@@ -432,7 +432,7 @@ TEST_CASE("gate: a WRITE carries the candidate's source and client in the field 
   CHECK(refused.refusal->message.rfind("--client:", 0) == 0);
 }
 
-TEST_CASE("gate: a Maven root's canon is never a PLACEMENT; its other brain files are tier 1") {
+TEST_CASE("gate: a Maven root's canon is never a PLACEMENT, its other brain files are tier 1") {
   Inputs in = inputs_of({{"brain/MARKETING_CANON.md", "# MARKETING_CANON\n"},
                          {"brain/OKRs.md", "# OKRs\n\n## Q4\n"}});
   in.profile = Profile::maven;

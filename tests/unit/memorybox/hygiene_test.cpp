@@ -39,7 +39,7 @@ const HygieneItem& item(const Hygiene& h, int n) {
 
 }  // namespace
 
-TEST_CASE("memorybox hygiene: ten items; limits are stay-under bounds") {
+TEST_CASE("memorybox hygiene: ten items, limits are stay-under bounds") {
   std::string log;
   for (int i = 0; i < 200; ++i) log += "line\n";
   const Hygiene h = memorybox_hygiene(inputs_of({{"memory/SESSION_LOG.md", log}}), kNow);
@@ -124,7 +124,7 @@ TEST_CASE("memorybox hygiene: wiki and Markdown links resolve by the spec's rule
   CHECK(item(h, 9).result == "FAIL");
 }
 
-TEST_CASE("memorybox hygiene: front matter, fences and comments hold no links; <…> destinations are") {
+TEST_CASE("memorybox hygiene: front matter, fences and comments hold no links, <…> destinations are") {
   const std::string soul =
       "---\n[[fm/one]]\n---\n"                            // front matter (closed)
       "<!-- [[comment/one-line]] -->\n"                   // a comment on one line

@@ -19,7 +19,7 @@ bool holds(const TierSpec& tier, std::string_view path) {
 }  // namespace
 
 TEST_CASE(
-    "profiles: default is the §2 table; maven adds its brain files and clients by lifecycle") {
+    "profiles: default is the §2 table, maven adds its brain files and clients by lifecycle") {
   CHECK(profile_tiers(Profile::standard, {{"brain/clients/acme.md", Lifecycle::active}})[0].files ==
         default_tiers()[0].files);
   const std::vector<TierSpec> maven =

@@ -66,7 +66,7 @@ TEST_CASE("memorybox promote: a pattern moves verbatim to the end of SOP_LIBRARY
         "Use backoff.\n\n");
 }
 
-TEST_CASE("memorybox promote: a bullet follows a bullet tightly; an unterminated line is ended") {
+TEST_CASE("memorybox promote: a bullet follows a bullet tightly, an unterminated line is ended") {
   const std::string patterns = "- retry with backoff\n  Confidence: 0.8\n- other\n";
   const std::map<std::string, std::string> after = promoted(
       {{kPatterns, patterns}, {kSop, "# SOP\n\n- deploy steps"}}, id_of(kPatterns, patterns, 0));

@@ -78,7 +78,7 @@ TEST_CASE("memorybox: a limit is a stay-under bound: at the limit is over, 80% i
   CHECK(near.findings[0].severity == Severity::warning);
 }
 
-TEST_CASE("memorybox: tier 1 is judged by its combined lines; its files have no limit") {
+TEST_CASE("memorybox: tier 1 is judged by its combined lines, its files have no limit") {
   const Report status = memorybox_status(
       inputs_of({{"brain/SOUL.md", lines(1300)}, {"brain/USER.md", lines(1200)}}), kNow);
   const Tier& tier1 = status.tiers[0];

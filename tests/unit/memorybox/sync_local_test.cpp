@@ -561,7 +561,7 @@ TEST_CASE("sync_local: an empty Id line gives no record an empty id") {
 
 // ---- scan_local: what a record holds ----
 
-TEST_CASE("sync_local: unscored memories entries are no records; their Ids are dormant") {
+TEST_CASE("sync_local: unscored memories entries are no records, their Ids are dormant") {
   const Files files = {
       {"memory/LONG_TERM.md",
        "## A\n- no fields\n- only confidence\n  Confidence: 0.9\n  Id: dormant-1\n"
@@ -918,7 +918,7 @@ TEST_CASE("scan_local: with a focus, entries unchanged since the base are only l
   }
 }
 
-TEST_CASE("scan_cache: entries render, append as blocks and parse back; the later one wins") {
+TEST_CASE("scan_cache: entries render, append as blocks and parse back, the later one wins") {
   const auto entry = [](std::uint8_t fingerprint, std::uint64_t id_hash, std::uint8_t digest) {
     CachedEntry e;
     e.fingerprint.fill(fingerprint);

@@ -305,7 +305,7 @@ TEST_CASE("plan_pull: new sections are appended to their file, with Category whe
   CHECK_FALSE(p.planning.needs_confirmation);
 }
 
-TEST_CASE("plan_pull: a new session is appended to the log; a new day is a new daily file") {
+TEST_CASE("plan_pull: a new session is appended to the log, a new day is a new daily file") {
   const SyncRecord session = remote_log("id-s2", SyncTable::session_logs, "memory/SESSION_LOG.md",
                                         "### 2026-11-30 review\nReviewed.\n- item\n");
   const SyncRecord day =
@@ -597,7 +597,7 @@ TEST_CASE("plan_pull: a conflict block follows one empty line in SYNC_CONFLICTS.
                                                 kConflictingRemote));
 }
 
-TEST_CASE("plan_pull: a conflict goes after what SYNC_CONFLICTS.md holds; a second stays open") {
+TEST_CASE("plan_pull: a conflict goes after what SYNC_CONFLICTS.md holds, a second stays open") {
   const SyncBase base = base_of(kLocal);
   Files local = conflicting_local();
   local[kConflicts] = "# SYNC_CONFLICTS\n\n## old \xE2\x80\x94 2026-11-01\n\nResolved.\n";

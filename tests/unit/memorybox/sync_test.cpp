@@ -399,7 +399,7 @@ TEST_CASE("merge rule 4: a deletion is an update at its updated_at") {
 }
 
 TEST_CASE(
-    "merge rule 5: a canon entry is never overwritten from remote; any difference conflicts") {
+    "merge rule 5: a canon entry is never overwritten from remote, any difference conflicts") {
   const SyncRecord old_local = fact("- canon\n", 80, std::string(kOld));
   const SyncRecord new_remote = fact("- canon changed\n", 100, std::string(kT2));
   CHECK(merge(old_local, new_remote, since_last(old_local, new_remote, 80, 100, true)) ==

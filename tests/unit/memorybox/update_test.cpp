@@ -69,13 +69,15 @@ TEST_CASE("memorybox update: a bullet without fields gets them after its first l
         "  Updated: 2026-11-30T09:00:00.000Z\r\n  with CRLF\r\n- next\r\n");
 }
 
-TEST_CASE("memorybox update: a section entry's fields are column-0 lines; resolve keep clears") {
+TEST_CASE("memorybox update: a section entry's fields are column-0 lines, resolve keep clears") {
   const std::string path = "memory/DECISIONS.md";
   const std::string text =
       "# D\n\n## Use PostgreSQL\nWe chose it.\nReview: contradicted 2026-11-01: x\n\n## Next\n";
   UpdateRequest r{id_of(path, text), UpdateEvent::resolve_keep, "", 85u};
+  // The new lines are placed by the field lines the entry has when they are inserted (Review,
+  // after the text), and Review is cleared after: the fields stay where the entry kept them.
   CHECK(updated(path, text, r) ==
-        "# D\n\n## Use PostgreSQL\nConfidence: 0.85\nVerified: 2026-11-30\nWe chose it.\n"
+        "# D\n\n## Use PostgreSQL\nWe chose it.\nConfidence: 0.85\nVerified: 2026-11-30\n"
         "Updated: 2026-11-30T09:00:00.000Z\n\n## Next\n");
 }
 

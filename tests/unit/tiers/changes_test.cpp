@@ -283,7 +283,7 @@ TEST_CASE("tiers write-theme: refusals write nothing") {
 // ---- write-global
 // --------------------------------------------------------------------------------
 
-TEST_CASE("tiers write-global: append is the default; a missing file starts from the skeleton") {
+TEST_CASE("tiers write-global: append is the default, a missing file starts from the skeleton") {
   WriteGlobal request;
   request.content = "  ## Note\n\nKeep it.  ";
   Written written;

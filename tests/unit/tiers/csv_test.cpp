@@ -36,7 +36,7 @@ std::string head(std::string_view csv, std::uint64_t n, bool& truncated) {
 
 }  // namespace
 
-TEST_CASE("tiers csv: the §15 CSV has a header and 2 rows; a quoted field keeps its LF") {
+TEST_CASE("tiers csv: the §15 CSV has a header and 2 rows, a quoted field keeps its LF") {
   CHECK(records_of(kSpecCsv) ==
         std::vector<Fields>{{"name", "note"}, {"Smith, J", "line1\nline2"}, {"x", "say \"hi\""}});
   const DataEntry entry = data_entry("people.csv", kSpecCsv, parse_csv(kSpecCsv), spec_now());
@@ -48,7 +48,7 @@ TEST_CASE("tiers csv: the §15 CSV has a header and 2 rows; a quoted field keeps
   CHECK(entry.updated_at == "2026-03-07T14:05:09");
 }
 
-TEST_CASE("tiers csv: records end at LF or CRLF; a final line break starts no record") {
+TEST_CASE("tiers csv: records end at LF or CRLF, a final line break starts no record") {
   CHECK(records_of("a,b\r\n1,2\r\n") == std::vector<Fields>{{"a", "b"}, {"1", "2"}});
   CHECK(records_of("a,b\n1,2") == std::vector<Fields>{{"a", "b"}, {"1", "2"}});
   CHECK(records_of("a\n") == std::vector<Fields>{{"a"}});
@@ -221,7 +221,7 @@ TEST_CASE("tiers manifest: optional values and raw non-ASCII text") {
         std::string::npos);
 }
 
-TEST_CASE("tiers manifest: keys sorted; other entries keep their content and key order") {
+TEST_CASE("tiers manifest: keys sorted, other entries keep their content and key order") {
   const std::string existing =
       R"({"zeta.csv": {"size_bytes": 1, "name": "zeta.csv", "extra": {"b": [1, 2], "a": "\u00e9"}},)"
       "\n"

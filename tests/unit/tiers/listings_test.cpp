@@ -65,7 +65,7 @@ TEST_CASE("tiers read-logs: the window is in local wall time") {
         Strings{"2026-02-28"});
 }
 
-TEST_CASE("tiers read-logs: names that are no valid date are skipped; newest first; limit") {
+TEST_CASE("tiers read-logs: names that are no valid date are skipped, newest first, limit") {
   const TiersTree tree =
       logs_tree({"2026-02-30.md", "2026-03-01.md", "2026-03-02.md", "2026-03-03.md", "2026-3-04.md",
                  "2026-03-06.txt", "2026-03-06a.md", "notes.md", "x2026-03-06.md"});
@@ -114,7 +114,7 @@ TEST_CASE("tiers read-theme: the notes whose hour is within hours_back, newest f
   CHECK(select_notes(tree, "decision", at("2026-03-07T14:00:00+00:00"), 0, 20).size() == 1);
 }
 
-TEST_CASE("tiers read-theme: a missing theme folder gives nothing; bad names are skipped") {
+TEST_CASE("tiers read-theme: a missing theme folder gives nothing, bad names are skipped") {
   TiersTree tree;
   tree.theme_folders["t"] = {"2026-03-07_24.md", "2026-03-07-10.md", "2026-02-30_10.md",
                              "2026-03-07_1.md",  "notes.md",         "2026-03-07_10.md",
@@ -165,7 +165,7 @@ TEST_CASE("tiers archive-themes: candidates are the notes older than now - days 
   CHECK(archive_candidates(tree, at("2026-03-07T14:00:00+00:00"), UINT64_MAX).empty());
 }
 
-TEST_CASE("tiers list-themes: valid themes sorted; reserved names silent; others reported") {
+TEST_CASE("tiers list-themes: valid themes sorted, reserved names silent, others reported") {
   TiersTree tree;
   for (const char* name :
        {"zeta", "alpha", "Bad Name", "x.y", "archive", "sessions", "data", ".git", "UPPER", "9x"}) {
@@ -273,7 +273,7 @@ TEST_CASE("tiers context: the skeleton gives four items, Key Constraints not in 
         "### Key Constraints (Immutable)\n\n## 2. Research Index\n\n## 4. User Preferences\n");
 }
 
-TEST_CASE("tiers context: the bound is inclusive; items are dropped from the end") {
+TEST_CASE("tiers context: the bound is inclusive, items are dropped from the end") {
   const std::string all = joined({kMission, kConstraints, kResearch, kPreferences, kTheme, kLog});
   const std::string no_log = joined({kMission, kConstraints, kResearch, kPreferences, kTheme});
   const std::string no_theme = joined({kMission, kConstraints, kResearch, kPreferences});
@@ -303,7 +303,7 @@ TEST_CASE("tiers context: the bound is inclusive; items are dropped from the end
   CHECK_FALSE(two_less.over_budget);
 }
 
-TEST_CASE("tiers context: Active Mission is never dropped; alone over budget it is kept") {
+TEST_CASE("tiers context: Active Mission is never dropped, alone over budget it is kept") {
   const Context zero = assemble_context(full_snapshot(), kThemes, kLogs, 0);
   CHECK(zero.text == kMission + "\n");
   CHECK(zero.tokens_used == estimate_tokens(kMission + "\n"));
