@@ -117,12 +117,13 @@ inline constexpr std::size_t kMaxQueryDepth = 64;  // nested parentheses and NOT
 using Facets = std::vector<std::pair<std::string, std::string>>;
 
 struct Hit {
-  std::size_t document;  // in the order documents were added
+  std::size_t document;  // in the order added; in parts, the number its segment gives
   double score;          // BM25, higher is better
   friend bool operator==(const Hit&, const Hit&) = default;
 };
 
 struct Run;
+struct Part;
 
 // An inverted index of documents' terms with positions. Build it with add(), then search it.
 class Index {
@@ -162,9 +163,9 @@ class Index {
   [[nodiscard]] std::size_t count(const Query& query) const;
 
  private:
-  friend std::vector<Hit> search(std::span<const Index* const>, const Query&, std::size_t);
+  friend std::vector<Hit> search(std::span<const Part>, const Query&, std::size_t);
   friend std::string serialize(std::span<const Run>);
-  friend std::size_t count(std::span<const Index* const>, const Query&);
+  friend std::size_t count(std::span<const Part>, const Query&);
   struct Data;
   std::unique_ptr<Data> data_;
 };
@@ -183,13 +184,30 @@ struct Run {
 // the unchanged files' documents copied from the old pack).
 [[nodiscard]] std::string serialize(std::span<const Run> runs);
 
-// Indexes searched as one (an index kept in parts, as a store keeps one part per group of files):
-// documents numbered across the parts in order (the first part's from 0, the next part's after
-// them), and BM25's statistics those of every part together, so the hits are, to the bit, those
-// of one index that was given every part's documents in that order.
-[[nodiscard]] std::vector<Hit> search(std::span<const Index* const> parts, const Query& query,
+// Where a part's documents stand among the documents of an index kept in parts: documents
+// [first, first + count) of the part are numbers [number, number + count) of the whole.
+struct Segment {
+  std::size_t first = 0;
+  std::size_t count = 0;
+  std::size_t number = 0;
+};
+
+// One part of an index kept in parts (as a store keeps one part per group of files): the documents
+// of `index` that its segments cover, numbered so. A document no segment covers does not count: it
+// is in no hit, no count and none of BM25's statistics (a store leaves a changed file's old
+// documents in their part until it rewrites the part). Segments in order of `first`, none
+// overlapping another; the numbers of every part's segments distinct.
+struct Part {
+  const Index* index = nullptr;
+  std::span<const Segment> segments;
+};
+
+// Parts searched as one: BM25's statistics those of every part's documents that count, together,
+// so the hits are, to the bit, those of one index that was given those documents in the order of
+// their numbers (numbered from 0 without gaps: the same numbers).
+[[nodiscard]] std::vector<Hit> search(std::span<const Part> parts, const Query& query,
                                       std::size_t limit);
-[[nodiscard]] std::size_t count(std::span<const Index* const> parts, const Query& query);
+[[nodiscard]] std::size_t count(std::span<const Part> parts, const Query& query);
 
 // A short passage of `text` around the query's first match, at most `max_terms` terms long, each
 // matching term wrapped in `[` and `]`; the passage starts and ends on term boundaries, with "…"

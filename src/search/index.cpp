@@ -108,6 +108,60 @@ class Best {
   std::vector<Hit> hits_;
 };
 
+// A part's documents that count, and their numbers among all the parts' documents: those its
+// segments cover (search.hpp's Part), each segment's checked to lie inside the part.
+class Live {
+ public:
+  Live(std::span<const Segment> given, std::size_t documents) {
+    std::vector<Segment> sorted(given.begin(), given.end());
+    const auto by_first = [](const Segment& a, const Segment& b) { return a.first < b.first; };
+    if (!std::is_sorted(sorted.begin(), sorted.end(), by_first)) {
+      std::sort(sorted.begin(), sorted.end(), by_first);
+    }
+    std::size_t end = 0;  // none overlapping: a segment that would is left out
+    for (const Segment& s : sorted) {
+      if (s.first < end || s.first >= documents) continue;
+      const std::size_t count = std::min(s.count, documents - s.first);
+      if (count == 0) continue;
+      segments_.push_back({s.first, count, s.number});
+      end = s.first + count;
+      documents_ += count;
+    }
+    whole_ = segments_.size() == 1 && segments_[0].first == 0 && segments_[0].count == documents;
+  }
+  // The number of `document`, or nullopt for one that does not count.
+  [[nodiscard]] std::optional<std::size_t> number(std::uint32_t document) const {
+    if (whole_) return segments_[0].number + document;
+    const auto after = std::upper_bound(
+        segments_.begin(), segments_.end(), document,
+        [](std::uint32_t d, const Segment& s) { return d < s.first; });
+    if (after == segments_.begin()) return std::nullopt;
+    const Segment& s = *std::prev(after);
+    return document - s.first < s.count ? std::optional<std::size_t>(s.number + (document - s.first))
+                                        : std::nullopt;
+  }
+  // How many postings of `list` (sorted by document) are of documents that count.
+  [[nodiscard]] std::size_t holding(std::span<const Posting> list) const {
+    if (whole_) return list.size();
+    std::size_t n = 0;
+    for (const Segment& s : segments_) {
+      const auto below = [](const Posting& p, std::size_t d) { return p.document < d; };
+      const auto first = std::lower_bound(list.begin(), list.end(), s.first, below);
+      n += static_cast<std::size_t>(std::lower_bound(first, list.end(), s.first + s.count, below) -
+                                    first);
+    }
+    return n;
+  }
+  [[nodiscard]] std::size_t documents() const noexcept { return documents_; }
+  [[nodiscard]] bool whole() const noexcept { return whole_; }
+  [[nodiscard]] const std::vector<Segment>& segments() const noexcept { return segments_; }
+
+ private:
+  std::vector<Segment> segments_;
+  std::size_t documents_ = 0;
+  bool whole_ = false;
+};
+
 // Term ids by their text: open addressing over slots that hold each term's hash, length and
 // first 8 bytes, the texts kept by the caller (by id): a term of at most 8 bytes is found without
 // reading its text, a longer one reads it only when all of those match.
@@ -526,11 +580,11 @@ struct Index::Data {
     return {};
   }
 
-  // The best documents for one term into `best` (numbered from `base`): its blocks in the order of their bounds, stopping at
-  // the first whose bound is below the k-th best score so far (an equal one may hold a tie that
-  // an earlier document wins).
+  // The best documents for one term into `best` (those that count, numbered as `live` says): its
+  // blocks in the order of their bounds, stopping at the first whose bound is below the k-th best
+  // score so far (an equal one may hold a tie that an earlier document wins).
   void top_of_term(std::string_view term, double idf, const Scale& scale, Best& best,
-                   std::size_t base) const {
+                   const Live& live) const {
     const std::optional<std::uint32_t> id = id_of(term);
     if (!id) return;
     const std::span<const Posting> list = this->list(*id);
@@ -552,7 +606,9 @@ struct Index::Data {
       }
       const std::size_t end = std::min(list.size(), (b + 1) * kBlock);
       for (std::size_t i = b * kBlock; i < end; ++i) {
-        best.offer({base + list[i].document, score(list[i].count, length(list[i].document))});
+        if (const std::optional<std::size_t> number = live.number(list[i].document)) {
+          best.offer({*number, score(list[i].count, length(list[i].document))});
+        }
       }
     }
   }
@@ -563,7 +619,7 @@ struct Index::Data {
   // as soon as what is left of it cannot get in. Each leaf's contribution is added in leaf order,
   // as the general path adds them, so both give the same scores to the bit.
   void top_of_any(const std::vector<const Node*>& leaves, const std::vector<double>& idf,
-                  const Scale& scale, Best& best, std::size_t base) const {
+                  const Scale& scale, Best& best, const Live& live) const {
     const double average = scale.average;
     struct Leaf {
       std::span<const Posting> list;
@@ -606,6 +662,14 @@ struct Index::Data {
         }
       }
       if (document == std::numeric_limits<std::uint32_t>::max()) break;
+      const std::optional<std::size_t> number = live.number(document);
+      if (!number) {  // a document that does not count: passed over
+        for (std::size_t i = essential; i < all.size(); ++i) {
+          Leaf& leaf = all[i];
+          if (leaf.at < leaf.list.size() && leaf.list[leaf.at].document == document) ++leaf.at;
+        }
+        continue;
+      }
       std::fill(added.begin(), added.end(), 0.0);
       double sum = 0;
       for (std::size_t i = essential; i < all.size(); ++i) {
@@ -637,7 +701,7 @@ struct Index::Data {
       if (out) continue;
       double score = 0;
       for (const double a : added) score += a;  // in leaf order, as the general path adds
-      best.offer({base + document, score});
+      best.offer({*number, score});
     }
   }
 
@@ -645,7 +709,7 @@ struct Index::Data {
   // others are searched forward for each of its documents (no list is copied), each match scored
   // with its contributions added in leaf order, as the general path adds them.
   void top_of_all(const std::vector<const Node*>& leaves, const std::vector<double>& idf,
-                  const Scale& scale, Best& best, std::size_t base) const {
+                  const Scale& scale, Best& best, const Live& live) const {
     std::vector<std::span<const Posting>> lists;
     for (const Node* leaf : leaves) {
       const std::optional<std::uint32_t> id = id_of(leaf->terms[0]);
@@ -659,6 +723,8 @@ struct Index::Data {
     std::vector<std::size_t> at(lists.size(), 0);
     std::vector<std::uint32_t> tf(lists.size(), 0);
     for (const Posting& p : lists[lead]) {
+      const std::optional<std::size_t> number = live.number(p.document);
+      if (!number) continue;
       bool all = true;
       for (std::size_t i = 0; i < lists.size() && all; ++i) {
         const auto next = std::lower_bound(
@@ -673,7 +739,7 @@ struct Index::Data {
       for (std::size_t i = 0; i < lists.size(); ++i) {
         score += term_score(idf[i], tf[i], length(p.document), scale.average);
       }
-      best.offer({base + p.document, score});
+      best.offer({*number, score});
     }
   }
 
@@ -751,56 +817,90 @@ std::size_t Index::add(std::string_view text, Facets facets) {
 std::size_t Index::size() const noexcept { return data_->documents(); }
 
 std::size_t Index::count(const Query& query) const {
-  const Index* self = this;
-  return search::count(std::span<const Index* const>(&self, 1), query);
+  const Segment every{0, size(), 0};
+  const Part whole{this, std::span<const Segment>(&every, 1)};
+  return search::count(std::span<const Part>(&whole, 1), query);
 }
 
 std::vector<Hit> Index::search(const Query& query, std::size_t limit) const {
-  const Index* self = this;
-  return search::search(std::span<const Index* const>(&self, 1), query, limit);
+  const Segment every{0, size(), 0};
+  const Part whole{this, std::span<const Segment>(&every, 1)};
+  return search::search(std::span<const Part>(&whole, 1), query, limit);
 }
 
-std::size_t count(std::span<const Index* const> parts, const Query& query) {
+namespace {
+
+// Each part's documents that count (Live), in the parts' order.
+std::vector<Live> live_of(std::span<const Part> parts) {
+  std::vector<Live> out;
+  out.reserve(parts.size());
+  for (const Part& part : parts) out.emplace_back(part.segments, part.index->size());
+  return out;
+}
+
+}  // namespace
+
+std::size_t count(std::span<const Part> parts, const Query& query) {
+  const std::vector<Live> live = live_of(parts);
   std::size_t n = 0;
-  for (const Index* part : parts) {
-    const Index::Data& d = *part->data_;
+  for (std::size_t p = 0; p < parts.size(); ++p) {
+    const Index::Data& d = *parts[p].index->data_;
     if (query.root() == nullptr) {
-      for (std::uint32_t doc = 0; doc < d.documents(); ++doc) n += d.passes(doc, query.filters()) ? 1 : 0;
+      for (const Segment& s : live[p].segments()) {
+        for (std::size_t doc = s.first; doc < s.first + s.count; ++doc) {
+          n += d.passes(static_cast<std::uint32_t>(doc), query.filters()) ? 1 : 0;
+        }
+      }
       continue;
     }
     if (query.root()->kind == Node::Kind::term && query.filters().empty()) {
       // A term's documents are its posting list: counted without being gathered.
       const std::optional<std::span<const Posting>> list = d.list_of(query.root()->terms[0]);
-      n += list ? list->size() : 0;
+      n += list ? live[p].holding(*list) : 0;
       continue;
     }
     const Documents found = d.matches(*query.root());
     n += static_cast<std::size_t>(std::count_if(found.begin(), found.end(), [&](std::uint32_t doc) {
-      return d.passes(doc, query.filters());
+      return live[p].number(doc) && d.passes(doc, query.filters());
     }));
   }
   return n;
 }
 
-std::vector<Hit> search(std::span<const Index* const> parts, const Query& query,
-                        std::size_t limit) {
+std::vector<Hit> search(std::span<const Part> parts, const Query& query, std::size_t limit) {
+  const std::vector<Live> live = live_of(parts);
   Scale scale;
   std::uint64_t total_terms = 0;
-  for (const Index* part : parts) {
-    scale.documents += static_cast<double>(part->data_->documents());
-    total_terms += part->data_->total_terms;
+  for (std::size_t p = 0; p < parts.size(); ++p) {
+    const Index::Data& d = *parts[p].index->data_;
+    scale.documents += static_cast<double>(live[p].documents());
+    if (live[p].whole()) {
+      total_terms += d.total_terms;
+      continue;
+    }
+    for (const Segment& s : live[p].segments()) {
+      for (std::size_t doc = s.first; doc < s.first + s.count; ++doc) {
+        total_terms += d.length(static_cast<std::uint32_t>(doc));
+      }
+    }
   }
   if (scale.documents == 0 || limit == 0) return {};
   scale.average = static_cast<double>(total_terms) / scale.documents;
   std::vector<Hit> hits;
-  std::size_t base = 0;  // the number of the part's first document
-  if (query.root() == nullptr) {  // filters only: every passing document, in order, unscored
-    for (const Index* part : parts) {
-      const Index::Data& d = *part->data_;
-      for (std::uint32_t doc = 0; doc < d.documents() && hits.size() < limit; ++doc) {
-        if (d.passes(doc, query.filters())) hits.push_back({base + doc, 0.0});
+  if (query.root() == nullptr) {  // filters only: every passing document by number, unscored
+    std::vector<std::pair<Segment, std::size_t>> in_order;  // (segment, its part)
+    for (std::size_t p = 0; p < parts.size(); ++p) {
+      for (const Segment& s : live[p].segments()) in_order.emplace_back(s, p);
+    }
+    std::sort(in_order.begin(), in_order.end(),
+              [](const auto& a, const auto& b) { return a.first.number < b.first.number; });
+    for (const auto& [segment, p] : in_order) {
+      const Index::Data& d = *parts[p].index->data_;
+      for (std::size_t i = 0; i < segment.count && hits.size() < limit; ++i) {
+        if (d.passes(static_cast<std::uint32_t>(segment.first + i), query.filters())) {
+          hits.push_back({segment.number + i, 0.0});
+        }
       }
-      base += d.documents();
     }
     return hits;
   }
@@ -818,45 +918,52 @@ std::vector<Hit> search(std::span<const Index* const> parts, const Query& query,
     std::vector<double> idf;
     for (const Node* leaf : leaves) {
       double holding = 0;
-      for (const Index* part : parts) {
-        const std::optional<std::span<const Posting>> list = part->data_->list_of(leaf->terms[0]);
-        holding += list ? static_cast<double>(list->size()) : 0;
+      for (std::size_t p = 0; p < parts.size(); ++p) {
+        const std::optional<std::span<const Posting>> list =
+            parts[p].index->data_->list_of(leaf->terms[0]);
+        holding += list ? static_cast<double>(live[p].holding(*list)) : 0;
       }
       idf.push_back(idf_of(scale.documents, holding));
     }
-    for (const Index* part : parts) {
-      const Index::Data& d = *part->data_;
+    for (std::size_t p = 0; p < parts.size(); ++p) {
+      const Index::Data& d = *parts[p].index->data_;
+      if (live[p].documents() == 0) continue;
       if (one_term) {
-        d.top_of_term(leaves[0]->terms[0], idf[0], scale, best, base);
+        d.top_of_term(leaves[0]->terms[0], idf[0], scale, best, live[p]);
       } else if (query.root()->kind == Node::Kind::any_of) {
-        d.top_of_any(leaves, idf, scale, best, base);
+        d.top_of_any(leaves, idf, scale, best, live[p]);
       } else {
-        d.top_of_all(leaves, idf, scale, best, base);
+        d.top_of_all(leaves, idf, scale, best, live[p]);
       }
-      base += d.documents();
     }
     return std::move(best).sorted();
   }
-  // Every part's occurrences of every leaf first: a leaf's idf counts the documents of them all.
+  // Every part's occurrences of every leaf first, in the documents that count: a leaf's idf
+  // counts the documents of them all.
   std::vector<std::vector<Frequencies>> frequencies(parts.size());  // by part, then leaf
   std::vector<double> holding(leaves.size(), 0);
   for (std::size_t p = 0; p < parts.size(); ++p) {
     frequencies[p].reserve(leaves.size());  // Known points into it
     for (std::size_t i = 0; i < leaves.size(); ++i) {
-      frequencies[p].push_back(parts[p]->data_->frequencies(*leaves[i]));
-      holding[i] += static_cast<double>(frequencies[p].back().size());
+      Frequencies f = parts[p].index->data_->frequencies(*leaves[i]);
+      if (!live[p].whole()) {
+        std::erase_if(f, [&](const auto& entry) { return !live[p].number(entry.first); });
+      }
+      holding[i] += static_cast<double>(f.size());
+      frequencies[p].push_back(std::move(f));
     }
   }
   std::vector<double> idf;
   for (const double h : holding) idf.push_back(idf_of(scale.documents, h));
   for (std::size_t p = 0; p < parts.size(); ++p) {
-    const Index::Data& d = *parts[p]->data_;
+    const Index::Data& d = *parts[p].index->data_;
     Index::Data::Known known;
     for (std::size_t i = 0; i < leaves.size(); ++i) known.emplace_back(leaves[i], &frequencies[p][i]);
     const Documents found = d.matches(*query.root(), known);
     std::vector<std::size_t> cursor(leaves.size(), 0);  // `found` is sorted: each leaf only advances
     for (const std::uint32_t doc : found) {
-      if (!d.passes(doc, query.filters())) continue;
+      const std::optional<std::size_t> number = live[p].number(doc);
+      if (!number || !d.passes(doc, query.filters())) continue;
       const double length = static_cast<double>(d.length(doc)) / scale.average;
       const double norm = kK1 * (1 - kB + kB * length);
       double score = 0;
@@ -867,9 +974,8 @@ std::vector<Hit> search(std::span<const Index* const> parts, const Query& query,
         const double tf = f[cursor[i]].second;
         score += idf[i] * tf * (kK1 + 1) / (tf + norm);
       }
-      best.offer({base + doc, score});
+      best.offer({*number, score});
     }
-    base += d.documents();
   }
   return std::move(best).sorted();
 }

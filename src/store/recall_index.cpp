@@ -20,10 +20,12 @@ namespace {
 
 using Digest = std::array<std::uint8_t, 16>;
 
-constexpr std::string_view kMagic = "MKRCAT02";
+constexpr std::string_view kMagic = "MKRCAT03";
 constexpr std::string_view kEnd = "MKRCATND";
 
 // ---- the catalog ----------------------------------------------------------------------------------
+
+constexpr std::size_t kNoPack = std::numeric_limits<std::size_t>::max();  // a file of no units
 
 struct CatalogFile {
   recall::Layout layout = recall::Layout::custodian;
@@ -35,6 +37,16 @@ struct CatalogFile {
   Digest digest{};
   std::uint64_t units = 0;
   std::vector<Finding> findings;
+  std::size_t pack = 0;     // into Catalog::packs: the pack that holds its units (kNoPack: none)
+  std::uint64_t first = 0;  // its first document there
+};
+
+// Documents of a pack that no longer count: a file's units before it grew (the file, by its path,
+// then holds them in another pack).
+struct GoneRange {
+  std::string path;
+  std::uint64_t first = 0;
+  std::uint64_t count = 0;
 };
 
 struct CatalogPack {
@@ -42,9 +54,9 @@ struct CatalogPack {
   // The pack file's stat once written and read back: while it is the same, the file holds those
   // bytes, and they are opened without checking every list again.
   FileStat stat;
-  std::uint64_t source_bytes = 0;  // its files' sizes summed
-  std::size_t first_file = 0;    // into Catalog::files
-  std::size_t files = 0;
+  std::uint64_t documents = 0;
+  std::uint64_t source_bytes = 0;  // the sizes of the files it was made from, summed
+  std::vector<GoneRange> gone;     // in order of `first`
 };
 
 struct Catalog {
@@ -54,7 +66,7 @@ struct Catalog {
   std::string stem;  // the stemmer's language, or "" for none
   std::int64_t written_ns = 0;  // the lock's time when it was written: files changed since are suspect
   std::vector<CatalogFile> files;  // in path order
-  std::vector<CatalogPack> packs;  // in path order of their files
+  std::vector<CatalogPack> packs;  // in the order they were written
 };
 
 class Encoder {
@@ -103,6 +115,20 @@ std::string display(const CatalogFile& f) {
   return recall::display_path(recall::Source{f.layout, f.root, f.path, f.tier});
 }
 
+void encode_stat(Encoder& e, const FileStat& stat) {
+  for (const std::uint64_t v : {stat.size, static_cast<std::uint64_t>(stat.modified_ns),
+                                static_cast<std::uint64_t>(stat.changed_ns), stat.device,
+                                stat.inode}) {
+    e.word(v);
+  }
+}
+
+bool decode_stat(Decoder& d, FileStat& stat) {
+  stat.type = NodeType::file;
+  return d.word(stat.size) && d.number(stat.modified_ns) && d.number(stat.changed_ns) &&
+         d.word(stat.device) && d.word(stat.inode);
+}
+
 std::string encode(const Catalog& c) {
   Encoder e;
   e.text(kMagic);
@@ -111,6 +137,19 @@ std::string encode(const Catalog& c) {
   e.word(c.only ? static_cast<std::uint64_t>(*c.only) : std::numeric_limits<std::uint64_t>::max());
   e.text(c.stem);
   e.word(static_cast<std::uint64_t>(c.written_ns));
+  e.word(c.packs.size());
+  for (const CatalogPack& p : c.packs) {
+    e.text(p.name);
+    encode_stat(e, p.stat);
+    e.word(p.documents);
+    e.word(p.source_bytes);
+    e.word(p.gone.size());
+    for (const GoneRange& g : p.gone) {
+      e.text(g.path);
+      e.word(g.first);
+      e.word(g.count);
+    }
+  }
   e.word(c.files.size());
   for (const CatalogFile& f : c.files) {
     e.word(static_cast<std::uint64_t>(f.layout));
@@ -118,13 +157,11 @@ std::string encode(const Catalog& c) {
     e.text(f.path);
     e.word(static_cast<std::uint64_t>(f.tier));
     e.word(f.load_order ? *f.load_order : std::numeric_limits<std::uint64_t>::max());
-    for (const std::uint64_t v :
-         {f.stat.size, static_cast<std::uint64_t>(f.stat.modified_ns),
-          static_cast<std::uint64_t>(f.stat.changed_ns), f.stat.device, f.stat.inode}) {
-      e.word(v);
-    }
+    encode_stat(e, f.stat);
     e.text(std::string_view(reinterpret_cast<const char*>(f.digest.data()), f.digest.size()));  // NOLINT
     e.word(f.units);
+    e.word(f.pack);
+    e.word(f.first);
     e.word(f.findings.size());
     for (const Finding& x : f.findings) {
       e.text(x.code);
@@ -133,21 +170,12 @@ std::string encode(const Catalog& c) {
       e.text(x.message);
     }
   }
-  e.word(c.packs.size());
-  for (const CatalogPack& p : c.packs) {
-    e.text(p.name);
-    for (const std::uint64_t v :
-         {p.stat.size, static_cast<std::uint64_t>(p.stat.modified_ns),
-          static_cast<std::uint64_t>(p.stat.changed_ns), p.stat.device, p.stat.inode,
-          p.source_bytes, std::uint64_t{p.first_file}, std::uint64_t{p.files}}) {
-      e.word(v);
-    }
-  }
   e.text(kEnd);
   return std::move(e).take();
 }
 
-// The catalog `bytes` hold, or nullopt for bytes torn, damaged, foreign or of another memkit.
+// The catalog `bytes` hold, or nullopt for bytes torn, damaged, foreign or of another memkit: every
+// pack's documents are its files' units and its gone ranges, each once, and every pack holds a file.
 std::optional<Catalog> decode(std::string_view bytes) {
   Decoder d(bytes);
   Catalog c;
@@ -162,6 +190,27 @@ std::optional<Catalog> decode(std::string_view bytes) {
     return std::nullopt;
   }
   if (only != std::numeric_limits<std::uint64_t>::max()) c.only = static_cast<recall::Layout>(only);
+  // Per pack, the ranges of its documents: (first, count), to be checked to tile it.
+  std::vector<std::vector<std::pair<std::uint64_t, std::uint64_t>>> ranges;
+  for (std::uint64_t i = 0; i < count; ++i) {
+    CatalogPack p;
+    std::uint64_t gone = 0;
+    if (!d.text(p.name) || !decode_stat(d, p.stat) || !d.word(p.documents) ||
+        !d.word(p.source_bytes) || !d.word(gone) || gone > bytes.size() ||
+        p.name.find('/') != std::string::npos || !p.name.starts_with("p-")) {
+      return std::nullopt;
+    }
+    ranges.emplace_back();
+    for (std::uint64_t k = 0; k < gone; ++k) {
+      GoneRange g;
+      if (!d.text(g.path) || !d.word(g.first) || !d.word(g.count)) return std::nullopt;
+      ranges.back().emplace_back(g.first, g.count);
+      p.gone.push_back(std::move(g));
+    }
+    c.packs.push_back(std::move(p));
+  }
+  std::vector<bool> holds_a_file(c.packs.size(), false);
+  if (!d.word(count) || count > bytes.size()) return std::nullopt;
   for (std::uint64_t i = 0; i < count; ++i) {
     CatalogFile f;
     std::uint64_t layout = 0;
@@ -170,14 +219,12 @@ std::optional<Catalog> decode(std::string_view bytes) {
     std::string digest;
     if (!d.word(layout) || layout > static_cast<std::uint64_t>(recall::Layout::curated) ||
         !d.text(f.root) || !d.text(f.path) || !d.number(f.tier) || !d.word(order) ||
-        !d.word(f.stat.size) || !d.number(f.stat.modified_ns) || !d.number(f.stat.changed_ns) ||
-        !d.word(f.stat.device) || !d.word(f.stat.inode) || !d.text(digest) ||
-        digest.size() != f.digest.size() || !d.word(f.units) || !d.word(findings) ||
-        findings > bytes.size()) {
+        !decode_stat(d, f.stat) || !d.text(digest) || digest.size() != f.digest.size() ||
+        !d.word(f.units) || !d.number(f.pack) || !d.word(f.first) || !d.word(findings) ||
+        findings > bytes.size() || (f.pack == kNoPack ? f.units != 0 : f.pack >= c.packs.size())) {
       return std::nullopt;
     }
     f.layout = static_cast<recall::Layout>(layout);
-    f.stat.type = NodeType::file;
     if (order != std::numeric_limits<std::uint64_t>::max()) f.load_order = order;
     std::memcpy(f.digest.data(), digest.data(), f.digest.size());
     for (std::uint64_t k = 0; k < findings; ++k) {
@@ -191,28 +238,23 @@ std::optional<Catalog> decode(std::string_view bytes) {
       f.findings.push_back(std::move(x));
     }
     if (!c.files.empty() && !(display(c.files.back()) < display(f))) return std::nullopt;
+    if (f.pack != kNoPack) {
+      holds_a_file[f.pack] = true;
+      ranges[f.pack].emplace_back(f.first, f.units);
+    }
     c.files.push_back(std::move(f));
   }
-  if (!d.word(count) || count > bytes.size()) return std::nullopt;
-  std::size_t next_file = 0;  // packs cover the files in order, each file once
-  for (std::uint64_t i = 0; i < count; ++i) {
-    CatalogPack p;
-    if (!d.text(p.name) || !d.word(p.stat.size) || !d.number(p.stat.modified_ns) ||
-        !d.number(p.stat.changed_ns) || !d.word(p.stat.device) || !d.word(p.stat.inode) ||
-        !d.word(p.source_bytes) || !d.number(p.first_file) ||
-        !d.number(p.files) || p.first_file != next_file || p.files == 0 ||
-        p.files > c.files.size() - next_file || p.name.find('/') != std::string::npos ||
-        !p.name.starts_with("p-")) {
-      return std::nullopt;
+  for (std::size_t p = 0; p < c.packs.size(); ++p) {
+    std::sort(ranges[p].begin(), ranges[p].end());
+    std::uint64_t next = 0;
+    for (const auto& [first, units] : ranges[p]) {
+      if (first != next || units > c.packs[p].documents - next) return std::nullopt;
+      next += units;
     }
-    next_file += p.files;
-    p.stat.type = NodeType::file;
-    c.packs.push_back(std::move(p));
+    if (!holds_a_file[p] || next != c.packs[p].documents) return std::nullopt;
   }
   std::string end;
-  if (next_file != c.files.size() || !d.text(end) || end != kEnd || !d.rest().empty()) {
-    return std::nullopt;
-  }
+  if (!d.text(end) || end != kEnd || !d.rest().empty()) return std::nullopt;
   return c;
 }
 
@@ -259,9 +301,59 @@ CatalogFile recorded(const RecallFile& file) {
   return f;
 }
 
-bool same_file(const CatalogFile& a, const CatalogFile& b) {
+// Whether two records are of the same source of the same layout (their stats aside).
+bool same_source(const CatalogFile& a, const CatalogFile& b) {
   return a.layout == b.layout && a.root == b.root && a.path == b.path && a.tier == b.tier &&
-         a.load_order == b.load_order && a.stat == b.stat;
+         a.load_order == b.load_order;
+}
+
+// What became of a file since the catalog was written: the same; grown (appended to: it still
+// holds what it held); or changed otherwise, or new.
+enum class Change { none, grown, other };
+
+// Small packs (files of less than half a pack that count) that, this many or more, are copied
+// into fewer.
+constexpr std::size_t kSmallPacks = 8;
+
+// Which old packs are kept as they are: not one that holds text a file no longer holds (deletion is
+// real: a file gone or changed other than by growing, whether its documents there count or not),
+// nor one that could not be opened, nor one whose documents mostly no longer count, nor, when
+// there are kSmallPacks of them or more, a small one. `now`: by old file, what became of it,
+// nullopt for a file gone.
+std::vector<bool> packs_to_keep(const Catalog& old, const std::vector<std::optional<Change>>& now,
+                                const std::vector<bool>& opened, std::uint64_t pack_bytes) {
+  std::map<std::string, bool> removed;  // by path: whether the text of the file is partly gone
+  for (std::size_t j = 0; j < old.files.size(); ++j) {
+    removed.emplace(display(old.files[j]), !now[j] || *now[j] == Change::other);
+  }
+  std::vector<bool> keep = opened;
+  std::vector<std::uint64_t> units(old.packs.size(), 0);   // of the files still in place
+  std::vector<std::uint64_t> bytes(old.packs.size(), 0);
+  for (std::size_t j = 0; j < old.files.size(); ++j) {
+    const std::size_t p = old.files[j].pack;
+    if (p == kNoPack) continue;
+    if (now[j] == Change::none) {
+      units[p] += old.files[j].units;
+      bytes[p] += old.files[j].stat.size;
+    } else if (now[j] != Change::grown) {
+      keep[p] = false;
+    }
+  }
+  std::size_t small = 0;
+  for (std::size_t p = 0; p < old.packs.size(); ++p) {
+    for (const GoneRange& g : old.packs[p].gone) {
+      const auto found = removed.find(g.path);
+      if (found == removed.end() || found->second) keep[p] = false;
+    }
+    if (units[p] * 2 < old.packs[p].documents) keep[p] = false;
+    small += keep[p] && bytes[p] < pack_bytes / 2 ? 1 : 0;
+  }
+  if (small >= kSmallPacks) {
+    for (std::size_t p = 0; p < old.packs.size(); ++p) {
+      if (bytes[p] < pack_bytes / 2) keep[p] = false;
+    }
+  }
+  return keep;
 }
 
 }  // namespace
@@ -353,105 +445,129 @@ Result<RecallIndex> open_recall_index(FileSystem& fs, const std::string& root_te
     if (index.files_[i].file.exists()) indexable.push_back(i);
   }
 
-  // The catalog on disk, if it is whole and this memkit's.
-  std::optional<Catalog> old;
+  // The catalog on disk, if it is whole and this memkit's; else an empty one.
+  std::optional<Catalog> read_catalog;
   if (const Result<NodeType> t = fs.node_type(inside(dir, "catalog")); t && *t == NodeType::file) {
-    if (const Result<std::string> bytes = fs.read_file(inside(dir, "catalog"))) old = decode(*bytes);
-    if (old && (old->custodian_dir != custodian_dir || old->only != only ||
-                old->stem != stemming.language)) {
-      old.reset();
+    if (const Result<std::string> bytes = fs.read_file(inside(dir, "catalog"))) {
+      read_catalog = decode(*bytes);
+    }
+    if (read_catalog && (read_catalog->custodian_dir != custodian_dir ||
+                         read_catalog->only != only || read_catalog->stem != stemming.language)) {
+      read_catalog.reset();
     }
   }
+  const Catalog old = read_catalog.value_or(Catalog{});
+
+  // A file's bytes, read (once) after its stat, so what is indexed is never older than what the
+  // catalog says; a file that cannot be read is indexed empty, with a finding.
+  std::vector<std::optional<Finding>> unreadable(index.files_.size());
+  std::vector<bool> read(index.files_.size(), false);
+  const auto bytes_of = [&](std::size_t i) -> std::string_view {
+    RecallFile& file = index.files_[i];
+    if (!read[i]) {
+      read[i] = true;
+      ++index.work_.files_read;
+      Result<std::string> bytes = fs.read_file(inside(root, file.file.path));
+      if (bytes) {
+        file.file.bytes = std::make_shared<const std::string>(std::move(bytes).value());
+      } else {
+        file.file.bytes = std::make_shared<const std::string>();
+        std::string why = bytes.status().message();
+        if (why.starts_with(root + "/")) why.erase(0, root.size() + 1);
+        unreadable[i] = make_finding("MK-IO-001", Severity::warning, file.file.path,
+                                     why + "; not searched");
+      }
+    }
+    return file.file.text();
+  };
+
+  // What became of each file the catalog holds: the same, grown, changed otherwise, or gone.
+  std::map<std::string, std::size_t> old_file;  // display path -> into old.files
+  for (std::size_t j = 0; j < old.files.size(); ++j) old_file.emplace(display(old.files[j]), j);
+  std::vector<std::optional<std::size_t>> was(index.files_.size());  // into old.files
+  std::vector<std::optional<Change>> now(old.files.size());  // by old file; nullopt: gone
+  std::vector<Change> change(index.files_.size(), Change::other);  // by file
+  for (const std::size_t i : indexable) {
+    const auto found = old_file.find(index.files_[i].file.path);
+    if (found == old_file.end()) continue;  // new
+    const CatalogFile& before = old.files[found->second];
+    const CatalogFile is = recorded(index.files_[i]);
+    was[i] = found->second;
+    if (!same_source(before, is)) {
+      change[i] = Change::other;
+    } else if (before.stat == is.stat && before.stat.modified_ns < old.written_ns) {
+      change[i] = Change::none;
+    } else {
+      // Its stat changed, or it changed within the clock tick the index was written in: the
+      // bytes tell whether it did, and whether only by growing.
+      const std::string_view bytes = bytes_of(i);
+      if (unreadable[i]) {
+        change[i] = Change::other;
+      } else if (xxh3_128(bytes) == before.digest) {
+        change[i] = Change::none;
+      } else if (bytes.size() > before.stat.size &&
+                 xxh3_128(bytes.substr(0, before.stat.size)) == before.digest) {
+        change[i] = Change::grown;
+      }
+    }
+    now[found->second] = change[i];
+  }
+
+  // The old packs that hold a file still in place: opened (checked whole unless still the file
+  // this index wrote and read back).
+  std::vector<std::optional<search::Index>> opened(old.packs.size());
+  std::vector<std::optional<FileStat>> opened_stat(old.packs.size());
+  for (std::size_t j = 0; j < old.files.size(); ++j) {
+    const std::size_t p = old.files[j].pack;
+    if (now[j] != Change::none || p == kNoPack || opened_stat[p]) continue;
+    const std::string path = inside(dir, old.packs[p].name);
+    const Result<FileStat> stat = fs.stat(path);
+    opened_stat[p] = stat ? *stat : FileStat{};
+    if (!stat || stat->type != NodeType::file) continue;
+    Result<MappedFile> mapped = fs.map_file(path);
+    if (!mapped) continue;
+    Result<search::Index> part =
+        search::Index::open(mapped->bytes, mapped->owner, *stat != old.packs[p].stat);
+    if (part && part->size() == old.packs[p].documents) opened[p] = std::move(part).value();
+  }
+  std::vector<bool> can_open(old.packs.size());
+  for (std::size_t p = 0; p < old.packs.size(); ++p) can_open[p] = opened[p].has_value();
+  const std::vector<bool> keep = packs_to_keep(old, now, can_open, pack_bytes);
+
+  // The packs of the index: the old ones kept as they are (a grown file's old documents in them
+  // no longer counting), then new ones, in path order, of the files to place: a changed or new
+  // file read, cut and indexed, a file of a pack not kept copied from it (unless that pack could
+  // not be opened: read again).
   Catalog fresh;
   fresh.generation = std::string(version());
   fresh.custodian_dir = custodian_dir;
   fresh.only = only;
   fresh.stem = stemming.language;
   fresh.written_ns = now_ns;
-
-  // What of the old index still holds what the files hold: each file unchanged or not, each pack
-  // clean (every file unchanged, none gone, none new among them) or not, and opened where any of
-  // its files can be copied from it.
-  std::map<std::string, std::size_t> old_file;  // display path -> into old->files
-  std::vector<std::size_t> pack_of;             // old file -> its pack
-  std::vector<std::size_t> first_of;            // old file -> its first document in its pack
-  std::vector<bool> unchanged;                  // by old file
-  std::vector<bool> clean;                      // by old pack
-  std::vector<std::optional<search::Index>> opened;  // by old pack
-  bool dissolve = false;  // too many small packs (each change leaves some): all of them copied anew
-  if (old) {
-    for (std::size_t p = 0; p < old->packs.size(); ++p) {
-      std::size_t document = 0;
-      for (std::size_t k = 0; k < old->packs[p].files; ++k) {
-        pack_of.push_back(p);
-        first_of.push_back(document);
-        document += old->files[old->packs[p].first_file + k].units;
-      }
-    }
-    for (std::size_t i = 0; i < old->files.size(); ++i) old_file.emplace(display(old->files[i]), i);
-    clean.assign(old->packs.size(), true);
-    unchanged.assign(old->files.size(), false);
-    for (const std::size_t i : indexable) {
-      const RecallFile& file = index.files_[i];
-      const auto found = old_file.find(file.file.path);
-      if (found == old_file.end()) {
-        // A new file inside a pack's run of paths spoils that pack's order.
-        const auto next = old_file.upper_bound(file.file.path);
-        if (next != old_file.end() && next != old_file.begin() &&
-            pack_of[next->second] == pack_of[std::prev(next)->second]) {
-          clean[pack_of[next->second]] = false;
-        }
-        continue;
-      }
-      const CatalogFile& was = old->files[found->second];
-      bool same = same_file(was, recorded(file));
-      if (same && was.stat.modified_ns >= old->written_ns) {
-        // Changed within the clock tick the index was written in: only the bytes can tell.
-        ++index.work_.files_read;
-        const Result<std::string> bytes = fs.read_file(inside(root, file.file.path));
-        same = bytes && xxh3_128(*bytes) == was.digest;
-      }
-      unchanged[found->second] = same;
-    }
-    for (std::size_t i = 0; i < old->files.size(); ++i) {
-      if (!unchanged[i]) clean[pack_of[i]] = false;  // changed, gone, or no longer a file
-    }
-    std::uint64_t source = 0;
-    for (const CatalogPack& p : old->packs) source += p.source_bytes;
-    dissolve = old->packs.size() > 2 * (source / pack_bytes) + 16;
-    opened.resize(old->packs.size());
-    for (std::size_t p = 0; p < old->packs.size(); ++p) {
-      const CatalogPack& pack = old->packs[p];
-      if (std::none_of(unchanged.begin() + static_cast<std::ptrdiff_t>(pack.first_file),
-                       unchanged.begin() + static_cast<std::ptrdiff_t>(pack.first_file + pack.files),
-                       [](bool b) { return b; })) {
-        continue;  // nothing to copy from it
-      }
-      const std::string path = inside(dir, pack.name);
-      const Result<FileStat> stat = fs.stat(path);
-      if (!stat || stat->type != NodeType::file) continue;
-      Result<MappedFile> mapped = fs.map_file(path);
-      if (!mapped) continue;
-      // Checked whole unless it is still the file this index wrote and read back.
-      Result<search::Index> part =
-          search::Index::open(mapped->bytes, mapped->owner, *stat != pack.stat);
-      const std::size_t units = first_of[pack.first_file + pack.files - 1] +
-                                old->files[pack.first_file + pack.files - 1].units;
-      if (part && part->size() == units) opened[p] = std::move(part).value();
+  std::vector<std::size_t> kept_as(old.packs.size(), kNoPack);  // old pack -> into fresh.packs
+  for (std::size_t p = 0; p < old.packs.size(); ++p) {
+    if (!keep[p]) continue;
+    kept_as[p] = fresh.packs.size();
+    CatalogPack pack = old.packs[p];
+    if (*opened_stat[p] != pack.stat) pack.stat = *opened_stat[p];  // checked whole: sound
+    fresh.packs.push_back(std::move(pack));
+    index.packs_.push_back(std::move(*opened[p]));
+    ++index.work_.packs_kept;
+  }
+  for (std::size_t j = 0; j < old.files.size(); ++j) {  // a grown file's old documents
+    const std::size_t p = old.files[j].pack;
+    if (now[j] == Change::grown && p != kNoPack && keep[p]) {
+      fresh.packs[kept_as[p]].gone.push_back({display(old.files[j]), old.files[j].first,
+                                              old.files[j].units});
     }
   }
-
-  // The packs of the index, in path order: a clean pack kept as it is; the files of the others
-  // (and new ones) made into packs of about `pack_bytes`, an unchanged file's documents copied from
-  // its old pack, a changed or new file read, cut and indexed.
-  struct Pending {
-    std::size_t file = 0;  // into files_
-    std::optional<std::size_t> old;  // an unchanged file: into old->files
-  };
-  std::vector<Pending> pending;
-  std::uint64_t pending_bytes = 0;
-  // A new pack's bytes written under their digest's name, its stat recorded; false on failure.
+  for (CatalogPack& pack : fresh.packs) {
+    std::sort(pack.gone.begin(), pack.gone.end(),
+              [](const GoneRange& a, const GoneRange& b) { return a.first < b.first; });
+  }
+  fresh.files.resize(index.files_.size());  // by file for now; those not indexable left out below
   bool written_all = true;  // every new pack so far is on disk
+  // A new pack's bytes written under their digest's name, its stat recorded; false on failure.
   const auto write_pack = [&fs, &dir](const std::string& bytes, CatalogPack& pack) {
     const Digest digest = xxh3_128(bytes);
     static constexpr char kHex[] = "0123456789abcdef";
@@ -467,76 +583,72 @@ Result<RecallIndex> open_recall_index(FileSystem& fs, const std::string& root_te
     pack.stat = *written;
     return true;
   };
-  const auto add_file = [&](std::size_t i, std::size_t units, const CatalogFile& f) {
-    index.indexed_.push_back({i, index.units_, units, f.digest});
-    index.units_ += units;
-    for (const Finding& x : f.findings) index.findings_.push_back(x);
-    fresh.files.push_back(f);
-  };
-  // A changed or new file read, cut and indexed into `part`.
+  // A file read, cut and indexed into `part`, its catalog entry made.
   const auto index_file = [&](std::size_t i, search::Index& part) {
-    RecallFile& file = index.files_[i];
-    CatalogFile f = recorded(file);
-    // Read after its stat (MemoryBox's were read before: again), so what is indexed is never
-    // older than what the catalog says.
-    if (!file.file.bytes || file.source.layout == recall::Layout::memorybox) {
-      Result<std::string> bytes = fs.read_file(inside(root, file.file.path));
-      if (bytes) {
-        file.file.bytes = std::make_shared<const std::string>(std::move(bytes).value());
-      } else {
-        file.file.bytes = std::make_shared<const std::string>();
-        std::string why = bytes.status().message();
-        if (why.starts_with(root + "/")) why.erase(0, root.size() + 1);
-        f.findings.push_back(make_finding("MK-IO-001", Severity::warning, file.file.path,
-                                          why + "; not searched"));
-      }
-    }
-    ++index.work_.files_read;
-    f.digest = xxh3_128(file.file.text());
-    recall::FileUnits read = recall::read_units(file.source, file.file.text());
-    for (recall::Unit& unit : read.units) {
+    const RecallFile& file = index.files_[i];
+    const std::string_view text = bytes_of(i);
+    CatalogFile& f = fresh.files[i];
+    f = recorded(file);
+    f.digest = xxh3_128(text);
+    recall::FileUnits units = recall::read_units(file.source, text);
+    f.first = part.size();
+    for (recall::Unit& unit : units.units) {
       search::Facets facets = std::move(unit.facets);
       facets.emplace_back("layout", std::string(recall::layout_name(file.source.layout)));
       facets.emplace_back("file", file.file.path);
       part.add(unit.text, std::move(facets));
     }
-    f.units = read.units.size();
-    f.findings.insert(f.findings.end(), read.findings.begin(), read.findings.end());
-    add_file(i, f.units, f);
+    f.units = units.units.size();
+    if (unreadable[i]) f.findings.push_back(*unreadable[i]);
+    f.findings.insert(f.findings.end(), units.findings.begin(), units.findings.end());
   };
+  std::vector<std::size_t> pending;  // into files_: the files of the next new pack
+  std::uint64_t pending_bytes = 0;
   const auto flush = [&] {
     if (pending.empty()) return;
     CatalogPack pack;
-    pack.first_file = fresh.files.size();
-    pack.files = pending.size();
     // The pack's documents as runs: copied from an old pack, or from an index of the files read.
-    std::deque<search::Index> read;  // one per run of files read next to each other
+    std::deque<search::Index> indexed;  // one per run of files read next to each other
     std::vector<search::Run> runs;
-    for (std::size_t k = 0; k < pending.size();) {
-      pack.source_bytes += index.files_[pending[k].file].stat.size;
-      if (!pending[k].old) {
-        if (runs.empty() || runs.back().index != (read.empty() ? nullptr : &read.back())) {
-          runs.push_back({&read.emplace_back(stemming.stemmer.get()), 0,
+    std::size_t documents = 0;
+    for (const std::size_t i : pending) {
+      pack.source_bytes += index.files_[i].stat.size;
+      const std::optional<std::size_t> j = was[i];
+      const bool copied = j && change[i] == Change::none && old.files[*j].pack != kNoPack &&
+                          opened[old.files[*j].pack].has_value();
+      if (!copied) {
+        if (runs.empty() || indexed.empty() || runs.back().index != &indexed.back()) {
+          runs.push_back({&indexed.emplace_back(stemming.stemmer.get()), 0,
                           std::numeric_limits<std::size_t>::max()});
         }
-        index_file(pending[k].file, read.back());
-        ++k;
+        const std::size_t before = indexed.back().size();
+        index_file(i, indexed.back());
+        fresh.files[i].first = documents;
+        documents += indexed.back().size() - before;
         continue;
       }
-      // Unchanged files next to each other in one old pack: one run.
-      const std::size_t first = *pending[k].old;
-      std::size_t last = first;
-      add_file(pending[k].file, old->files[first].units, old->files[first]);
-      for (++k; k < pending.size() && pending[k].old && *pending[k].old == last + 1 &&
-                pack_of[last + 1] == pack_of[first];
-           ++k) {
-        ++last;
-        pack.source_bytes += index.files_[pending[k].file].stat.size;
-        add_file(pending[k].file, old->files[last].units, old->files[last]);
+      const CatalogFile& from = old.files[*j];
+      fresh.files[i] = from;
+      fresh.files[i].stat = recorded(index.files_[i]).stat;
+      fresh.files[i].first = documents;
+      documents += from.units;
+      const search::Index* source = &*opened[from.pack];
+      if (!runs.empty() && runs.back().index == source &&
+          runs.back().first + runs.back().count == from.first) {
+        runs.back().count += from.units;  // next to the one before in its old pack: one run
+      } else {
+        runs.push_back({source, from.first, from.units});
       }
-      runs.push_back({&*opened[pack_of[first]], first_of[first],
-                      first_of[last] + old->files[last].units - first_of[first]});
     }
+    const std::size_t at = fresh.packs.size();
+    for (const std::size_t i : pending) {
+      fresh.files[i].pack = fresh.files[i].units > 0 ? at : kNoPack;
+      if (fresh.files[i].units == 0) fresh.files[i].first = 0;
+    }
+    pending.clear();
+    pending_bytes = 0;
+    if (documents == 0) return;
+    pack.documents = documents;
     auto bytes = std::make_shared<const std::string>(search::serialize(runs));
     Result<search::Index> part = search::Index::open(*bytes, bytes, /*checked=*/false);
     if (!part) throw std::logic_error("recall index: " + part.status().message());  // a bug
@@ -553,56 +665,60 @@ Result<RecallIndex> open_recall_index(FileSystem& fs, const std::string& root_te
     fresh.packs.push_back(std::move(pack));
     index.packs_.push_back(std::move(part).value());
     ++index.work_.packs_built;
-    pending.clear();
-    pending_bytes = 0;
   };
-  std::optional<std::size_t> last_kept;
   for (const std::size_t i : indexable) {
-    const RecallFile& file = index.files_[i];
-    const auto found = old ? old_file.find(file.file.path) : old_file.end();
-    const bool copyable = found != old_file.end() && unchanged[found->second] &&
-                          opened[pack_of[found->second]].has_value();
-    const std::optional<std::size_t> pack =
-        copyable ? std::optional<std::size_t>(pack_of[found->second]) : std::nullopt;
-    if (pack && pack == last_kept) {  // the rest of a pack kept
-      add_file(i, old->files[found->second].units, old->files[found->second]);
+    const std::optional<std::size_t> j = was[i];
+    if (j && change[i] == Change::none && old.files[*j].pack == kNoPack && !unreadable[i]) {
+      fresh.files[i] = old.files[*j];  // a file of no units: the same, in no pack
+      fresh.files[i].stat = recorded(index.files_[i]).stat;
       continue;
     }
-    // At a clean pack's first file: kept as it is, unless it is small and something is pending,
-    // which it then joins.
-    const bool small = pack && old->packs[*pack].source_bytes < pack_bytes / 4;
-    if (pack && clean[*pack] && !dissolve && !(small && !pending.empty()) &&
-        found->second == old->packs[*pack].first_file) {
-      flush();
-      last_kept = pack;
-      CatalogPack was = old->packs[*pack];
-      was.first_file = fresh.files.size();
-      fresh.packs.push_back(std::move(was));
-      index.packs_.push_back(std::move(*opened[*pack]));
-      ++index.work_.packs_kept;
-      add_file(i, old->files[found->second].units, old->files[found->second]);
+    if (j && change[i] == Change::none && keep[old.files[*j].pack]) {
+      fresh.files[i] = old.files[*j];
+      fresh.files[i].stat = recorded(index.files_[i]).stat;
+      fresh.files[i].pack = kept_as[old.files[*j].pack];
       continue;
     }
-    pending.push_back({i, copyable ? std::optional<std::size_t>(found->second) : std::nullopt});
-    pending_bytes += file.stat.size;
+    pending.push_back(i);
+    pending_bytes += index.files_[i].stat.size;
     if (pending_bytes >= pack_bytes) flush();
   }
   flush();
-  for (const search::Index& part : index.packs_) index.views_.push_back(&part);
+
+  // The files in path order, numbered so: each pack's documents that count are its files' units.
+  std::vector<CatalogFile> in_order;
+  index.segments_.resize(fresh.packs.size());
+  for (const std::size_t i : indexable) {
+    CatalogFile& f = fresh.files[i];
+    index.indexed_.push_back({i, index.units_, f.units, f.digest});
+    if (f.units > 0) index.segments_[f.pack].push_back({f.first, f.units, index.units_});
+    index.units_ += f.units;
+    for (const Finding& x : f.findings) index.findings_.push_back(x);
+    in_order.push_back(std::move(f));
+  }
+  fresh.files = std::move(in_order);
+  for (std::size_t p = 0; p < index.packs_.size(); ++p) {
+    std::vector<search::Segment>& segments = index.segments_[p];
+    std::sort(segments.begin(), segments.end(),
+              [](const search::Segment& a, const search::Segment& b) { return a.first < b.first; });
+    index.parts_.push_back({&index.packs_[p], segments});
+  }
 
   // On disk: the new packs (written as they were made), then the catalog that names them, then
   // nothing else in the folder. Any failure leaves an index the next search repairs; this one
-  // answers from memory.
-  const bool changed = !old || index.work_.packs_built > 0 || old->packs.size() != fresh.packs.size();
-  if (lock && changed && written_all &&
+  // answers from memory. A catalog that says what the one on disk says is not written again (a
+  // file the index's tick made suspect stays so).
+  Catalog unchanged = fresh;
+  unchanged.written_ns = old.written_ns;
+  if (lock && written_all && (!read_catalog || encode(unchanged) != encode(old)) &&
       write_file_atomically(fs, inside(dir, "catalog"), encode(fresh), false).ok()) {
     index.work_.written = true;
-    std::set<std::string> keep = {"catalog", "lock"};
-    for (const CatalogPack& p : fresh.packs) keep.insert(p.name);
+    std::set<std::string> names = {"catalog", "lock"};
+    for (const CatalogPack& p : fresh.packs) names.insert(p.name);
     // Deletion is real: a pack no longer named, and the bytes of what it held, go.
-    if (const Result<std::vector<std::string>> names = fs.list_directory(dir)) {
-      for (const std::string& name : *names) {
-        if (!keep.contains(name)) (void)fs.remove_file(inside(dir, name));
+    if (const Result<std::vector<std::string>> listed = fs.list_directory(dir)) {
+      for (const std::string& name : *listed) {
+        if (!names.contains(name)) (void)fs.remove_file(inside(dir, name));
       }
     }
   }

@@ -1,16 +1,20 @@
 // The search index of a root, kept on disk (issue 28; docs/search.md "The index on disk"). Shell:
 // it finds the files as read_recall_files does, compares each one's stat with what the index
-// recorded, cuts and indexes again only the files that changed (with the others of their pack),
-// and replaces the index's files atomically. The index is derived: a missing, torn, damaged or
-// foreign one is rebuilt, never trusted and never an error; a root that cannot be written to is
-// searched from an index built in memory.
+// recorded, cuts and indexes again only the files that changed, and replaces the index's files
+// atomically. The index is derived: a missing, torn, damaged or foreign one is rebuilt, never
+// trusted and never an error; a root that cannot be written to is searched from an index built in
+// memory.
 //
 // Under <root>/.memkit/index/<variant>/ ("all", or the one layout a command reads):
-//   catalog      per file: its layout, tier, stat, digest, unit count and reader warnings; the packs
-//   p-<hex>.idx  one pack: the search::Index of a run of files next to each other in path order
+//   catalog      per file: its layout, tier, stat, digest, unit count, reader warnings, and where
+//                its units are; per pack: its documents that no longer count
+//   p-<hex>.idx  one pack: the search::Index of a group of files, in path order
 //   lock         taken by the one process that writes; its time is the index's "now"
-// Packs hold the files in path order, so the documents are numbered as one index built from
-// scratch would number them, and the hits are the same to the bit.
+// A file that grew (appended to: what it held it still holds) is indexed into a new pack, and its
+// old documents stay where they were, no longer counting. Any other change, or a file gone,
+// makes every pack that holds its text again (deletion is real). A search numbers the documents
+// that count in path order of their files (search::Part), as one index built from scratch would,
+// so the hits are the same to the bit.
 #pragma once
 
 #include <array>
@@ -40,7 +44,7 @@ struct IndexStemming {
 // What opening the index did, for benchmarks and tests.
 struct RecallIndexWork {
   std::size_t packs_kept = 0;   // read from disk as they were
-  std::size_t packs_built = 0;  // written anew: changed files cut and indexed, the rest copied
+  std::size_t packs_built = 0;  // made anew: changed files cut and indexed, the rest copied
   std::size_t files_read = 0;   // read to index (or to tell a change within the index's tick)
   bool written = false;         // the index on disk was replaced
 };
@@ -50,8 +54,9 @@ class RecallIndex {
   // Every file found under the root (read_recall_files), by path. Bytes are read only for the files
   // indexed now or asked for by unit().
   [[nodiscard]] const std::vector<RecallFile>& files() const noexcept { return files_; }
-  // The index, in parts numbered across one another (search::search).
-  [[nodiscard]] const std::vector<const search::Index*>& parts() const noexcept { return views_; }
+  // The index, in parts (search::search): each pack's documents that count, numbered in path
+  // order of their files, as one index built from the files now would number them.
+  [[nodiscard]] const std::vector<search::Part>& parts() const noexcept { return parts_; }
   [[nodiscard]] std::size_t units() const noexcept { return units_; }
   // The reader's warnings about the files indexed (kept with the index, so said every time).
   [[nodiscard]] const std::vector<Finding>& findings() const noexcept { return findings_; }
@@ -77,7 +82,8 @@ class RecallIndex {
   std::string root_;
   std::vector<RecallFile> files_;
   std::vector<search::Index> packs_;
-  std::vector<const search::Index*> views_;
+  std::vector<std::vector<search::Segment>> segments_;  // by pack
+  std::vector<search::Part> parts_;
   std::vector<Indexed> indexed_;  // in document order
   std::map<std::size_t, std::vector<recall::Unit>> cut_;  // by file: its units, for unit()
   std::size_t units_ = 0;
@@ -86,9 +92,9 @@ class RecallIndex {
   IndexStemming stemming_;
 };
 
-// A pack closes once its files hold this many bytes. A change reads and indexes the changed file
-// and copies the other files of its pack from the old one; a search opens every pack.
-inline constexpr std::uint64_t kPackBytes = 1024 * 1024;
+// A pack closes once its files hold this many bytes. A search opens every pack; a change other
+// than growth makes the changed file's pack again, copying its other files' documents.
+inline constexpr std::uint64_t kPackBytes = 8 * 1024 * 1024;
 
 // Opens the index of the layouts at `root` (arguments as read_recall_files takes them), brought up
 // to date with the files first: only the files it indexes now are read. Fails only as

@@ -161,7 +161,7 @@ TEST_CASE("recall index: through edits, the index on disk answers as one built f
   CHECK(packs <= 2 * (memory / kSmallPacks) + 16);
 }
 
-TEST_CASE("recall index: unchanged files are not read again; one changed file rebuilds its pack") {
+TEST_CASE("recall index: unchanged files are not read again, a grown file goes into a new pack") {
   TempDir root;
   plant_project(root, 7);
   age_files(root);
@@ -179,13 +179,40 @@ TEST_CASE("recall index: unchanged files are not read again; one changed file re
   CHECK(work.packs_kept == packs);
   CHECK(work.files_read == 0);
 
+  // Appended to: read and indexed into a pack of its own; its old documents stay in their pack,
+  // where they no longer count (every pack kept).
   const fs::path one = root.path() / "docs/memory/a150.md";
-  write_bytes(one, read_bytes(one) + "- vendor queue\n");
+  const std::string before = read_bytes(one);
+  write_bytes(one, before + "- vendor queue\n");
+  (void)from_disk(root.str(), "cache", &work);
+  CHECK(work.written);
+  CHECK(work.packs_built == 1);
+  CHECK(work.packs_kept == packs);
+  CHECK(work.files_read == 1);
+
+  // Changed otherwise (a word replaced, the size kept): every pack that holds any of its text,
+  // counting or not, is made again, the other files of its old pack copied, not read.
+  std::string edited = read_bytes(one);
+  const std::size_t at = edited.find("cache");
+  REQUIRE(at != std::string::npos);
+  edited.replace(at, 5, "queue");
+  write_bytes(one, edited);
   (void)from_disk(root.str(), "cache", &work);
   CHECK(work.written);
   CHECK(work.packs_built == 1);
   CHECK(work.packs_kept == packs - 1);
-  CHECK(work.files_read == 1);  // the others of its pack copied from the old one
+  CHECK(work.files_read == 1);
+
+  // Touched, its bytes the same: read to tell, and nothing made again.
+  fs::last_write_time(one, fs::last_write_time(one) - std::chrono::hours(2));
+  (void)from_disk(root.str(), "cache", &work);
+  CHECK(work.files_read == 1);
+  CHECK(work.packs_built == 0);
+  CHECK(work.packs_kept == packs);
+  CHECK(work.written);  // the new stat recorded, so the next search reads nothing
+  (void)from_disk(root.str(), "cache", &work);
+  CHECK(work.files_read == 0);
+  CHECK_FALSE(work.written);
 }
 
 TEST_CASE("recall index: a file changed within the index's clock tick is read to tell") {
@@ -227,6 +254,17 @@ TEST_CASE("recall index: what a change removes is in no index file") {
   fs::remove(one);
   CHECK(from_disk(root.str(), "zebrapassword").empty());
   CHECK(index_bytes(root).find("zebrapassword") == std::string::npos);
+  // A file that grew keeps its old documents in their pack, where they no longer count: when it
+  // then loses what it held before, they go too.
+  write_bytes(one, "# Notes\n\n- yakpassword rotates monthly\n");
+  fs::remove_all(root.path() / ".memkit");  // built anew: the file in a pack with others
+  CHECK(from_disk(root.str(), "yakpassword").size() == 1);
+  write_bytes(one, read_bytes(one) + "- vendor queue\n");
+  CHECK(from_disk(root.str(), "yakpassword").size() == 1);
+  CHECK(from_disk(root.str(), "vendor queue").size() >= 1);
+  write_bytes(one, "# Notes\n\n- vendor queue\n");
+  CHECK(from_disk(root.str(), "yakpassword").empty());
+  CHECK(index_bytes(root).find("yakpassword") == std::string::npos);
 }
 
 TEST_CASE("recall index: a damaged, torn or foreign index is rebuilt, never trusted") {

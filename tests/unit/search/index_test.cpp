@@ -45,7 +45,7 @@ TEST_CASE("search index: what a Gaia user expects: OR, whole words inside names,
   CHECK(found(index, "cache NOT staging").size() == 2);
 }
 
-TEST_CASE("search index: filters narrow the matches; filters alone list what passes") {
+TEST_CASE("search index: filters narrow the matches, filters alone list what passes") {
   const Index index = gaia_like();
   CHECK(found(index, "cache layout:tiers") == std::vector<std::size_t>{2});
   CHECK(found(index, "tier:2") == std::vector<std::size_t>{3});
@@ -78,7 +78,7 @@ TEST_CASE("search index: BM25 as FTS5 computes it") {
   CHECK(rare[0].document == 1);  // holds both
 }
 
-TEST_CASE("search index: ties keep the order documents were added; limit cuts") {
+TEST_CASE("search index: ties keep the order documents were added, limit cuts") {
   Index index;
   for (int i = 0; i < 5; ++i) index.add("same words");
   CHECK(found(index, "same", 3) == std::vector<std::size_t>{0, 1, 2});
@@ -374,8 +374,17 @@ TEST_CASE("search index in parts: the hits of one index holding every part's doc
     }
     parts.emplace_back();  // an empty part changes nothing
     for (std::size_t i = 0; i < parts.size(); i += 2) parts[i] = *open_bytes(parts[i].serialize());
-    std::vector<const Index*> views;
-    for (const Index& part : parts) views.push_back(&part);
+    // Each part's documents numbered after the ones before, as one segment.
+    std::vector<memkit::search::Segment> segments;
+    std::size_t number = 0;
+    for (const Index& part : parts) {
+      segments.push_back({0, part.size(), number});
+      number += part.size();
+    }
+    std::vector<memkit::search::Part> views;
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+      views.push_back({&parts[i], std::span<const memkit::search::Segment>(&segments[i], 1)});
+    }
     std::vector<std::string> all = queries();
     all.insert(all.end(), {"alpha OR beta OR gamma", "delta gamma", "alpha layout:curated",
                            "cache OR caf* OR delta"});
@@ -389,6 +398,68 @@ TEST_CASE("search index in parts: the hits of one index holding every part's doc
       CHECK(memkit::search::count(views, *q) == whole.count(*q));
     }
   }
+}
+
+TEST_CASE("search index in parts: documents no segment covers do not count, numbers as given") {
+  // As a store keeps an index on disk: 1,200 documents that count, cut into runs ("files") that
+  // sit in three parts in no order of their numbers, between runs that no longer count (a changed
+  // file's old documents). Those hold "ghost" and many of the other words: they must change no
+  // hit, no score and no count. One index of the documents that count, in number order, is the
+  // reference, to the bit.
+  std::uint64_t seed = 99;
+  const auto next = [&](std::size_t n) {
+    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<std::size_t>((seed >> 33) % n);
+  };
+  const std::vector<std::string> words = {"alpha", "beta", "gamma", "delta", "café", "cache_dir"};
+  const auto text = [&](bool ghost) {
+    std::string out = ghost ? "ghost " : "";
+    for (std::size_t w = 0, n = 1 + next(30); w < n; ++w) out += words[next(next(6) + 1)] + " ";
+    return out;
+  };
+  const auto facets = [](std::size_t d) {
+    return memkit::search::Facets{{"layout", d % 3 == 0 ? "tiers" : "curated"}};
+  };
+  Index whole;
+  std::vector<Index> parts(3);
+  std::vector<std::vector<memkit::search::Segment>> segments(3);
+  std::vector<std::pair<std::size_t, std::size_t>> runs;  // (first number, count)
+  for (std::size_t number = 0; number < 1200;) {
+    const std::size_t count = std::min<std::size_t>(1 + next(60), 1200 - number);
+    runs.emplace_back(number, count);
+    number += count;
+  }
+  for (std::size_t r = 0; r < runs.size(); ++r) {  // the runs in a shuffled order
+    std::swap(runs[r], runs[r + next(runs.size() - r)]);
+  }
+  std::vector<std::string> texts(1200);
+  for (std::string& t : texts) t = text(false);
+  for (std::size_t d = 0; d < 1200; ++d) whole.add(texts[d], facets(d));
+  for (const auto& [first_number, count] : runs) {
+    const std::size_t p = next(3);
+    for (std::size_t gone = next(3) == 0 ? 1 + next(40) : 0; gone > 0; --gone) {
+      parts[p].add(text(true), facets(gone));
+    }
+    segments[p].push_back({parts[p].size(), count, first_number});
+    for (std::size_t d = first_number; d < first_number + count; ++d) parts[p].add(texts[d], facets(d));
+  }
+  parts[1].add(text(true), facets(0));  // a part that ends with documents that do not count
+  parts[0] = *open_bytes(parts[0].serialize());
+  std::vector<memkit::search::Part> views;
+  for (std::size_t p = 0; p < 3; ++p) views.push_back({&parts[p], segments[p]});
+  std::vector<std::string> all = queries();
+  all.insert(all.end(), {"ghost", "ghost OR alpha", "ghost alpha", "gh*", "alpha OR beta OR gamma",
+                         "delta gamma", "alpha layout:curated", "\"ghost alpha\""});
+  for (const std::string& query : all) {
+    const auto q = parse_query(query);
+    REQUIRE(q);
+    for (const std::size_t limit : {1, 10, 1200}) {
+      CHECK_MESSAGE(memkit::search::search(views, *q, limit) == whole.search(*q, limit),
+                    query << ", top " << limit);
+    }
+    CHECK_MESSAGE(memkit::search::count(views, *q) == whole.count(*q), query);
+  }
+  CHECK(memkit::search::search(views, *parse_query("ghost"), 10).empty());
 }
 
 TEST_CASE("search index runs: documents copied from other indexes answer as if added") {
