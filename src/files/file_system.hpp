@@ -64,6 +64,21 @@ class FileSystem {
   // What is at `path` and its FileStat, without following a final link; Errc::not_found when
   // nothing is.
   [[nodiscard]] virtual Result<FileStat> stat(const std::string& path) const = 0;
+  // The entries of a directory as list_directory() names them, each with its stat() (a type of
+  // none for one gone before it was read). This one stats each path; a system may read each
+  // entry relative to the directory it listed, without walking the path again.
+  [[nodiscard]] virtual Result<std::vector<std::pair<std::string, FileStat>>> list_directory_stats(
+      const std::string& path) const {
+    Result<std::vector<std::string>> names = list_directory(path);
+    if (!names) return names.status();
+    std::vector<std::pair<std::string, FileStat>> out;
+    out.reserve(names->size());
+    for (std::string& name : *names) {
+      const Result<FileStat> found = stat(path + "/" + name);
+      out.emplace_back(std::move(name), found ? *found : FileStat{});
+    }
+    return out;
+  }
   // A regular file's bytes, mapped read-only where the system can (a file that changes while
   // mapped may show the change: callers check what they read); refuses a final link. This one
   // reads the file whole.

@@ -105,12 +105,41 @@ class PosixFileSystem final : public FileSystem {
   }
 
   Result<std::vector<std::string>> list_directory(const std::string& path) const override {
+    return names_in(path, nullptr);
+  }
+
+  Result<std::vector<std::pair<std::string, FileStat>>> list_directory_stats(
+      const std::string& path) const override {
+    int fd = -1;
+    Result<std::vector<std::string>> names = names_in(path, &fd);
+    if (!names) return names.status();
+    const FdCloser dir(fd);
+    std::vector<std::pair<std::string, FileStat>> out;
+    out.reserve(names->size());
+    for (std::string& name : *names) {
+      struct stat st {};
+      const bool found = ::fstatat(dir.get(), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0;
+      out.emplace_back(std::move(name), found ? stat_of(st) : FileStat{});
+    }
+    return out;
+  }
+
+  // The sorted names in a directory; with `kept`, a descriptor of the directory left open in it.
+  static Result<std::vector<std::string>> names_in(const std::string& path, int* kept) {
     // Errors keep the wording they had (Errc::io, the system's message as it stands).
     const auto failed = [&path](int error) {
       return Status(Errc::io, path + ": " + std::strerror(error));
     };
     DIR* dir = ::opendir(path.c_str());
     if (dir == nullptr) return failed(errno);
+    if (kept != nullptr) {
+      *kept = ::fcntl(::dirfd(dir), F_DUPFD_CLOEXEC, 0);
+      if (*kept < 0) {
+        const int error = errno;
+        ::closedir(dir);
+        return failed(error);
+      }
+    }
     std::vector<std::string> names;
     for (;;) {
       errno = 0;
@@ -121,7 +150,10 @@ class PosixFileSystem final : public FileSystem {
     }
     const int error = errno;
     ::closedir(dir);
-    if (error != 0) return failed(error);
+    if (error != 0) {
+      if (kept != nullptr) ::close(*kept);
+      return failed(error);
+    }
     std::sort(names.begin(), names.end());
     return names;
   }
@@ -141,6 +173,10 @@ class PosixFileSystem final : public FileSystem {
   Result<FileStat> stat(const std::string& path) const override {
     struct stat st {};
     if (::lstat(path.c_str(), &st) != 0) return io_error(path, errno);
+    return stat_of(st);
+  }
+
+  static FileStat stat_of(const struct stat& st) {
     FileStat out;
     out.type = S_ISREG(st.st_mode)   ? NodeType::file
                : S_ISDIR(st.st_mode) ? NodeType::directory

@@ -30,22 +30,22 @@ class RecallReader {
   // order of paths, as sources of `layout` whose root is `base`. Dot-folders (.memkit, .git) are
   // not memory.
   void walk(Layout layout, const std::string& base, const std::string& folder) {
-    const Result<std::vector<std::string>> names =
-        fs_.list_directory(root_ + "/" + join(base, folder));
-    if (!names) {
-      add(layout, base, folder, unreadable(names.status()));
+    // One stat of each entry, read with the listing: what it is and, for a file, what the index
+    // compares.
+    const Result<std::vector<std::pair<std::string, FileStat>>> entries =
+        fs_.list_directory_stats(root_ + "/" + join(base, folder));
+    if (!entries) {
+      add(layout, base, folder, unreadable(entries.status()));
       return;
     }
-    for (const std::string& name : *names) {
+    for (const auto& [name, stat] : *entries) {
       if (name.starts_with('.')) continue;
       const std::string path = join(folder, name);
-      // One stat for what it is and, for a file, what the index compares.
-      const Result<FileStat> stat = fs_.stat(root_ + "/" + join(base, path));
-      const NodeType t = stat ? stat->type : NodeType::none;
+      const NodeType t = stat.type;
       if (t == NodeType::directory) {
         walk(layout, base, path);
       } else if (t == NodeType::file) {
-        read(layout, base, path, *stat);
+        read(layout, base, path, stat);
       } else if (t == NodeType::symlink || t == NodeType::other) {  // never followed or opened
         FileSnapshot skipped;
         skipped.state = t == NodeType::symlink ? EntryState::symlink : EntryState::not_a_file;
