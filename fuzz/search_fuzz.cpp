@@ -3,7 +3,7 @@
 // to themselves; a query that parses searches without fault: at most `limit` hits, best first,
 // each a document that exists and passes count(); snippets never fail; the index serialized
 // opens to the same answers, the documents' bytes opened as an index fail or answer, and the
-// index's bytes with a byte changed, opened unchecked, answer without fault.
+// index's bytes with bytes changed, opened unchecked, answer without fault.
 #include <algorithm>
 #include <memory>
 #include <string>
@@ -50,13 +50,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                     opened->count(*query) == index.count(*query));
   const auto raw = std::make_shared<const std::string>(parts[1]);
   if (const auto any = memkit::search::Index::open(*raw, raw)) (void)any->search(*query, 5);
-  // The index's bytes with one byte changed (where and how the input says), opened without the
-  // checks, as a store opens the packs it wrote: every query, a copy of its documents and an
-  // add run without fault.
+  // The index's bytes with up to eight bytes changed (where and how the input says), opened
+  // without the checks, as a store opens the packs it wrote: every query, a copy of its documents
+  // and an add run without fault.
   if (size >= 3) {
     std::string changed = *bytes;
-    const std::size_t at = ((std::size_t{data[0]} << 8) | data[1]) % changed.size();
-    changed[at] = static_cast<char>(changed[at] ^ (data[size - 1] | 1));
+    for (std::size_t k = 0, n = 1 + data[size - 1] % 8; k < n && 2 * k + 1 < size; ++k) {
+      const std::size_t at = ((std::size_t{data[2 * k]} << 8) | data[2 * k + 1]) % changed.size();
+      changed[at] = static_cast<char>(changed[at] ^ (data[size - 1 - k] | 1));
+    }
     const auto kept = std::make_shared<const std::string>(std::move(changed));
     if (memkit::Result<memkit::search::Index> unchecked =
             memkit::search::Index::open(*kept, kept, /*checked=*/false)) {

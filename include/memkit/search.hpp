@@ -150,9 +150,10 @@ class Index {
   // checked first, so any bytes give an error rather than a fault: Errc::invalid_argument,
   // "index: ..." for bytes that are torn, damaged, of another version, or not aligned to 8.
   // With `checked` false only the header, the sections' sizes and the end mark are checked at
-  // once (in constant time), and each list or facet where a query first reaches it (one that
-  // fails is as if absent): for bytes known to be serialize()'s, as a store knows the file it
-  // wrote and read back while the file's stat is what it recorded.
+  // once (in constant time), and what a query reads where it reads it, so that no read leaves
+  // the bytes (what fails is as if absent): for bytes known to be serialize()'s, as a store knows
+  // the file it wrote and read back while the file's stat is what it recorded. Damaged bytes may
+  // then rank oddly, never fault.
   [[nodiscard]] static Result<Index> open(std::string_view bytes,
                                           std::shared_ptr<const void> owner, bool checked = true);
   [[nodiscard]] std::size_t size() const noexcept;

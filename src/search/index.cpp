@@ -109,7 +109,8 @@ class Best {
 };
 
 // A part's documents that count, and their numbers among all the parts' documents: those its
-// segments cover (search.hpp's Part), each segment's checked to lie inside the part.
+// segments cover (search.hpp's Part), each segment's kept inside the part. What no segment covers
+// is kept as gaps (a store leaves few), so a part's statistics cost its gaps, not its documents.
 class Live {
  public:
   Live(std::span<const Segment> given, std::size_t documents) {
@@ -123,11 +124,13 @@ class Live {
       if (s.first < end || s.first >= documents) continue;
       const std::size_t count = std::min(s.count, documents - s.first);
       if (count == 0) continue;
+      if (s.first > end) gaps_.emplace_back(end, s.first);
       segments_.push_back({s.first, count, s.number});
       end = s.first + count;
       documents_ += count;
     }
-    whole_ = segments_.size() == 1 && segments_[0].first == 0 && segments_[0].count == documents;
+    if (end < documents) gaps_.emplace_back(end, documents);
+    whole_ = segments_.size() == 1 && gaps_.empty();
   }
   // The number of `document`, or nullopt for one that does not count.
   [[nodiscard]] std::optional<std::size_t> number(std::uint32_t document) const {
@@ -142,15 +145,18 @@ class Live {
   }
   // How many postings of `list` (sorted by document) are of documents that count.
   [[nodiscard]] std::size_t holding(std::span<const Posting> list) const {
-    if (whole_) return list.size();
-    std::size_t n = 0;
-    for (const Segment& s : segments_) {
+    std::size_t n = list.size();
+    for (const auto& [first, end] : gaps_) {
       const auto below = [](const Posting& p, std::size_t d) { return p.document < d; };
-      const auto first = std::lower_bound(list.begin(), list.end(), s.first, below);
-      n += static_cast<std::size_t>(std::lower_bound(first, list.end(), s.first + s.count, below) -
-                                    first);
+      const auto from = std::lower_bound(list.begin(), list.end(), first, below);
+      // (at most what is left: a damaged list out of order can count a posting twice)
+      n -= std::min(n, static_cast<std::size_t>(std::lower_bound(from, list.end(), end, below) - from));
     }
     return n;
+  }
+  // The documents that do not count, as [first, end) ranges in order.
+  [[nodiscard]] const std::vector<std::pair<std::size_t, std::size_t>>& gaps() const noexcept {
+    return gaps_;
   }
   [[nodiscard]] std::size_t documents() const noexcept { return documents_; }
   [[nodiscard]] bool whole() const noexcept { return whole_; }
@@ -158,6 +164,7 @@ class Live {
 
  private:
   std::vector<Segment> segments_;
+  std::vector<std::pair<std::size_t, std::size_t>> gaps_;
   std::size_t documents_ = 0;
   bool whole_ = false;
 };
@@ -257,7 +264,7 @@ struct Index::Data {
     std::span<const std::uint64_t> facet_at;  // documents + 1 offsets into facets
     std::string_view facets;                  // "name\0value\0" per facet
     // Whether open() checked every list and facet; if not, each is checked where a query first
-    // reaches it (sound(), facet_bytes()), and one that fails is as if absent.
+    // reaches it (readable(), length(), facet_bytes()), and what fails is as if absent.
     bool checked = true;
   };
   std::optional<Opened> opened;
@@ -266,12 +273,12 @@ struct Index::Data {
   void thaw() {
     const Opened o = std::move(*opened);
     opened.reset();
-    opened = o;  // name(), sound(), list() and facets_of() read the bytes
+    opened = o;  // name(), readable(), list() and facets_of() read the bytes
     for (std::uint32_t id = 0; id + 1 < o.name_at.size(); ++id) {
       const std::string_view term = name(id);
       ids.insert(term, hash_of(term), id);
       names.emplace_back(term);
-      if (!sound(id)) {  // a list no query could read is not copied either
+      if (!opened->checked && !safe(id)) {  // a list no query could read whole is not copied
         by_term.emplace_back();
         continue;
       }
@@ -322,8 +329,10 @@ struct Index::Data {
   std::string_view term_name(std::uint32_t id) const {
     return opened ? name(id) : std::string_view(names[id]);
   }
-  // An opened index's facets of a document, "name\0value\0" pairs: empty when its bytes are not.
+  // An opened index's facets of a document, "name\0value\0" pairs: empty when its bytes are not
+  // (or, in damaged bytes, for a document past the last).
   std::string_view facet_bytes(std::uint32_t document) const {
+    if (std::size_t{document} + 1 >= opened->facet_at.size()) return {};
     const std::uint64_t first = opened->facet_at[document];
     const std::uint64_t end = opened->facet_at[document + 1];
     if (first > end || end > opened->facets.size()) return {};
@@ -348,8 +357,10 @@ struct Index::Data {
   }
 
   std::size_t documents() const { return opened ? opened->lengths.size() : lengths.size(); }
+  // A document's length in terms; 0 for one past the last (only damaged bytes name one).
   std::uint32_t length(std::uint32_t document) const {
-    return opened ? opened->lengths[document] : lengths[document];
+    if (!opened) return lengths[document];
+    return document < opened->lengths.size() ? opened->lengths[document] : 0;
   }
   std::span<const std::uint32_t> all_positions() const {
     return opened ? opened->positions : std::span<const std::uint32_t>(positions);
@@ -360,24 +371,42 @@ struct Index::Data {
     if (first > end || end > opened->names.size()) return {};  // only unchecked bytes are so
     return opened->names.substr(first, end - first);
   }
-  // Whether an opened index's list `id` is what its postings say: offsets in range, documents
-  // rising and in range, positions inside the positions, block bounds over their postings. No
-  // query then reads outside the bytes.
-  bool sound(std::uint32_t id) const {
+  // Whether an opened index's list `id` holds what an index built by add() could: inside its
+  // section, one block bound per kBlock postings, documents rising and in range, positions inside
+  // the positions. What thaw() copies of an index opened unchecked.
+  bool safe(std::uint32_t id) const {
     const Opened& o = *opened;
     if (!in_bounds(id)) return false;
     const std::span<const Posting> postings = list(id);
+    if (postings.empty() || blocks(id).size() != (postings.size() + kBlock - 1) / kBlock) {
+      return false;
+    }
+    const auto documents = static_cast<std::uint64_t>(o.lengths.size());
+    const auto held = static_cast<std::uint64_t>(o.positions.size());
+    std::uint64_t previous = 0;  // one past the document before
+    bool ok = true;
+    for (const Posting& p : postings) {
+      const std::uint64_t first = p.first_position;
+      ok &= (p.document >= previous) & (p.document < documents) & (p.count != 0) &
+            (first + p.count <= held);
+      previous = std::uint64_t{p.document} + 1;
+    }
+    return ok;
+  }
+  // Whether an opened index's list `id` is safe() and what its postings say: no frequency above
+  // its document's length, block bounds over their postings. What open() checks of every list.
+  bool sound(std::uint32_t id) const {
+    const Opened& o = *opened;
+    if (!safe(id)) return false;
+    const std::span<const Posting> postings = list(id);
     const std::span<const BlockBound> bounds = blocks(id);
-    if (postings.empty() || bounds.size() != (postings.size() + kBlock - 1) / kBlock) return false;
     for (std::size_t i = 0; i < postings.size(); ++i) {
       const Posting& p = postings[i];
-      if (p.document >= o.lengths.size() || (i > 0 && p.document <= postings[i - 1].document) ||
-          p.count == 0 || p.first_position > o.positions.size() ||
-          p.count > o.positions.size() - p.first_position || p.count > o.lengths[p.document]) {
+      const BlockBound& b = bounds[i / kBlock];
+      if (p.count > o.lengths[p.document] || p.count > b.most ||
+          o.lengths[p.document] < b.shortest) {
         return false;
       }
-      const BlockBound& b = bounds[i / kBlock];
-      if (p.count > b.most || o.lengths[p.document] < b.shortest) return false;
     }
     return true;
   }
@@ -387,8 +416,10 @@ struct Index::Data {
     return o.list_at[id] <= o.list_at[id + 1] && o.list_at[id + 1] <= o.postings.size() &&
            o.block_at[id] <= o.block_at[id + 1] && o.block_at[id + 1] <= o.blocks.size();
   }
-  // A term's list where a query may read it: every one of a checked index, a sound one else.
-  bool readable(std::uint32_t id) const { return opened->checked || sound(id); }
+  // A term's list where a query may read it: every one of a checked index; of one opened
+  // unchecked, any inside its section (in constant time: what a query reads of a posting is
+  // checked where it is read: length(), facet_bytes(), positions_in(), frequencies(), Live).
+  bool readable(std::uint32_t id) const { return opened->checked || in_bounds(id); }
   // An opened index's first term id whose name is not below `text` (the count when none is).
   std::uint32_t first_not_below(std::string_view text) const {
     std::uint32_t low = 0;
@@ -467,7 +498,10 @@ struct Index::Data {
     for (const std::span<const Posting> one : lists) {
       const auto at = std::lower_bound(one.begin(), one.end(), document,
                                        [](const Posting& p, std::uint32_t d) { return p.document < d; });
-      if (at == one.end() || at->document != document) continue;
+      if (at == one.end() || at->document != document ||
+          at->first_position > every.size() || at->count > every.size() - at->first_position) {
+        continue;  // past the positions: only in damaged bytes
+      }
       const auto first = every.begin() + at->first_position;
       out.insert(out.end(), first, first + at->count);
     }
@@ -494,7 +528,12 @@ struct Index::Data {
     for (const std::span<const Posting> one : lists[0]) {
       for (const Posting& p : one) first.emplace_back(p.document, p.count);
     }
-    if (lists[0].size() > 1) {  // a prefix's terms: one entry per document, their counts summed
+    const bool rising = std::adjacent_find(first.begin(), first.end(), [](const auto& a, const auto& b) {
+                          return a.first >= b.first;
+                        }) == first.end();
+    // A prefix's terms (or a damaged list, out of order): one entry per document, in order, their
+    // counts summed.
+    if (lists[0].size() > 1 || !rising) {
       std::sort(first.begin(), first.end());
       std::size_t kept = 0;
       for (std::size_t i = 0; i < first.size(); ++i) {
@@ -874,15 +913,11 @@ std::vector<Hit> search(std::span<const Part> parts, const Query& query, std::si
   for (std::size_t p = 0; p < parts.size(); ++p) {
     const Index::Data& d = *parts[p].index->data_;
     scale.documents += static_cast<double>(live[p].documents());
-    if (live[p].whole()) {
-      total_terms += d.total_terms;
-      continue;
+    std::uint64_t gone = 0;  // the terms of its documents that do not count
+    for (const auto& [first, end] : live[p].gaps()) {
+      for (std::size_t doc = first; doc < end; ++doc) gone += d.length(static_cast<std::uint32_t>(doc));
     }
-    for (const Segment& s : live[p].segments()) {
-      for (std::size_t doc = s.first; doc < s.first + s.count; ++doc) {
-        total_terms += d.length(static_cast<std::uint32_t>(doc));
-      }
-    }
+    total_terms += d.total_terms - std::min(gone, d.total_terms);  // (damaged bytes: no wrap)
   }
   if (scale.documents == 0 || limit == 0) return {};
   scale.average = static_cast<double>(total_terms) / scale.documents;
