@@ -65,24 +65,6 @@ void say_skipped(const std::vector<RecallFile>& files, CommandReply& reply) {
   }
 }
 
-// The index of the layouts under a root, up to date (store/recall_index.hpp), with the files it
-// skipped and the readers' warnings said in `reply`. `only`: the one layout to read (custodian
-// read, tiers search), else every layout found.
-std::optional<RecallIndex> open_recall(const std::string& root, const std::string& option,
-                                       const std::string& custodian_dir,
-                                       const IndexStemming& stemming, CommandReply& reply,
-                                       std::optional<recall::Layout> only = std::nullopt) {
-  Result<RecallIndex> index =
-      open_recall_index(posix_file_system(), root, option, custodian_dir, only, stemming);
-  if (!index) {
-    reply.findings.push_back(finding_from(index.status()));
-    return std::nullopt;
-  }
-  say_skipped(index->files(), reply);
-  for (const Finding& f : index->findings()) reply.findings.push_back(f);
-  return std::move(index).value();
-}
-
 // --stem: the stemmer of the language it names, loaded; none without it.
 Result<IndexStemming> stemming_of(const CommandRequest& inv) {
   const std::optional<std::string> language = option(inv, "--stem");
@@ -92,45 +74,24 @@ Result<IndexStemming> stemming_of(const CommandRequest& inv) {
   return IndexStemming{*language, std::move(stemmer).value()};
 }
 
-// An index brought up to date and a query's hits in it, each with its file and unit. A hit whose
-// file changed between the search and its presentation (a write beside the search) brings the
-// index up to date again, up to three times, so such a write does not fail the search.
-using Found = std::pair<const RecallFile*, recall::Unit>;
-struct Searched {
-  RecallIndex index;
-  std::vector<std::pair<Found, double>> hits;
-};
-std::optional<Searched> search_recall(const std::string& root, const std::string& root_option,
-                                      const std::string& custodian_dir,
-                                      const IndexStemming& stemming, const search::Query& query,
-                                      std::size_t limit, CommandReply& reply,
-                                      std::optional<recall::Layout> only) {
-  for (int attempt = 1;; ++attempt) {
-    CommandReply tried;  // this attempt's findings, said only for the attempt that stands
-    std::optional<RecallIndex> index =
-        open_recall(root, root_option, custodian_dir, stemming, tried, only);
-    std::vector<std::pair<Found, double>> hits;
-    Status changed;
-    if (index) {
-      for (const search::Hit& hit : search::search(index->parts(), query, limit)) {
-        Result<Found> found = index->unit(hit.document);
-        if (!found) {
-          changed = found.status();
-          break;
-        }
-        hits.emplace_back(std::move(found).value(), hit.score);
-      }
-    }
-    if (!index || changed.ok() || attempt == 3) {
-      reply.findings.insert(reply.findings.end(), tried.findings.begin(), tried.findings.end());
-      if (!index) return std::nullopt;
-      if (!changed.ok()) {
-        reply.findings.push_back(finding_from(changed));
-        return std::nullopt;
-      }
-      return Searched{std::move(*index), std::move(hits)};
-    }
+// A query's hits in the index of a root brought up to date (store/recall_index.hpp), with the
+// files it skipped and the readers' warnings said in `reply`. `only`: the one layout to read
+// (custodian read, tiers search), else every layout found.
+std::optional<RecallSearch> search_recall(const std::string& root, const std::string& root_option,
+                                          const std::string& custodian_dir,
+                                          const IndexStemming& stemming,
+                                          const search::Query& query, std::size_t limit,
+                                          CommandReply& reply,
+                                          std::optional<recall::Layout> only) {
+  Result<RecallSearch> searched = search_recall_index(posix_file_system(), root, root_option,
+                                                      custodian_dir, only, stemming, query, limit);
+  if (!searched) {
+    reply.findings.push_back(finding_from(searched.status()));
+    return std::nullopt;
   }
+  say_skipped(searched->index.files(), reply);
+  for (const Finding& f : searched->index.findings()) reply.findings.push_back(f);
+  return std::move(searched).value();
 }
 
 std::size_t files_searched(const std::vector<RecallFile>& files) {
@@ -172,18 +133,17 @@ void run_search_in(const CommandRequest& inv, const CommandEnvironment& env, Com
     reply.findings.push_back(finding_from(limit.status()));
     return;
   }
-  std::optional<Searched> searched_index =
+  std::optional<RecallSearch> searched_index =
       search_recall(option(inv, root_option).value_or(env.current_directory), root_option,
                     "docs/memory", *stemming, *query, *limit, reply, only);
   if (!searched_index) return;
   const RecallIndex* index = &searched_index->index;
-  const std::vector<std::pair<Found, double>>* hits = &searched_index->hits;
+  const std::vector<RecallHit>* hits = &searched_index->hits;
   const std::size_t total = search::count(index->parts(), *query);
   const std::size_t searched = files_searched(index->files());
   nlohmann::json shown = nlohmann::json::array();
   std::string view;  // the human view
-  for (const auto& [found, score] : *hits) {
-    const auto& [file, unit] = found;
+  for (const auto& [file, unit, score] : *hits) {
     const std::string snippet = search::snippet(unit.text, *query, 16, index->stemmer());
     nlohmann::json facets = nlohmann::json::object();
     for (const auto& facet : unit.facets) facets[facet.first] = facet.second;
@@ -225,7 +185,7 @@ std::string_view bytes_or_none(const Result<std::string_view>& bytes) {
 // read here, only when it is offered (`root`: where the files are).
 Result<std::vector<recall::ContextPiece>> context_pieces(
     const std::string& root, const std::vector<RecallFile>& files, const std::string& task,
-    const std::vector<std::pair<Found, double>>& hits) {
+    const std::vector<RecallHit>& hits) {
   std::vector<recall::ContextPiece> pieces;
   std::map<const RecallFile*, std::string> read;  // the files read here
   const auto text = [&read, &root](const RecallFile& file) -> Result<std::string_view> {
@@ -304,8 +264,9 @@ Result<std::vector<recall::ContextPiece>> context_pieces(
       pieces.push_back(recall::ContextPiece{"rows/" + workspace, "digest", digest.block, ""});
     }
   }
-  for (const auto& [found, score] : hits) {
-    const auto& [file, unit] = found;
+  for (const RecallHit& hit : hits) {
+    const RecallFile* file = hit.file;
+    const recall::Unit& unit = hit.unit;
     pieces.push_back(recall::ContextPiece{file->file.path + ":" + std::to_string(unit.first_line) +
                                               "-" + std::to_string(unit.last_line),
                                           "hit", unit.text, std::string()});
@@ -339,9 +300,9 @@ void run_context_of(const CommandRequest& inv, const std::string& root, const st
   }
   std::optional<RecallIndex> index;
   std::vector<RecallFile> walked;
-  std::vector<std::pair<Found, double>> hits;
+  std::vector<RecallHit> hits;
   if (query) {
-    std::optional<Searched> found =
+    std::optional<RecallSearch> found =
         search_recall(root, root_option, custodian_dir, *stemming, *query, *limit, reply, only);
     if (!found) return;
     index = std::move(found->index);

@@ -725,6 +725,30 @@ Result<RecallIndex> open_recall_index(FileSystem& fs, const std::string& root_te
   return index;
 }
 
+Result<RecallSearch> search_recall_index(FileSystem& fs, const std::string& root,
+                                         const std::string& option,
+                                         const std::string& custodian_dir,
+                                         std::optional<recall::Layout> only,
+                                         const IndexStemming& stemming, const search::Query& query,
+                                         std::size_t limit) {
+  for (int attempt = 1;; ++attempt) {
+    Result<RecallIndex> index = open_recall_index(fs, root, option, custodian_dir, only, stemming);
+    if (!index) return index.status();
+    RecallSearch out{std::move(index).value(), {}};
+    Status changed;
+    for (const search::Hit& hit : search::search(out.index.parts(), query, limit)) {
+      Result<std::pair<const RecallFile*, recall::Unit>> found = out.index.unit(hit.document);
+      if (!found) {
+        changed = found.status();
+        break;
+      }
+      out.hits.push_back({found->first, std::move(found->second), hit.score});
+    }
+    if (changed.ok()) return out;
+    if (attempt == 3) return changed;
+  }
+}
+
 void refresh_recall_indexes(FileSystem& fs, const std::string& root) {
   const std::string indexes = root + "/.memkit/index";
   const Result<NodeType> type = fs.node_type(indexes);

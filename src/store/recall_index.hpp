@@ -106,6 +106,27 @@ inline constexpr std::uint64_t kPackBytes = 8 * 1024 * 1024;
                                                     const IndexStemming& stemming = {},
                                                     std::uint64_t pack_bytes = kPackBytes);
 
+// A query's best hits in the index of a root, each with its file, its unit and its score.
+struct RecallHit {
+  const RecallFile* file = nullptr;  // into index.files()
+  recall::Unit unit;
+  double score = 0;
+};
+struct RecallSearch {
+  RecallIndex index;
+  std::vector<RecallHit> hits;  // best first
+};
+
+// The best `limit` hits of `query` in the index of `root` (open_recall_index's arguments), each
+// hit's file read and cut again for its unit. A hit whose file changed between the search and that
+// reading (a write beside the search) brings the index up to date and searches again, three times
+// in all, so such a write does not fail the search; fails as open_recall_index fails, or with the
+// third attempt's Errc::io "<file>: changed while the search ran; search again".
+[[nodiscard]] Result<RecallSearch> search_recall_index(
+    FileSystem& fs, const std::string& root, const std::string& option,
+    const std::string& custodian_dir, std::optional<recall::Layout> only,
+    const IndexStemming& stemming, const search::Query& query, std::size_t limit);
+
 // Brings every index kept under `root` (each variant a search made there) up to date with the
 // files, so that what a write removed is in no index file (deletion is real): the stores call it
 // after every apply. An index that cannot be brought up to date is removed. Best effort, silent.

@@ -6,6 +6,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -82,6 +83,11 @@ class FaultyFileSystem final : public FileSystem {
   void crash_on_fault() { crash_ = true; }
   // Fails every read_file and file_matches of a path that ends with `suffix`.
   void fail_reads_of(std::string suffix) { unreadable_.push_back(std::move(suffix)); }
+  // Runs `write` before each of the next `times` reads (read_file) of a path that ends with
+  // `suffix`: a writer beside the reader, changing the file just before it is read.
+  void write_before_reads_of(std::string suffix, int times, std::function<void()> write) {
+    writer_ = {std::move(suffix), times, std::move(write)};
+  }
 
   [[nodiscard]] int calls(Op op) const noexcept { return calls_[static_cast<std::size_t>(op)]; }
   [[nodiscard]] bool fault_struck() const noexcept { return struck_; }
@@ -97,6 +103,10 @@ class FaultyFileSystem final : public FileSystem {
 
   Result<std::string> read_file(const std::string& path) const override {
     if (unreadable(path)) return Status(Errc::io, path + ": permission denied");
+    if (writer_.times > 0 && path.ends_with(writer_.suffix)) {
+      --writer_.times;
+      writer_.write();
+    }
     if (strikes(Op::read_file)) {
       crashed_ = crash_;
       return injected(path);
@@ -228,6 +238,12 @@ class FaultyFileSystem final : public FileSystem {
   bool crash_ = false;
   mutable bool crashed_ = false;
   std::vector<std::string> unreadable_;
+  struct Writer {
+    std::string suffix;
+    int times = 0;
+    std::function<void()> write;
+  };
+  mutable Writer writer_;
   std::vector<LoggedCall> log_;
   bool hide_change_times_ = false;
   std::vector<std::string> temporaries_;

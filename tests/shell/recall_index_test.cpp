@@ -349,6 +349,51 @@ TEST_CASE("recall index: many small packs are copied into fewer, no file read ag
   CHECK_FALSE(work.written);
 }
 
+TEST_CASE("recall index: a search beside a writer searches again, three times at most") {
+  TempDir root;
+  plant_project(root, 19);
+  const fs::path one = root.path() / "docs/memory/a150.md";
+  write_bytes(one, "# Notes\n\n- wombat 1\n");
+  age_files(root);
+  FaultyFileSystem fs;
+  fs.hide_change_times();
+  (void)from_disk(root.str(), "cache", nullptr, fs);  // indexed: a150.md is read only for a hit
+  const search::Query query = *search::parse_query("wombat");
+  int writes = 0;
+  const auto search = [&] {
+    return search_recall_index(fs, root.str(), "--root", "docs/memory", std::nullopt, {}, query,
+                               10);
+  };
+  // The hit's file rewritten as the search reads it for the hit: searched again, the hit is the
+  // file's new unit.
+  fs.write_before_reads_of("a150.md", 1, [&] {
+    write_bytes(one, "# Notes\n\n- wombat 2\n- wombat again\n");
+    ++writes;
+  });
+  Result<RecallSearch> found = search();
+  REQUIRE(found);
+  CHECK(writes == 1);
+  REQUIRE(found->hits.size() == 2);
+  CHECK(found->hits[0].unit.text == "- wombat 2\n");
+  // A writer whose changes no stat shows (the same size and times, on a file system without change
+  // times) each time the search reads the hit: three searches, then the error.
+  age_files(root);
+  (void)search();
+  const auto aged = fs::last_write_time(one);
+  fs.write_before_reads_of("a150.md", 100, [&] {
+    // (a letter: never the "2" the index holds)
+    write_bytes(one, "# Notes\n\n- wombat " + std::string(1, static_cast<char>('a' + writes)) +
+                         "\n- wombat again\n");
+    fs::last_write_time(one, aged);
+    ++writes;
+  });
+  found = search();
+  REQUIRE_FALSE(found);
+  CHECK(found.status().message() ==
+        "docs/memory/a150.md: changed while the search ran; search again");
+  CHECK(writes == 1 + 3);
+}
+
 TEST_CASE("recall index: a hit whose file changed after the search began is refused") {
   TempDir root;
   plant_project(root, 17);
