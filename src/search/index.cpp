@@ -12,6 +12,7 @@
 #include <span>
 #include <optional>
 
+#include "codec/binary.hpp"
 #include "memkit/search.hpp"
 
 namespace memkit::search {
@@ -1073,38 +1074,8 @@ constexpr std::size_t kHeaderWords = 7;  // after the magic: version, then six c
 
 static_assert(sizeof(index_detail::Posting) == 12 && sizeof(index_detail::BlockBound) == 8);
 
-class Writer {
- public:
-  explicit Writer(std::size_t expected) { out_.reserve(expected); }
-  void word(std::uint64_t value) { bytes(&value, sizeof value); }
-  void bytes(const void* data, std::size_t size) {
-    out_.append(static_cast<const char*>(data), size);
-  }
-  void pad() { out_.resize((out_.size() + 7) / 8 * 8, '\0'); }
-  std::string take() && { return std::move(out_); }
-
- private:
-  std::string out_;
-};
-
-// The sections of the bytes, in order, each taken at an 8-byte boundary; nullopt past the end.
-class Reader {
- public:
-  explicit Reader(std::string_view bytes) : bytes_(bytes) {}
-  template <typename T>
-  std::optional<std::span<const T>> take(std::uint64_t count) {
-    at_ = (at_ + 7) / 8 * 8;
-    if (at_ > bytes_.size() || count > (bytes_.size() - at_) / sizeof(T)) return std::nullopt;
-    const auto* first = reinterpret_cast<const T*>(bytes_.data() + at_);  // NOLINT: in place
-    at_ += count * sizeof(T);
-    return std::span<const T>(first, count);
-  }
-  [[nodiscard]] std::size_t at() const { return at_; }
-
- private:
-  std::string_view bytes_;
-  std::size_t at_ = 0;
-};
+using codec::BinaryReader;
+using codec::BinaryWriter;
 
 Status damaged(const std::string& why) {
   return Status(Errc::invalid_argument, "index: " + why);
@@ -1257,7 +1228,7 @@ std::string serialize(std::span<const Run> runs) {
     block_at.push_back(blocks.size());
   }
   const std::size_t terms = name_at.size() - 1;
-  Writer w(64 + 3 * 8 * (terms + 1) + names.size() + postings.size() * sizeof(Posting) +
+  BinaryWriter w(64 + 3 * 8 * (terms + 1) + names.size() + postings.size() * sizeof(Posting) +
            blocks.size() * sizeof(BlockBound) + positions.size() * 4 + documents * 12 + 64);
   w.bytes(kMagic.data(), kMagic.size());
   for (const std::uint64_t value : {std::uint64_t{1}, std::uint64_t{documents}, std::uint64_t{terms},
@@ -1308,7 +1279,7 @@ Result<Index> Index::open(std::string_view bytes, std::shared_ptr<const void> ow
   if (reinterpret_cast<std::uintptr_t>(bytes.data()) % 8 != 0) {  // NOLINT: alignment
     return damaged("the bytes are not aligned to 8");
   }
-  Reader r(bytes);
+  BinaryReader r(bytes);
   const auto magic = r.take<char>(kMagic.size());
   if (!magic || std::string_view(magic->data(), magic->size()) != kMagic) {
     return damaged("not a memkit search index");

@@ -11,6 +11,7 @@
 #include <map>
 #include <set>
 
+#include "codec/binary.hpp"
 #include "memkit/digest.hpp"
 #include "memkit/version.hpp"
 #include "stemming/snowball.hpp"
@@ -69,53 +70,14 @@ struct Catalog {
   std::vector<CatalogPack> packs;  // in the order they were written
 };
 
-class Encoder {
- public:
-  void word(std::uint64_t v) { out_.append(reinterpret_cast<const char*>(&v), sizeof v); }  // NOLINT
-  void text(std::string_view s) {
-    word(s.size());
-    out_.append(s);
-  }
-  std::string take() && { return std::move(out_); }
-
- private:
-  std::string out_;
-};
-
-class Decoder {
- public:
-  explicit Decoder(std::string_view bytes) : rest_(bytes) {}
-  bool word(std::uint64_t& v) {
-    if (rest_.size() < sizeof v) return false;
-    std::memcpy(&v, rest_.data(), sizeof v);
-    rest_.remove_prefix(sizeof v);
-    return true;
-  }
-  template <typename T>
-  bool number(T& v) {
-    std::uint64_t w = 0;
-    if (!word(w)) return false;
-    v = static_cast<T>(w);
-    return true;
-  }
-  bool text(std::string& s) {
-    std::uint64_t n = 0;
-    if (!word(n) || n > rest_.size()) return false;
-    s.assign(rest_.substr(0, n));
-    rest_.remove_prefix(n);
-    return true;
-  }
-  [[nodiscard]] std::string_view rest() const { return rest_; }
-
- private:
-  std::string_view rest_;
-};
+using codec::BinaryReader;
+using codec::BinaryWriter;
 
 std::string display(const CatalogFile& f) {
   return recall::display_path(recall::Source{f.layout, f.root, f.path, f.tier});
 }
 
-void encode_stat(Encoder& e, const FileStat& stat) {
+void encode_stat(BinaryWriter& e, const FileStat& stat) {
   for (const std::uint64_t v : {stat.size, static_cast<std::uint64_t>(stat.modified_ns),
                                 static_cast<std::uint64_t>(stat.changed_ns), stat.device,
                                 stat.inode}) {
@@ -123,14 +85,14 @@ void encode_stat(Encoder& e, const FileStat& stat) {
   }
 }
 
-bool decode_stat(Decoder& d, FileStat& stat) {
+bool decode_stat(BinaryReader& d, FileStat& stat) {
   stat.type = NodeType::file;
   return d.word(stat.size) && d.number(stat.modified_ns) && d.number(stat.changed_ns) &&
          d.word(stat.device) && d.word(stat.inode);
 }
 
 std::string encode(const Catalog& c) {
-  Encoder e;
+  BinaryWriter e;
   e.text(kMagic);
   e.text(c.generation);
   e.text(c.custodian_dir);
@@ -177,7 +139,7 @@ std::string encode(const Catalog& c) {
 // The catalog `bytes` hold, or nullopt for bytes torn, damaged, foreign or of another memkit: every
 // pack's documents are its files' units and its gone ranges, each once, and every pack holds a file.
 std::optional<Catalog> decode(std::string_view bytes) {
-  Decoder d(bytes);
+  BinaryReader d(bytes);
   Catalog c;
   std::string magic;
   std::uint64_t only = 0;
@@ -254,7 +216,7 @@ std::optional<Catalog> decode(std::string_view bytes) {
     if (!holds_a_file[p] || next != c.packs[p].documents) return std::nullopt;
   }
   std::string end;
-  if (!d.text(end) || end != kEnd || !d.rest().empty()) return std::nullopt;
+  if (!d.text(end) || end != kEnd || !d.done()) return std::nullopt;
   return c;
 }
 
