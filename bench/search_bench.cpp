@@ -163,6 +163,7 @@ std::vector<memkit::search::Hit> memkit_top10(const std::string& text) {
 }
 
 void BM_memkit_build(benchmark::State& state) {
+  (void)entries();  // generated before the clock runs
   for (auto _ : state) {
     memkit::search::Index index;
     for (const std::string& e : entries()) index.add(e);
@@ -299,6 +300,7 @@ Fts5& fts5() {
 }
 
 void BM_fts5_build(benchmark::State& state) {
+  (void)entries();  // generated before the clock runs
   for (auto _ : state) {
     Fts5 fresh;
     fresh.fill();
