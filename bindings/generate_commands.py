@@ -40,6 +40,7 @@ LAYOUTS = {"custodian": "Custodian", "memorybox": "MemoryBox", "tiers": "Tiers",
            "curated": "Curated"}
 EVERY_LAYOUT = "any"
 NO_WORKSPACE = "none"
+SERVER = "server"  # the CLI alone runs it (mcp): no door of a library has it
 
 RUST_KEYWORDS = set("""as async await break const continue crate dyn else enum extern false fn for
     gen if impl in let loop match mod move mut pub ref return self Self static struct super trait
@@ -202,13 +203,13 @@ def builder(group, command, layout):
 def layout_of(group):
     """The Layout variant of a group's `workspace`, None for "any", or False for "none"."""
     workspace = group.get("workspace")
-    if workspace == NO_WORKSPACE:
+    if workspace in (NO_WORKSPACE, SERVER):
         return False
     if workspace == EVERY_LAYOUT:
         return None
     if workspace not in LAYOUTS:
         raise SystemExit(f"group {group['name']}: workspace {workspace!r} is no layout this "
-                         f"generator knows ({', '.join(LAYOUTS)}, {EVERY_LAYOUT}, {NO_WORKSPACE})")
+                         f"generator knows ({', '.join(LAYOUTS)}, {EVERY_LAYOUT}, {NO_WORKSPACE}, {SERVER})")
     return LAYOUTS[workspace]
 
 
@@ -217,7 +218,7 @@ def generate(table):
     for group in table["groups"]:
         layout = layout_of(group)
         if layout is False:
-            continue  # no workspace runs it (markdown)
+            continue  # no workspace runs it (markdown, mcp)
         for command in group["commands"]:
             method, struct, constructor, body = builder(group["name"], command, layout)
             for name in (method, struct):

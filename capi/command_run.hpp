@@ -57,14 +57,7 @@ inline mk_status run(mk_result** out, const mk_workspace* ws, const mk_clock* no
     if (!reading) return reading.status();
     request.format = memkit::OutputFormat::json;
     request.lock_timeout_seconds = ws->lock_timeout_seconds;
-    for (const memkit::ArgumentSpec& a : spec.arguments) {
-      if (!a.root) continue;
-      if (a.name != "--memory-dir") {
-        request.options[std::string(a.name)] = ws->project_root;
-      } else if (!ws->memory_dir.empty()) {
-        request.options[std::string(a.name)] = ws->memory_dir;
-      }
-    }
+    memkit::set_root_arguments(spec, ws->project_root, ws->memory_dir, request);
     memkit::CommandEnvironment env = host;
     const memkit::ClockReading fixed = *reading;
     env.system_clock = [fixed] { return fixed; };

@@ -230,13 +230,7 @@ mk_status mk_workspace_run(mk_result** out, mk_workspace* ws, const mk_clock* no
                                           : " (" + std::string(wanted) + ")"));
     });
   }
-  memkit::CommandRequest request;
-  request.group = std::string(spec.group);
-  const std::string_view verb = spec.verb;
-  const std::size_t space = verb.find(' ');
-  request.command = std::string(verb.substr(0, space));
-  // The request the CLI's parser makes: a two-word verb's second word is the first positional.
-  if (space != std::string_view::npos) request.positionals.emplace_back(verb.substr(space + 1));
+  memkit::CommandRequest request = memkit::request_for(spec);
   for (const ArgumentSpec& a : spec.arguments) {
     const auto given = req->values.find(std::string(a.name));
     if (given == req->values.end()) continue;
@@ -251,7 +245,7 @@ mk_status mk_workspace_run(mk_result** out, mk_workspace* ws, const mk_clock* no
   // A sync gets random bytes for a new workspace id, and the PostgreSQL adapter (its connection
   // string from the conninfo-file argument, else libpq's defaults).
   memkit::CommandEnvironment host;
-  if (spec.group == "memorybox" && verb.starts_with("sync ")) {
+  if (spec.group == "memorybox" && spec.verb.starts_with("sync ")) {
     host.random_bytes = memkit::read_system_random;
 #if MEMKIT_WITH_POSTGRES
     host.open_postgres = memkit::sync::open_postgres_remote;

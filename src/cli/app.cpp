@@ -12,6 +12,7 @@
 #include "commands/commands.hpp"
 #include "commands/text_view.hpp"
 #include "json/json.hpp"
+#include "mcp/server.hpp"
 #include "memkit/version.hpp"
 #include "text/shown_text.hpp"
 
@@ -47,6 +48,34 @@ int emit(const CommandReply& reply, const Invocation& inv, const Environment& en
     out << findings_text(findings, style);
   }
   return exit_code(exit_class);
+}
+
+// `memkit mcp`: the arguments checked as every command's are, then the server, until its input
+// ends (mcp/server.hpp).
+int serve_mcp(const Invocation& inv, const Environment& env, std::ostream& out,
+              std::ostream& err) {
+  CommandReply reply;
+  reply.command = "mcp";
+  const CommandSpec* spec = find_command("mcp", "");
+  Status taken = check_arguments(*spec, inv.options, inv.flags);
+  if (taken.ok() && !inv.positionals.empty()) {
+    taken = Status(Errc::invalid_argument, "mcp takes no " + shown_text(inv.positionals[0]));
+  }
+  const auto given = inv.options.find("--root");
+  const auto dir = inv.options.find("--memory-dir");
+  Result<mcp::ServerOptions> options =
+      mcp::server_options(given == inv.options.end() ? "." : given->second, env.current_directory,
+                          dir == inv.options.end() ? std::nullopt
+                                                   : std::optional<std::string>(dir->second));
+  if (taken.ok() && !options) taken = options.status();
+  if (!taken.ok()) {
+    reply.findings.push_back(finding_from(taken));
+    return emit(reply, inv, env, out, err);
+  }
+  Environment served = env;
+  if (inv.now) served.memkit_now = inv.now;  // --now: every command's clock
+  mcp::serve(*mcp::stdio_channel(), *options, served);
+  return 0;
 }
 
 }  // namespace
@@ -137,6 +166,7 @@ int run(const std::vector<std::string>& args, const Environment& env, std::ostre
     out << top_help();
     return 2;
   }
+  if (inv.group == "mcp") return serve_mcp(inv, env, out, err);
   const CommandReply reply = execute(inv, env);
   return emit(reply, inv, env, out, err);
 }

@@ -204,6 +204,28 @@ CommandReply stopped(const std::string& command, const char* code, const std::st
 
 }  // namespace
 
+CommandRequest request_for(const CommandSpec& spec) {
+  CommandRequest request;
+  request.group = std::string(spec.group);
+  const std::string_view verb = spec.verb;
+  const std::size_t space = verb.find(' ');
+  request.command = std::string(verb.substr(0, space));
+  if (space != std::string_view::npos) request.positionals.emplace_back(verb.substr(space + 1));
+  return request;
+}
+
+void set_root_arguments(const CommandSpec& spec, const std::string& root,
+                        const std::string& memory_dir, CommandRequest& request) {
+  for (const ArgumentSpec& a : spec.arguments) {
+    if (!a.root) continue;
+    if (a.name != "--memory-dir") {
+      request.options[std::string(a.name)] = root;
+    } else if (!memory_dir.empty()) {
+      request.options[std::string(a.name)] = memory_dir;
+    }
+  }
+}
+
 CommandReply execute(const CommandRequest& request, const CommandEnvironment& env) {
   CommandReply reply;
   reply.command = request.group + (request.command.empty() ? "" : " " + request.command);
@@ -231,6 +253,13 @@ CommandReply execute(const CommandRequest& request, const CommandEnvironment& en
     return reply;
   }
   reply.command = (*spec)->name();
+  if (const GroupSpec* group = find_group((*spec)->group);
+      group != nullptr && group->workspace == "server") {
+    reply.findings.push_back(finding_from(Status(
+        Errc::invalid_argument, reply.command + ": a server the CLI runs (`memkit " +
+                                    reply.command + "`), on its standard input and output")));
+    return reply;
+  }
   if (Status taken = check_arguments(**spec, request.options, request.flags); !taken.ok()) {
     reply.findings.push_back(finding_from(taken));
     return reply;

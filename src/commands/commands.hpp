@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "commands/table.hpp"
 #include "json/json.hpp"
 #include "memkit/audit.hpp"
 #include "memkit/clock.hpp"
@@ -88,6 +89,16 @@ struct CommandReply {
   std::shared_ptr<const InboxCompaction> inbox;  // custodian compact, inbox mode
   std::shared_ptr<const StatusReport> status;    // custodian status
 };
+
+// A request for the command `spec`, as the CLI's parser makes one: its group and command set, a
+// two-word verb's second word its first positional. The C ABI and the MCP server start from it.
+[[nodiscard]] CommandRequest request_for(const CommandSpec& spec);
+
+// Sets the root arguments of `spec` in `request` (the folders a workspace is opened on, never
+// given by a request): each to `root`, and --memory-dir to `memory_dir` unless that is empty (then
+// its default).
+void set_root_arguments(const CommandSpec& spec, const std::string& root,
+                        const std::string& memory_dir, CommandRequest& request);
 
 // Runs one command. Failures of the request or the environment come back as fatal findings; the
 // exit class is derive_exit_class(reply.findings).

@@ -237,6 +237,19 @@ std::vector<CommandSpec> context_commands() {
                context_args(true)}};
 }
 
+std::vector<CommandSpec> mcp_commands() {
+  return {{"mcp", "",
+           "serve every command, the memory files and a session-start prompt to an agent over the "
+           "Model Context Protocol, on standard input and output, until the input ends",
+           CommandEffect::writes,
+           Args{root(opt("--root", "DIR",
+                         "the folder whose memory it serves: every layout found under it", T::path,
+                         ".")),
+                opt("--memory-dir", "DIR",
+                    "the custodian's memory folder, relative to the root", T::path,
+                    "docs/memory")}}};
+}
+
 std::vector<CommandSpec> markdown_commands() {
   return {{"markdown", "units", "the units and sections that partition a file's lines",
            CommandEffect::reads, Args{pos("FILE", "the Markdown file", T::path)}}};
@@ -662,6 +675,8 @@ const std::vector<GroupSpec>& command_groups() {
       {"search", "find memory in every layout under a root, ranked by BM25", "", "any"},
       {"context", "compile memory for an agent under a token budget", "", "any"},
       {"markdown", "text-model tools", "", "none"},
+      {"mcp", "memkit as an agent's MCP server (docs/agents.md)",
+       "The CLI's alone: it serves on standard input and output.", "server"},
   };
   return groups;
 }
@@ -671,7 +686,7 @@ const std::vector<CommandSpec>& command_table() {
     std::vector<CommandSpec> all;
     for (auto* group : {&custodian_commands, &memorybox_commands, &tiers_commands,
                         &curated_commands, &search_commands, &context_commands,
-                        &markdown_commands}) {
+                        &markdown_commands, &mcp_commands}) {
       for (CommandSpec& c : (*group)()) all.push_back(std::move(c));
     }
     return all;

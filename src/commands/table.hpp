@@ -60,8 +60,9 @@ struct GroupSpec {
   std::string_view summary;
   std::string_view notes;  // what the group's options default to; empty when nothing
   // The workspace its commands run on, in the C ABI and the bindings: a layout ("custodian",
-  // "memorybox", "tiers", "curated"), "any" (a workspace of every layout: search), or "none"
-  // (markdown: it reads the one file it is given).
+  // "memorybox", "tiers", "curated"), "any" (a workspace of every layout: search), "none"
+  // (markdown: it reads the one file it is given), or "server" (mcp: the CLI alone runs it, as a
+  // server on its standard input and output; no other door has it).
   std::string_view workspace;
 };
 

@@ -82,8 +82,16 @@ def main():
 
     # Every command of the table reaches an executor: run bare in an empty folder (arguments it
     # needs are missing, so nothing is written), it answers as itself, never as an unknown one.
+    # A server (mcp) answers on its standard input instead: with none, it ends at once, silent.
     empty = tempfile.mkdtemp(prefix="memkit-table-")
     for group in table["groups"]:
+        if group["workspace"] == "server":
+            for command in group["commands"]:
+                done = subprocess.run([memkit, *command["name"].split(" ")], cwd=empty, timeout=60,
+                                      input="", capture_output=True, text=True)
+                check(done.returncode == 0 and done.stdout == "",
+                      "%s with no input: %r" % (command["name"], done))
+            continue
         for command in group["commands"]:
             name = command["name"]
             code, out, err = run(memkit, *name.split(" "), "--format", "json",

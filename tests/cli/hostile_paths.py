@@ -206,6 +206,11 @@ ARGUMENTS = [
      inner_values("proj/docs/memory"), []),
     # search
     ("search --root", ["search", "x", "--root", "@V@"], "--root", root_values(), []),
+    # mcp: refused before it serves (its standard input is empty here)
+    ("mcp --root", ["mcp", "--root", "@V@"], "--root", root_values(), []),
+    ("mcp --memory-dir", ["mcp", "--root", "proj", "--memory-dir", "@V@"], "--memory-dir",
+     [v for v in inner_values("proj") if v[0] not in ("fifo", "directory")],
+     [["custodian", "init", "--project-root", "proj"]]),
     ("context --root", ["context", "--budget", "100", "--root", "@V@"], "--root", root_values(),
      []),
     # memorybox

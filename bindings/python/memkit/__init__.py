@@ -66,9 +66,10 @@ def commands() -> dict:
     """mk_commands_json(): the command table, parsed; a fresh copy on every call.
 
     {"global_options", "groups", "table_version"}: each group {name, workspace, summary, notes,
-    commands} (workspace: the layout whose workspace runs it, "any" or "none"), each command
-    {name, verb, summary, effect, arguments}, each argument {name ("--confirm-plan"
-    or a positional's "MESSAGE"), type, positional, required, default, choices, doc, ...}."""
+    commands} (workspace: the layout whose workspace runs it, "any", "none", or "server": the
+    CLI's alone), each command {name, verb, summary, effect, arguments}, each argument {name
+    ("--confirm-plan" or a positional's "MESSAGE"), type, positional, required, default,
+    choices, doc, ...}."""
     buf = _capi.mk_buf()
     _check(_capi.mk_commands_json(ctypes.byref(buf)))
     return _json.loads(_take_buf(buf).decode("utf-8"))

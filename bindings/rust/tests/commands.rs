@@ -36,11 +36,11 @@ const LAYOUTS: [(&str, Layout); 4] = [
 ];
 
 /// The layouts whose workspaces run a group, by the table's `workspace` key: one layout, every
-/// layout ("any") or none ("none": markdown).
+/// layout ("any") or none ("none": markdown; "server": mcp, the CLI's alone).
 fn layouts_of(group: &Json) -> Vec<Layout> {
     match group.get("workspace").and_then(Json::as_str) {
         Some("any") => LAYOUTS.iter().map(|(_, layout)| *layout).collect(),
-        Some("none") => Vec::new(),
+        Some("none") | Some("server") => Vec::new(),
         Some(name) => match LAYOUTS.iter().find(|(known, _)| *known == name) {
             Some((_, layout)) => vec![*layout],
             None => panic!("workspace {:?}: teach this test the new layout", name),
