@@ -138,6 +138,7 @@ namespace {
 
 using commands_detail::run_curated;
 using commands_detail::run_context;
+using commands_detail::run_agent_init;
 using commands_detail::run_search;
 using commands_detail::run_custodian;
 using commands_detail::run_memorybox;
@@ -280,6 +281,8 @@ CommandReply execute(const CommandRequest& request, const CommandEnvironment& en
       run_search(request, env, reply);
     } else if (request.group == "context") {
       run_context(request, env, reply);
+    } else if (request.group == "agent") {
+      run_agent_init(request, env, reply);
     } else {
       run_markdown_units(request, env, reply);
     }

@@ -109,6 +109,7 @@ void run_search(const CommandRequest& inv, const CommandEnvironment& env, Comman
 void run_search_in(const CommandRequest& inv, const CommandEnvironment& env, CommandReply& reply,
                    const std::string& root_option, std::optional<recall::Layout> only);
 void run_context(const CommandRequest& inv, const CommandEnvironment& env, CommandReply& reply);
+void run_agent_init(const CommandRequest& inv, const CommandEnvironment& env, CommandReply& reply);
 // `custodian read`: run_context's compilation over the custodian's memory folder alone.
 void run_custodian_read(const CommandRequest& inv, const CommandEnvironment& env,
                         CommandReply& reply);

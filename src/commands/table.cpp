@@ -237,6 +237,19 @@ std::vector<CommandSpec> context_commands() {
                context_args(true)}};
 }
 
+std::vector<CommandSpec> agent_commands() {
+  return {{"agent", "init",
+           "wire memkit into coding agents: a managed block in the file each reads, memkit's MCP "
+           "server in their configuration, Claude Code's session-start hook and skill",
+           CommandEffect::writes,
+           Args{need(pick("--agent", {"claude", "codex", "gemini", "cursor", "all"},
+                          "the agent to wire")),
+                root(opt("--root", "DIR", "the project the agents work in", T::path, ".")),
+                opt("--budget", "TOKENS", "the memory a Claude Code session starts with",
+                    T::integer, "4000"),
+                flag("--remove", "take out what init wrote, byte for byte")}}};
+}
+
 std::vector<CommandSpec> mcp_commands() {
   return {{"mcp", "",
            "serve every command, the memory files and a session-start prompt to an agent over the "
@@ -675,6 +688,8 @@ const std::vector<GroupSpec>& command_groups() {
       {"search", "find memory in every layout under a root, ranked by BM25", "", "any"},
       {"context", "compile memory for an agent under a token budget", "", "any"},
       {"markdown", "text-model tools", "", "none"},
+      {"agent", "wire memkit into Claude Code, Codex, Gemini CLI and Cursor (docs/agents.md)",
+       "--root defaults to the current directory.", "any"},
       {"mcp", "memkit as an agent's MCP server (docs/agents.md)",
        "The CLI's alone: it serves on standard input and output.", "server"},
   };
@@ -686,7 +701,7 @@ const std::vector<CommandSpec>& command_table() {
     std::vector<CommandSpec> all;
     for (auto* group : {&custodian_commands, &memorybox_commands, &tiers_commands,
                         &curated_commands, &search_commands, &context_commands,
-                        &markdown_commands, &mcp_commands}) {
+                        &markdown_commands, &agent_commands, &mcp_commands}) {
       for (CommandSpec& c : (*group)()) all.push_back(std::move(c));
     }
     return all;

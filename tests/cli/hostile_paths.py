@@ -206,6 +206,8 @@ ARGUMENTS = [
      inner_values("proj/docs/memory"), []),
     # search
     ("search --root", ["search", "x", "--root", "@V@"], "--root", root_values(), []),
+    ("agent init --root", ["agent", "init", "--agent", "all", "--root", "@V@"], "--root",
+     root_values(), []),
     # mcp: refused before it serves (its standard input is empty here)
     ("mcp --root", ["mcp", "--root", "@V@"], "--root", root_values(), []),
     ("mcp --memory-dir", ["mcp", "--root", "proj", "--memory-dir", "@V@"], "--memory-dir",

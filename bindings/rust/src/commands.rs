@@ -509,6 +509,13 @@ impl Workspace {
     pub fn context(&self) -> Context<'_> {
         Context(self.request("context", ""))
     }
+
+    /// `memkit agent init`: wire memkit into coding agents: a managed block in the file each reads, memkit's MCP server in their configuration, Claude Code's session-start hook and skill.
+    ///
+    /// Set its arguments on the [`AgentInit`] this returns, then `run` it.
+    pub fn agent_init(&self) -> AgentInit<'_> {
+        AgentInit(self.request("agent", "init"))
+    }
 }
 
 /// `memkit custodian init`: create the memory folder and each missing file; never overwrites.
@@ -3606,6 +3613,46 @@ impl<'w> Context<'w> {
 
 impl<'w> From<Context<'w>> for Request<'w> {
     fn from(command: Context<'w>) -> Request<'w> {
+        command.0
+    }
+}
+
+/// `memkit agent init`: wire memkit into coding agents: a managed block in the file each reads, memkit's MCP server in their configuration, Claude Code's session-start hook and skill.
+///
+/// Writes directly (all its files or none); [`applied`](crate::CommandResult::applied) says whether it wrote.
+/// Requires `--agent WORD` (else a finding in the result).
+///
+/// Runs on a workspace of every layout.
+#[derive(Debug)]
+#[must_use = "a command does nothing until it runs"]
+pub struct AgentInit<'w>(Request<'w>);
+
+impl<'w> AgentInit<'w> {
+    /// `--agent WORD` (string, required): the agent to wire.
+    /// Choices: `claude`, `codex`, `gemini`, `cursor`, `all`.
+    pub fn agent(self, value: impl AsRef<str>) -> Self {
+        Self(self.0.string("agent", value))
+    }
+
+    /// `--budget TOKENS` (integer): the memory a Claude Code session starts with.
+    /// Default: `4000`.
+    pub fn budget(self, value: i64) -> Self {
+        Self(self.0.int("budget", value))
+    }
+
+    /// `--remove` (boolean): take out what init wrote, byte for byte.
+    pub fn remove(self, value: bool) -> Self {
+        Self(self.0.bool("remove", value))
+    }
+
+    /// Runs `memkit agent init` at `now`: the result the CLI prints for the same arguments and clock (see [`Request::run`]).
+    pub fn run(self, now: &Clock) -> Result<CommandResult> {
+        self.0.run(now)
+    }
+}
+
+impl<'w> From<AgentInit<'w>> for Request<'w> {
+    fn from(command: AgentInit<'w>) -> Request<'w> {
         command.0
     }
 }
