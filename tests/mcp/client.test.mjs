@@ -116,6 +116,20 @@ test('tools/call search: the envelope the CLI prints, and the human view', async
   await client.close();
 });
 
+test('tools/call context: the block the CLI compiles, under the budget', async () => {
+  const root = plantRoot();
+  const { client } = await connect(root);
+  const result = await client.callTool({
+    name: 'context', arguments: { budget: 1500, query: 'cache' } });
+  assert.equal(result.isError, false);
+  const printed = JSON.parse(cli('context', '--budget', '1500', '--query', 'cache', '--root', root,
+    '--format', 'json'));
+  assert.deepEqual(result.structuredContent, printed);
+  assert.ok(result.structuredContent.data.tokens <= 1500);
+  assert.match(result.structuredContent.data.block, /Cache eviction uses LRU/);
+  await client.close();
+});
+
 test('tools/call: a custodian add writes; a compaction is a plan until confirmed', async () => {
   const root = plantRoot();
   const { client } = await connect(root);
