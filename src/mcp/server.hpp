@@ -50,6 +50,7 @@ class Channel {
 struct ServerOptions {
   std::string root;        // absolute and normal: the folder whose memory is served
   std::string memory_dir;  // the custodian's, relative to the root; empty: docs/memory
+  double lock_timeout_seconds = 10.0;  // how long a tool's write waits for the root's lock
 };
 
 // The options of a server at `root` (relative to `current_directory` unless absolute), checked as

@@ -205,6 +205,7 @@ Result<CommandRequest> request_of(const Tool& tool, const nlohmann::json& argume
   if (!arguments.is_object()) return bad("arguments: not an object");
   CommandRequest request = request_for(spec);
   request.format = OutputFormat::text;  // the human view too, for the text content
+  request.lock_timeout_seconds = options.lock_timeout_seconds;
   set_root_arguments(spec, options.root, options.memory_dir, request);
   std::map<std::size_t, std::string> positionals;  // by place among the arguments
   for (const auto& [key, value] : arguments.items()) {

@@ -4,6 +4,7 @@
 // while the server waits for an answer.
 #include <doctest/doctest.h>
 
+#include <chrono>
 #include <deque>
 #include <functional>
 #include <string>
@@ -11,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "files/file_system.hpp"
 #include "mcp/server.hpp"
 #include "temp_dir.hpp"
 
@@ -138,6 +140,29 @@ TEST_CASE("mcp session: an answer the gate cannot read fails the gate, nothing i
   CHECK(call["result"]["structuredContent"]["findings"].dump().find("MK-BOX-005") !=
         std::string::npos);
   CHECK(tree_of(root.path()) == tree);
+}
+
+TEST_CASE("mcp session: a write waits for the root's lock as long as the server was told, no more") {
+  TempDir root;
+  write_bytes(root.path() / "docs/memory/manifest.md", "# Memory Manifest\n");
+  fs::create_directories(root.path() / ".memkit");
+  Result<std::unique_ptr<LockHandle>> held =
+      posix_file_system().lock_exclusive(root.str() + "/.memkit/lock", 0.0);
+  REQUIRE(held);
+  Lines lines;
+  lines.send(request(1, "tools/call",
+                     {{"name", "custodian_add"},
+                      {"arguments", {{"message", "Prefer small commits"}, {"type", "preference"}}}}));
+  mcp::ServerOptions options{root.str(), ""};
+  options.lock_timeout_seconds = 0;
+  const auto began = std::chrono::steady_clock::now();
+  mcp::serve(lines, options, environment());
+  // Refused at once, not after the default 10 s.
+  CHECK(std::chrono::steady_clock::now() - began < std::chrono::seconds(5));
+  REQUIRE(lines.out.size() == 1);
+  CHECK(lines.out[0]["result"]["isError"] == true);
+  CHECK(lines.out[0]["result"]["structuredContent"]["findings"].dump().find("MK-LOCK-001") !=
+        std::string::npos);
 }
 
 }  // namespace memkit::shell_test
