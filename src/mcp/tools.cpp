@@ -208,7 +208,9 @@ Result<CommandRequest> request_of(const Tool& tool, const nlohmann::json& argume
   request.lock_timeout_seconds = options.lock_timeout_seconds;
   set_root_arguments(spec, options.root, options.memory_dir, request);
   std::map<std::size_t, std::string> positionals;  // by place among the arguments
-  for (const auto& [key, value] : arguments.items()) {
+  for (const auto& item : arguments.items()) {
+    const std::string& key = item.key();  // (not a structured binding: a lambda captures it)
+    const nlohmann::json& value = item.value();
     const std::string where = "arguments." + key;
     if (key == "now") {
       if (!value.is_string()) return bad(where + ": not a string");
