@@ -157,6 +157,14 @@ int run(const std::vector<std::string>& args, const Environment& env, std::ostre
     }
     return 0;
   }
+  if (inv.group == "completion") {
+    if (inv.command == "bash" && inv.positionals.empty()) {
+      out << bash_completion();
+      return 0;
+    }
+    err << "memkit: completion: the shell to complete for: bash\n";
+    return 2;
+  }
   if (inv.group.empty() && inv.format == Format::json) {
     CommandReply reply;
     reply.findings.push_back(

@@ -85,7 +85,8 @@ std::string top_help() {
   }
   out +=
       "\nRun `memkit <group> --help` for its commands, `memkit <group> <command> --help` for a\n"
-      "command's arguments, and `memkit commands --format json` for the whole command table.\n";
+      "command's arguments, `memkit commands --format json` for the whole command table, and\n"
+      "`source <(memkit completion bash)` to complete them in bash.\n";
   return out;
 }
 

@@ -15,5 +15,8 @@ namespace memkit::cli {
 [[nodiscard]] std::string command_help(const CommandSpec& command);
 // `memkit commands`: one synopsis line per command.
 [[nodiscard]] std::string commands_text();
+// `memkit completion bash`: bash's completion script for every group, verb, option and choice of
+// the command table (completion.cpp).
+[[nodiscard]] std::string bash_completion();
 
 }  // namespace memkit::cli
