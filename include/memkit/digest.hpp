@@ -6,6 +6,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -30,6 +31,7 @@ class Sha256Hasher final {
   std::uint64_t length_ = 0;  // bytes fed since restart
 };
 [[nodiscard]] std::string to_hex(const Sha256& digest);  // 64 lowercase hex digits
+[[nodiscard]] std::string to_hex(std::span<const std::uint8_t> bytes);  // two lowercase a byte
 [[nodiscard]] std::string sha256_hex(std::string_view bytes);
 
 // A 64-bit non-cryptographic hash, stable for one build; never persist it.

@@ -1,6 +1,7 @@
 // What `memkit agent init` writes (agent_files.hpp).
 #include "agents/agent_files.hpp"
 
+#include <algorithm>
 #include <optional>
 
 #include <nlohmann/json.hpp>
@@ -71,6 +72,9 @@ std::string block_of(std::string_view body) {
 std::size_t object_brace(std::string_view text, std::string_view key) {
   const std::size_t open = text.find('{');
   if (key.empty() || open == std::string_view::npos) return open;
+  const auto past_space = [&text](std::size_t at) {  // the first offset from `at` not white space
+    return std::min(text.find_first_not_of(" \t\n\r", at), text.size());
+  };
   int depth = 0;
   for (std::size_t i = open; i < text.size(); ++i) {
     const char c = text[i];
@@ -78,11 +82,9 @@ std::size_t object_brace(std::string_view text, std::string_view key) {
       std::size_t j = i + 1;
       while (j < text.size() && text[j] != '"') j += text[j] == '\\' ? 2 : 1;
       const std::string_view string = text.substr(i + 1, j - i - 1);
-      std::size_t k = j + 1;
-      while (k < text.size() && (text[k] == ' ' || text[k] == '\t' || text[k] == '\n' || text[k] == '\r')) ++k;
+      std::size_t k = past_space(j + 1);
       if (depth == 1 && k < text.size() && text[k] == ':' && string == key) {
-        ++k;
-        while (k < text.size() && (text[k] == ' ' || text[k] == '\t' || text[k] == '\n' || text[k] == '\r')) ++k;
+        k = past_space(k + 1);
         return k < text.size() && text[k] == '{' ? k : std::string_view::npos;
       }
       i = j;

@@ -77,15 +77,17 @@ Sha256 Sha256Hasher::finish() noexcept {
   return out;
 }
 
-std::string to_hex(const Sha256& digest) {
+std::string to_hex(std::span<const std::uint8_t> bytes) {
   static constexpr char kHex[] = "0123456789abcdef";
-  std::string out(digest.size() * 2, '0');
-  for (std::size_t i = 0; i < digest.size(); ++i) {
-    out[2 * i] = kHex[digest[i] >> 4];
-    out[2 * i + 1] = kHex[digest[i] & 0x0F];
+  std::string out(bytes.size() * 2, '0');
+  for (std::size_t i = 0; i < bytes.size(); ++i) {
+    out[2 * i] = kHex[bytes[i] >> 4];
+    out[2 * i + 1] = kHex[bytes[i] & 0x0F];
   }
   return out;
 }
+
+std::string to_hex(const Sha256& digest) { return to_hex(std::span<const std::uint8_t>(digest)); }
 
 std::string sha256_hex(std::string_view bytes) { return to_hex(sha256(bytes)); }
 

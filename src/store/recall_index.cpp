@@ -532,13 +532,7 @@ Result<RecallIndex> open_recall_index(FileSystem& fs, const std::string& root_te
   // A new pack's bytes written under their digest's name, its stat recorded; false on failure.
   const auto write_pack = [&fs, &dir](const std::string& bytes, CatalogPack& pack) {
     const Digest digest = xxh3_128(bytes);
-    static constexpr char kHex[] = "0123456789abcdef";
-    pack.name = "p-";
-    for (std::size_t k = 0; k < 10; ++k) {
-      pack.name += kHex[digest[k] >> 4];
-      pack.name += kHex[digest[k] & 15];
-    }
-    pack.name += ".idx";
+    pack.name = "p-" + to_hex(std::span<const std::uint8_t>(digest).first(10)) + ".idx";
     if (!write_file_atomically(fs, inside(dir, pack.name), bytes, false).ok()) return false;
     const Result<FileStat> written = fs.stat(inside(dir, pack.name));
     if (!written || written->size != bytes.size()) return false;
