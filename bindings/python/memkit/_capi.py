@@ -5,17 +5,17 @@ Each C function is declared once, in the order of capi/memkit.h, under its C pro
 structs and constants are the header's own; the idiomatic layer (memkit/__init__.py) is the
 only user. Standard library only (STYLE B2).
 
-_load() finds the library: the MEMKIT_LIBRARY environment variable, then this package's folder,
-then ctypes.util.find_library("memkit"); it refuses a library whose mk_version_number() is not
-the MK_VERSION_NUMBER this file was written for.
+_load() finds the library: the MEMKIT_LIBRARY environment variable, then the copy bundled in
+this package (memkit/_lib/libmemkit.so.0.<minor>), then that versioned soname through the system
+loader; it refuses a library whose mk_version_number() is not the MK_VERSION_NUMBER this file was
+written for.
 """
 
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import os
-import sys
+import platform
 from ctypes import (CFUNCTYPE, POINTER, Structure, c_char, c_char_p, c_double, c_int32, c_int64,
                     c_size_t, c_uint32, c_uint64, c_void_p)
 from pathlib import Path
@@ -169,12 +169,22 @@ class LoadError(ImportError):
     """libmemkit cannot be found or loaded, or it is not the version this binding was written for."""
 
 
-def _library_names() -> list[str]:
-    if sys.platform == "win32":
-        return ["memkit.dll", "libmemkit.dll"]
-    if sys.platform == "darwin":
-        return ["libmemkit.dylib"]
-    return ["libmemkit.so"]
+def _dotted(number: int) -> str:
+    return f"{number // 10000}.{number // 100 % 100}.{number % 100}"
+
+
+def _soname(number: int) -> str:
+    """The library's soname for a version number: libmemkit.so.0.<minor> before 1.0, then
+    libmemkit.so.<major> (STYLE K2). Never the unversioned libmemkit.so, which only a development
+    install has, and which may be any version."""
+    major, minor = number // 10000, number // 100 % 100
+    return f"libmemkit.so.0.{minor}" if major == 0 else f"libmemkit.so.{major}"
+
+
+def _install_hint(number: int) -> str:
+    arch = {"x86_64": "amd64", "aarch64": "arm64"}.get(platform.machine(), platform.machine())
+    return (f"install the Debian package memkit (apt-get install ./memkit_{_dotted(number)}_{arch}"
+            ".deb), or build memkit from source (cmake --install), or set MEMKIT_LIBRARY")
 
 
 def _check_version(lib: ctypes.CDLL, where: str, expected: int) -> None:
@@ -183,29 +193,31 @@ def _check_version(lib: ctypes.CDLL, where: str, expected: int) -> None:
     number.argtypes = []
     found = number()
     if found != expected:
-        def dotted(n: int) -> str:
-            return f"{n // 10000}.{n // 100 % 100}.{n % 100}"
         raise LoadError(
-            f"memkit: {where} is libmemkit {dotted(found)} (mk_version_number() == {found}), but "
-            f"this binding was written for {dotted(expected)} ({expected}); load a matching "
+            f"memkit: {where} is libmemkit {_dotted(found)} (mk_version_number() == {found}), but "
+            f"this binding was written for {_dotted(expected)} ({expected}); load a matching "
             f"library (MEMKIT_LIBRARY) or update the binding")
 
 
 def _load(env: Optional[Mapping[str, str]] = None, package_dir: Optional[Path] = None,
-          find_library: Callable[[str], Optional[str]] = ctypes.util.find_library,
+          dlopen: Callable[[str], ctypes.CDLL] = ctypes.CDLL,
           expected: Optional[int] = None) -> tuple[ctypes.CDLL, str]:
-    """Loads libmemkit and checks its version; returns the library and where it came from.
+    """Loads libmemkit and checks its version; returns the library and where it came from (a
+    path, or the soname when the system loader found it).
 
     Tries, in order: the path in MEMKIT_LIBRARY (when set, it must load: no silent fallback),
-    the package folder, then find_library("memkit"). The parameters exist for tests.
+    the copy bundled in the package (_lib/<soname>, put there by the wheel build; it must load),
+    then the soname through the system loader (the Debian package's /usr/lib/<triplet>). The
+    parameters exist for tests.
     """
     env = os.environ if env is None else env
     package_dir = Path(__file__).resolve().parent if package_dir is None else package_dir
     expected = MK_VERSION_NUMBER if expected is None else expected
+    soname = _soname(expected)
 
     def open_(path: str, why: str) -> tuple[ctypes.CDLL, str]:
         try:
-            lib = ctypes.CDLL(path)
+            lib = dlopen(path)
         except OSError as error:
             raise LoadError(f"memkit: cannot load {path} ({why}): {error}") from error
         _check_version(lib, path, expected)
@@ -214,16 +226,18 @@ def _load(env: Optional[Mapping[str, str]] = None, package_dir: Optional[Path] =
     explicit = env.get("MEMKIT_LIBRARY")
     if explicit:
         return open_(explicit, "from MEMKIT_LIBRARY")
-    for name in _library_names():
-        candidate = package_dir / name
-        if candidate.exists():
-            return open_(str(candidate), "from the package folder")
-    found = find_library("memkit")
-    if found:
-        return open_(found, 'from ctypes.util.find_library("memkit")')
-    raise LoadError(
-        "memkit: libmemkit not found: set MEMKIT_LIBRARY to its path, put "
-        f"{_library_names()[0]} in {package_dir}, or install it where the system linker looks")
+    bundled = package_dir / "_lib" / soname
+    if bundled.exists():
+        return open_(str(bundled), "bundled with the package")
+    try:
+        lib = dlopen(soname)
+    except OSError as error:
+        raise LoadError(
+            f"memkit: libmemkit not found: MEMKIT_LIBRARY is not set, {bundled} does not exist, "
+            f"and the system loader cannot load {soname} ({error}); {_install_hint(expected)}"
+        ) from error
+    _check_version(lib, soname, expected)
+    return lib, soname
 
 
 _lib, library_path = _load()

@@ -52,38 +52,6 @@ class VersionTests(TempDirTestCase):
         self.assertIn(memkit.library_path, text)
         self.assertIsInstance(caught.exception, ImportError)
 
-    def test_load_order_env_then_package_folder_then_find_library(self):
-        real = str(Path(memkit.library_path).resolve())
-        package = self.temp / "package"
-        package.mkdir()
-        calls = []
-
-        def find(name):
-            calls.append(name)
-            return real
-
-        # 1. MEMKIT_LIBRARY wins, and a broken one does not fall back silently.
-        (package / _capi._library_names()[0]).symlink_to(real)
-        _, where = _capi._load(env={"MEMKIT_LIBRARY": real}, package_dir=package, find_library=find)
-        self.assertEqual(where, real)
-        with self.assertRaises(memkit.LoadError) as caught:
-            _capi._load(env={"MEMKIT_LIBRARY": str(self.temp / "missing.so")}, package_dir=package,
-                        find_library=find)
-        self.assertIn("MEMKIT_LIBRARY", str(caught.exception))
-        # 2. Then the package folder.
-        _, where = _capi._load(env={}, package_dir=package, find_library=find)
-        self.assertEqual(where, str(package / _capi._library_names()[0]))
-        self.assertEqual(calls, [])
-        # 3. Then find_library("memkit").
-        empty = self.temp / "empty"
-        empty.mkdir()
-        _, where = _capi._load(env={}, package_dir=empty, find_library=find)
-        self.assertEqual((where, calls), (real, ["memkit"]))
-        # 4. Nowhere: a clear error.
-        with self.assertRaises(memkit.LoadError) as caught:
-            _capi._load(env={}, package_dir=empty, find_library=lambda name: None)
-        self.assertIn("not found", str(caught.exception))
-
 
 class StatusTests(unittest.TestCase):
     def test_status_names(self):
