@@ -526,7 +526,11 @@ def node_layer(items: list) -> str:
     version = {i.name: i.text for i in items if i.kind == "constant"}
     number = int(version["MK_VERSION_MAJOR"]) * 10000 + int(version["MK_VERSION_MINOR"]) * 100 \
         + int(version["MK_VERSION_PATCH"])
-    out = [_JS_HEAD.replace("@@VERSION_NUMBER@@", str(number))]
+    major, minor = int(version["MK_VERSION_MAJOR"]), int(version["MK_VERSION_MINOR"])
+    dotted = f"{major}.{minor}.{version['MK_VERSION_PATCH']}"
+    soname = f"libmemkit.so.0.{minor}" if major == 0 else f"libmemkit.so.{major}"
+    out = [_JS_HEAD.replace("@@VERSION_NUMBER@@", str(number)).replace("@@SONAME@@", soname)
+           .replace("@@VERSION@@", dotted)]
     functions, types, constants = [], [], []
     for item in items:
         if item.kind == "section":
@@ -566,8 +570,8 @@ def node_layer(items: list) -> str:
             out.extend(js_string_lines(proto, f"const {item.name} = lib.func("))
             functions.append(item.name)
             if item.name == "mk_version_string":
-                out.append(_JS_VERSION_CHECK)
-    out.append("\nmodule.exports = {\n  koffi,\n  libraryPath,\n  MK_VERSION_NUMBER,\n"
+                out.append(_JS_VERSION_CHECK.replace("@@VERSION@@", dotted))
+    out.append("\nmodule.exports = {\n  koffi,\n  libraryPath,\n  SONAME,\n  MK_VERSION_NUMBER,\n"
                "  // functions, in header order\n"
                + "".join(f"  {name},\n" for name in functions)
                + "  // types\n  types: {\n" + "".join(f"    {name},\n" for name in types)
@@ -585,7 +589,7 @@ _JS_VERSION_CHECK = """
   if (found !== MK_VERSION_NUMBER) {
     throw new Error(
       `memkit: ${libraryPath} is version ${found} (${mk_version_string()}), but this binding ` +
-        `needs MK_VERSION_NUMBER ${MK_VERSION_NUMBER}`,
+        `needs MK_VERSION_NUMBER ${MK_VERSION_NUMBER} (@@VERSION@@)`,
     );
   }
 }
@@ -612,13 +616,25 @@ const MK_VERSION_NUMBER = @@VERSION_NUMBER@@;
 
 /* Section - Export: library loading */
 
-function systemLibraryName() {
-  if (process.platform === 'win32') return 'memkit.dll';
-  if (process.platform === 'darwin') return 'libmemkit.dylib';
-  return 'libmemkit.so';
+// The library's soname, libmemkit.so.0.<minor> before 1.0, then libmemkit.so.<major> (STYLE K2);
+// never the unversioned libmemkit.so, which only a development install has and which may be any
+// version.
+const SONAME = '@@SONAME@@';
+
+// Where `npm pack` puts the library it bundles (scripts/prepack.js).
+const BUNDLED = path.join(
+  __dirname, '..', 'prebuilds', `${process.platform}-${process.arch}`, SONAME);
+
+function installHint() {
+  const arch = { x64: 'amd64', arm64: 'arm64' }[process.arch] ?? process.arch;
+  return (
+    `install the Debian package memkit (apt-get install ./memkit_@@VERSION@@_${arch}.deb), ` +
+    'or build memkit from source (cmake --install), or set MEMKIT_LIBRARY'
+  );
 }
 
-// MEMKIT_LIBRARY, else a copy in the package folder, else the system's search path.
+// MEMKIT_LIBRARY when set (it must load), else the copy bundled in the package (it must load),
+// else the soname through the system loader (the Debian package's /usr/lib/<triplet>).
 function loadLibrary() {
   const fromEnv = process.env.MEMKIT_LIBRARY;
   if (fromEnv) {
@@ -630,21 +646,20 @@ function loadLibrary() {
       });
     }
   }
-  const name = systemLibraryName();
-  const inPackage = path.join(__dirname, '..', name);
-  if (fs.existsSync(inPackage)) {
+  if (fs.existsSync(BUNDLED)) {
     try {
-      return { lib: koffi.load(inPackage), from: inPackage };
+      return { lib: koffi.load(BUNDLED), from: BUNDLED };
     } catch (err) {
-      throw new Error(`memkit: cannot load ${inPackage}: ${err.message}`, { cause: err });
+      throw new Error(`memkit: cannot load ${BUNDLED} (bundled with the package): ${err.message}`,
+        { cause: err });
     }
   }
   try {
-    return { lib: koffi.load(name), from: name };
+    return { lib: koffi.load(SONAME), from: SONAME };
   } catch (err) {
     throw new Error(
-      `memkit: cannot find the memkit C library: MEMKIT_LIBRARY is not set, ${inPackage} does not ` +
-        `exist, and loading "${name}" from the system failed (${err.message})`,
+      `memkit: libmemkit not found: MEMKIT_LIBRARY is not set, ${BUNDLED} does not exist, and ` +
+        `the system loader cannot load ${SONAME} (${err.message}); ${installHint()}`,
       { cause: err },
     );
   }

@@ -18,13 +18,25 @@ const MK_VERSION_NUMBER = 200;
 
 /* Section - Export: library loading */
 
-function systemLibraryName() {
-  if (process.platform === 'win32') return 'memkit.dll';
-  if (process.platform === 'darwin') return 'libmemkit.dylib';
-  return 'libmemkit.so';
+// The library's soname, libmemkit.so.0.<minor> before 1.0, then libmemkit.so.<major> (STYLE K2);
+// never the unversioned libmemkit.so, which only a development install has and which may be any
+// version.
+const SONAME = 'libmemkit.so.0.2';
+
+// Where `npm pack` puts the library it bundles (scripts/prepack.js).
+const BUNDLED = path.join(
+  __dirname, '..', 'prebuilds', `${process.platform}-${process.arch}`, SONAME);
+
+function installHint() {
+  const arch = { x64: 'amd64', arm64: 'arm64' }[process.arch] ?? process.arch;
+  return (
+    `install the Debian package memkit (apt-get install ./memkit_0.2.0_${arch}.deb), ` +
+    'or build memkit from source (cmake --install), or set MEMKIT_LIBRARY'
+  );
 }
 
-// MEMKIT_LIBRARY, else a copy in the package folder, else the system's search path.
+// MEMKIT_LIBRARY when set (it must load), else the copy bundled in the package (it must load),
+// else the soname through the system loader (the Debian package's /usr/lib/<triplet>).
 function loadLibrary() {
   const fromEnv = process.env.MEMKIT_LIBRARY;
   if (fromEnv) {
@@ -36,21 +48,20 @@ function loadLibrary() {
       });
     }
   }
-  const name = systemLibraryName();
-  const inPackage = path.join(__dirname, '..', name);
-  if (fs.existsSync(inPackage)) {
+  if (fs.existsSync(BUNDLED)) {
     try {
-      return { lib: koffi.load(inPackage), from: inPackage };
+      return { lib: koffi.load(BUNDLED), from: BUNDLED };
     } catch (err) {
-      throw new Error(`memkit: cannot load ${inPackage}: ${err.message}`, { cause: err });
+      throw new Error(`memkit: cannot load ${BUNDLED} (bundled with the package): ${err.message}`,
+        { cause: err });
     }
   }
   try {
-    return { lib: koffi.load(name), from: name };
+    return { lib: koffi.load(SONAME), from: SONAME };
   } catch (err) {
     throw new Error(
-      `memkit: cannot find the memkit C library: MEMKIT_LIBRARY is not set, ${inPackage} does not ` +
-        `exist, and loading "${name}" from the system failed (${err.message})`,
+      `memkit: libmemkit not found: MEMKIT_LIBRARY is not set, ${BUNDLED} does not exist, and ` +
+        `the system loader cannot load ${SONAME} (${err.message}); ${installHint()}`,
       { cause: err },
     );
   }
@@ -72,7 +83,7 @@ const mk_version_string = lib.func('const char *mk_version_string(void)');
   if (found !== MK_VERSION_NUMBER) {
     throw new Error(
       `memkit: ${libraryPath} is version ${found} (${mk_version_string()}), but this binding ` +
-        `needs MK_VERSION_NUMBER ${MK_VERSION_NUMBER}`,
+        `needs MK_VERSION_NUMBER ${MK_VERSION_NUMBER} (0.2.0)`,
     );
   }
 }
@@ -317,6 +328,7 @@ const mk_document_json = lib.func(
 module.exports = {
   koffi,
   libraryPath,
+  SONAME,
   MK_VERSION_NUMBER,
   // functions, in header order
   mk_version_number,

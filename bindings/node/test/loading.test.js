@@ -1,6 +1,7 @@
 'use strict';
-// Where the library comes from (MEMKIT_LIBRARY, the package folder, the system) and the version
-// check on load. Each case loads the binding in a child process with its own environment.
+// Where the library comes from (MEMKIT_LIBRARY, the copy bundled in prebuilds/, the versioned
+// soname through the system loader, never the unversioned libmemkit.so) and the version check on
+// load. Each case loads the binding in a child process with its own environment.
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
@@ -12,7 +13,8 @@ const { spawnSync } = require('node:child_process');
 const memkit = require('..');
 
 const PACKAGE = path.resolve(__dirname, '..');
-const LIBRARY_NAME = 'libmemkit.so';
+const { SONAME } = require('../lib/capi.js');
+const BUNDLED = path.join(PACKAGE, 'prebuilds', `${process.platform}-${process.arch}`, SONAME);
 
 // The library this run loaded, when it is a file (it is under MEMKIT_LIBRARY).
 const loadedFile = path.isAbsolute(memkit.libraryPath) ? memkit.libraryPath : null;
@@ -49,7 +51,7 @@ test(
 );
 
 test('loading: a MEMKIT_LIBRARY that does not load is a clear error', (t) => {
-  const missing = path.join(tempDir(t), 'nowhere', LIBRARY_NAME);
+  const missing = path.join(tempDir(t), 'nowhere', SONAME);
   const run = loadIn(PACKAGE, { MEMKIT_LIBRARY: missing });
   assert.notEqual(run.status, 0);
   assert.match(run.stderr, /memkit: cannot load MEMKIT_LIBRARY=/);
@@ -75,40 +77,105 @@ test('loading: a library of another version is refused', (t) => {
   assert.notEqual(run.status, 0);
   assert.match(
     run.stderr,
-    /is version 99 \(0\.0\.99\), but this binding needs MK_VERSION_NUMBER 200/,
+    /is version 99 \(0\.0\.99\), but this binding needs MK_VERSION_NUMBER 200 \(0\.2\.0\)/,
   );
 });
 
+// A copy of the package (its code, koffi through a link), with `library` (a file to copy, or
+// bytes) bundled where npm pack puts it; returns the copy's folder and the bundled path.
+function packageWith(t, library) {
+  const pkg = tempDir(t);
+  fs.copyFileSync(path.join(PACKAGE, 'index.js'), path.join(pkg, 'index.js'));
+  fs.copyFileSync(path.join(PACKAGE, 'package.json'), path.join(pkg, 'package.json'));
+  fs.cpSync(path.join(PACKAGE, 'lib'), path.join(pkg, 'lib'), { recursive: true });
+  fs.symlinkSync(path.join(PACKAGE, 'node_modules'), path.join(pkg, 'node_modules'));
+  const bundled = path.join(pkg, 'prebuilds', `${process.platform}-${process.arch}`, SONAME);
+  fs.mkdirSync(path.dirname(bundled), { recursive: true });
+  if (Buffer.isBuffer(library)) fs.writeFileSync(bundled, library);
+  else fs.copyFileSync(library, bundled);
+  return { pkg, bundled };
+}
+
+// A folder holding only `name`, a link to the library this run loaded (for LD_LIBRARY_PATH).
+function folderWith(t, name) {
+  const dir = tempDir(t);
+  fs.symlinkSync(loadedFile, path.join(dir, name));
+  return dir;
+}
+
+test('loading: the soname is the versioned one', () => {
+  assert.equal(SONAME, 'libmemkit.so.0.2');
+});
+
 test(
-  'loading: without MEMKIT_LIBRARY, a copy in the package folder is used',
+  'loading: without MEMKIT_LIBRARY, the copy bundled in the package is used',
   { skip: !loadedFile && 'no library file to copy' },
   (t) => {
-    // A copy of the package (its code, koffi through a link, and the library beside index.js).
-    const pkg = tempDir(t);
-    fs.copyFileSync(path.join(PACKAGE, 'index.js'), path.join(pkg, 'index.js'));
-    fs.copyFileSync(path.join(PACKAGE, 'package.json'), path.join(pkg, 'package.json'));
-    fs.cpSync(path.join(PACKAGE, 'lib'), path.join(pkg, 'lib'), { recursive: true });
-    fs.symlinkSync(path.join(PACKAGE, 'node_modules'), path.join(pkg, 'node_modules'));
-    fs.copyFileSync(loadedFile, path.join(pkg, LIBRARY_NAME));
-    const run = loadIn(pkg, { MEMKIT_LIBRARY: undefined });
+    const { pkg, bundled } = packageWith(t, loadedFile);
+    const run = loadIn(pkg, {
+      MEMKIT_LIBRARY: undefined,
+      LD_LIBRARY_PATH: folderWith(t, SONAME), // the system's would come after it
+    });
     assert.equal(run.status, 0, run.stderr);
-    assert.deepEqual(run.report, { path: path.join(pkg, LIBRARY_NAME), number: 200 });
+    assert.deepEqual(run.report, { path: bundled, number: 200 });
   },
 );
 
 test(
-  'loading: else the system name, found through the loader path',
+  'loading: a bundled copy that does not load is an error, not a fallback',
+  { skip: !loadedFile && 'no library file to point at' },
+  (t) => {
+    const { pkg, bundled } = packageWith(t, Buffer.from('not an ELF file'));
+    const run = loadIn(pkg, {
+      MEMKIT_LIBRARY: undefined,
+      LD_LIBRARY_PATH: folderWith(t, SONAME),
+    });
+    assert.notEqual(run.status, 0);
+    assert.ok(run.stderr.includes(`cannot load ${bundled} (bundled with the package)`), run.stderr);
+  },
+);
+
+test(
+  'loading: else the versioned soname, through the system loader',
   { skip: !loadedFile && 'no library folder to search' },
   (t) => {
-    if (fs.existsSync(path.join(PACKAGE, LIBRARY_NAME))) {
-      t.skip(`${LIBRARY_NAME} in the package folder would be loaded first`);
+    if (fs.existsSync(BUNDLED)) {
+      t.skip(`${BUNDLED} would be loaded first`);
       return;
     }
     const run = loadIn(PACKAGE, {
       MEMKIT_LIBRARY: undefined,
-      LD_LIBRARY_PATH: path.dirname(loadedFile),
+      LD_LIBRARY_PATH: folderWith(t, SONAME),
     });
     assert.equal(run.status, 0, run.stderr);
-    assert.deepEqual(run.report, { path: LIBRARY_NAME, number: 200 });
+    assert.deepEqual(run.report, { path: SONAME, number: 200 });
+  },
+);
+
+test(
+  'loading: never the unversioned development name; nowhere says what to install',
+  { skip: !loadedFile && 'no library to link to' },
+  (t) => {
+    if (fs.existsSync(BUNDLED)) {
+      t.skip(`${BUNDLED} would be loaded first`);
+      return;
+    }
+    const run = loadIn(PACKAGE, {
+      MEMKIT_LIBRARY: undefined,
+      LD_LIBRARY_PATH: folderWith(t, 'libmemkit.so'),
+    });
+    if (run.status === 0) {
+      t.skip(`the system itself has ${SONAME}`);
+      return;
+    }
+    assert.ok(run.stderr.includes('memkit: libmemkit not found: MEMKIT_LIBRARY is not set, '),
+      run.stderr);
+    assert.ok(run.stderr.includes(`${BUNDLED} does not exist`), run.stderr);
+    assert.ok(run.stderr.includes(`the system loader cannot load ${SONAME}`), run.stderr);
+    const hint = new RegExp(
+      '; install the Debian package memkit \\(apt-get install \\./memkit_0\\.2\\.0_\\w+\\.deb\\), ' +
+        'or build memkit from source \\(cmake --install\\), or set MEMKIT_LIBRARY',
+    );
+    assert.match(run.stderr, hint);
   },
 );
