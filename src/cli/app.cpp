@@ -5,6 +5,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <ostream>
 
 #include "cli/help.hpp"
@@ -89,6 +90,11 @@ int help(const Invocation& inv, const std::vector<std::string>& words, const Env
     out << top_help();
     return 0;
   }
+  if (const BuiltinCommand* builtin = find_builtin(words[0]);
+      builtin != nullptr && words.size() == 1) {
+    out << builtin_help(*builtin);
+    return 0;
+  }
   std::size_t verb_words = 0;
   const Result<const CommandSpec*> command = resolve_command(words, &verb_words);
   if (!command) {
@@ -157,12 +163,36 @@ int run(const std::vector<std::string>& args, const Environment& env, std::ostre
     }
     return 0;
   }
+  // The built-ins that generate files for packages write only to stdout and open no workspace.
   if (inv.group == "completion") {
-    if (inv.command == "bash" && inv.positionals.empty()) {
-      out << bash_completion();
+    const std::optional<std::string> script =
+        inv.positionals.empty() ? completion_script(inv.command) : std::nullopt;
+    if (script) {
+      out << *script;
       return 0;
     }
-    err << "memkit: completion: the shell to complete for: bash\n";
+    err << "memkit: completion: the shell to complete for: bash, zsh or fish\n";
+    return 2;
+  }
+  if (inv.group == "man") {
+    if (inv.command.empty()) {
+      out << man_page();
+      return 0;
+    }
+    if (!inv.positionals.empty()) {
+      err << "memkit: man: one group at most: memkit man [GROUP]\n";
+      return 2;
+    }
+    if (const GroupSpec* group = find_group(inv.command); group != nullptr) {
+      out << group_man_page(*group);
+      return 0;
+    }
+    std::vector<std::string> names;
+    for (const GroupSpec& g : command_groups()) names.emplace_back(g.name);
+    const std::optional<std::string> suggestion = closest(inv.command, names);
+    err << "memkit: man: no group '" << shown_text(inv.command) << "'"
+        << (suggestion ? " (did you mean '" + *suggestion + "'?)" : std::string())
+        << "; a page is memkit(1) or one group's: memkit man [GROUP]\n";
     return 2;
   }
   if (inv.group.empty() && inv.format == Format::json) {

@@ -140,7 +140,8 @@ Result<Invocation> parse_invocation(const std::vector<std::string>& args) {
   if (!words.empty()) inv.group = words[0];
   if (words.size() > 1) inv.command = words[1];
   for (std::size_t w = 2; w < words.size(); ++w) inv.positionals.push_back(words[w]);
-  if (inv.group == "help" || inv.group == "commands" || inv.group == "completion" || inv.version) {
+  if (inv.group == "help" || inv.group == "commands" || inv.group == "completion" ||
+      inv.group == "man" || inv.version) {
     return inv;
   }
   std::size_t verb_words = 0;

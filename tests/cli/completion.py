@@ -2,8 +2,9 @@
 """`memkit completion bash` completes what the command table holds (issue 30).
 
 Sources the script in bash and calls its function as bash does (COMP_WORDS, COMP_CWORD), for
-every group, every verb word, every command's options, every option's choices, and a path option
-(the files there); the script must also be valid bash and leave the shell's state alone.
+every group, every verb word, every command's options, every option's choices, a path option
+(the files there), and the built-ins' words (the shells of completion, the groups of man and help);
+the script must also be valid bash and leave the shell's state alone.
 
 usage: completion.py MEMKIT
 """
@@ -43,8 +44,15 @@ def main():
     table = json.loads(subprocess.run([memkit, "commands", "--format", "json"],
                                       capture_output=True, text=True, check=True).stdout)
     groups = {g["name"] for g in table["groups"]}
-    check(complete(script, ["memkit", ""], folder) >= groups | {"help", "commands", "completion"},
-          "every group completes first")
+    check(complete(script, ["memkit", ""], folder) ==
+          groups | {"help", "commands", "completion", "man"}, "every group and built-in first")
+    # The built-ins' words: the shells, man's and help's groups, help's verbs.
+    check(complete(script, ["memkit", "completion", ""], folder) == {"bash", "zsh", "fish"},
+          "completion's shells")
+    check(complete(script, ["memkit", "man", ""], folder) == groups, "man's groups")
+    check(complete(script, ["memkit", "help", ""], folder) == groups, "help's groups")
+    check(complete(script, ["memkit", "help", "memorybox", "sync", ""], folder) ==
+          {"push", "pull", "status", "resolve"}, "help's verbs")
     globals_ = {a["name"] for a in table["global_options"]}
     for group in table["groups"]:
         for command in group["commands"]:
