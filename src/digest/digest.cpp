@@ -1,6 +1,9 @@
 // Content digests: SHA-256 (sha256.cpp's compression function, padded here) and XXH3.
 #include "memkit/digest.hpp"
 
+// xxHash is compiled in (XXH_INLINE_ALL: its functions become static inline here), so neither
+// libmemkit.so nor the CLI needs libxxhash at run time; only the header is a build dependency.
+#define XXH_INLINE_ALL
 #include <xxhash.h>
 
 #include <algorithm>

@@ -15,7 +15,7 @@
 // Without a library the package loads the soname through the system loader (the Debian package
 // memkit) or MEMKIT_LIBRARY. The library's own dependencies are not bundled: each must resolve,
 // through ldd, to the system's library folders (libc, libstdc++, libgcc_s, libm, and Debian's
-// libfmt.so.9 and libxxhash.so.0 today); one found anywhere else is an error rather than a package
+// libfmt.so.9 today); one found anywhere else is an error rather than a package
 // that loads only on this machine. Relative paths are taken from where npm was run (INIT_CWD).
 
 const fs = require('node:fs');

@@ -17,7 +17,7 @@ pip runs the backend in this folder):
 A wheel with the library is a platform wheel, py3-none-<platform> (ctypes: no CPython ABI); one
 without is py3-none-any and loads the soname through the system loader. The library's own
 dependencies are not bundled: each must resolve, through `ldd`, to the system's library folders
-(libc, libstdc++, libgcc_s, libm, and Debian's libfmt.so.9 and libxxhash.so.0 today), and the
+(libc, libstdc++, libgcc_s, libm, and Debian's libfmt.so.9 today), and the
 non-toolchain ones are listed as Requires-External. Such a wheel is for Debian 12 and its kin, not
 manylinux. A dependency found anywhere else (/usr/local, LD_LIBRARY_PATH) is an error rather than a
 wheel that loads only on this machine. What it decides is printed to stderr (`pip -v` shows it).
