@@ -8,13 +8,12 @@
 // (default: the one holding this file), whose bindings/node has had `npm ci` (koffi, in
 // node_modules and in npm's cache). In a temporary folder: a copy of bindings/node, `npm pack` of
 // it with npm_config_memkit_prefix=PREFIX (its prepack bundles the library), a consumer folder that
-// runs `npm install --offline` of the tarball (koffi from npm's cache), and, in an environment
+// runs `npm install --offline` of the tarball with an empty npm cache (koffi is bundled in it), and, in an environment
 // without MEMKIT_LIBRARY or LD_LIBRARY_PATH, a consumer that requires memkit, which must load the
 // copy bundled in the package, and runs the README's compaction dry run on a copy of
 // REPO/examples/project. It also checks the tarball's files, and type-checks a TypeScript consumer
 // against the installed index.d.ts when tests/package/node_types has had `npm ci` (else it says so
-// and goes on). If npm's cache lacks koffi's registry document (npm ci caches only its tarballs),
-// the install falls back to --prefer-offline, says so, and may then use the network once.
+// and goes on).
 //
 // Exit 0 when all holds, 1 with a message naming what did not, 77 (ctest's skip) without npm or
 // tar. Needs node (20+), npm and tar on PATH; about 10 s.
@@ -153,30 +152,27 @@ function main() {
     const listed = run('tar', ['tzf', tarball], 'tar').stdout.split('\n').filter(Boolean).sort();
     const bundledEntry = `package/prebuilds/${process.platform}-${process.arch}/${soname}`;
     for (const wanted of ['package/package.json', 'package/index.js', 'package/index.d.ts',
-      'package/lib/capi.js', 'package/README.md', bundledEntry]) {
+      'package/lib/capi.js', 'package/README.md', 'package/node_modules/koffi/package.json',
+      bundledEntry]) {
       if (!listed.includes(wanted)) throw new Failure(`${tarball} has no ${wanted}: ${listed}`);
     }
-    if (listed.some((entry) => /\/(test|scripts|node_modules)\//.test(entry)))
+    if (listed.some((entry) => /^package\/(test|scripts)\//.test(entry) ||
+        /^package\/node_modules\/(?!koffi\/|@koromix\/koffi-)/.test(entry)))
       throw new Failure(`${tarball} holds files a user does not need: ${listed}`);
 
     const consumer = path.join(work, 'consumer');
     fs.mkdirSync(consumer);
     fs.writeFileSync(path.join(consumer, 'package.json'),
       `${JSON.stringify({ name: 'memkit-consumer', version: '1.0.0', private: true })}\n`);
-    const install = ['install', '--no-audit', '--no-fund', tarball];
-    const offline = spawnSync('npm', ['--offline', ...install], {
-      cwd: consumer, env: cleanEnv(), encoding: 'utf8', timeout: 300_000,
+    // koffi travels in the tarball (bundleDependencies), so the install needs no registry and no
+    // cache: npm gets an empty cache of its own and --offline.
+    const install = ['--offline', 'install', '--no-audit', '--no-fund', tarball];
+    run('npm', install, 'npm install --offline', {
+      cwd: consumer, env: { ...cleanEnv(), npm_config_cache: path.join(work, 'empty-npm-cache') },
     });
-    if (offline.status !== 0) {
-      // npm ci caches koffi's tarballs, not its registry document, which resolving "3.3.4" for
-      // a new folder reads: once fetched, later runs are offline.
-      const why = offline.stderr.split('\n').find((line) => /npm error/.test(line)) ?? '';
-      console.log(`node_consumer: npm install --offline failed (${why.trim()}); npm's cache ` +
-        'lacks koffi\'s registry document: trying --prefer-offline, which may use the network');
-      run('npm', ['--prefer-offline', ...install], 'npm install --prefer-offline', {
-        cwd: consumer,
-      });
-    }
+    if (!fs.existsSync(path.join(consumer, 'node_modules', 'memkit', 'node_modules', 'koffi',
+      'package.json')))
+      throw new Failure('the installed package brought no koffi');
 
     const project = path.join(work, 'project');
     fs.cpSync(path.join(source, 'examples', 'project'), project, { recursive: true });
