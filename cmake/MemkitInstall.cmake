@@ -60,9 +60,16 @@ endforeach()
 configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/memkitConfig.cmake.in
   ${PROJECT_BINARY_DIR}/memkitConfig.cmake
   INSTALL_DESTINATION ${MEMKIT_INSTALL_CMAKEDIR})
+# Before 1.0 each minor version is its own ABI (the soname is libmemkit.so.0.<minor>), so a
+# request for 0.1 is not met by 0.2; from 1.0 on this becomes SameMajorVersion.
+if(PROJECT_VERSION_MAJOR EQUAL 0)
+  set(_memkit_compatibility SameMinorVersion)
+else()
+  set(_memkit_compatibility SameMajorVersion)
+endif()
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/memkitConfigVersion.cmake
   VERSION ${PROJECT_VERSION}
-  COMPATIBILITY SameMajorVersion)
+  COMPATIBILITY ${_memkit_compatibility})
 install(FILES
   ${PROJECT_BINARY_DIR}/memkitConfig.cmake
   ${PROJECT_BINARY_DIR}/memkitConfigVersion.cmake
@@ -96,3 +103,5 @@ foreach(_pc memkit memkit-cpp)
   configure_file(${CMAKE_CURRENT_LIST_DIR}/${_pc}.pc.in ${PROJECT_BINARY_DIR}/${_pc}.pc @ONLY)
   install(FILES ${PROJECT_BINARY_DIR}/${_pc}.pc DESTINATION ${_memkit_pc_dir} COMPONENT Development)
 endforeach()
+
+include(${CMAKE_CURRENT_LIST_DIR}/MemkitPackage.cmake)

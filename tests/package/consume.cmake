@@ -28,7 +28,8 @@ endfunction()
 # Configures one consumer project in WORK_DIR/<name>.
 function(configure_consumer name)
   set(build "${WORK_DIR}/${name}")
-  set(configure_args -S "${CONSUMERS}/${name}" -B "${build}" -DCMAKE_BUILD_TYPE=${CONFIG} ${ARGN})
+  set(configure_args -S "${CONSUMERS}/${name}" -B "${build}" -DCMAKE_BUILD_TYPE=${CONFIG}
+      "-DMEMKIT_EXPECTED_VERSION=${MEMKIT_VERSION}" ${ARGN})
   if(GENERATOR)
     list(APPEND configure_args -G "${GENERATOR}")
   endif()
@@ -113,6 +114,24 @@ elseif(STEP STREQUAL "c_only")
   build_and_run_consumer(c_only PROGRAMS consumer_c consumer_c_static
     ARGS "-DCMAKE_PREFIX_PATH=${PREFIX}" -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF)
   check_found_in_prefix(c_only)
+  # Before 1.0 a minor version is an ABI: asking for the previous one must not find this one.
+  string(REGEX MATCH "^0\\.([0-9]+)" _matched "${MEMKIT_VERSION}")
+  if(_matched AND CMAKE_MATCH_1 GREATER 0)
+    math(EXPR _previous "${CMAKE_MATCH_1} - 1")
+    file(REMOVE_RECURSE "${WORK_DIR}/c_only_previous")
+    set(_args -S "${CONSUMERS}/c_only" -B "${WORK_DIR}/c_only_previous"
+        "-DCMAKE_PREFIX_PATH=${PREFIX}" -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF
+        "-DMEMKIT_EXPECTED_VERSION=0.${_previous}")
+    if(C_COMPILER)
+      list(APPEND _args "-DCMAKE_C_COMPILER=${C_COMPILER}")
+    endif()
+    execute_process(COMMAND ${CMAKE_COMMAND} ${_args} RESULT_VARIABLE _rc OUTPUT_VARIABLE _out
+                    ERROR_VARIABLE _err)
+    if(_rc EQUAL 0 OR NOT _err MATCHES "version: ${MEMKIT_VERSION}")
+      message(FATAL_ERROR "find_package(memkit 0.${_previous}) accepted ${MEMKIT_VERSION} "
+                          "or failed for another reason (${_rc}):\n${_err}")
+    endif()
+  endif()
 
 elseif(STEP STREQUAL "pkg_config")
   if(NOT PKG_CONFIG)
