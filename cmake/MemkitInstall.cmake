@@ -78,7 +78,9 @@ install(FILES
 
 # memkit.pc finds its prefix from its own location, so `cmake --install --prefix` stays correct.
 set(_memkit_pc_dir "${CMAKE_INSTALL_LIBDIR}/pkgconfig")
-if(IS_ABSOLUTE "${CMAKE_INSTALL_LIBDIR}")
+# Installed into /usr (the Debian packages), the paths are written out, so that pkg-config drops
+# the system's own -I and -L as it does for every other library there.
+if(IS_ABSOLUTE "${CMAKE_INSTALL_LIBDIR}" OR CMAKE_INSTALL_PREFIX STREQUAL "/usr")
   set(MEMKIT_PC_PREFIX "${CMAKE_INSTALL_PREFIX}")
 else()
   file(RELATIVE_PATH _memkit_pc_up "/memkit-prefix/${_memkit_pc_dir}" "/memkit-prefix")
