@@ -101,6 +101,14 @@ if(STEP STREQUAL "install")
   if(NOT _configs OR NOT EXISTS "${PREFIX}/include/memkit.h")
     message(FATAL_ERROR "the install into ${PREFIX} lacks memkitConfig.cmake or memkit.h")
   endif()
+  # The shell files, where each shell looks under a prefix other than /usr (zsh: site-functions).
+  foreach(_file bin/memkit share/bash-completion/completions/memkit share/zsh/site-functions/_memkit
+                share/fish/vendor_completions.d/memkit.fish share/man/man1/memkit.1
+                share/man/man1/memkit-custodian.1 share/doc/memkit/LICENSE)
+    if(NOT EXISTS "${PREFIX}/${_file}")
+      message(FATAL_ERROR "the install into ${PREFIX} lacks ${_file}")
+    endif()
+  endforeach()
 
 elseif(STEP STREQUAL "find_package")
   # A fresh build each time, so memkit_DIR is searched for, not taken from an old cache.

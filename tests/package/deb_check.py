@@ -24,6 +24,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from temporary_work import Failure, in_temporary_folder
+
 SKIP = 77
 RUNTIME_FILES = [
     "usr/bin/memkit",
@@ -48,10 +50,6 @@ DEV_FILES = [
     "{libdir}/libmemkit.so",
 ]
 NEVER_DEPENDED_ON = ("libpq", "libssl", "libcrypto", "libxxhash", "libboost", "libstemmer")
-
-
-class Failure(Exception):
-    pass
 
 
 def run(command, **kwargs) -> str:
@@ -95,17 +93,19 @@ def check_packages(debs: dict, version: str, soversion: str) -> str:
     if f"libmemkit {soversion} memkit (= {version}" not in shlibs:
         raise Failure(f"memkit's shlibs is {shlibs!r}, not libmemkit {soversion} "
                       f"memkit (= {version}...)")
+    held = {"memkit": contents(runtime), "libmemkit-dev": contents(dev)}
     # usr/lib, or Debian's multiarch usr/lib/<triplet> when configured with the prefix /usr.
-    libraries = [name for name in contents(runtime) if name.endswith(f"/libmemkit.so.{soversion}")]
+    libraries = [name for name in held["memkit"] if name.endswith(f"/libmemkit.so.{soversion}")]
     if len(libraries) != 1 or not libraries[0].startswith("usr/lib"):
         raise Failure(f"memkit holds {libraries}, not one usr/lib/.../libmemkit.so.{soversion}")
     libdir = libraries[0].rsplit("/", 1)[0]
-    for deb, wanted in ((runtime, RUNTIME_FILES), (dev, [n.format(libdir=libdir) for n in DEV_FILES])):
-        have = contents(deb)
-        missing = [name for name in wanted if name not in have]
+    wanted = {"memkit": RUNTIME_FILES,
+              "libmemkit-dev": [name.format(libdir=libdir) for name in DEV_FILES]}
+    for package, names in wanted.items():
+        missing = [name for name in names if name not in held[package]]
         if missing:
-            raise Failure(f"{deb.name} lacks {missing}")
-    if any(name.startswith("usr/include") for name in contents(runtime)):
+            raise Failure(f"{package} lacks {missing}")
+    if any(name.startswith("usr/include") for name in held["memkit"]):
         raise Failure("memkit holds headers, which belong to libmemkit-dev")
     print(f"ok   control: memkit Depends: {depends}; libmemkit-dev Depends: {dev_depends}")
     return libdir
@@ -166,8 +166,8 @@ def main() -> int:
             return SKIP
     major, minor = args.version.split(".")[:2]
     soversion = f"{major}.{minor}"
-    work = Path(tempfile.mkdtemp(prefix="memkit-deb-"))
-    try:
+
+    def check(work: Path) -> int:
         run([args.cpack, "-G", "DEB", "-B", str(work / "debs")], cwd=args.build)
         arch = run(["dpkg", "--print-architecture"]).strip()
         debs = {name: work / "debs" / f"{name}_{args.version}-1_{arch}.deb"
@@ -177,15 +177,9 @@ def main() -> int:
             raise Failure(f"cpack made {made}, not {[d.name for d in debs.values()]}")
         libdir = check_packages(debs, args.version, soversion)
         install_and_remove(debs, work, args.version, libdir)
-    except Failure as failure:
-        print(f"FAIL {failure}", file=sys.stderr)
-        return 1
-    finally:
-        if args.keep:
-            print(f"kept {work}")
-        else:
-            shutil.rmtree(work, ignore_errors=True)
-    return 0
+        return 0
+
+    return in_temporary_folder("deb_check", args.keep, check)
 
 
 if __name__ == "__main__":

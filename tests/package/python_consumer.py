@@ -28,9 +28,10 @@ import shutil
 import subprocess
 import sys
 import sysconfig
-import tempfile
 import zipfile
 from pathlib import Path
+
+from temporary_work import Failure, in_temporary_folder
 
 NOW = "2026-11-30T10:00:00+00:00"
 PLAN_ID = "5a05e9af4948c186"  # README.md's quick start: the compaction dry run at NOW
@@ -47,10 +48,6 @@ with memkit.Workspace.open(sys.argv[1]) as ws, ws.compact(sys.argv[2]) as plan:
                       "exit_code": plan.exit_code, "applied": plan.applied,
                       "items": counts.inbox_items, "duplicates": counts.duplicates}))
 '''
-
-
-class Failure(Exception):
-    pass
 
 
 def clean_env(extra=None) -> dict:
@@ -136,8 +133,8 @@ def main() -> int:
     if not installed:
         print(f"python_consumer: FAIL: no {soname} under {prefix}/lib", file=sys.stderr)
         return 1
-    work = Path(tempfile.mkdtemp(prefix="memkit-python-consumer-"))
-    try:
+
+    def consume(work: Path) -> int:
         package = work / "python"
         shutil.copytree(source / "bindings/python", package,
                         ignore=shutil.ignore_patterns("__pycache__", "_lib", "tests"))
@@ -180,14 +177,8 @@ def main() -> int:
         print(f"python_consumer: OK: {bundled} loaded with nothing of the repository; "
               f"plan {PLAN_ID}; the wheel's tag and RECORD hold")
         return 0
-    except Failure as failure:
-        print(f"python_consumer: FAIL: {failure}", file=sys.stderr)
-        return 1
-    finally:
-        if args.keep:
-            print(f"python_consumer: kept {work}")
-        else:
-            shutil.rmtree(work, ignore_errors=True)
+
+    return in_temporary_folder("python_consumer", args.keep, consume)
 
 
 if __name__ == "__main__":

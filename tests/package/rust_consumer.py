@@ -23,8 +23,9 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
+
+from temporary_work import Failure, in_temporary_folder
 
 NOW = "2026-11-30T10:00:00+00:00"
 PLAN_ID = "5a05e9af4948c186"  # README.md's quick start: the compaction dry run at NOW
@@ -52,10 +53,6 @@ fn main() {
     }
 }
 '''
-
-
-class Failure(Exception):
-    pass
 
 
 def clean_env() -> dict:
@@ -152,8 +149,8 @@ def main() -> int:
     if not pcs:
         print(f"FAIL no memkit.pc under {args.prefix}", file=sys.stderr)
         return 1
-    work = Path(tempfile.mkdtemp(prefix="memkit-rust-consumer-"))
-    try:
+
+    def consume(work: Path) -> int:
         project = work / "project"
         shutil.copytree(args.source / "examples" / "project", project)
         crate = work / "consumer"
@@ -161,15 +158,9 @@ def main() -> int:
         check_build(args, crate, project, static=False)
         check_build(args, crate, project, static=True)
         check_missing(args, work / "missing")
-    except Failure as failure:
-        print(f"FAIL {failure}", file=sys.stderr)
-        return 1
-    finally:
-        if args.keep:
-            print(f"kept {work}")
-        else:
-            shutil.rmtree(work, ignore_errors=True)
-    return 0
+        return 0
+
+    return in_temporary_folder("rust_consumer", args.keep, consume)
 
 
 if __name__ == "__main__":
