@@ -18,9 +18,12 @@
 
 namespace memkit {
 
-enum class OperationKind : std::uint8_t { create, replace, remove };
+// An append adds bytes at the end of a file memkit only ever appends to (a history, a day log):
+// its journal keeps the file's length before, so undoing it cuts the file back to that length,
+// and it costs what it adds, never what the file already holds.
+enum class OperationKind : std::uint8_t { create, replace, remove, append };
 
-// "create", "replace", "delete": the words of the canonical JSON.
+// "create", "replace", "delete", "append": the words of the canonical JSON.
 [[nodiscard]] std::string_view operation_kind_name(OperationKind kind) noexcept;
 
 // The bytes a plan writes to one file: its base with splices applied. Kept as slices so that a
@@ -43,8 +46,17 @@ struct PlanOperation {
   std::string path;  // relative to the memory directory
   OperationKind kind = OperationKind::replace;
   // output.base is the file's bytes the plan was made from (empty for create); for remove the
-  // splices delete them all.
+  // splices delete them all. For an append it is only the file's last bytes as read, which begin
+  // at `offset` in the file, and its one splice inserts the appended bytes at their end.
   PlannedBytes output;
+  std::uint64_t offset = 0;  // 0 but for an append
+
+  // The file's length the plan was made from (0 for a create).
+  [[nodiscard]] std::uint64_t base_size() const noexcept { return offset + output.base->size(); }
+  // What an append adds at the end of the file.
+  [[nodiscard]] std::string_view appended() const noexcept {
+    return output.splices.empty() ? std::string_view() : std::string_view(output.splices[0].insert);
+  }
 
   [[nodiscard]] const Sha256& base_sha256() const { return digests().base; }
   [[nodiscard]] const Sha256& output_sha256() const { return digests().output; }
@@ -138,6 +150,12 @@ struct TransactionTarget {
 
 // Builds the operation that deletes a file the snapshot holds.
 [[nodiscard]] PlanOperation plan_remove(const FileSnapshot& file);
+
+// Builds the operation that appends `bytes` to an existing file whose last bytes `file` holds
+// (FileSnapshot::offset says where they begin; a whole file is fine too). Its base digest is of
+// those last bytes, its output digest of them with `bytes` after.
+// REQUIRES: file.exists().
+[[nodiscard]] PlanOperation plan_append(const FileSnapshot& file, std::string bytes);
 
 // Builds a create or replace operation from a base and splices: digests from slices.
 [[nodiscard]] PlanOperation plan_write(std::string path, std::shared_ptr<const std::string> base,

@@ -25,8 +25,13 @@ struct FileSnapshot {
   // For unreadable: e.g. "permission denied". For symlink: the linked folder on the way
   // ("rows/ws2"), or empty when the file itself is the link.
   std::string error;
+  // Where `bytes` begin in the file: 0, the whole file, except for a file read to be appended to,
+  // of which only the last bytes are read (a write costs what it adds, not what the file holds).
+  std::uint64_t offset = 0;
 
   [[nodiscard]] bool exists() const noexcept { return state == EntryState::file; }
+  [[nodiscard]] bool whole() const noexcept { return offset == 0; }
+  [[nodiscard]] std::uint64_t size() const noexcept { return offset + text().size(); }
   [[nodiscard]] std::string_view text() const noexcept {
     return bytes ? std::string_view(*bytes) : std::string_view();
   }

@@ -41,9 +41,33 @@ int write_rank(const std::string& path) {
 
 using detail::join;
 
+// Whether `target` holds `op`'s last bytes read and its appended bytes after them, and no more.
+Result<bool> appended_in_place(FileSystem& fs, const std::string& target, const PlanOperation& op) {
+  const std::string expected = op.output.render();
+  Result<std::string> tail = fs.read_range(target, op.offset, expected.size() + 1);
+  if (!tail) return tail.status();
+  return *tail == expected;
+}
+
+// Appends an append's bytes and reads back the end of the file: the last bytes the plan was made
+// from, then exactly the appended ones.
+Status append_target(FileSystem& fs, const std::string& target, const PlanOperation& op) {
+  const std::string_view appended = op.appended();
+  if (Status w =
+          fs.append_at(target, op.base_size(), std::span<const std::string_view>(&appended, 1));
+      !w.ok()) {
+    return w;
+  }
+  const Result<bool> written = appended_in_place(fs, target, op);
+  if (!written) return written.status();
+  if (!*written) return Status(Errc::io, target + ": read-back mismatch after the append");
+  return Status();
+}
+
 // Writes or deletes one target in place; the read-back is part of write_file_atomically.
 Status write_target(FileSystem& fs, const ApplyPaths& paths, const PlanOperation& op) {
   const std::string target = join(paths.memory_dir, op.path);
+  if (op.kind == OperationKind::append) return append_target(fs, target, op);
   if (op.kind == OperationKind::remove) {
     if (Status removed = fs.remove_file(target); !removed.ok()) return removed;
     const std::size_t slash = target.rfind('/');
@@ -80,6 +104,21 @@ Result<std::vector<std::optional<std::string_view>>> check_bases(
       bases.emplace_back();
       continue;
     }
+    if (op.kind == OperationKind::append) {
+      // The file's length and its last bytes as the plan read them: the rest was never read.
+      const Result<FileStat> found = fs.stat(target);
+      if (!found) return found.status();
+      const Result<std::string> tail =
+          found->size == op.base_size() ? fs.read_range(target, op.offset, op.output.base->size())
+                                        : Result<std::string>(std::string());
+      if (!tail) return tail.status();
+      if (found->type != NodeType::file || found->size != op.base_size() ||
+          *tail != *op.output.base) {
+        return Status(Errc::io, op.path + ": changed while the plan was being applied");
+      }
+      bases.emplace_back(std::nullopt);  // nothing to back up: undoing an append cuts it off
+      continue;
+    }
     // The bytes the plan was made from, whose SHA-256 is base_sha256, compared as they are.
     const std::string_view base(*op.output.base);
     const Result<bool> unchanged =
@@ -113,6 +152,9 @@ std::vector<std::string> replaced_targets(FileSystem& fs, const ApplyPaths& path
     if (op.kind == OperationKind::create) {
       const Result<NodeType> type = fs.node_type(target);
       at_base = type && *type == NodeType::none;
+    } else if (op.kind == OperationKind::append) {
+      const Result<FileStat> found = fs.stat(target);
+      at_base = found && found->size == op.base_size();
     } else {
       const std::string_view base(*op.output.base);
       const Result<bool> same =
@@ -151,20 +193,33 @@ Status run_transaction(FileSystem& fs, const ApplyPaths& paths, const Plan& plan
         return nothing_changed(w);
       }
     }
+    const bool append = op.kind == OperationKind::append;
     if (op.kind != OperationKind::remove) {
-      if (Status w = write_file_atomically(fs, join(dir, prepared), op.output.pieces(), true);
+      // An append's prepared file holds only the bytes it adds.
+      const std::string_view appended = op.appended();
+      if (Status w = write_file_atomically(
+              fs, join(dir, prepared),
+              append ? std::span<const std::string_view>(&appended, 1) : op.output.pieces(), true);
           !w.ok()) {
         return nothing_changed(w);
       }
     }
-    targets.push_back({{"path", detail::utf8(op.path)},
-                       {"base_exists", bases[n].has_value()},
-                       {"base_sha256", to_hex(op.base_sha256())},
-                       {"output_sha256", to_hex(op.output_sha256())},
-                       {"mode", std::string(operation_kind_name(op.kind))},
-                       {"backup", bases[n] ? nlohmann::json(backup) : nlohmann::json(nullptr)},
-                       {"prepared", op.kind != OperationKind::remove ? nlohmann::json(prepared)
-                                                                     : nlohmann::json(nullptr)}});
+    nlohmann::json target = {
+        {"path", detail::utf8(op.path)},
+        {"base_exists", bases[n].has_value() || append},
+        {"base_sha256", to_hex(op.base_sha256())},
+        {"output_sha256", to_hex(op.output_sha256())},
+        {"mode", std::string(operation_kind_name(op.kind))},
+        {"backup", bases[n] ? nlohmann::json(backup) : nlohmann::json(nullptr)},
+        {"prepared",
+         op.kind != OperationKind::remove ? nlohmann::json(prepared) : nlohmann::json(nullptr)}};
+    if (append) {
+      // Recovery reads the file from `offset` on: its digests are of those bytes only.
+      target["offset"] = op.offset;
+      target["base_size"] = op.base_size();
+      target["output_size"] = op.base_size() + op.appended().size();
+    }
+    targets.push_back(std::move(target));
   }
   nlohmann::json journal = {
       {"schema", 1},          {"txid", txid},        {"command", plan.command()},
@@ -305,8 +360,16 @@ Result<std::vector<std::string>> apply_ordered(FileSystem& fs, const ApplyPaths&
   // applied record is kept before the targets change: a failure after a target was written
   // would leave the files changed while the reply says nothing was.
   const bool record = keep_record && !plan.sensitive();
+  const bool appends = std::any_of(order.begin(), order.end(), [&](std::size_t i) {
+    return plan.operations()[i].kind == OperationKind::append;
+  });
+  if (record && appends) {
+    // An applied record restores whole bases, which an append never read.
+    return Status(Errc::invalid_argument,
+                  "a plan with appends is applied without an undo record; nothing was written");
+  }
   for (const auto& [name, used] :
-       {std::pair{"txn", order.size() > 1}, std::pair{"applied", record}}) {
+       {std::pair{"txn", order.size() > 1 || appends}, std::pair{"applied", record}}) {
     if (!used) continue;
     const std::string folder = join(paths.state_dir, name);
     const Result<NodeType> type = fs.node_type(folder);
@@ -322,7 +385,9 @@ Result<std::vector<std::string>> apply_ordered(FileSystem& fs, const ApplyPaths&
     }
   }
   Status done;
-  if (order.size() == 1) {
+  // One target is replaced atomically on its own; an append needs its journal even alone, since
+  // only the journal knows where to cut the file back to.
+  if (order.size() == 1 && plan.operations()[order[0]].kind != OperationKind::append) {
     done = write_target(fs, paths, plan.operations()[order[0]]);
   } else {
     done = run_transaction(fs, paths, plan, order, *bases, now, txid);

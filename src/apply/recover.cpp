@@ -21,9 +21,14 @@ struct JournalTarget {
   bool base_exists = false;
   std::string base_sha256;
   std::string output_sha256;
-  std::string mode;  // create, replace, delete
+  std::string mode;  // create, replace, delete, append
   std::string backup;
   std::string prepared;
+  // An append's: where the bytes its digests cover begin, and the file's length before and after.
+  std::uint64_t offset = 0;
+  std::uint64_t base_size = 0;
+  std::uint64_t output_size = 0;
+  [[nodiscard]] bool append() const noexcept { return mode == "append"; }
 };
 
 // Whether a journal target names only files inside the memory folder and the transaction's.
@@ -52,6 +57,62 @@ TargetState state_of(const JournalTarget& t, const std::string& digest) {
   if (digest == output) return TargetState::output;
   if (digest == base) return TargetState::base;
   return TargetState::other;
+}
+
+// Where an appended target stands: at its output (every appended byte there), at its base with
+// none or only the first part of the appended bytes after it (a write cut short: finishing appends
+// again from the base, undoing cuts back to it), or other. Only the bytes from the journal's
+// offset on are read; `grown` is set when the file is longer than its base.
+Result<TargetState> append_state(FileSystem& fs, const std::string& target, const std::string& txn,
+                                 const JournalTarget& t, bool* grown) {
+  *grown = false;
+  const Result<FileStat> found = fs.stat(target);
+  if (!found) {
+    if (found.status().code() == Errc::not_found) return TargetState::other;
+    return found.status();
+  }
+  if (found->type != NodeType::file || found->size < t.base_size || found->size > t.output_size ||
+      t.offset > t.base_size) {
+    return TargetState::other;
+  }
+  Result<std::string> now = fs.read_range(target, t.offset, found->size - t.offset);
+  if (!now) return now.status();
+  const std::size_t window = t.base_size - t.offset;
+  if (now->size() != found->size - t.offset ||
+      sha256_hex(std::string_view(*now).substr(0, window)) != t.base_sha256) {
+    return TargetState::other;
+  }
+  if (found->size == t.output_size && sha256_hex(*now) == t.output_sha256) {
+    return TargetState::output;
+  }
+  *grown = found->size > t.base_size;
+  if (!*grown) return TargetState::base;
+  Result<std::string> appended = fs.read_file(join(txn, t.prepared));
+  if (!appended) return TargetState::other;
+  const std::string_view part = std::string_view(*now).substr(window);
+  return std::string_view(*appended).substr(0, part.size()) == part ? TargetState::base
+                                                                    : TargetState::other;
+}
+
+// Finishes an append (from its base, whatever part of it got there) or undoes it.
+Status settle_append(FileSystem& fs, const ApplyPaths& paths, const std::string& txn,
+                     const JournalTarget& t, bool rollback) {
+  const std::string target = join(paths.memory_dir, t.path);
+  if (Status cut = fs.truncate_file(target, t.base_size); !cut.ok() || rollback) return cut;
+  Result<std::string> appended = fs.read_file(join(txn, t.prepared));
+  if (!appended) return appended.status();
+  const std::string_view bytes(*appended);
+  if (Status w = fs.append_at(target, t.base_size, std::span<const std::string_view>(&bytes, 1));
+      !w.ok()) {
+    return w;
+  }
+  bool grown = false;
+  const Result<TargetState> state = append_state(fs, target, txn, t, &grown);
+  if (!state) return state.status();
+  if (*state != TargetState::output) {
+    return Status(Errc::io, target + ": read-back mismatch after the append");
+  }
+  return Status();
 }
 
 // Gives a target the bytes of `source` in the transaction folder, or deletes it when there is
@@ -132,6 +193,9 @@ Result<Recovery> recover_transactions(FileSystem& fs, const ApplyPaths& paths, b
           target.mode = detail::string_field(t, "mode");
           target.backup = detail::string_field(t, "backup");
           target.prepared = detail::string_field(t, "prepared");
+          target.offset = detail::uint_field(t, "offset");
+          target.base_size = detail::uint_field(t, "base_size");
+          target.output_size = detail::uint_field(t, "output_size");
           targets.push_back(std::move(target));
         }
       }
@@ -143,20 +207,32 @@ Result<Recovery> recover_transactions(FileSystem& fs, const ApplyPaths& paths, b
     }
     txn.complete_safe = true;
     txn.rollback_safe = true;
-    for (const JournalTarget& t : targets) {
+    std::vector<bool> grown(targets.size(), false);  // appends: longer than their base
+    for (std::size_t i = 0; i < targets.size(); ++i) {
+      const JournalTarget& t = targets[i];
       if (!contained(t)) {  // never looked at, never restored: a conflict to resolve by hand
         txn.targets.push_back(TransactionTarget{t.path, TargetState::other});
         txn.complete_safe = false;
         txn.rollback_safe = false;
         continue;
       }
-      Result<std::string> digest = current_digest(fs, join(paths.memory_dir, t.path));
-      if (!digest) return digest.status();
-      const TargetState state = state_of(t, *digest);
+      TargetState state = TargetState::other;
+      if (t.append()) {
+        bool longer = false;
+        const Result<TargetState> found =
+            append_state(fs, join(paths.memory_dir, t.path), dir, t, &longer);
+        if (!found) return found.status();
+        state = *found;
+        grown[i] = longer;
+      } else {
+        Result<std::string> digest = current_digest(fs, join(paths.memory_dir, t.path));
+        if (!digest) return digest.status();
+        state = state_of(t, *digest);
+      }
       txn.targets.push_back(TransactionTarget{t.path, state});
       txn.complete_safe = txn.complete_safe && state != TargetState::other;
-      txn.rollback_safe =
-          txn.rollback_safe && state != TargetState::other && (!t.base_exists || !t.backup.empty());
+      txn.rollback_safe = txn.rollback_safe && state != TargetState::other &&
+                          (!t.base_exists || !t.backup.empty() || t.append());
     }
     if (apply) {
       bool conflict = false;
@@ -177,7 +253,13 @@ Result<Recovery> recover_transactions(FileSystem& fs, const ApplyPaths& paths, b
           const JournalTarget& t = targets[i];
           const TargetState state = txn.targets[i].state;
           Status done;
-          if (!rollback && state == TargetState::base) {
+          if (t.append()) {
+            // A base with part of the appended bytes after it is finished or cut back too.
+            if (rollback ? state == TargetState::base && !grown[i] : state == TargetState::output) {
+              continue;
+            }
+            done = settle_append(fs, paths, dir, t, rollback);
+          } else if (!rollback && state == TargetState::base) {
             done = restore(fs, paths, dir, t, t.mode == "delete" ? std::string() : t.prepared);
           } else if (rollback && state == TargetState::output) {
             done = restore(fs, paths, dir, t, t.base_exists ? t.backup : std::string());

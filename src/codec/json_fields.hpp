@@ -4,6 +4,7 @@
 // src/.
 #pragma once
 
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
@@ -26,8 +27,17 @@ namespace memkit::detail {
   return it != object.end() && it->is_boolean() ? it->get<bool>() : fallback;
 }
 
+// object[key] when `object` is an object holding a non-negative integer there, else `fallback`.
+[[nodiscard]] inline std::uint64_t uint_field(const nlohmann::json& object, std::string_view key,
+                                              std::uint64_t fallback = 0) {
+  if (!object.is_object()) return fallback;
+  const auto it = object.find(key);
+  return it != object.end() && it->is_number_unsigned() ? it->get<std::uint64_t>() : fallback;
+}
+
 // object[key] when it is an array, else an empty array.
-[[nodiscard]] inline nlohmann::json array_field(const nlohmann::json& object, std::string_view key) {
+[[nodiscard]] inline nlohmann::json array_field(const nlohmann::json& object,
+                                                std::string_view key) {
   if (!object.is_object()) return nlohmann::json::array();
   const auto it = object.find(key);
   return it != object.end() && it->is_array() ? *it : nlohmann::json::array();

@@ -53,6 +53,11 @@ class FileSystem {
   // chunks and compared as it is read (never held whole). Refuses to follow a final symbolic link.
   [[nodiscard]] virtual Result<bool> file_matches(
       const std::string& path, std::span<const std::string_view> pieces) const = 0;
+  // At most `size` bytes of a regular file from `offset` on (fewer at its end, none past it).
+  // Refuses to follow a final symbolic link.
+  [[nodiscard]] virtual Result<std::string> read_range(const std::string& path,
+                                                       std::uint64_t offset,
+                                                       std::size_t size) const = 0;
   // The names in a directory, sorted bytewise, without "." and "..".
   [[nodiscard]] virtual Result<std::vector<std::string>> list_directory(
       const std::string& path) const = 0;
@@ -99,6 +104,15 @@ class FileSystem {
   // mode, then fsyncs it: concurrent appenders never interleave inside a line. Refuses to follow a
   // final symbolic link.
   [[nodiscard]] virtual Status append_file(const std::string& path, std::string_view bytes) = 0;
+  // Writes `pieces` at the end of an existing regular file of one name whose length is exactly
+  // `offset` (Errc::io when it is not: the file changed), then fsyncs it. A file with other hard
+  // links is refused: an append would write through every name, one outside the root too.
+  // Refuses to follow a final symbolic link.
+  [[nodiscard]] virtual Status append_at(const std::string& path, std::uint64_t offset,
+                                         std::span<const std::string_view> pieces) = 0;
+  // Cuts an existing regular file of one name to `size` bytes (Errc::io when it is shorter), then
+  // fsyncs it: how an append is undone. Refuses to follow a final symbolic link.
+  [[nodiscard]] virtual Status truncate_file(const std::string& path, std::uint64_t size) = 0;
   [[nodiscard]] virtual Status set_mode(const std::string& path, std::uint32_t mode) = 0;
   // Atomically renames `from` over `to`.
   [[nodiscard]] virtual Status rename_replace(const std::string& from, const std::string& to) = 0;

@@ -35,6 +35,20 @@ int open_regular(const std::string& path, int flags) {
   return ::open(path.c_str(), flags | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0644);
 }
 
+// Whether an open file is a regular file of one name. A replace by rename gives the file a new
+// inode and so leaves other names of it alone; writing in place (an append, a truncation) would
+// write through every other name, to a file outside the memory folder too.
+Status one_name(int fd, const std::string& path) {
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) return io_error(path, errno);
+  if (!S_ISREG(st.st_mode)) return not_regular(path);
+  if (st.st_nlink > 1) {
+    return Status(Errc::io, path + ": has " + std::to_string(st.st_nlink) +
+                                " hard links; memkit changes in place only a file of one name");
+  }
+  return Status();
+}
+
 class FdCloser final {
  public:
   explicit FdCloser(int fd) noexcept : fd_(fd) {}
@@ -98,6 +112,29 @@ class PosixFileSystem final : public FileSystem {
       if (full) {
         bytes.append(more, static_cast<std::size_t>(n));  // the file grew since fstat
       }
+      done += static_cast<std::size_t>(n);
+    }
+    bytes.resize(done);
+    return bytes;
+  }
+
+  Result<std::string> read_range(const std::string& path, std::uint64_t offset,
+                                 std::size_t size) const override {
+    FdCloser fd(open_regular(path, O_RDONLY));
+    if (fd.get() < 0) return io_error(path, errno);
+    struct stat st {};
+    if (::fstat(fd.get(), &st) != 0) return io_error(path, errno);
+    if (!S_ISREG(st.st_mode)) return not_regular(path);
+    std::string bytes(size, '\0');
+    std::size_t done = 0;
+    while (done < size) {
+      const ssize_t n =
+          ::pread(fd.get(), bytes.data() + done, size - done, static_cast<off_t>(offset + done));
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        return io_error(path, errno);
+      }
+      if (n == 0) break;
       done += static_cast<std::size_t>(n);
     }
     bytes.resize(done);
@@ -183,8 +220,10 @@ class PosixFileSystem final : public FileSystem {
                : S_ISLNK(st.st_mode) ? NodeType::symlink
                                      : NodeType::other;
     out.size = static_cast<std::uint64_t>(st.st_size);
-    out.modified_ns = static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec;
-    out.changed_ns = static_cast<std::int64_t>(st.st_ctim.tv_sec) * 1'000'000'000 + st.st_ctim.tv_nsec;
+    out.modified_ns =
+        static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec;
+    out.changed_ns =
+        static_cast<std::int64_t>(st.st_ctim.tv_sec) * 1'000'000'000 + st.st_ctim.tv_nsec;
     out.device = static_cast<std::uint64_t>(st.st_dev);
     out.inode = static_cast<std::uint64_t>(st.st_ino);
     return out;
@@ -273,15 +312,7 @@ class PosixFileSystem final : public FileSystem {
   Status append_file(const std::string& path, std::string_view bytes) override {
     FdCloser fd(open_regular(path, O_WRONLY | O_APPEND | O_CREAT));
     if (fd.get() < 0) return errno == ENXIO ? not_regular(path) : io_error(path, errno);
-    struct stat st {};
-    if (::fstat(fd.get(), &st) != 0) return io_error(path, errno);
-    if (!S_ISREG(st.st_mode)) return not_regular(path);
-    // A replace by rename gives the file a new inode and so leaves other names of it alone; an
-    // append would write through every other name, to a file outside the memory folder too.
-    if (st.st_nlink > 1) {
-      return Status(Errc::io, path + ": has " + std::to_string(st.st_nlink) +
-                                  " hard links; memkit appends only to a file of one name");
-    }
+    if (Status one = one_name(fd.get(), path); !one.ok()) return one;
     // One write(2) per call: with O_APPEND the kernel places it whole at the end, so two
     // processes appending lines never cut into each other's. A short write is finished, but
     // then another appender may land in between; lines are far below the sizes where that
@@ -295,6 +326,52 @@ class PosixFileSystem final : public FileSystem {
       }
       done += static_cast<std::size_t>(n);
     }
+    if (::fsync(fd.get()) != 0) return io_error(path, errno);
+    return Status();
+  }
+
+  Status append_at(const std::string& path, std::uint64_t offset,
+                   std::span<const std::string_view> pieces) override {
+    FdCloser fd(open_regular(path, O_WRONLY));
+    if (fd.get() < 0) return errno == ENXIO ? not_regular(path) : io_error(path, errno);
+    if (Status one = one_name(fd.get(), path); !one.ok()) return one;
+    struct stat st {};
+    if (::fstat(fd.get(), &st) != 0) return io_error(path, errno);
+    if (static_cast<std::uint64_t>(st.st_size) != offset) {
+      return Status(Errc::io, path + ": changed while the plan was being applied (" +
+                                  std::to_string(st.st_size) + " bytes, expected " +
+                                  std::to_string(offset) + ")");
+    }
+    std::uint64_t at = offset;
+    for (const std::string_view piece : pieces) {
+      std::size_t done = 0;
+      while (done < piece.size()) {
+        const ssize_t n =
+            ::pwrite(fd.get(), piece.data() + done, piece.size() - done, static_cast<off_t>(at));
+        if (n < 0) {
+          if (errno == EINTR) continue;
+          return io_error(path, errno);
+        }
+        done += static_cast<std::size_t>(n);
+        at += static_cast<std::uint64_t>(n);
+      }
+    }
+    if (::fsync(fd.get()) != 0) return io_error(path, errno);
+    return Status();
+  }
+
+  Status truncate_file(const std::string& path, std::uint64_t size) override {
+    FdCloser fd(open_regular(path, O_WRONLY));
+    if (fd.get() < 0) return errno == ENXIO ? not_regular(path) : io_error(path, errno);
+    if (Status one = one_name(fd.get(), path); !one.ok()) return one;
+    struct stat st {};
+    if (::fstat(fd.get(), &st) != 0) return io_error(path, errno);
+    if (static_cast<std::uint64_t>(st.st_size) < size) {
+      return Status(Errc::io, path + ": " + std::to_string(st.st_size) +
+                                  " bytes, shorter than the " + std::to_string(size) +
+                                  " it should be cut to");
+    }
+    if (::ftruncate(fd.get(), static_cast<off_t>(size)) != 0) return io_error(path, errno);
     if (::fsync(fd.get()) != 0) return io_error(path, errno);
     return Status();
   }

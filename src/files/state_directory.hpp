@@ -2,6 +2,7 @@
 // then the directory. Never used on user folders.
 #pragma once
 
+#include <algorithm>
 #include <string>
 
 #include "files/file_system.hpp"
@@ -13,9 +14,14 @@ namespace memkit::detail {
   return dir + "/" + name;
 }
 
+// The journal (or record) goes last: a folder whose removal was cut short still says what it was,
+// rather than reading as a transaction that never started.
 inline Status remove_state_directory(FileSystem& fs, const std::string& dir) {
   Result<std::vector<std::string>> names = fs.list_directory(dir);
   if (!names) return names.status();
+  std::stable_partition(names->begin(), names->end(), [](const std::string& name) {
+    return name != "journal.json" && name != "applied.json";
+  });
   for (const std::string& name : *names) {
     if (Status removed = fs.remove_file(dir + "/" + name); !removed.ok()) return removed;
   }

@@ -16,6 +16,8 @@ std::string_view operation_kind_name(OperationKind kind) noexcept {
       return "replace";
     case OperationKind::remove:
       return "delete";
+    case OperationKind::append:
+      return "append";
   }
   return "replace";
 }
@@ -73,10 +75,13 @@ std::string Plan::canonical_json() const {
   }
   nlohmann::json operations = nlohmann::json::array();
   for (const PlanOperation& op : operations_) {
-    operations.push_back({{"path", detail::utf8(op.path)},
+    nlohmann::json row = {{"path", detail::utf8(op.path)},
                           {"operation", std::string(operation_kind_name(op.kind))},
                           {"base_sha256", to_hex(op.base_sha256())},
-                          {"expected_output_sha256", to_hex(op.output_sha256())}});
+                          {"expected_output_sha256", to_hex(op.output_sha256())}};
+    // An append's digests cover only the file's last bytes: its length names the rest.
+    if (op.kind == OperationKind::append) row["base_size"] = op.base_size();
+    operations.push_back(std::move(row));
   }
   return detail::canonical_dump({{"arguments", arguments},
                                  {"budget_results", budgets},
@@ -92,6 +97,18 @@ PlanOperation plan_remove(const FileSnapshot& file) {
   const std::shared_ptr<const std::string> bytes =
       file.bytes ? file.bytes : std::make_shared<const std::string>();
   op.output = PlannedBytes{bytes, {Splice{0, bytes->size(), {}}}};
+  return op;
+}
+
+PlanOperation plan_append(const FileSnapshot& file, std::string bytes) {
+  PlanOperation op;
+  op.path = file.path;
+  op.kind = OperationKind::append;
+  op.offset = file.offset;
+  std::shared_ptr<const std::string> tail =
+      file.bytes ? file.bytes : std::make_shared<const std::string>();
+  const std::size_t end = tail->size();
+  op.output = PlannedBytes{std::move(tail), {Splice{end, end, std::move(bytes)}}};
   return op;
 }
 

@@ -27,8 +27,11 @@ enum class Op : std::uint8_t {
   read_file,
   file_matches,
   append_file,
+  read_range,
+  append_at,
+  truncate_file,
 };
-inline constexpr std::size_t kOpCount = 10;
+inline constexpr std::size_t kOpCount = 13;
 
 inline std::string_view op_name(Op op) noexcept {
   switch (op) {
@@ -52,6 +55,12 @@ inline std::string_view op_name(Op op) noexcept {
       return "file_matches";
     case Op::append_file:
       return "append_file";
+    case Op::read_range:
+      return "read_range";
+    case Op::append_at:
+      return "append_at";
+    case Op::truncate_file:
+      return "truncate_file";
   }
   return "?";
 }
@@ -81,7 +90,10 @@ class FaultyFileSystem final : public FileSystem {
   // its effect, and so does remove_directory, as if the process had died there. What the disk
   // holds then is what a real crash at that point leaves.
   void crash_on_fault() { crash_ = true; }
-  // Fails every read_file and file_matches of a path that ends with `suffix`.
+  // Makes a struck append_at that fails after its effect write only the first half of its bytes,
+  // as a crash in the middle of the write (or a full disk) leaves it.
+  void tear_appends() { tear_ = true; }
+  // Fails every read_file, read_range and file_matches of a path that ends with `suffix`.
   void fail_reads_of(std::string suffix) { unreadable_.push_back(std::move(suffix)); }
   // Runs `write` before each of the next `times` reads (read_file) of a path that ends with
   // `suffix`: a writer beside the reader, changing the file just before it is read.
@@ -124,6 +136,16 @@ class FaultyFileSystem final : public FileSystem {
     return inner_->file_matches(path, pieces);
   }
 
+  Result<std::string> read_range(const std::string& path, std::uint64_t offset,
+                                 std::size_t size) const override {
+    if (unreadable(path)) return Status(Errc::io, path + ": permission denied");
+    if (strikes(Op::read_range)) {
+      crashed_ = crash_;
+      return injected(path);
+    }
+    return inner_->read_range(path, offset, size);
+  }
+
   Result<std::vector<std::string>> list_directory(const std::string& path) const override {
     return inner_->list_directory(path);
   }
@@ -163,6 +185,27 @@ class FaultyFileSystem final : public FileSystem {
 
   Status append_file(const std::string& path, std::string_view bytes) override {
     return run(Op::append_file, path, {}, [&] { return inner_->append_file(path, bytes); });
+  }
+  Status append_at(const std::string& path, std::uint64_t offset,
+                   std::span<const std::string_view> pieces) override {
+    log_.push_back({Op::append_at, path, {}});
+    const bool dead = crashed_;
+    if (!strikes(Op::append_at)) return inner_->append_at(path, offset, pieces);
+    if (!dead && fault_timing_ == Timing::after) {
+      if (tear_) {
+        std::string joined;
+        for (const std::string_view piece : pieces) joined += piece;
+        const std::string_view half = std::string_view(joined).substr(0, joined.size() / 2);
+        (void)inner_->append_at(path, offset, std::span<const std::string_view>(&half, 1));
+      } else {
+        (void)inner_->append_at(path, offset, pieces);
+      }
+    }
+    crashed_ = crash_;
+    return injected(path);
+  }
+  Status truncate_file(const std::string& path, std::uint64_t size) override {
+    return run(Op::truncate_file, path, {}, [&] { return inner_->truncate_file(path, size); });
   }
   Status set_mode(const std::string& path, std::uint32_t mode) override {
     return run(Op::set_mode, path, {}, [&] { return inner_->set_mode(path, mode); });
@@ -236,6 +279,7 @@ class FaultyFileSystem final : public FileSystem {
   mutable std::array<int, kOpCount> calls_{};
   mutable bool struck_ = false;
   bool crash_ = false;
+  bool tear_ = false;
   mutable bool crashed_ = false;
   std::vector<std::string> unreadable_;
   struct Writer {
