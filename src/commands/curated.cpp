@@ -227,10 +227,6 @@ void record_reads(CuratedRun& run, curated::ReadKind kind, const std::vector<std
 
 // ---- writes -------------------------------------------------------------------------------------
 
-std::vector<std::string> write_paths(const CuratedRun& run) {
-  return curated::write_inputs(run.workspace);
-}
-
 namespace {
 
 // Whether two reads of the same paths found the same files, byte for byte.
@@ -238,15 +234,17 @@ bool same_files(const Snapshot& a, const Snapshot& b) {
   return std::equal(a.files().begin(), a.files().end(), b.files().begin(), b.files().end(),
                     [](const FileSnapshot& x, const FileSnapshot& y) {
                       return x.path == y.path && x.state == y.state && x.error == y.error &&
-                             x.text() == y.text();
+                             x.offset == y.offset && x.text() == y.text();
                     });
 }
 
 }  // namespace
 
-std::optional<curated::Write> run_write(CuratedRun& run, bool dry_run, const CuratedPlanner& plan) {
+std::optional<curated::Write> run_write(CuratedRun& run, bool dry_run, const CuratedPlanner& plan,
+                                        bool purge) {
+  const curated::WriteInputs inputs = curated::write_inputs(run.workspace, purge);
   auto read = [&]() -> std::optional<Snapshot> {
-    Result<Snapshot> files = run.store.read(write_paths(run));
+    Result<Snapshot> files = run.store.read(inputs.whole, inputs.tails);
     if (curated_failed(run, files.status())) return std::nullopt;
     return std::move(files).value();
   };

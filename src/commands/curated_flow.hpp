@@ -110,11 +110,10 @@ using CuratedPlanner = std::function<curated::Write(const Snapshot&, const curat
 // unfinished, a plan from the files read under the lock, and the write as one transaction. The
 // Write's findings are copied into the reply. nullopt: refused before planning or failed (findings
 // in the reply); otherwise the Write (check refused()).
+// `purge`: a hard delete, which reads the logs whole (curated::write_inputs).
 [[nodiscard]] std::optional<curated::Write> run_write(CuratedRun& run, bool dry_run,
-                                                      const CuratedPlanner& plan);
-
-// The paths every write reads (curated::write_inputs of the workspace).
-[[nodiscard]] std::vector<std::string> write_paths(const CuratedRun& run);
+                                                      const CuratedPlanner& plan,
+                                                      bool purge = false);
 
 // --dry-run was given.
 [[nodiscard]] bool is_dry_run(const CuratedRun& run);

@@ -191,10 +191,12 @@ Outcome delete_write(CuratedRun& run) {
   const std::string name = run.inv.positionals[0];
   const bool hard = has_flag(run.inv, "--hard");
   const bool dry_run = !has_flag(run.inv, "--yes");
-  Outcome write =
-      run_write(run, dry_run, [&](const Snapshot& files, const curated::WriteContext& context) {
+  Outcome write = run_write(
+      run, dry_run,
+      [&](const Snapshot& files, const curated::WriteContext& context) {
         return curated::plan_delete(files, context, name, hard);
-      });
+      },
+      hard);
   if (!write || write->refused()) return write;
   run.reply.data = fixed(curated_delete_json(run.workspace, dry_run, *write, name, hard));
   write_text(run, std::string(hard ? "delete --hard " : "delete ") + name, dry_run, *write,

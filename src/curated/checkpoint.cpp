@@ -284,11 +284,14 @@ class Staged final {
              before[before.size() - 1 - tail] == (*after)[after->size() - 1 - tail]) {
         ++tail;
       }
+      // The history only grows, and was read only at its end: its change is an append.
+      const bool append = exists && head == before.size() && (path == history || !file->whole());
       PlanOperation op =
-          plan_write(path, exists ? file->bytes : nullptr, exists,
-                     {Splice{.begin = head,
-                             .end = before.size() - tail,
-                             .insert = after->substr(head, after->size() - tail - head)}});
+          append ? plan_append(*file, after->substr(head))
+                 : plan_write(path, exists ? file->bytes : nullptr, exists,
+                              {Splice{.begin = head,
+                                      .end = before.size() - tail,
+                                      .insert = after->substr(head, after->size() - tail - head)}});
       (path == history || path.starts_with("log/") ? logs : rows).push_back(std::move(op));
     }
     // written_ is a map, so each group is in path order; history.jsonl sorts after the others.
@@ -333,7 +336,7 @@ struct Thread {
   Write link;
   std::string name;
   std::optional<std::size_t> existing;  // its entry's index in the row file, when it has one
-  std::string rendered;      // the entry after its upsert, before its link
+  std::string rendered;                 // the entry after its upsert, before its link
   std::string linked;        // the entry after its link: what the row file ends up holding
   std::string upsert_lines;  // its history lines: the upsert's ("" when unchanged)
   std::string link_lines;    // and the link's
@@ -427,9 +430,8 @@ std::optional<PlannedThreads> plan_threads(const Snapshot& now, const WriteConte
       own += bytes.substr(entry.begin, entry.end - entry.begin);
     }
     thread.add = plan_add(alone(std::move(own)), context, add);
-    if (thread.add.refused() ||
-        (thread.add.action != (thread.existing ? "updated" : "inserted") &&
-         !(thread.existing && thread.add.action == "unchanged"))) {
+    if (thread.add.refused() || (thread.add.action != (thread.existing ? "updated" : "inserted") &&
+                                 !(thread.existing && thread.add.action == "unchanged"))) {
       return std::nullopt;
     }
     const auto rendered = thread.add.entries.find(add.name);

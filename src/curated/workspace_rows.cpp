@@ -52,14 +52,18 @@ std::string snapshot_path(std::string_view workspace) {
   return log_dir(workspace) + "access-snapshot.json";
 }
 
-std::vector<std::string> write_inputs(std::string_view workspace) {
-  std::vector<std::string> paths;
-  for (RowType type : kTypes) paths.push_back(rows_path(workspace, type));
-  paths.push_back(history_path(workspace));
-  paths.push_back(access_path(workspace));
-  paths.push_back(snapshot_path(workspace));
-  std::sort(paths.begin(), paths.end());
-  return paths;
+WriteInputs write_inputs(std::string_view workspace, bool purge) {
+  WriteInputs inputs;
+  for (RowType type : kTypes) inputs.whole.push_back(rows_path(workspace, type));
+  if (purge) {
+    inputs.whole.push_back(history_path(workspace));
+    inputs.whole.push_back(access_path(workspace));
+    inputs.whole.push_back(snapshot_path(workspace));
+  } else {
+    inputs.tails.push_back(history_path(workspace));
+  }
+  std::sort(inputs.whole.begin(), inputs.whole.end());
+  return inputs;
 }
 
 const StoredRow* Workspace::find(std::string_view name) const noexcept {

@@ -182,8 +182,9 @@ Planner::Planner(const Snapshot& files, const WriteContext& context)
     if (file.readable) continue;
     if (file.file->state == EntryState::symlink) {
       const std::string named(link_path(*file.file));  // a linked folder once for its files
-      if (std::none_of(write_.findings.begin(), write_.findings.end(),
-                       [&](const Finding& f) { return f.code == "MK-IO-002" && f.path == named; })) {
+      if (std::none_of(write_.findings.begin(), write_.findings.end(), [&](const Finding& f) {
+            return f.code == "MK-IO-002" && f.path == named;
+          })) {
         write_.findings.push_back(
             make_finding("MK-IO-002", Severity::blocker, named,
                          named + ": a symbolic link; memkit neither reads nor writes through one",
@@ -319,7 +320,8 @@ void Planner::check_row_files() {
 
 void Planner::check_log(const std::string& path) {
   std::optional<Finding> refused = unwritable(files_.find(path), path);
-  if (refused && std::none_of(write_.findings.begin(), write_.findings.end(), [&](const Finding& f) {
+  if (refused &&
+      std::none_of(write_.findings.begin(), write_.findings.end(), [&](const Finding& f) {
         return f.code == refused->code && f.path == refused->path;  // one linked folder, once
       })) {
     write_.findings.push_back(std::move(*refused));
@@ -334,6 +336,16 @@ Write Planner::finish() {
     if (purge_) {
       check_log(access_path(context_.workspace));
       check_log(snapshot_path(context_.workspace));
+      // A purge rewrites the logs: write_inputs(ws, true) reads them whole.
+      for (const std::string& path :
+           {history_path(context_.workspace), access_path(context_.workspace),
+            snapshot_path(context_.workspace)}) {
+        const FileSnapshot* file = files_.find(path);
+        if (file != nullptr && file->exists() && !file->whole()) {
+          write_.findings.push_back(make_fatal(
+              "MK-IO-001", path, path + ": only its end was read; a hard delete needs it whole"));
+        }
+      }
     }
   }
   Write out = std::move(write_);
@@ -394,11 +406,11 @@ Write Planner::finish() {
   for (const HistoryRecord& record : records_) lines += history_line(record);
   if (purge_ && history_exists) {
     out.operations.push_back(replace_whole(history, *history_file, std::string(kept) + lines));
+  } else if (history_exists) {
+    // An append: what the history already holds is neither read (beyond its end) nor rewritten.
+    out.operations.push_back(plan_append(*history_file, std::move(lines)));
   } else {
-    const std::size_t end = kept.size();
-    out.operations.push_back(
-        plan_write(history, history_exists ? history_file->bytes : nullptr, history_exists,
-                   {Splice{.begin = end, .end = end, .insert = std::move(lines)}}));
+    out.operations.push_back(plan_write(history, nullptr, false, {Splice{0, 0, std::move(lines)}}));
   }
   return out;
 }

@@ -1,11 +1,11 @@
 // The curated memory store: reads, listings, transactions and appends (spec curated.md §2, §6).
 #include "store/curated_store.hpp"
-#include "text/shown_text.hpp"
 
 #include "store/commit_order.hpp"
 #include "store/read_entry.hpp"
 #include "store/recall_index.hpp"
 #include "store/state_lock.hpp"
+#include "text/shown_text.hpp"
 
 namespace memkit {
 
@@ -62,10 +62,15 @@ Status CuratedStore::folders_to(const std::string& path, bool* exists, std::stri
   return Status();
 }
 
-Result<Snapshot> CuratedStore::read(const std::vector<std::string>& paths) const {
+Result<Snapshot> CuratedStore::read(const std::vector<std::string>& paths,
+                                    const std::vector<std::string>& tails) const {
   std::vector<FileSnapshot> files;
-  files.reserve(paths.size());
-  for (const std::string& path : paths) {
+  files.reserve(paths.size() + tails.size());
+  std::vector<std::pair<const std::string*, bool>> all;  // (path, tail only)
+  for (const std::string& path : paths) all.emplace_back(&path, false);
+  for (const std::string& path : tails) all.emplace_back(&path, true);
+  for (const auto& [each, tail] : all) {
+    const std::string& path = *each;
     bool exists = true;
     std::string link;
     const Status way = folders_to(path, &exists, &link);
@@ -85,7 +90,9 @@ Result<Snapshot> CuratedStore::read(const std::vector<std::string>& paths) const
       files.push_back(std::move(missing));
       continue;
     }
-    files.push_back(detail::read_entry(*fs_, absolute(path), path));
+    files.push_back(detail::read_entry(
+        *fs_, absolute(path), path,
+        tail ? std::optional<std::size_t>(detail::kAppendTailBytes) : std::nullopt));
   }
   return Snapshot(std::move(files));
 }

@@ -27,8 +27,9 @@ class CuratedStore final {
 
   // Reads each store-relative path into a snapshot entry: a missing file (or folder on the way)
   // is a missing entry; a link, as the file or as a folder on the way, a symlink entry, never
-  // followed.
-  [[nodiscard]] Result<Snapshot> read(const std::vector<std::string>& paths) const;
+  // followed. Of the `tails`, files a write only appends to, only the last bytes are read.
+  [[nodiscard]] Result<Snapshot> read(const std::vector<std::string>& paths,
+                                      const std::vector<std::string>& tails = {}) const;
 
   // The regular files directly in `folder`, sorted bytewise; none when it is missing. A link on
   // the way fails with Errc::unsafe_path.

@@ -2,6 +2,8 @@
 // the MemoryBox agent root.
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 
 #include "files/file_system.hpp"
@@ -9,10 +11,15 @@
 
 namespace memkit::detail {
 
+// How much of a file a write that only appends to it reads: its last bytes, enough to know how it
+// ends (and, in the Plan ID and the journal, to tell it from another file of the same length).
+inline constexpr std::size_t kAppendTailBytes = 4096;
+
 // Reads one memory file into a snapshot entry; problems become entry states, not failures,
-// because reports go on past an unreadable file.
-inline FileSnapshot read_entry(const FileSystem& fs, const std::string& absolute,
-                               std::string path) {
+// because reports go on past an unreadable file. With `tail`, only the file's last `tail` bytes
+// are read (FileSnapshot::offset says where they begin).
+inline FileSnapshot read_entry(const FileSystem& fs, const std::string& absolute, std::string path,
+                               std::optional<std::size_t> tail = std::nullopt) {
   FileSnapshot entry;
   entry.path = std::move(path);
   const Result<NodeType> type = fs.node_type(absolute);
@@ -35,7 +42,19 @@ inline FileSnapshot read_entry(const FileSystem& fs, const std::string& absolute
     case NodeType::file:
       break;
   }
-  Result<std::string> bytes = fs.read_file(absolute);
+  std::uint64_t offset = 0;
+  Result<std::string> bytes = std::string();
+  if (tail) {
+    const Result<FileStat> found = fs.stat(absolute);
+    if (found) {
+      offset = found->size > *tail ? found->size - *tail : 0;
+      bytes = fs.read_range(absolute, offset, *tail);
+    } else {
+      bytes = found.status();
+    }
+  } else {
+    bytes = fs.read_file(absolute);
+  }
   if (!bytes) {
     entry.state = EntryState::unreadable;
     const Status failed = bytes.status();
@@ -46,6 +65,7 @@ inline FileSnapshot read_entry(const FileSystem& fs, const std::string& absolute
   }
   entry.state = EntryState::file;
   entry.bytes = std::make_shared<const std::string>(std::move(bytes).value());
+  entry.offset = offset;
   return entry;
 }
 

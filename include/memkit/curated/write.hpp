@@ -24,10 +24,16 @@ namespace memkit::curated {
 [[nodiscard]] std::string access_path(std::string_view workspace);    // log/<ws>/access.jsonl
 [[nodiscard]] std::string snapshot_path(std::string_view workspace);  // .../access-snapshot.json
 
-// What a write reads: every rows/<ws>/<type>.md (missing ones as missing entries), history.jsonl,
-// and for a hard delete access.jsonl and access-snapshot.json. The paths a Snapshot for
-// `workspace` must hold.
-[[nodiscard]] std::vector<std::string> write_inputs(std::string_view workspace);
+// What a write reads, the paths a Snapshot for `workspace` must hold: every rows/<ws>/<type>.md
+// whole (missing ones as missing entries), and history.jsonl, to which a write only appends, so
+// that only its end is read (`tails`; FileSnapshot::offset). A hard delete (`purge`) rewrites the
+// logs without the row's records: it reads history.jsonl, access.jsonl and access-snapshot.json
+// whole.
+struct WriteInputs {
+  std::vector<std::string> whole;
+  std::vector<std::string> tails;
+};
+[[nodiscard]] WriteInputs write_inputs(std::string_view workspace, bool purge = false);
 
 // The rows of a workspace as read from its files: every valid entry of every type file, with where
 // it lives. A name found twice (in two files, or twice in one) is MK-CUR-004 at the second place.

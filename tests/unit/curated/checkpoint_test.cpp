@@ -195,9 +195,10 @@ TEST_CASE("curated checkpoint: the same bytes as add then link run one by one") 
 
   const Checkpoint cp = checkpoint(store, kPayload, kT2);
   REQUIRE_FALSE(cp.rejected);
-  // The history grows by an append: its operation keeps the bytes as read.
+  // The history grows by an append at its end.
   REQUIRE(cp.write.operations.size() == 2);
-  CHECK(cp.write.operations[1].kind == OperationKind::replace);
+  CHECK(cp.write.operations[1].kind == OperationKind::append);
+  CHECK(cp.write.operations[1].base_size() == store.at(kHistory).size());
   CHECK(cp.write.operations[1].output.render().starts_with(store.at(kHistory)));
   commit(store, cp.write);
 
@@ -545,9 +546,9 @@ void check_same_both_ways(const Store& store, const std::string& payload, bool a
   const Checkpoint steps = plan_checkpoint_stepping(store.snapshot(), at(kT2), payload, initiative,
                                                     std::nullopt, Stepping::each_step);
   bool batched = false;
-  const Checkpoint batch = plan_checkpoint_stepping(store.snapshot(), at(kT2), payload, initiative,
-                                                    std::nullopt, Stepping::batch_when_new,
-                                                    &batched);
+  const Checkpoint batch =
+      plan_checkpoint_stepping(store.snapshot(), at(kT2), payload, initiative, std::nullopt,
+                               Stepping::batch_when_new, &batched);
   CAPTURE(payload);
   CHECK(batched == at_once);
   CHECK(batch.rejected == steps.rejected);

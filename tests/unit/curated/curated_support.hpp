@@ -67,14 +67,24 @@ struct Store {
   // Paths that are not regular files (links, folders, unreadable), to test the refusals.
   std::map<std::string, memkit::EntryState> odd;
 
+  // When set, history.jsonl is snapshot as the shell reads it for a write: its last bytes only.
+  std::optional<std::size_t> history_tail;
+
+  // Every file a write may read (a hard delete's inputs), whole but for history_tail.
   [[nodiscard]] memkit::Snapshot snapshot() const {
     std::vector<memkit::FileSnapshot> out;
-    for (const std::string& path : memkit::curated::write_inputs("ws1")) {
+    for (const std::string& path : memkit::curated::write_inputs("ws1", true).whole) {
       memkit::FileSnapshot file;
       file.path = path;
       if (const auto it = files.find(path); it != files.end()) {
         file.state = memkit::EntryState::file;
-        file.bytes = std::make_shared<const std::string>(it->second);
+        std::string_view bytes = it->second;
+        if (history_tail && path == memkit::curated::history_path("ws1") &&
+            bytes.size() > *history_tail) {
+          file.offset = bytes.size() - *history_tail;
+          bytes.remove_prefix(file.offset);
+        }
+        file.bytes = std::make_shared<const std::string>(bytes);
       } else if (const auto o = odd.find(path); o != odd.end()) {
         file.state = o->second;
         file.error = "permission denied";
@@ -91,6 +101,9 @@ struct Store {
     for (const memkit::PlanOperation& op : write.operations) {
       if (op.kind == memkit::OperationKind::remove) {
         files.erase(op.path);
+      } else if (op.kind == memkit::OperationKind::append) {
+        REQUIRE(files[op.path].size() == op.base_size());
+        files[op.path] += op.appended();
       } else {
         files[op.path] = op.output.render();
       }

@@ -80,10 +80,18 @@ TEST_CASE("curated writes: a workspace's paths, and what a write reads, sorted")
   CHECK(history_path("ws1") == kHistory);
   CHECK(access_path("ws1") == kAccess);
   CHECK(snapshot_path("ws1") == kAccessSnapshot);
-  CHECK(write_inputs("ws1") == std::vector<std::string>{kAccessSnapshot, kAccess, kHistory,
-                                                        "rows/ws1/atom.md", "rows/ws1/decision.md",
-                                                        kFeedback, "rows/ws1/negative.md", kProject,
-                                                        kUser});
+  // A write appends to the history, so reads only its end; a hard delete rewrites the logs.
+  const WriteInputs write = write_inputs("ws1");
+  CHECK(write.whole == std::vector<std::string>{"rows/ws1/atom.md", "rows/ws1/decision.md",
+                                                kFeedback, "rows/ws1/negative.md", kProject,
+                                                kUser});
+  CHECK(write.tails == std::vector<std::string>{kHistory});
+  const WriteInputs purge = write_inputs("ws1", true);
+  CHECK(purge.whole == std::vector<std::string>{kAccessSnapshot, kAccess, kHistory,
+                                                "rows/ws1/atom.md", "rows/ws1/decision.md",
+                                                kFeedback, "rows/ws1/negative.md", kProject,
+                                                kUser});
+  CHECK(purge.tails.empty());
 }
 
 TEST_CASE("curated writes: read_workspace gives every valid row by name, a second copy refused") {
@@ -418,6 +426,33 @@ TEST_CASE("curated writes: a history without a final LF gets one before the new 
   applied(store, plan_append(store.snapshot(), at(kT2), "project_a", "x"));
   CHECK(store.at(kHistory).starts_with(old + "\n{"));
   CHECK(store.history().size() == 2);
+}
+
+TEST_CASE("curated writes: a history read only at its end gets the same append") {
+  Store whole = with_project_a();
+  whole.files[kHistory].pop_back();  // no final LF: the end read must see that too
+  Store tail = whole;
+  tail.history_tail = 8;
+  const Write from_whole = plan_append(whole.snapshot(), at(kT2), "project_a", "x");
+  const Write from_tail = plan_append(tail.snapshot(), at(kT2), "project_a", "x");
+  REQUIRE(from_tail.operations.size() == 2);
+  const memkit::PlanOperation& op = from_tail.operations[1];
+  CHECK(op.path == kHistory);
+  CHECK(op.kind == OperationKind::append);
+  CHECK(op.offset == whole.at(kHistory).size() - 8);
+  CHECK(op.base_size() == whole.at(kHistory).size());
+  CHECK(op.appended() == from_whole.operations[1].appended());
+  CHECK(op.appended().starts_with("\n{"));
+  applied(tail, from_tail);
+  applied(whole, from_whole);
+  CHECK(tail.files == whole.files);
+}
+
+TEST_CASE("curated writes: a hard delete over a history read only at its end is refused") {
+  Store store = with_project_a();
+  store.history_tail = 8;
+  check_refused(plan_delete(store.snapshot(), at(kT2), "project_a", true), "MK-IO-001",
+                Severity::blocker);
 }
 
 // ---- reclassify -------------------------------------------------------------------------------
