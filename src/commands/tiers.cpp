@@ -93,16 +93,22 @@ std::string written_text(const std::vector<std::string>& written) {
   return out;
 }
 
-// The write flow of §9. `paths` names the files `plan` may read; `plan` is pure.
+// The files a write may read: `whole`, and `tails`, the L1 log and the L2 note, which a turn only
+// appends to, so that only their end is read (a turn costs what it adds, not the day's log).
+struct TurnInputs {
+  std::vector<std::string> whole;
+  std::vector<std::string> tails;
+};
+
+// The write flow of §9. `inputs` names the files `plan` may read; `plan` is pure.
 using ChangePlanner = std::function<Change(const Snapshot&, Written&)>;
 
 // Returns the paths written, or nullopt when the command was refused or failed.
-std::optional<std::vector<std::string>> write_change(TiersRun& run,
-                                                     const std::vector<std::string>& paths,
+std::optional<std::vector<std::string>> write_change(TiersRun& run, const TurnInputs& inputs,
                                                      const ChangePlanner& plan, Written& written) {
   const std::string command = "tiers " + run.inv.command;
   {
-    const Result<Snapshot> files = run.ws.read(paths);
+    const Result<Snapshot> files = run.ws.read(inputs.whole, inputs.tails);
     if (!files) {
       failed(run, files.status());
       return std::nullopt;
@@ -123,7 +129,7 @@ std::optional<std::vector<std::string>> write_change(TiersRun& run,
                            run.reply)) {
     return std::nullopt;
   }
-  const Result<Snapshot> files = run.ws.read(paths);
+  const Result<Snapshot> files = run.ws.read(inputs.whole, inputs.tails);
   if (!files) {
     failed(run, files.status());
     return std::nullopt;
@@ -140,14 +146,15 @@ std::optional<std::vector<std::string>> write_change(TiersRun& run,
   return std::move(done).value();
 }
 
-// The files a turn may change: today's log, the note of `theme` this hour, global.md.
-std::vector<std::string> turn_paths(const TiersRun& run, const std::optional<std::string>& theme) {
-  std::vector<std::string> paths{tiers::session_log_path(run.now), std::string(tiers::kGlobalPath)};
+// The files a turn may change: today's log and the note of `theme` this hour (at their end),
+// global.md.
+TurnInputs turn_paths(const TiersRun& run, const std::optional<std::string>& theme) {
+  TurnInputs inputs{{std::string(tiers::kGlobalPath)}, {tiers::session_log_path(run.now)}};
   if (theme) {
     const tiers::Checked checked = tiers::check_theme(*theme);
-    if (!checked.refused) paths.push_back(tiers::theme_note_path(checked.value, run.now));
+    if (!checked.refused) inputs.tails.push_back(tiers::theme_note_path(checked.value, run.now));
   }
-  return paths;
+  return inputs;
 }
 
 void finish_write(TiersRun& run, const std::optional<std::vector<std::string>>& done,
@@ -159,7 +166,7 @@ void finish_write(TiersRun& run, const std::optional<std::vector<std::string>>& 
 }
 
 // A write command's whole run: the change written (§9), then its data and view.
-void write_and_reply(TiersRun& run, const std::vector<std::string>& paths, const ChangePlanner& plan,
+void write_and_reply(TiersRun& run, const TurnInputs& paths, const ChangePlanner& plan,
                      bool replace = false) {
   Written written;
   const auto done = write_change(run, paths, plan, written);
@@ -221,12 +228,12 @@ void run_write_global(TiersRun& run) {
   request.content = *content;
   request.raw_content = option(run.inv, "--raw-content");
   request.replace = replace;
-  std::vector<std::string> paths = turn_paths(run, std::nullopt);
+  TurnInputs paths = turn_paths(run, std::nullopt);
   if (replace) {
     const std::string backups = std::string(tiers::kArchiveDir) + "/global";
     const Result<std::vector<std::string>> names = run.ws.file_names(backups);
     if (failed(run, names.status())) return;
-    for (const std::string& name : *names) paths.push_back(backups + "/" + name);
+    for (const std::string& name : *names) paths.whole.push_back(backups + "/" + name);
   }
   write_and_reply(
       run, paths,
@@ -264,10 +271,12 @@ void run_write_data(TiersRun& run) {
   request.columns_json = option(run.inv, "--columns-json");
   request.raw_content = option(run.inv, "--raw-content");
   request.replace = has_flag(run.inv, "--replace");
-  std::vector<std::string> paths = turn_paths(run, std::nullopt);
+  TurnInputs paths = turn_paths(run, std::nullopt);
   const tiers::Checked data_name = tiers::check_data_name(*name);
-  if (!data_name.refused) paths.push_back(std::string(tiers::kDataDir) + "/" + data_name.value);
-  paths.emplace_back(tiers::kManifestPath);
+  if (!data_name.refused) {
+    paths.whole.push_back(std::string(tiers::kDataDir) + "/" + data_name.value);
+  }
+  paths.whole.emplace_back(tiers::kManifestPath);
   write_and_reply(run, paths, [&](const Snapshot& files, Written& w) {
     return tiers::plan_write_data(files, request, run.now, w);
   });

@@ -21,9 +21,9 @@ Result<TiersWorkspace> TiersWorkspace::open(FileSystem& fs, std::string workspac
   if (*type != NodeType::directory) {
     const Result<NodeType> plain = fs.node_type(workspace);
     const bool exists = plain && *plain != NodeType::none;
-    return Status(
-        Errc::invalid_argument,
-        "--workspace: " + shown_text(workspace) + (exists ? ": not a directory" : ": no such directory"));
+    return Status(Errc::invalid_argument,
+                  "--workspace: " + shown_text(workspace) +
+                      (exists ? ": not a directory" : ": no such directory"));
   }
   return TiersWorkspace(fs, std::move(workspace));
 }
@@ -118,11 +118,16 @@ Result<tiers::TiersTree> TiersWorkspace::list(Listing parts) const {
   return tree;
 }
 
-Result<Snapshot> TiersWorkspace::read(const std::vector<std::string>& paths) const {
+Result<Snapshot> TiersWorkspace::read(const std::vector<std::string>& paths,
+                                      const std::vector<std::string>& tails) const {
   std::vector<FileSnapshot> files;
   for (const std::string& path : paths) {
     if (Status way = folders_to(path); !way.ok()) return way;
     files.push_back(detail::read_entry(*fs_, absolute(path), path));
+  }
+  for (const std::string& path : tails) {
+    if (Status way = folders_to(path); !way.ok()) return way;
+    files.push_back(detail::read_entry(*fs_, absolute(path), path, detail::kAppendTailBytes));
   }
   return Snapshot(std::move(files));
 }

@@ -42,7 +42,8 @@ class TiersWorkspace final {
   // Reads each path (relative to the workspace) into a snapshot entry; a missing file is a missing
   // entry and a link a symlink entry, never followed. A folder on the way that is a link fails
   // with Errc::unsafe_path.
-  [[nodiscard]] Result<Snapshot> read(const std::vector<std::string>& paths) const;
+  [[nodiscard]] Result<Snapshot> read(const std::vector<std::string>& paths,
+                                      const std::vector<std::string>& tails = {}) const;
 
   // `tiers init`: memory/, memory/sessions/, memory/data/, manifest.json ("{}\n") and the
   // global.md skeleton, each only when missing. Returns what it made, sorted; folders end in "/".

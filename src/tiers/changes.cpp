@@ -49,7 +49,23 @@ std::optional<std::shared_ptr<const std::string>> base_of(const Snapshot& files,
     default:
       break;
   }
-  if (const std::optional<std::size_t> bad = find_invalid_utf8(file->text())) {
+  if (!file->whole()) {
+    // A file only appended to, read at its end: its bytes before are kept as they are, never
+    // rewritten, so only the end is checked; the first bytes read may be the tail of a character.
+    std::string_view tail = file->text();
+    std::size_t skipped = 0;
+    while (skipped < 3 && skipped < tail.size() &&
+           (static_cast<unsigned char>(tail[skipped]) & 0xC0) == 0x80) {
+      ++skipped;
+    }
+    tail.remove_prefix(skipped);
+    if (const std::optional<std::size_t> bad = find_invalid_utf8(tail)) {
+      findings.push_back(make_finding("MK-UTF8-001", Severity::blocker, path,
+                                      path + ": invalid UTF-8 sequence at byte " +
+                                          std::to_string(file->offset + skipped + *bad),
+                                      "repair the file's encoding before writing to it"));
+    }
+  } else if (const std::optional<std::size_t> bad = find_invalid_utf8(file->text())) {
     const auto line = static_cast<std::uint32_t>(1 + count_newlines(file->text().substr(0, *bad)));
     findings.push_back(make_finding("MK-UTF8-001", Severity::blocker, path,
                                     describe_issue({TextProblem::invalid_utf8, line}, path),
@@ -58,14 +74,22 @@ std::optional<std::shared_ptr<const std::string>> base_of(const Snapshot& files,
   return file->bytes;
 }
 
-// The operation writing `bytes` to `path`: an append when they extend the base.
-PlanOperation write_op(const std::string& path,
+// The operation writing `bytes` to `path`: a splice at the end when they extend the base, and an
+// append (OperationKind::append) for a file only appended to, read at its end (an L1 log, an L2
+// note: TurnInputs), whose bytes before are neither read nor written.
+PlanOperation write_op(const Snapshot& files, const std::string& path,
                        const std::optional<std::shared_ptr<const std::string>>& base,
                        std::string bytes) {
   auto empty = std::make_shared<const std::string>();
   const std::shared_ptr<const std::string>& from = base ? *base : empty;
+  const bool extends =
+      bytes.size() >= from->size() && std::string_view(bytes).substr(0, from->size()) == *from;
+  if (const FileSnapshot* file = files.find(path);
+      base && extends && file != nullptr && !file->whole()) {
+    return plan_append(*file, bytes.substr(from->size()));
+  }
   std::vector<Splice> splices;
-  if (bytes.size() >= from->size() && std::string_view(bytes).substr(0, from->size()) == *from) {
+  if (extends) {
     splices.push_back(Splice{from->size(), from->size(), bytes.substr(from->size())});
   } else {
     splices.push_back(Splice{0, from->size(), std::move(bytes)});
@@ -84,14 +108,14 @@ void log_entry(const Snapshot& files, const Turn& turn, const ClockReading& now,
   written.l1_path = session_log_path(now);
   const auto base = base_of(files, written.l1_path, change.findings);
   change.operations.push_back(
-      write_op(written.l1_path, base, append_session_entry(view(base), turn, now)));
+      write_op(files, written.l1_path, base, append_session_entry(view(base), turn, now)));
 }
 
 // Appends a block to global.md (made from the skeleton when missing).
 void global_block(const Snapshot& files, const std::string& block, Change& change) {
   const std::string path(kGlobalPath);
   const auto base = base_of(files, path, change.findings);
-  change.operations.push_back(write_op(path, base, append_global_block(view(base), block)));
+  change.operations.push_back(write_op(files, path, base, append_global_block(view(base), block)));
 }
 
 // --title (§3): stripped, single line; empty after stripping is absent.
@@ -144,7 +168,8 @@ void note_entry(const Snapshot& files, const Note& note, const ClockReading& now
                 Written& written) {
   const std::string path = theme_note_path(note.theme, now);
   const auto base = base_of(files, path, change.findings);
-  change.operations.push_back(write_op(path, base, append_theme_entry(view(base), note, now)));
+  change.operations.push_back(
+      write_op(files, path, base, append_theme_entry(view(base), note, now)));
   written.l2_path = path;
   written.theme = note.theme;
 }
@@ -274,9 +299,9 @@ Change plan_write_global(const Snapshot& files, const WriteGlobal& request, cons
       const FileSnapshot* file = files.find(candidate);
       return file != nullptr && file->state != EntryState::missing;
     });
-    change.operations.push_back(write_op(*written.backup_path, std::nullopt, **base));
+    change.operations.push_back(write_op(files, *written.backup_path, std::nullopt, **base));
   }
-  change.operations.push_back(write_op(path, base, content.value + "\n"));
+  change.operations.push_back(write_op(files, path, base, content.value + "\n"));
   return finish(std::move(change));
 }
 
@@ -363,8 +388,8 @@ Change plan_write_data(const Snapshot& files, const WriteData& request, const Cl
   }
   if (change.refused()) return finish(std::move(change));
   log_entry(files, turn, now, change, written);
-  change.operations.push_back(write_op(data_path, data_base, request.csv));
-  change.operations.push_back(write_op(manifest_path, manifest_base, *manifest));
+  change.operations.push_back(write_op(files, data_path, data_base, request.csv));
+  change.operations.push_back(write_op(files, manifest_path, manifest_base, *manifest));
   written.data_path = data_path;
   written.manifest_entry = std::move(entry);
   return finish(std::move(change));
@@ -398,7 +423,7 @@ ArchivePlan plan_archive_themes(const Snapshot& files, std::vector<NoteFile> can
         continue;
       }
     } else {
-      operations.push_back(write_op(target, std::nullopt, std::string(source->text())));
+      operations.push_back(write_op(files, target, std::nullopt, std::string(source->text())));
     }
     operations.push_back(plan_remove(*source));
   }
