@@ -321,6 +321,16 @@ RowFile parse_row_file(std::string_view bytes, std::string_view path) {
   // §4 "Entry boundary": a non-opaque column-0 `## <slug>` line directly followed by a line
   // beginning "Type: ". Each line is held back until the next one is read, which decides
   // whether it starts an entry or belongs to the entry before it.
+  // Room for every entry at once: an entry starts at a line "Type: ...", so their count is at most
+  // that of "\nType: " (entries are moved, fields and all, each time the vector grows).
+  {
+    std::size_t types = 0;
+    for (std::size_t at = bytes.find("\nType: "); at != std::string_view::npos;
+         at = bytes.find("\nType: ", at + 1)) {
+      ++types;
+    }
+    file.entries.reserve(types);
+  }
   EntryReader reader(bytes, path, file);
   detail::RegionTracker regions;
   LineCursor cursor(bytes, content_begin, bytes.size(), 1);

@@ -75,11 +75,10 @@ const StoredRow* Workspace::find(std::string_view name) const noexcept {
 
 namespace {
 
-// The row files of a workspace read and parsed, and its rows: every valid entry, each name once,
-// sorted by name. `move_rows`: the rows are moved out of the parsed entries, which are then only
-// good for their offsets (read_workspace drops them).
-write_detail::LoadedWorkspace load(const Snapshot& files, std::string_view workspace,
-                                   bool move_rows) {
+// The row files of a workspace read and parsed, and with `rows` its rows: every valid entry, each
+// name once, sorted by name, moved out of the parsed entries (which are then only good for their
+// offsets: read_workspace drops them). The writes plan over the parsed entries and take no rows.
+write_detail::LoadedWorkspace load(const Snapshot& files, std::string_view workspace, bool rows) {
   using write_detail::LoadedFile;
   write_detail::LoadedWorkspace out;
   for (RowType type : kTypes) {
@@ -172,14 +171,14 @@ write_detail::LoadedWorkspace load(const Snapshot& files, std::string_view works
     }
   }
 
+  if (!rows) return out;
   // The rows, already in name order.
   out.workspace.rows.reserve(named.size());
   for (const Named& n : named) {
     if (first_of[n.file][n.entry] != nullptr) continue;
     LoadedFile& file = out.files[n.file];
     Entry& entry = file.parsed.entries[n.entry];
-    out.workspace.rows.push_back(
-        StoredRow{.row = move_rows ? std::move(entry.row) : entry.row, .path = file.path});
+    out.workspace.rows.push_back(StoredRow{.row = std::move(entry.row), .path = file.path});
   }
   return out;
 }
@@ -189,13 +188,13 @@ write_detail::LoadedWorkspace load(const Snapshot& files, std::string_view works
 namespace write_detail {
 
 LoadedWorkspace load_workspace(const Snapshot& files, std::string_view workspace) {
-  return load(files, workspace, /*move_rows=*/false);
+  return load(files, workspace, /*rows=*/false);
 }
 
 }  // namespace write_detail
 
 Workspace read_workspace(const Snapshot& files, std::string_view workspace) {
-  return std::move(load(files, workspace, /*move_rows=*/true).workspace);
+  return std::move(load(files, workspace, /*rows=*/true).workspace);
 }
 
 }  // namespace memkit::curated

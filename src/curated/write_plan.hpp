@@ -33,7 +33,8 @@ struct LoadedFile {
   std::vector<Finding> invalid;  // its MK-CUR-004 findings, duplicated names included
 };
 
-// The row files in path order, and the rows they hold.
+// The row files in path order, and their findings (load_workspace leaves workspace.rows empty:
+// the writes plan over the parsed entries).
 struct LoadedWorkspace {
   std::vector<LoadedFile> files;
   Workspace workspace;
