@@ -1,15 +1,15 @@
 // The curated floors and telemetry commands (curated.md §1, §2, §9, §10 "Floors"): `event add`
-// and `episode add` append one JSON line with one write in append mode (no lock: appends never
-// interleave), `episode show` reads the episodes floor, and `floors prune` and `telemetry compact`
-// are plan-confirmed, like every removal or rewrite memkit makes (compaction.md §12.3).
-#include "memkit/curated/floors.hpp"
-
+// and `episode add` append one JSON line to the day file as one journalled append under the lock
+// (reading only the file's end), `episode show` reads the episodes floor, and `floors prune` and
+// `telemetry compact` are plan-confirmed, like every removal or rewrite memkit makes (compaction.md
+// §12.3).
 #include <algorithm>
 #include <memory>
 
 #include "commands/curated_flow.hpp"
 #include "json/curated_json.hpp"
 #include "json/json.hpp"
+#include "memkit/curated/floors.hpp"
 
 namespace memkit::commands_detail {
 namespace {
@@ -31,13 +31,61 @@ constexpr std::string_view kAskWriter = "ask a writer to record it";
 constexpr std::string_view kWriterApplies =
     "review the dry run (without --apply) and let a writer apply its plan";
 
-// Appends a checked floor line and replies with it.
+// Why a day file cannot be appended to, as the store's appends say it; ok for a file or none.
+Status appendable(const FileSnapshot& day_file) {
+  switch (day_file.state) {
+    case EntryState::symlink:
+      return day_file.error.empty()
+                 ? Status(Errc::unsafe_path, day_file.path +
+                                                 ": a symbolic link; memkit never writes or "
+                                                 "appends through one")
+                 : Status(Errc::unsafe_path, day_file.error +
+                                                 ": a symbolic link; memkit never writes or reads "
+                                                 "through one");
+    case EntryState::not_a_file:
+      return Status(Errc::io, day_file.path + ": not a regular file");
+    case EntryState::unreadable:
+      return Status(Errc::io, day_file.path + ": " + day_file.error);
+    case EntryState::file:
+    case EntryState::missing:
+      break;
+  }
+  return Status();
+}
+
+// Appends a checked floor line and replies with it: one journalled append under .memkit/lock, so
+// a crash leaves the day file without the line or with all of it (issue 31), never a part.
 void append_line(CuratedRun& run, const curated::FloorLine& line, std::string_view what) {
   if (line.refused) {
     run.reply.findings.push_back(*line.refused);
     return;
   }
-  if (curated_failed(run, run.store.append(line.path, line.line))) return;
+  // A day file that cannot be appended to refuses before the lock: a refusal writes nothing, not
+  // even .memkit/. Under the lock it is read again: another writer may have appended meanwhile.
+  const auto read = [&]() -> std::optional<FileSnapshot> {
+    const Result<Snapshot> files = run.store.read({}, {line.path});
+    if (curated_failed(run, files.status())) return std::nullopt;
+    const FileSnapshot& day_file = *files->find(line.path);
+    if (curated_failed(run, appendable(day_file))) return std::nullopt;
+    return day_file;
+  };
+  if (!read()) return;
+  Result<std::unique_ptr<LockHandle>> lock = run.store.lock(run.inv.lock_timeout_seconds);
+  if (curated_failed(run, lock.status())) return;
+  const Result<Recovery> pending = run.store.recover(false, false);
+  if (curated_failed(run, pending.status())) return;
+  if (!pending->clean()) {
+    run.reply.findings.push_back(unfinished_transaction("run `memkit curated recover`"));
+    return;
+  }
+  const std::optional<FileSnapshot> day_file = read();
+  if (!day_file) return;
+  if (curated_failed(
+          run,
+          run.store.write(run.reply.command, {curated::plan_floor_append(*day_file, line)}, run.now)
+              .status())) {
+    return;
+  }
   run.reply.applied = true;
   run.reply.data = fixed(curated_floor_record_json(run.workspace, line.path, line.line));
   run.reply.text = fixed("Appended " + std::string(what) + " to:\n  " + line.path + "\n");

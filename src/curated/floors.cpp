@@ -2,6 +2,8 @@
 // append-only JSON Lines day files. A record is checked against the spec's keys before it is
 // written, and an episode line is read back with the same check, so what `episode show` and
 // episode search see is always something `episode add` could have written.
+#include "memkit/curated/floors.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cstdint>
@@ -14,7 +16,6 @@
 #include "codec/canonical.hpp"
 #include "codec/strict_json.hpp"
 #include "memkit/clock.hpp"
-#include "memkit/curated/floors.hpp"
 #include "memkit/curated/read.hpp"
 #include "memkit/findings.hpp"
 #include "memkit/text.hpp"
@@ -163,6 +164,12 @@ std::string floor_day_path(std::string_view floor_dir, std::string_view ts) {
     }
   }
   return std::string(floor_dir) + "/" + date + std::string(kDayFileSuffix);
+}
+
+PlanOperation plan_floor_append(const FileSnapshot& day_file, const FloorLine& line) {
+  if (!day_file.exists()) return plan_write(line.path, nullptr, false, {Splice{0, 0, line.line}});
+  const std::string_view end = day_file.text();
+  return plan_append(day_file, end.empty() || end.back() == '\n' ? line.line : "\n" + line.line);
 }
 
 FloorLine event_line(const EventRequest& request, std::string_view workspace, std::string_view ts) {

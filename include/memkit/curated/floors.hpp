@@ -13,6 +13,8 @@
 #include "memkit/clock.hpp"
 #include "memkit/curated/read.hpp"
 #include "memkit/findings.hpp"
+#include "memkit/plan.hpp"
+#include "memkit/snapshot.hpp"
 
 namespace memkit::curated {
 
@@ -40,6 +42,12 @@ struct FloorLine {
 };
 [[nodiscard]] FloorLine event_line(const EventRequest& request, std::string_view workspace,
                                    std::string_view ts);
+
+// The operation that appends `line` to its day file, of which `day_file` holds the end (or all;
+// missing: the file is created). A day file whose last line has no LF gets one first, so the new
+// line stays a line of its own. REQUIRES: !line.refused, day_file.path == line.path, and
+// day_file is missing or a file.
+[[nodiscard]] PlanOperation plan_floor_append(const FileSnapshot& day_file, const FloorLine& line);
 
 // One episode (§10): its canonical JSON object, and the fields search and show need.
 struct Episode {

@@ -1,6 +1,8 @@
 // Curated memory's floors (spec curated.md §1, §2, §8 "search", §10 "Floors"): day file paths by
 // UTC date, event and episode records as canonical JSON Lines, floats and unknown keys refused,
 // episode day files read back, episode search order, and which day files are past retention.
+#include "memkit/curated/floors.hpp"
+
 #include <doctest/doctest.h>
 
 #include <cstdint>
@@ -10,7 +12,6 @@
 #include <vector>
 
 #include "memkit/clock.hpp"
-#include "memkit/curated/floors.hpp"
 #include "memkit/curated/log.hpp"
 
 using namespace memkit;
@@ -147,7 +148,6 @@ TEST_CASE("episode line: completed with ts, workspace, nulls and empty arrays, c
         "\"title\":\"Build\",\"ts\":\"2026-11-30T09:00:00.000Z\",\"type\":null,"
         "\"workspace\":\"ws1\"}\n");
 }
-
 
 TEST_CASE("episode line: tags nested deeper than the JSON limit are refused, not a crash") {
   const std::string tags = std::string(20000, '[') + std::string(20000, ']');
@@ -346,4 +346,26 @@ TEST_CASE("telemetry compact: the counters `show` derives are the same before an
                                                        .name = "project_a",
                                                        .kind = ReadKind::deliberate,
                                                        .surface = "show"}));
+}
+
+TEST_CASE("curated floors: a line is appended to its day file, after an LF it lacks") {
+  const FloorLine line{
+      .path = "floors/events/2026-11-30.jsonl", .line = "{\"b\":2}\n", .refused = std::nullopt};
+  FileSnapshot day;
+  day.path = line.path;
+  // No day file yet: it is created with the line.
+  PlanOperation made = plan_floor_append(day, line);
+  CHECK(made.kind == OperationKind::create);
+  CHECK(made.output.render() == line.line);
+  // A day file read at its end (its first 100 bytes never read): an append after them.
+  day.state = EntryState::file;
+  day.offset = 100;
+  day.bytes = std::make_shared<const std::string>("{\"a\":1}\n");
+  PlanOperation appended = plan_floor_append(day, line);
+  CHECK(appended.kind == OperationKind::append);
+  CHECK(appended.base_size() == 108);
+  CHECK(appended.appended() == line.line);
+  // A last line cut short (a write killed before this journal existed) keeps its own line.
+  day.bytes = std::make_shared<const std::string>("{\"a\":");
+  CHECK(plan_floor_append(day, line).appended() == "\n" + line.line);
 }
