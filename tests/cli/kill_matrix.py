@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Every multi-file write of every group, killed at each step where the disk changes.
+"""Every multi-file write of every group (and every appending one), killed at each step where the disk
+changes.
 
 A preload library (kill_at.c) makes the real `memkit` process SIGKILL itself just before its Nth
 durable step (fsync, rename, link, unlink, mkdir, rmdir). For each case below the script counts
@@ -228,6 +229,30 @@ def curated_store(memkit, cwd):
     shutil.copy(os.path.join(EXAMPLES, "curated", "checkpoint.json"), cwd)
 
 
+# Appending transactions (issue 31): the files already exist, so the write appends to them.
+def tiers_turn_taken(memkit, cwd):
+    memkit.run(cwd, case_tiers_persist_turn(memkit, cwd))
+
+
+def case_curated_add(memkit, cwd):
+    return ["curated", "add", "--store", ".", "--workspace", "billing", "--name", "atom_kill",
+            "--type", "atom", "--body", "Appended under a kill."]
+
+
+def curated_history_started(memkit, cwd):
+    memkit.run(cwd, ["curated", "add", "--store", ".", "--workspace", "billing", "--name",
+                     "atom_first", "--type", "atom", "--body", "The history starts here."])
+
+
+def case_curated_event(memkit, cwd):
+    return ["curated", "event", "add", "--store", ".", "--workspace", "billing", "--type",
+            "deploy", "--result", "ok"]
+
+
+def curated_day_started(memkit, cwd):
+    memkit.run(cwd, case_curated_event(memkit, cwd))
+
+
 CASES = {
     "custodian forget": ("project", None, case_custodian_forget, "custodian"),
     "custodian compact": ("project", None, case_custodian_compact, "custodian"),
@@ -241,6 +266,11 @@ CASES = {
     "tiers write-global --replace": ("tiers", None, case_tiers_write_global, "tiers"),
     "curated checkpoint": ("curated", curated_store, case_curated_checkpoint, "curated"),
     "curated delete --hard": ("curated", None, case_curated_delete, "curated"),
+    "tiers persist-turn, appending": ("tiers", tiers_turn_taken, case_tiers_persist_turn,
+                                      "tiers"),
+    "curated add, appending": ("curated", curated_history_started, case_curated_add, "curated"),
+    "curated event add, appending": ("curated", curated_day_started, case_curated_event,
+                                     "curated"),
 }
 
 RECOVER = {
