@@ -166,6 +166,25 @@ std::vector<std::string> replaced_targets(FileSystem& fs, const ApplyPaths& path
   return replaced;
 }
 
+// A file of the transaction folder, written once under its final name: its bytes fsynced and read
+// back; its name is made durable by an fsync of the folder that the caller makes once for all.
+Status write_transaction_file(FileSystem& fs, const std::string& dir, const std::string& name,
+                              std::span<const std::string_view> pieces, bool replace) {
+  const std::string path = join(dir, name);
+  const Result<std::string> temporary = fs.write_temporary(dir, pieces);
+  if (!temporary) return temporary.status();
+  Status renamed =
+      replace ? fs.rename_replace(*temporary, path) : fs.rename_no_replace(*temporary, path);
+  if (!renamed.ok()) {
+    (void)fs.remove_file(*temporary);  // best effort: nothing names it
+    return renamed;
+  }
+  const Result<bool> written = fs.file_matches(path, pieces);
+  if (!written) return written.status();
+  if (!*written) return Status(Errc::io, path + ": read-back mismatch after the write");
+  return Status();
+}
+
 // §12.4: backups and prepared bytes first, then the commit, one atomic replace per target.
 // A failure before any target is replaced drops the transaction at once (nothing changed, and no
 // journal is left to block later writes); one after names what was replaced and the command that
@@ -178,6 +197,7 @@ Status run_transaction(FileSystem& fs, const ApplyPaths& paths, const Plan& plan
   const std::string dir = join(txn_root, txid);
   if (Status made = fs.create_directory(txn_root); !made.ok()) return made;
   if (Status made = fs.create_directory(dir); !made.ok()) return made;
+  if (Status synced = fs.sync_directory(txn_root); !synced.ok()) return synced;
   auto nothing_changed = [&](const Status& failed) {
     (void)detail::remove_state_directory(fs, dir);  // best effort: it holds no journal that counts
     return Status(failed.code(), failed.message() + "; nothing was changed");
@@ -188,7 +208,7 @@ Status run_transaction(FileSystem& fs, const ApplyPaths& paths, const Plan& plan
     const std::string backup = "b-" + std::to_string(n);
     const std::string prepared = "p-" + std::to_string(n);
     if (bases[n]) {
-      if (Status w = write_file_atomically(fs, join(dir, backup), one_piece(*bases[n]), true);
+      if (Status w = write_transaction_file(fs, dir, backup, one_piece(*bases[n]), false);
           !w.ok()) {
         return nothing_changed(w);
       }
@@ -197,9 +217,9 @@ Status run_transaction(FileSystem& fs, const ApplyPaths& paths, const Plan& plan
     if (op.kind != OperationKind::remove) {
       // An append's prepared file holds only the bytes it adds.
       const std::string_view appended = op.appended();
-      if (Status w = write_file_atomically(
-              fs, join(dir, prepared),
-              append ? std::span<const std::string_view>(&appended, 1) : op.output.pieces(), true);
+      if (Status w = write_transaction_file(
+              fs, dir, prepared,
+              append ? std::span<const std::string_view>(&appended, 1) : op.output.pieces(), false);
           !w.ok()) {
         return nothing_changed(w);
       }
@@ -221,19 +241,22 @@ Status run_transaction(FileSystem& fs, const ApplyPaths& paths, const Plan& plan
     }
     targets.push_back(std::move(target));
   }
+  // The journal is written once, already "committing" (§12.4's steps 1 and 2 as one): it is
+  // renamed into place only after every backup and prepared file is durable, names and all (one
+  // fsync of the folder for them all), so a journal that exists names a complete transaction, and
+  // a crash before it leaves no journal, which recover discards like a prepared one.
+  if (Status synced = fs.sync_directory(dir); !synced.ok()) return nothing_changed(synced);
   nlohmann::json journal = {
-      {"schema", 1},          {"txid", txid},        {"command", plan.command()},
-      {"plan_id", plan.id()}, {"phase", "prepared"}, {"created_at", now.utc_rfc3339_millis()},
+      {"schema", 1},          {"txid", txid},          {"command", plan.command()},
+      {"plan_id", plan.id()}, {"phase", "committing"}, {"created_at", now.utc_rfc3339_millis()},
       {"targets", targets}};
-  const std::string journal_path = join(dir, "journal.json");
-  if (Status w = write_file_atomically(fs, journal_path, detail::canonical_dump(journal), true);
+  const std::string journal_dump = detail::canonical_dump(journal);
+  if (Status w = write_transaction_file(fs, dir, "journal.json", one_piece(journal_dump), false);
       !w.ok()) {
     return nothing_changed(w);
   }
-  journal["phase"] = "committing";
-  if (Status w = write_file_atomically(fs, journal_path, detail::canonical_dump(journal), false);
-      !w.ok()) {
-    return nothing_changed(w);  // no target has been touched yet, whatever the journal says
+  if (Status synced = fs.sync_directory(dir); !synced.ok()) {
+    return nothing_changed(synced);  // no target has been touched yet, whatever the journal says
   }
   for (std::size_t i : order) {
     Status w = write_target(fs, paths, plan.operations()[i]);
@@ -249,8 +272,11 @@ Status run_transaction(FileSystem& fs, const ApplyPaths& paths, const Plan& plan
   }
   // Every target holds its output now. A journal that cannot be marked committed or removed is
   // harmless (recover finds each target at its output and only drops it), so the write stands.
+  // The mark needs no fsync of the folder: lost in a crash, the journal reads "committing" with
+  // every target at its output, which recover only drops.
   journal["phase"] = "committed";
-  (void)write_file_atomically(fs, journal_path, detail::canonical_dump(journal), false);
+  const std::string committed = detail::canonical_dump(journal);
+  (void)write_transaction_file(fs, dir, "journal.json", one_piece(committed), true);
   (void)detail::remove_state_directory(fs, dir);
   return Status();
 }
