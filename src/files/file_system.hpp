@@ -26,7 +26,13 @@ struct FileStat {
   std::int64_t changed_ns = 0;  // the inode's change time: a rename or a copy back moves it
   std::uint64_t device = 0;
   std::uint64_t inode = 0;
-  friend bool operator==(const FileStat&, const FileStat&) = default;
+  // Its hard links (a file memkit changes in place must have one): not part of what says that a
+  // file changed, so == leaves it out (a derived index does not keep it).
+  std::uint64_t links = 0;
+  friend bool operator==(const FileStat& a, const FileStat& b) noexcept {
+    return a.type == b.type && a.size == b.size && a.modified_ns == b.modified_ns &&
+           a.changed_ns == b.changed_ns && a.device == b.device && a.inode == b.inode;
+  }
 };
 
 // Bytes a file holds, kept alive by `owner` (a read-only mapping of the file, or a copy).

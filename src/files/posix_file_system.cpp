@@ -226,6 +226,7 @@ class PosixFileSystem final : public FileSystem {
         static_cast<std::int64_t>(st.st_ctim.tv_sec) * 1'000'000'000 + st.st_ctim.tv_nsec;
     out.device = static_cast<std::uint64_t>(st.st_dev);
     out.inode = static_cast<std::uint64_t>(st.st_ino);
+    out.links = static_cast<std::uint64_t>(st.st_nlink);
     return out;
   }
 

@@ -45,7 +45,15 @@ inline FileSnapshot read_entry(const FileSystem& fs, const std::string& absolute
   std::uint64_t offset = 0;
   Result<std::string> bytes = std::string();
   if (tail) {
+    // An append writes in place, through every name of the file: one of several names is refused
+    // here, before anything (the lock included) is written.
     const Result<FileStat> found = fs.stat(absolute);
+    if (found && found->links > 1) {
+      entry.state = EntryState::unreadable;
+      entry.error = "has " + std::to_string(found->links) +
+                    " hard links; memkit changes in place only a file of one name";
+      return entry;
+    }
     if (found) {
       offset = found->size > *tail ? found->size - *tail : 0;
       bytes = fs.read_range(absolute, offset, *tail);

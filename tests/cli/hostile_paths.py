@@ -302,6 +302,14 @@ MEMORY_FILES = [
      "box/memory/LONG_TERM.md", plant_fifo, "LONG_TERM.md"),
     ("tiers read-global, global.md a FIFO", ["tiers", "read-global", "--workspace", "tw"],
      "tw/memory/global.md", plant_fifo, "global.md"),
+    # Files memkit appends to in place: a second name would be written through (issue 31).
+    ("curated add, history.jsonl a hard link",
+     ["curated", "add", "--store", "cs", "--workspace", "billing", "--name", "project_zzz",
+      "--type", "project", "--body", "b"], "cs/log/billing/history.jsonl", plant_hard_link,
+     "history.jsonl"),
+    ("tiers persist-turn, today's log a hard link",
+     ["tiers", "persist-turn", "--workspace", "tw", "--raw-content", "r"],
+     "tw/memory/sessions/2026-11-30.md", plant_hard_link, "2026-11-30.md"),
 ]
 
 
