@@ -8,6 +8,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -52,7 +53,8 @@ class CandidateList final {
   [[nodiscard]] bool empty() const noexcept { return count_ == 0; }
 
   // Calls visit(const Candidate&) for every candidate in file order. The Candidate is reused
-  // between calls, so a visitor that keeps one copies it.
+  // between calls, so a visitor that keeps one copies it. A visitor that returns bool stops the
+  // walk by returning false (a report listing only the first candidates reads no further).
   template <class Visit>
   void for_each(Visit&& visit) const;
 
@@ -137,7 +139,6 @@ struct TargetCompaction {
                                              const std::vector<std::string>& sections,
                                              std::string_view terminator);
 
-
 // §11: the splice that adds "- <message>" under "## <today>" in changelog.md: into today's first
 // section if there is one, else a new dated section before the first H2, else appended.
 // REQUIRES: changelog.parseable().
@@ -179,7 +180,11 @@ void CandidateList::for_each(Visit&& visit) const {
       candidate.label = strip_w(line.content.substr(2));
       while (cursor.next(line)) candidate.continuation.push_back(line.content);
     }
-    visit(std::as_const(candidate));
+    if constexpr (std::is_same_v<std::invoke_result_t<Visit&, const Candidate&>, bool>) {
+      if (!visit(std::as_const(candidate))) return;
+    } else {
+      visit(std::as_const(candidate));
+    }
   }
 }
 

@@ -47,9 +47,41 @@ PlanWriter writer_of(Workspace& ws, const ClockReading& now) {
   return writer;
 }
 
+// How many inbox candidates a report lists (§8, memkit note): --limit N in the text and the JSON;
+// otherwise every one, but on a terminal, where the text lists kTerminalCandidates unless --all.
+constexpr std::uint64_t kTerminalCandidates = 20;
+
+struct CandidateLimits {
+  std::optional<std::uint64_t> text;
+  std::optional<std::uint64_t> json;
+};
+
+std::optional<CandidateLimits> candidate_limits(const CommandRequest& inv,
+                                                const CommandEnvironment& env,
+                                                CommandReply& reply) {
+  const bool all = has_flag(inv, "--all");
+  if (all && option(inv, "--limit")) {
+    reply.findings.push_back(
+        finding_from(Status(Errc::invalid_argument, "--limit, --all: give one of them")));
+    return std::nullopt;
+  }
+  if (option(inv, "--limit")) {
+    const Result<std::uint64_t> limit = count_option(inv, "--limit", 0);
+    if (!limit) {
+      reply.findings.push_back(finding_from(limit.status()));
+      return std::nullopt;
+    }
+    return CandidateLimits{*limit, *limit};
+  }
+  if (!all && env.stdout_is_terminal) return CandidateLimits{kTerminalCandidates, std::nullopt};
+  return CandidateLimits{};
+}
+
 // §8 and §9: inbox mode, or target mode with --target.
-void run_compact(const CommandRequest& inv, const ClockReading& now, Workspace& ws,
-                 CommandReply& reply) {
+void run_compact(const CommandRequest& inv, const CommandEnvironment& env, const ClockReading& now,
+                 Workspace& ws, CommandReply& reply) {
+  const std::optional<CandidateLimits> limits = candidate_limits(inv, env, reply);
+  if (!limits) return;
   const bool archive_oldest = has_flag(inv, "--archive-oldest");
   std::optional<std::string> target;
   if (const auto given = inv.options.find("--target"); given != inv.options.end()) {
@@ -85,14 +117,16 @@ void run_compact(const CommandRequest& inv, const ClockReading& now, Workspace& 
       run.findings = report->findings;
       run.plan = report->plan;
       run.inbox = report;
-      run.data = [report](bool applied, const std::vector<std::string>& written) {
-        return [report, applied, written](const TextSink& sink) {
-          write_inbox_compaction_json(*report, applied, written, sink);
+      run.data = [report, limit = limits->json](bool applied,
+                                                const std::vector<std::string>& written) {
+        return [report, applied, written, limit](const TextSink& sink) {
+          write_inbox_compaction_json(*report, applied, written, sink, limit);
         };
       };
-      run.text = [report](bool applied, const std::vector<std::string>& written) {
-        return [report, applied, written](const TextSink& sink) {
-          write_compaction_text(*report, applied, written, sink);
+      run.text = [report, limit = limits->text](bool applied,
+                                                const std::vector<std::string>& written) {
+        return [report, applied, written, limit](const TextSink& sink) {
+          write_compaction_text(*report, applied, written, sink, limit);
         };
       };
     }
@@ -317,7 +351,7 @@ void run_custodian(const CommandRequest& inv, const CommandEnvironment& env, Com
     return;
   }
   if (inv.command == "compact") {
-    run_compact(inv, *now, *ws, reply);
+    run_compact(inv, env, *now, *ws, reply);
     return;
   }
   if (inv.command == "forget") {

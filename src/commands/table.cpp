@@ -5,7 +5,6 @@
 #include <deque>
 #include <nlohmann/json.hpp>
 
-
 namespace memkit {
 namespace {
 
@@ -24,8 +23,8 @@ A pos(std::string_view name, std::string_view doc, T type = T::string) {
   a.doc = doc;
   return a;
 }
-A opt(std::string_view name, std::string_view placeholder, std::string_view doc,
-      T type = T::string, std::string_view default_value = {}) {
+A opt(std::string_view name, std::string_view placeholder, std::string_view doc, T type = T::string,
+      std::string_view default_value = {}) {
   A a;
   a.name = name;
   a.type = type;
@@ -96,22 +95,23 @@ const Args& curated_reader() {
 }
 const Args& curated_writer() {
   static const Args args =
-      curated_reader() +
-      Args{opt("--actor", "NAME", "who writes, checked against config.json's writers "
+      curated_reader() + Args{opt("--actor", "NAME",
+                                  "who writes, checked against config.json's writers "
                                   "(MEMKIT_ACTOR; none: the human owner)")};
   return args;
 }
 const Args& curated_dry_run() {
-  static const Args args = {flag("--dry-run", "show the entry and files it would write; write "
-                                              "nothing")};
+  static const Args args = {flag("--dry-run",
+                                 "show the entry and files it would write; write "
+                                 "nothing")};
   return args;
 }
 // A plan-making command: a dry run prints the plan and its ID, which --apply --confirm-plan writes.
 const Args& plan_confirm() {
-  static const Args args = {
-      flag("--apply", "write the plan (with --confirm-plan)"),
-      opt("--confirm-plan", "ID", "the Plan ID of the reviewed dry run; a stale one writes "
-                                  "nothing (MK-PLAN-001)")};
+  static const Args args = {flag("--apply", "write the plan (with --confirm-plan)"),
+                            opt("--confirm-plan", "ID",
+                                "the Plan ID of the reviewed dry run; a stale one writes "
+                                "nothing (MK-PLAN-001)")};
   return args;
 }
 // What a search takes: its query and how many hits to show.
@@ -187,7 +187,12 @@ std::vector<CommandSpec> custodian_commands() {
        CommandEffect::plans,
        root +
            Args{opt("--target", "FILE", "a budgeted file to compact instead of the inbox"),
-                flag("--archive-oldest", "with --target: archive its oldest entries")} +
+                flag("--archive-oldest", "with --target: archive its oldest entries"),
+                opt("--limit", "N",
+                    "list at most N inbox candidates, in the text and the JSON (a terminal shows "
+                    "20 unless --all)",
+                    T::integer),
+                flag("--all", "list every inbox candidate on a terminal too")} +
            plan_confirm()},
       {"custodian", "add", "write one entry where its type belongs; applied directly",
        CommandEffect::writes,
@@ -220,8 +225,9 @@ std::vector<CommandSpec> search_commands() {
            "the units of memory that match a query, best first, with where each is and a snippet",
            CommandEffect::reads,
            Args{search_query(),
-                root(opt("--root", "DIR", "the folder whose memory to search: every layout found "
-                                          "under it",
+                root(opt("--root", "DIR",
+                         "the folder whose memory to search: every layout found "
+                         "under it",
                          T::path, ".")),
                 search_limit(), search_stem()}}};
 }
@@ -232,8 +238,8 @@ std::vector<CommandSpec> context_commands() {
            "global.md and digest, then query hits; with what was left out and why",
            CommandEffect::reads,
            Args{root(opt("--root", "DIR",
-                         "the folder whose memory to compile: every layout found under it",
-                         T::path, "."))} +
+                         "the folder whose memory to compile: every layout found under it", T::path,
+                         "."))} +
                context_args(true)}};
 }
 
@@ -258,9 +264,8 @@ std::vector<CommandSpec> mcp_commands() {
            Args{root(opt("--root", "DIR",
                          "the folder whose memory it serves: every layout found under it", T::path,
                          ".")),
-                opt("--memory-dir", "DIR",
-                    "the custodian's memory folder, relative to the root", T::path,
-                    "docs/memory")}}};
+                opt("--memory-dir", "DIR", "the custodian's memory folder, relative to the root",
+                    T::path, "docs/memory")}}};
 }
 
 std::vector<CommandSpec> markdown_commands() {
@@ -284,8 +289,9 @@ std::vector<CommandSpec> memorybox_commands() {
        "overwrites",
        CommandEffect::writes,
        root + Args{pick("--profile", {"default", "maven"}, "the profile to record", "default")}},
-      {"memorybox", "status", "lines, items and budget states of tiers 1 to 5, and the bloat "
-                              "rules that are due",
+      {"memorybox", "status",
+       "lines, items and budget states of tiers 1 to 5, and the bloat "
+       "rules that are due",
        CommandEffect::reads, root},
       {"memorybox", "decay",
        "each scored entry's effective confidence, band and whether a review is due",
@@ -325,24 +331,25 @@ std::vector<CommandSpec> memorybox_commands() {
       {"memorybox", "update",
        "record an event on one entry's field lines, or plan moving the entry to its archive",
        CommandEffect::writes,
-       root + Args{need(opt("--entry", "ENTRY_ID", "the entry")),
-                   flag("--verify", "it was checked and still holds"),
-                   flag("--confirm", "evidence confirms it (+0.05)"),
-                   flag("--contradict", "evidence contradicts it (with --note)"),
-                   opt("--note", "TEXT", "what contradicts it"),
-                   pick("--resolve", {"keep", "archive"}, "settle a contradiction"),
-                   opt("--confidence", "C", "with --resolve keep: the new confidence",
-                       T::number)} +
+       root +
+           Args{need(opt("--entry", "ENTRY_ID", "the entry")),
+                flag("--verify", "it was checked and still holds"),
+                flag("--confirm", "evidence confirms it (+0.05)"),
+                flag("--contradict", "evidence contradicts it (with --note)"),
+                opt("--note", "TEXT", "what contradicts it"),
+                pick("--resolve", {"keep", "archive"}, "settle a contradiction"),
+                opt("--confidence", "C", "with --resolve keep: the new confidence", T::number)} +
            plan_confirm()},
       {"memorybox", "compact",
        "the bloat rules: a plan that moves old entries verbatim to memory/ARCHIVES/",
        CommandEffect::plans,
-       root + Args{opt("--file", "FILE", "only this rule's file (or memory/daily)"),
-                   flag("--force", "apply a rule below its threshold")} +
+       root +
+           Args{opt("--file", "FILE", "only this rule's file (or memory/daily)"),
+                flag("--force", "apply a rule below its threshold")} +
            plan_confirm()},
       {"memorybox", "promote", "a plan that moves a pattern verbatim to SOP_LIBRARY.md",
-       CommandEffect::plans, root + Args{need(opt("--entry", "ENTRY_ID", "the pattern"))} +
-                                 plan_confirm()},
+       CommandEffect::plans,
+       root + Args{need(opt("--entry", "ENTRY_ID", "the pattern"))} + plan_confirm()},
       {"memorybox", "recover", "list the transactions a crash left unfinished, and finish them",
        CommandEffect::writes, root + recover_args()},
       {"memorybox", "canon add",
@@ -355,8 +362,9 @@ std::vector<CommandSpec> memorybox_commands() {
       {"memorybox", "client set",
        "a Maven client's lifecycle: a field update, or a plan that moves its files",
        CommandEffect::plans,
-       root + Args{need(opt("--client", "NAME", "the client")),
-                   need(pick("--to", {"active", "maintenance", "archived"}, "the new state"))} +
+       root +
+           Args{need(opt("--client", "NAME", "the client")),
+                need(pick("--to", {"active", "maintenance", "archived"}, "the new state"))} +
            plan_confirm()},
       {"memorybox", "sync pull",
        "merge what other roots pushed: additions directly, replacements and moves as a plan",
@@ -377,8 +385,9 @@ std::vector<CommandSpec> tiers_commands() {
   const A template_choice =
       pick("--template", {"decision", "error", "task"}, "shape the note as this template");
   return {
-      {"tiers", "init", "create memory/, sessions/, data/, manifest.json and the global.md "
-                        "skeleton; never overwrites",
+      {"tiers", "init",
+       "create memory/, sessions/, data/, manifest.json and the global.md "
+       "skeleton; never overwrites",
        CommandEffect::writes, root},
       {"tiers", "session-init", "global.md's excerpt, recent logs and themes; logs SESSION_INIT",
        CommandEffect::writes,
@@ -409,10 +418,11 @@ std::vector<CommandSpec> tiers_commands() {
                    opt("--tools", "JSON", "the tools used, a JSON array of strings", T::json),
                    opt("--session-id", "ID", "the session")}},
       {"tiers", "write-theme", "an L2 note (after its L1 entry)", CommandEffect::writes,
-       root + Args{need(opt("--theme", "THEME", "the theme")),
-                   need(opt("--content", "TEXT", "the note's text")), template_choice,
-                   opt("--title", "TITLE", "the note's title"),
-                   flag("--promote-global", "also add the note to global.md")} +
+       root +
+           Args{need(opt("--theme", "THEME", "the theme")),
+                need(opt("--content", "TEXT", "the note's text")), template_choice,
+                opt("--title", "TITLE", "the note's title"),
+                flag("--promote-global", "also add the note to global.md")} +
            l1},
       {"tiers", "read-theme", "a theme's recent L2 notes", CommandEffect::reads,
        root + Args{need(opt("--theme", "THEME", "the theme")),
@@ -426,21 +436,22 @@ std::vector<CommandSpec> tiers_commands() {
       {"tiers", "write-global",
        "append to global.md, or replace it keeping the old text in memory/archive/global/",
        CommandEffect::writes,
-       root + Args{need(opt("--content", "TEXT", "the text")),
-                   flag("--append", "append (the default)"),
-                   flag("--replace", "replace the whole file")} +
+       root +
+           Args{need(opt("--content", "TEXT", "the text")),
+                flag("--append", "append (the default)"),
+                flag("--replace", "replace the whole file")} +
            l1},
       {"tiers", "list-themes", "the themes under memory/", CommandEffect::reads, root},
       {"tiers", "write-data", "store memory/data/<name>.csv and its manifest.json entry",
        CommandEffect::writes,
-       root + Args{need(opt("--name", "NAME", "the data file (.csv is added)")),
-                   opt("--csv-content", "CSV", "the CSV text (or --source-file)"),
-                   opt("--source-file", "FILE", "a CSV file to copy (or --csv-content)",
-                       T::path),
-                   flag("--replace", "overwrite an existing file"),
-                   opt("--description", "TEXT", "what the data is"),
-                   opt("--source-label", "TEXT", "where it came from"),
-                   opt("--columns-json", "JSON", "the declared columns, a JSON array", T::json)} +
+       root +
+           Args{need(opt("--name", "NAME", "the data file (.csv is added)")),
+                opt("--csv-content", "CSV", "the CSV text (or --source-file)"),
+                opt("--source-file", "FILE", "a CSV file to copy (or --csv-content)", T::path),
+                flag("--replace", "overwrite an existing file"),
+                opt("--description", "TEXT", "what the data is"),
+                opt("--source-label", "TEXT", "where it came from"),
+                opt("--columns-json", "JSON", "the declared columns, a JSON array", T::json)} +
            l1},
       {"tiers", "read-data", "a data file with its manifest entry", CommandEffect::reads,
        root + Args{need(opt("--name", "NAME", "the data file")),
@@ -463,32 +474,34 @@ std::vector<CommandSpec> curated_commands() {
   const Args& writer = curated_writer();
   const Args& dry = curated_dry_run();
   const A body = opt("--body", "TEXT", "the body");
-  const A body_file = opt("--body-file", "FILE", "read the body from FILE (- for standard input)",
-                          T::path);
+  const A body_file =
+      opt("--body-file", "FILE", "read the body from FILE (- for standard input)", T::path);
   const A include_deleted = flag("--include-deleted", "soft-deleted rows too");
   const A max_depth = opt("--max-depth", "N", "how far to follow links", T::integer, "5");
-  const A status = opt("--status", "STATUS",
-                       "open, carry_forward, graduated, closed, or null for none");
+  const A status =
+      opt("--status", "STATUS", "open, carry_forward, graduated, closed, or null for none");
   return {
       {"curated", "add", "upsert a row (class log by default)", CommandEffect::writes,
-       writer + Args{need(opt("--name", "NAME", "the row's name (its type's slug rules)")),
-                     need(pick("--type", row_types(), "the row's type")), body, body_file,
-                     opt("--description", "TEXT", "one line"),
-                     pick("--class", row_classes(), "the row's role"), status,
-                     opt("--initiative", "KEY", "the initiative it belongs to"),
-                     opt("--project-ref", "REF", "the project it refers to"),
-                     pick("--audience", {"orchestrator", "executor", "any"}, "who reads it"),
-                     opt("--origin-session", "ID", "the session that made it")} +
+       writer +
+           Args{need(opt("--name", "NAME", "the row's name (its type's slug rules)")),
+                need(pick("--type", row_types(), "the row's type")), body, body_file,
+                opt("--description", "TEXT", "one line"),
+                pick("--class", row_classes(), "the row's role"), status,
+                opt("--initiative", "KEY", "the initiative it belongs to"),
+                opt("--project-ref", "REF", "the project it refers to"),
+                pick("--audience", {"orchestrator", "executor", "any"}, "who reads it"),
+                opt("--origin-session", "ID", "the session that made it")} +
            dry},
       {"curated", "append", "append text to a row's body", CommandEffect::writes,
        Args{pos("NAME", "the row")} + writer + Args{body, body_file} + dry},
       {"curated", "edit", "replace a row's description or body", CommandEffect::writes,
-       writer + Args{need(opt("--name", "NAME", "the row")),
-                     need(pick("--field", {"description", "body"}, "the field")),
-                     opt("--content", "TEXT", "the new value"), body_file,
-                     pick("--audience", {"orchestrator", "executor", "any"}, "who reads it"),
-                     opt("--initiative", "KEY", "the initiative"),
-                     opt("--project-ref", "REF", "the project it refers to")} +
+       writer +
+           Args{need(opt("--name", "NAME", "the row")),
+                need(pick("--field", {"description", "body"}, "the field")),
+                opt("--content", "TEXT", "the new value"), body_file,
+                pick("--audience", {"orchestrator", "executor", "any"}, "who reads it"),
+                opt("--initiative", "KEY", "the initiative"),
+                opt("--project-ref", "REF", "the project it refers to")} +
            dry},
       {"curated", "reclassify", "change a row's class or status", CommandEffect::writes,
        Args{pos("NAME", "the row")} + writer +
@@ -507,8 +520,9 @@ std::vector<CommandSpec> curated_commands() {
            Args{need(pick("--kind", {"relates_to", "supersedes", "derived_from", "graduated_to"},
                           "the link's kind"))} +
            dry},
-      {"curated", "delete", "soft delete (a tombstone), or purge with --hard; a dry run without "
-                            "--yes",
+      {"curated", "delete",
+       "soft delete (a tombstone), or purge with --hard; a dry run without "
+       "--yes",
        CommandEffect::writes,
        Args{pos("NAME", "the row")} + writer +
            Args{flag("--yes", "delete (without it, a dry run)"),
@@ -520,17 +534,17 @@ std::vector<CommandSpec> curated_commands() {
       {"curated", "checkpoint",
        "the session record, its pending threads and their links, all or nothing",
        CommandEffect::writes,
-       writer + Args{need(opt("--file", "FILE", "the payload (- for standard input)", T::path)),
-                     opt("--initiative", "KEY", "every row's initiative"),
-                     opt("--project-ref", "REF", "every row's project")} +
+       writer +
+           Args{need(opt("--file", "FILE", "the payload (- for standard input)", T::path)),
+                opt("--initiative", "KEY", "every row's initiative"),
+                opt("--project-ref", "REF", "every row's project")} +
            dry},
       {"curated", "batch", "independent operations, each in its own transaction",
        CommandEffect::writes,
-       writer + Args{need(opt("--file", "FILE", "the operations (- for standard input)",
-                              T::path))}},
+       writer +
+           Args{need(opt("--file", "FILE", "the operations (- for standard input)", T::path))}},
       {"curated", "get-relevant",
-       "the live-pending digest, or every live-pending row of one initiative",
-       CommandEffect::reads,
+       "the live-pending digest, or every live-pending row of one initiative", CommandEffect::reads,
        reader + Args{opt("--initiative", "KEY", "one initiative's rows"),
                      opt("--max-chars", "N", "the digest's size", T::integer, "800")}},
       {"curated", "kernel", "the kernel rows", CommandEffect::reads,
@@ -540,15 +554,15 @@ std::vector<CommandSpec> curated_commands() {
            Args{flag("--links", "its links too"), flag("--history", "its history too"),
                 include_deleted}},
       {"curated", "list", "rows, filtered and sorted", CommandEffect::reads,
-       reader + Args{pick("--type", row_types(), "only this type"),
-                     pick("--class", row_classes(), "only this class"),
-                     opt("--status", "STATUS", "only this status"),
-                     pick("--audience", {"orchestrator", "executor", "any"}, "only this audience"),
-                     opt("--initiative", "KEY", "only this initiative"),
-                     pick("--sort", {"name", "injection", "deliberate", "kernel"}, "the order",
-                          "name"),
-                     pick("--order", {"asc", "desc"}, "ascending or descending", "asc"),
-                     opt("--limit", "N", "at most N rows", T::integer), include_deleted}},
+       reader +
+           Args{pick("--type", row_types(), "only this type"),
+                pick("--class", row_classes(), "only this class"),
+                opt("--status", "STATUS", "only this status"),
+                pick("--audience", {"orchestrator", "executor", "any"}, "only this audience"),
+                opt("--initiative", "KEY", "only this initiative"),
+                pick("--sort", {"name", "injection", "deliberate", "kernel"}, "the order", "name"),
+                pick("--order", {"asc", "desc"}, "ascending or descending", "asc"),
+                opt("--limit", "N", "at most N rows", T::integer), include_deleted}},
       {"curated", "search", "rows (or episodes) matching a query", CommandEffect::reads,
        Args{pos("QUERY", "the words to find")} + reader +
            Args{pick("--scope", {"memory", "episodes", "both"}, "what to search", "memory"),
@@ -600,16 +614,17 @@ std::size_t distance(std::string_view a, std::string_view b) {
 nlohmann::ordered_json argument_json(const ArgumentSpec& a) {
   nlohmann::ordered_json choices = nlohmann::ordered_json::array();
   for (std::string_view c : a.choices) choices.push_back(std::string(c));
-  return {{"choices", choices},
-          {"default", a.default_value.empty() ? nlohmann::ordered_json(nullptr)
-                                              : nlohmann::ordered_json(std::string(a.default_value))},
-          {"doc", std::string(a.doc)},
-          {"name", std::string(a.name)},
-          {"placeholder", std::string(a.placeholder)},
-          {"positional", a.positional},
-          {"required", a.required},
-          {"root", a.root},
-          {"type", std::string(argument_type_name(a.type))}};
+  return {
+      {"choices", choices},
+      {"default", a.default_value.empty() ? nlohmann::ordered_json(nullptr)
+                                          : nlohmann::ordered_json(std::string(a.default_value))},
+      {"doc", std::string(a.doc)},
+      {"name", std::string(a.name)},
+      {"placeholder", std::string(a.placeholder)},
+      {"positional", a.positional},
+      {"required", a.required},
+      {"root", a.root},
+      {"type", std::string(argument_type_name(a.type))}};
 }
 
 }  // namespace
@@ -700,8 +715,8 @@ const std::vector<CommandSpec>& command_table() {
   static const std::vector<CommandSpec> table = [] {
     std::vector<CommandSpec> all;
     for (auto* group : {&custodian_commands, &memorybox_commands, &tiers_commands,
-                        &curated_commands, &search_commands, &context_commands,
-                        &markdown_commands, &agent_commands, &mcp_commands}) {
+                        &curated_commands, &search_commands, &context_commands, &markdown_commands,
+                        &agent_commands, &mcp_commands}) {
       for (CommandSpec& c : (*group)()) all.push_back(std::move(c));
     }
     return all;
@@ -756,10 +771,10 @@ Result<const CommandSpec*> resolve_command(std::string_view group,
   if (find_group(group) == nullptr) {
     std::vector<std::string> groups;
     for (const GroupSpec& g : command_groups()) groups.emplace_back(g.name);
-    return Status(Errc::invalid_argument,
-                  with_suggestion("unknown group '" + std::string(group) + "'",
-                                  closest(group, groups)) +
-                      "; see memkit --help");
+    return Status(
+        Errc::invalid_argument,
+        with_suggestion("unknown group '" + std::string(group) + "'", closest(group, groups)) +
+            "; see memkit --help");
   }
   if (const CommandSpec* whole = find_command(group, "")) return whole;  // every word its argument
   if (words.empty()) return static_cast<const CommandSpec*>(nullptr);
@@ -793,9 +808,9 @@ Status check_arguments(const CommandSpec& command,
     for (const ArgumentSpec& a : command.arguments) {
       if (!a.positional) names.emplace_back(a.name);
     }
-    return Status(Errc::invalid_argument,
-                  with_suggestion("unknown option " + name + " for " + command.name(),
-                                  closest(name, names)));
+    return Status(
+        Errc::invalid_argument,
+        with_suggestion("unknown option " + name + " for " + command.name(), closest(name, names)));
   };
   for (const auto& option : options) {
     const ArgumentSpec* a = command.argument(option.first);

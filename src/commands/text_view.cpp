@@ -250,14 +250,21 @@ std::string plan_text(const Plan& plan) {
 }
 
 void write_compaction_text(const InboxCompaction& report, bool applied,
-                           const std::vector<std::string>& written, const TextSink& sink) {
+                           const std::vector<std::string>& written, const TextSink& sink,
+                           std::optional<std::uint64_t> limit) {
   constexpr std::size_t kPiece = std::size_t{64} << 10;
+  // The summary and the plan first: a person reads them without scrolling past the candidates.
   std::string out = fmt::format(
       "Inbox items: {}\nExact duplicates removable: {}\nExact tombstone matches removable: {}\n"
-      "Candidates requiring review: {}\n",
+      "Candidates requiring review: {}\n\n",
       report.inbox_items, report.duplicates, report.tombstone_matches, report.candidates.size());
+  out += plan_outcome(report.plan, applied, written, "");
+  const std::uint64_t total = report.candidates.size();
+  const std::uint64_t shown = limit ? std::min(*limit, total) : total;
+  if (shown > 0) out += "\nCandidates:\n";
   const bool valid = report.candidates.valid_utf8();
   report.candidates.for_each([&](const Candidate& c) {
+    if (c.index > shown) return false;
     out += std::to_string(c.index);
     out += ". ";
     append_one_line(out, c.label, valid);
@@ -273,9 +280,12 @@ void write_compaction_text(const InboxCompaction& report, bool applied,
       sink(out);
       out.clear();
     }
+    return true;
   });
-  out += "\n";
-  out += plan_outcome(report.plan, applied, written, "");
+  if (shown < total) {
+    out += fmt::format("... and {} more: --all lists every one, --limit N the first N\n",
+                       total - shown);
+  }
   sink(out);
 }
 
@@ -431,8 +441,7 @@ std::string memorybox_sync_push_text(const memorybox::PushReport& report) {
   return fmt::format(
       "Pushed {} record(s): {} acknowledged, {} refused{}.\n", report.sent,
       report.sent - report.refused.size(), report.refused.size(),
-      report.assigned.empty() ? ""
-                              : fmt::format("; {} new Id(s) written", report.assigned.size()));
+      report.assigned.empty() ? "" : fmt::format("; {} new Id(s) written", report.assigned.size()));
 }
 
 std::string memorybox_sync_status_text(const memorybox::SyncStatus& status) {

@@ -43,9 +43,11 @@ struct Style {
                                     const std::vector<std::string>& written);
 [[nodiscard]] std::string target_compaction_text(const TargetCompaction& report, bool applied,
                                                  const std::vector<std::string>& written);
-// Streamed: the candidates of a large inbox outweigh the inbox.
+// Streamed: the candidates of a large inbox outweigh the inbox. The counts and the plan (its ID)
+// come first, then the candidates, at most `limit` of them and a line counting the rest.
 void write_compaction_text(const InboxCompaction& report, bool applied,
-                           const std::vector<std::string>& written, const TextSink& sink);
+                           const std::vector<std::string>& written, const TextSink& sink,
+                           std::optional<std::uint64_t> limit = std::nullopt);
 [[nodiscard]] std::string units_text(const Document& doc, Style style);
 [[nodiscard]] std::string findings_text(const std::vector<Finding>& findings, Style style);
 

@@ -77,9 +77,12 @@ void write_envelope_json(std::string_view command, const JsonWriter& write_data,
 [[nodiscard]] std::string inbox_compaction_json(const InboxCompaction& report, bool applied,
                                                 const std::vector<std::string>& written);
 
-// The same, streamed: an inbox's candidates can outweigh the inbox itself.
+// The same, streamed: an inbox's candidates can outweigh the inbox itself. With `limit`, only the
+// first `limit` candidates are listed (their number is still inbox_items - empty_items -
+// duplicates - tombstone_matches).
 void write_inbox_compaction_json(const InboxCompaction& report, bool applied,
-                                 const std::vector<std::string>& written, const TextSink& sink);
+                                 const std::vector<std::string>& written, const TextSink& sink,
+                                 std::optional<std::uint64_t> limit = std::nullopt);
 
 // `memorybox status` data (memorybox.md §2): {"bloat_due","tiers"}.
 [[nodiscard]] std::string memorybox_status_json(const memorybox::Report& status);

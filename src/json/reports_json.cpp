@@ -254,7 +254,8 @@ std::string inbox_compaction_json(const InboxCompaction& report, bool applied,
 }
 
 void write_inbox_compaction_json(const InboxCompaction& report, bool applied,
-                                 const std::vector<std::string>& written, const TextSink& sink) {
+                                 const std::vector<std::string>& written, const TextSink& sink,
+                                 std::optional<std::uint64_t> limit) {
   constexpr std::size_t kPiece = std::size_t{64} << 10;
   std::string out;
   out.reserve(kPiece + 4096);
@@ -264,6 +265,7 @@ void write_inbox_compaction_json(const InboxCompaction& report, bool applied,
   bool first = true;
   const bool valid = report.candidates.valid_utf8();
   report.candidates.for_each([&](const Candidate& c) {
+    if (limit && c.index > *limit) return false;
     out += first ? R"({"continuation":[)" : R"(,{"continuation":[)";
     first = false;
     for (std::size_t i = 0; i < c.continuation.size(); ++i) {
@@ -281,6 +283,7 @@ void write_inbox_compaction_json(const InboxCompaction& report, bool applied,
       sink(out);
       out.clear();
     }
+    return true;
   });
   out += R"(],"duplicates":)" + std::to_string(report.duplicates);
   out += R"(,"empty_items":)" + std::to_string(report.empty_items);
