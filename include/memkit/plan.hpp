@@ -32,6 +32,12 @@ struct PlannedBytes {
   std::shared_ptr<const std::string> base;  // empty string for a new file
   std::vector<Splice> splices;
   [[nodiscard]] std::string render() const { return apply_splices(*base, splices); }
+  // The size of render(), without building it.
+  [[nodiscard]] std::size_t size() const noexcept {
+    std::size_t n = base->size();
+    for (const Splice& s : splices) n = n - (s.end - s.begin) + s.insert.size();
+    return n;
+  }
   // The same bytes as pieces viewing `base` and the splices, for writing without building them.
   [[nodiscard]] std::vector<std::string_view> pieces() const {
     return splice_pieces(*base, splices);

@@ -9,6 +9,7 @@
 #include "codec/bounded_json.hpp"
 #include "codec/canonical.hpp"
 #include "files/file_system.hpp"
+#include "files/progress.hpp"
 #include "files/state_directory.hpp"
 
 namespace memkit {
@@ -404,6 +405,21 @@ Result<std::vector<std::string>> apply_ordered(FileSystem& fs, const ApplyPaths&
       return Status(Errc::io, folder + ": not a directory; nothing was written");
     }
   }
+  // One target is replaced atomically on its own; an append needs its journal even alone, since
+  // only the journal knows where to cut the file back to.
+  const bool journal = order.size() > 1 || appends;
+  // What a progress display counts: every byte this apply writes (the undo record's copies, the
+  // journal's backups and prepared files, the targets), told by the file system as it goes.
+  std::uint64_t total = 0;
+  for (std::size_t n = 0; n < order.size(); ++n) {
+    const PlanOperation& op = plan.operations()[order[n]];
+    const std::uint64_t base = (*bases)[n] ? (*bases)[n]->size() : 0;
+    const std::uint64_t output = op.kind == OperationKind::append   ? op.appended().size()
+                                 : op.kind == OperationKind::remove ? 0
+                                                                    : op.output.size();
+    total += (record ? base : 0) + (journal ? base + output : 0) + output;
+  }
+  const progress::Stage stage("writing " + plan.command(), total, progress::Unit::bytes);
   if (record) {
     if (Status kept = keep_applied_record(fs, paths, plan, order, *bases, now); !kept.ok()) {
       (void)detail::remove_state_directory(fs, join(join(paths.state_dir, "applied"), plan.id()));
@@ -411,9 +427,7 @@ Result<std::vector<std::string>> apply_ordered(FileSystem& fs, const ApplyPaths&
     }
   }
   Status done;
-  // One target is replaced atomically on its own; an append needs its journal even alone, since
-  // only the journal knows where to cut the file back to.
-  if (order.size() == 1 && plan.operations()[order[0]].kind != OperationKind::append) {
+  if (!journal) {
     done = write_target(fs, paths, plan.operations()[order[0]]);
   } else {
     done = run_transaction(fs, paths, plan, order, *bases, now, txid);

@@ -10,6 +10,7 @@
 
 #include "cli/help.hpp"
 #include "cli/invocation.hpp"
+#include "cli/progress_display.hpp"
 #include "commands/commands.hpp"
 #include "commands/text_view.hpp"
 #include "json/json.hpp"
@@ -53,8 +54,7 @@ int emit(const CommandReply& reply, const Invocation& inv, const Environment& en
 
 // `memkit mcp`: the arguments checked as every command's are, then the server, until its input
 // ends (mcp/server.hpp).
-int serve_mcp(const Invocation& inv, const Environment& env, std::ostream& out,
-              std::ostream& err) {
+int serve_mcp(const Invocation& inv, const Environment& env, std::ostream& out, std::ostream& err) {
   CommandReply reply;
   reply.command = "mcp";
   const CommandSpec* spec = find_command("mcp", "");
@@ -64,17 +64,16 @@ int serve_mcp(const Invocation& inv, const Environment& env, std::ostream& out,
   }
   const auto given = inv.options.find("--root");
   const auto dir = inv.options.find("--memory-dir");
-  Result<mcp::ServerOptions> options =
-      mcp::server_options(given == inv.options.end() ? "." : given->second, env.current_directory,
-                          dir == inv.options.end() ? std::nullopt
-                                                   : std::optional<std::string>(dir->second));
+  Result<mcp::ServerOptions> options = mcp::server_options(
+      given == inv.options.end() ? "." : given->second, env.current_directory,
+      dir == inv.options.end() ? std::nullopt : std::optional<std::string>(dir->second));
   if (taken.ok() && !options) taken = options.status();
   if (!taken.ok()) {
     reply.findings.push_back(finding_from(taken));
     return emit(reply, inv, env, out, err);
   }
   Environment served = env;
-  if (inv.now) served.memkit_now = inv.now;  // --now: every command's clock
+  if (inv.now) served.memkit_now = inv.now;                  // --now: every command's clock
   options->lock_timeout_seconds = inv.lock_timeout_seconds;  // --lock-timeout: every write's
   mcp::serve(*mcp::stdio_channel(), *options, served);
   return 0;
@@ -206,7 +205,13 @@ int run(const std::vector<std::string>& args, const Environment& env, std::ostre
     return 2;
   }
   if (inv.group == "mcp") return serve_mcp(inv, env, out, err);
-  const CommandReply reply = execute(inv, env);
+  CommandReply reply;
+  {
+    // Stopped (its line wiped) before the reply is printed.
+    const ProgressDisplay display(err, inv.format == Format::text && !inv.quiet &&
+                                           env.stderr_is_terminal && !env.no_progress);
+    reply = execute(inv, env);
+  }
   return emit(reply, inv, env, out, err);
 }
 

@@ -83,6 +83,10 @@ Result<Invocation> parse_invocation(const std::vector<std::string>& args) {
       inv.version = true;
       continue;
     }
+    if (arg == "--quiet") {
+      inv.quiet = true;
+      continue;
+    }
     if (arg.size() < 3 || arg.compare(0, 2, "--") != 0) {
       words.push_back(std::move(arg));
       continue;

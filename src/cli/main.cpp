@@ -42,6 +42,9 @@ int main(int argc, char** argv) {
     return text;
   };
   env.stdout_is_terminal = isatty(STDOUT_FILENO) == 1;
+  env.stderr_is_terminal = isatty(STDERR_FILENO) == 1;
+  env.no_progress =
+      std::getenv("NO_PROGRESS") != nullptr || std::getenv("MEMKIT_NO_PROGRESS") != nullptr;
   env.no_colour = std::getenv("NO_COLOR") != nullptr;
   env.system_clock = memkit::read_system_clock;
   env.random_bytes = memkit::read_system_random;

@@ -37,6 +37,7 @@ struct CommandRequest {
   double lock_timeout_seconds = 10.0;
   bool help = false;                           // CLI only
   bool version = false;                        // CLI only
+  bool quiet = false;                          // CLI only: --quiet, no progress display
   std::vector<std::string> positionals;        // after group and command
   std::map<std::string, std::string> options;  // "--project-root" -> value
   std::vector<std::string> flags;              // "--extended"
@@ -54,7 +55,9 @@ inline constexpr std::size_t kMaxInputBytes = std::size_t{64} << 20;
 struct CommandEnvironment {
   std::optional<std::string> memkit_now;  // MEMKIT_NOW
   bool stdout_is_terminal = false;
+  bool stderr_is_terminal = false;
   bool no_colour = false;                      // NO_COLOR is set
+  bool no_progress = false;                    // NO_PROGRESS or MEMKIT_NO_PROGRESS is set
   std::function<ClockReading()> system_clock;  // the system clock and local zone
   std::string current_directory;               // absolute; for `markdown units` paths
   // `curated`: MEMKIT_STORE, MEMKIT_WORKSPACE and MEMKIT_ACTOR (curated.md §2, §11), each used

@@ -3,19 +3,21 @@
 #include <algorithm>
 
 #include "commands/flow.hpp"
+#include "files/progress.hpp"
 
 namespace memkit::commands_detail {
 
 std::optional<Finding> refuse_unconfirmed(const std::optional<std::string>& confirmed,
                                           const std::string& plan_id) {
   if (!confirmed) {
-    return make_finding("MK-PLAN-002", Severity::blocker, "", "--apply needs --confirm-plan " + plan_id,
+    return make_finding("MK-PLAN-002", Severity::blocker, "",
+                        "--apply needs --confirm-plan " + plan_id,
                         "review the dry run, then confirm its Plan ID");
   }
   if (*confirmed != plan_id) {
     return make_finding("MK-PLAN-001", Severity::blocker, "",
-                        "stale or mismatched plan: confirmed " + *confirmed +
-                            ", current plan is " + plan_id + "; no files written",
+                        "stale or mismatched plan: confirmed " + *confirmed + ", current plan is " +
+                            plan_id + "; no files written",
                         "review the current dry run and confirm its Plan ID");
   }
   return std::nullopt;
@@ -30,6 +32,9 @@ void run_planned(const CommandRequest& inv, CommandReply& reply, const PlanWrite
         finding_from(Status(Errc::invalid_argument, "--confirm-plan: only with --apply")));
     return;
   }
+  // Long work is told as it goes (issue 31): the planning, then the apply's own stage.
+  const progress::Stage stage("planning " + inv.group + " " + inv.command, 0,
+                              progress::Unit::bytes);
   const bool text = inv.format == OutputFormat::text;
   auto finish = [&](const PlannedRun& run, bool applied, const std::vector<std::string>& written) {
     for (const Finding& f : run.findings) reply.findings.push_back(f);

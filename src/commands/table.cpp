@@ -679,6 +679,7 @@ const std::vector<ArgumentSpec>& global_options() {
           T::time),
       opt("--lock-timeout", "SECONDS", "how long a write waits for the root's lock", T::number,
           "10"),
+      flag("--quiet", "no progress display on a terminal's stderr for long work"),
       flag("--help", "this command's help"),
       flag("--version", "memkit's version"),
   };

@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "files/file_system.hpp"
+#include "files/progress.hpp"
 
 namespace memkit {
 namespace {
@@ -48,6 +49,9 @@ Status one_name(int fd, const std::string& path) {
   }
   return Status();
 }
+
+// Large writes go in steps of this size, so a progress display moves while a file is written.
+constexpr std::size_t kWriteStep = std::size_t{8} << 20;
 
 class FdCloser final {
  public:
@@ -348,13 +352,15 @@ class PosixFileSystem final : public FileSystem {
       std::size_t done = 0;
       while (done < piece.size()) {
         const ssize_t n =
-            ::pwrite(fd.get(), piece.data() + done, piece.size() - done, static_cast<off_t>(at));
+            ::pwrite(fd.get(), piece.data() + done, std::min(piece.size() - done, kWriteStep),
+                     static_cast<off_t>(at));
         if (n < 0) {
           if (errno == EINTR) continue;
           return io_error(path, errno);
         }
         done += static_cast<std::size_t>(n);
         at += static_cast<std::uint64_t>(n);
+        progress::advance(static_cast<std::uint64_t>(n));
       }
     }
     if (::fsync(fd.get()) != 0) return io_error(path, errno);
@@ -455,7 +461,9 @@ class PosixFileSystem final : public FileSystem {
     for (const std::string_view bytes : pieces) {
       std::size_t done = 0;
       while (done < bytes.size()) {
-        const ssize_t n = ::write(fd.get(), bytes.data() + done, bytes.size() - done);
+        // In steps of kWriteStep, each told to a progress display.
+        const ssize_t n =
+            ::write(fd.get(), bytes.data() + done, std::min(bytes.size() - done, kWriteStep));
         if (n < 0) {
           if (errno == EINTR) continue;
           const Status failed = io_error(path, errno);
@@ -463,6 +471,7 @@ class PosixFileSystem final : public FileSystem {
           return failed;
         }
         done += static_cast<std::size_t>(n);
+        progress::advance(static_cast<std::uint64_t>(n));
       }
     }
     if (::fsync(fd.get()) != 0) {
