@@ -419,7 +419,8 @@ Result<std::vector<std::string>> apply_ordered(FileSystem& fs, const ApplyPaths&
                                                                     : op.output.size();
     total += (record ? base : 0) + (journal ? base + output : 0) + output;
   }
-  const progress::Stage stage("writing " + plan.command(), total, progress::Unit::bytes);
+  const progress::Stage stage("writing " + plan.command(), total, progress::Unit::bytes,
+                              progress::Counts::written);
   if (record) {
     if (Status kept = keep_applied_record(fs, paths, plan, order, *bases, now); !kept.ok()) {
       (void)detail::remove_state_directory(fs, join(join(paths.state_dir, "applied"), plan.id()));

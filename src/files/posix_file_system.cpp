@@ -360,7 +360,7 @@ class PosixFileSystem final : public FileSystem {
         }
         done += static_cast<std::size_t>(n);
         at += static_cast<std::uint64_t>(n);
-        progress::advance(static_cast<std::uint64_t>(n));
+        progress::written(static_cast<std::uint64_t>(n));
       }
     }
     if (::fsync(fd.get()) != 0) return io_error(path, errno);
@@ -471,7 +471,7 @@ class PosixFileSystem final : public FileSystem {
           return failed;
         }
         done += static_cast<std::size_t>(n);
-        progress::advance(static_cast<std::uint64_t>(n));
+        progress::written(static_cast<std::uint64_t>(n));
       }
     }
     if (::fsync(fd.get()) != 0) {

@@ -14,6 +14,7 @@ struct Board {
   Unit unit = Unit::bytes;
   std::chrono::steady_clock::time_point started{};
   std::atomic<bool> active{false};
+  std::atomic<bool> writes{false};  // the file system's writes count
   std::atomic<std::uint64_t> done{0};
 };
 
@@ -24,7 +25,7 @@ Board& board() {
 
 }  // namespace
 
-void begin(std::string_view what, std::uint64_t total, Unit unit) {
+void begin(std::string_view what, std::uint64_t total, Unit unit, Counts counts) {
   Board& b = board();
   const std::lock_guard<std::mutex> held(b.mutex);
   b.what = std::string(what);
@@ -32,12 +33,18 @@ void begin(std::string_view what, std::uint64_t total, Unit unit) {
   b.unit = unit;
   b.started = std::chrono::steady_clock::now();
   b.done.store(0, std::memory_order_relaxed);
+  b.writes.store(counts == Counts::written, std::memory_order_relaxed);
   b.active.store(true, std::memory_order_release);
 }
 
 void advance(std::uint64_t amount) noexcept {
   Board& b = board();
   if (b.active.load(std::memory_order_relaxed)) b.done.fetch_add(amount, std::memory_order_relaxed);
+}
+
+void written(std::uint64_t amount) noexcept {
+  Board& b = board();
+  if (b.writes.load(std::memory_order_relaxed)) advance(amount);
 }
 
 void end() noexcept { board().active.store(false, std::memory_order_release); }

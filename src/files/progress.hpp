@@ -14,10 +14,16 @@ namespace memkit::progress {
 
 enum class Unit : std::uint8_t { bytes, items };
 
-// Opens a stage, replacing any other: `what` ("applying the plan"), `total` (0: unknown).
-void begin(std::string_view what, std::uint64_t total, Unit unit);
+// What counts toward a stage: what its owner reports (advance), or also every byte the file
+// system writes (written), for a stage that is a write.
+enum class Counts : std::uint8_t { reported, written };
+
+// Opens a stage, replacing any other: `what` ("writing the plan"), `total` (0: unknown).
+void begin(std::string_view what, std::uint64_t total, Unit unit, Counts counts = Counts::reported);
 // Adds `amount` to the open stage's count; nothing when none is open.
 void advance(std::uint64_t amount) noexcept;
+// What the POSIX file system calls for every byte it writes: counted by a Counts::written stage.
+void written(std::uint64_t amount) noexcept;
 // Closes the open stage.
 void end() noexcept;
 
@@ -35,7 +41,9 @@ struct Reading {
 // Opens a stage for its scope.
 class Stage final {
  public:
-  Stage(std::string_view what, std::uint64_t total, Unit unit) { begin(what, total, unit); }
+  Stage(std::string_view what, std::uint64_t total, Unit unit, Counts counts = Counts::reported) {
+    begin(what, total, unit, counts);
+  }
   ~Stage() { end(); }
   Stage(const Stage&) = delete;
   Stage& operator=(const Stage&) = delete;

@@ -6,12 +6,13 @@
 #include <array>
 #include <cstring>
 #include <deque>
-#include <stdexcept>
 #include <limits>
 #include <map>
 #include <set>
+#include <stdexcept>
 
 #include "codec/binary.hpp"
+#include "files/progress.hpp"
 #include "memkit/digest.hpp"
 #include "memkit/version.hpp"
 #include "stemming/snowball.hpp"
@@ -24,7 +25,8 @@ using Digest = std::array<std::uint8_t, 16>;
 constexpr std::string_view kMagic = "MKRCAT03";
 constexpr std::string_view kEnd = "MKRCATND";
 
-// ---- the catalog ----------------------------------------------------------------------------------
+// ---- the catalog
+// ----------------------------------------------------------------------------------
 
 constexpr std::size_t kNoPack = std::numeric_limits<std::size_t>::max();  // a file of no units
 
@@ -51,7 +53,7 @@ struct GoneRange {
 };
 
 struct CatalogPack {
-  std::string name;              // p-<hex>.idx
+  std::string name;  // p-<hex>.idx
   // The pack file's stat once written and read back: while it is the same, the file holds those
   // bytes, and they are opened without checking every list again.
   FileStat stat;
@@ -61,11 +63,12 @@ struct CatalogPack {
 };
 
 struct Catalog {
-  std::string generation;  // the memkit that wrote it: another cuts units its own way
+  std::string generation;     // the memkit that wrote it: another cuts units its own way
   std::string custodian_dir;  // what it indexes: the arguments of open_recall_index
   std::optional<recall::Layout> only;
   std::string stem;  // the stemmer's language, or "" for none
-  std::int64_t written_ns = 0;  // the lock's time when it was written: files changed since are suspect
+  std::int64_t written_ns =
+      0;  // the lock's time when it was written: files changed since are suspect
   std::vector<CatalogFile> files;  // in path order
   std::vector<CatalogPack> packs;  // in the order they were written
 };
@@ -78,9 +81,9 @@ std::string display(const CatalogFile& f) {
 }
 
 void encode_stat(BinaryWriter& e, const FileStat& stat) {
-  for (const std::uint64_t v : {stat.size, static_cast<std::uint64_t>(stat.modified_ns),
-                                static_cast<std::uint64_t>(stat.changed_ns), stat.device,
-                                stat.inode}) {
+  for (const std::uint64_t v :
+       {stat.size, static_cast<std::uint64_t>(stat.modified_ns),
+        static_cast<std::uint64_t>(stat.changed_ns), stat.device, stat.inode}) {
     e.word(v);
   }
 }
@@ -120,7 +123,8 @@ std::string encode(const Catalog& c) {
     e.word(static_cast<std::uint64_t>(f.tier));
     e.word(f.load_order ? *f.load_order : std::numeric_limits<std::uint64_t>::max());
     encode_stat(e, f.stat);
-    e.text(std::string_view(reinterpret_cast<const char*>(f.digest.data()), f.digest.size()));  // NOLINT
+    e.text(std::string_view(reinterpret_cast<const char*>(f.digest.data()),
+                            f.digest.size()));  // NOLINT
     e.word(f.units);
     e.word(f.pack);
     e.word(f.first);
@@ -137,15 +141,16 @@ std::string encode(const Catalog& c) {
 }
 
 // The catalog `bytes` hold, or nullopt for bytes torn, damaged, foreign or of another memkit: every
-// pack's documents are its files' units and its gone ranges, each once, and every pack holds a file.
+// pack's documents are its files' units and its gone ranges, each once, and every pack holds a
+// file.
 std::optional<Catalog> decode(std::string_view bytes) {
   BinaryReader d(bytes);
   Catalog c;
   std::string magic;
   std::uint64_t only = 0;
   std::uint64_t count = 0;
-  if (!d.text(magic) || magic != kMagic || !d.text(c.generation) ||
-      c.generation != version() || !d.text(c.custodian_dir) || !d.word(only) ||
+  if (!d.text(magic) || magic != kMagic || !d.text(c.generation) || c.generation != version() ||
+      !d.text(c.custodian_dir) || !d.word(only) ||
       (only > static_cast<std::uint64_t>(recall::Layout::curated) &&
        only != std::numeric_limits<std::uint64_t>::max()) ||
       !d.text(c.stem) || !d.number(c.written_ns) || !d.word(count) || count > bytes.size()) {
@@ -220,10 +225,13 @@ std::optional<Catalog> decode(std::string_view bytes) {
   return c;
 }
 
-// ---- bringing the index up to date ---------------------------------------------------------------
+// ---- bringing the index up to date
+// ---------------------------------------------------------------
 
 // `path` under the folder `folder`.
-std::string inside(const std::string& folder, const std::string& path) { return folder + "/" + path; }
+std::string inside(const std::string& folder, const std::string& path) {
+  return folder + "/" + path;
+}
 
 // The folder of this variant of the index: every layout, or the one a command reads, with the
 // custodian's folder when it is not the usual one, and the stemmer's language.
@@ -289,7 +297,7 @@ std::vector<bool> packs_to_keep(const Catalog& old, const std::vector<std::optio
     removed.emplace(display(old.files[j]), !now[j] || *now[j] == Change::other);
   }
   std::vector<bool> keep = opened;
-  std::vector<std::uint64_t> units(old.packs.size(), 0);   // of the files still in place
+  std::vector<std::uint64_t> units(old.packs.size(), 0);  // of the files still in place
   std::vector<std::uint64_t> bytes(old.packs.size(), 0);
   for (std::size_t j = 0; j < old.files.size(); ++j) {
     const std::size_t p = old.files[j].pack;
@@ -321,9 +329,9 @@ std::vector<bool> packs_to_keep(const Catalog& old, const std::vector<std::optio
 }  // namespace
 
 Result<std::pair<const RecallFile*, recall::Unit>> RecallIndex::unit(std::size_t document) {
-  const auto after = std::upper_bound(
-      indexed_.begin(), indexed_.end(), document,
-      [](std::size_t d, const Indexed& x) { return d < x.first_document; });
+  const auto after =
+      std::upper_bound(indexed_.begin(), indexed_.end(), document,
+                       [](std::size_t d, const Indexed& x) { return d < x.first_document; });
   if (after == indexed_.begin() || document >= units_) {
     return Status(Errc::invalid_argument, "no document " + std::to_string(document));
   }
@@ -436,8 +444,8 @@ Result<RecallIndex> open_recall_index(FileSystem& fs, const std::string& root_te
         file.file.bytes = std::make_shared<const std::string>();
         std::string why = bytes.status().message();
         if (why.starts_with(root + "/")) why.erase(0, root.size() + 1);
-        unreadable[i] = make_finding("MK-IO-001", Severity::warning, file.file.path,
-                                     why + "; not searched");
+        unreadable[i] =
+            make_finding("MK-IO-001", Severity::warning, file.file.path, why + "; not searched");
       }
     }
     return file.file.text();
@@ -447,8 +455,8 @@ Result<RecallIndex> open_recall_index(FileSystem& fs, const std::string& root_te
   std::map<std::string, std::size_t> old_file;  // display path -> into old.files
   for (std::size_t j = 0; j < old.files.size(); ++j) old_file.emplace(display(old.files[j]), j);
   std::vector<std::optional<std::size_t>> was(index.files_.size());  // into old.files
-  std::vector<std::optional<Change>> now(old.files.size());  // by old file; nullopt: gone
-  std::vector<Change> change(index.files_.size(), Change::other);  // by file
+  std::vector<std::optional<Change>> now(old.files.size());          // by old file; nullopt: gone
+  std::vector<Change> change(index.files_.size(), Change::other);    // by file
   for (const std::size_t i : indexable) {
     const auto found = old_file.find(index.files_[i].file.path);
     if (found == old_file.end()) continue;  // new
@@ -519,8 +527,8 @@ Result<RecallIndex> open_recall_index(FileSystem& fs, const std::string& root_te
   for (std::size_t j = 0; j < old.files.size(); ++j) {  // a grown file's old documents
     const std::size_t p = old.files[j].pack;
     if (now[j] == Change::grown && p != kNoPack && keep[p]) {
-      fresh.packs[kept_as[p]].gone.push_back({display(old.files[j]), old.files[j].first,
-                                              old.files[j].units});
+      fresh.packs[kept_as[p]].gone.push_back(
+          {display(old.files[j]), old.files[j].first, old.files[j].units});
     }
   }
   for (CatalogPack& pack : fresh.packs) {
@@ -528,7 +536,7 @@ Result<RecallIndex> open_recall_index(FileSystem& fs, const std::string& root_te
               [](const GoneRange& a, const GoneRange& b) { return a.first < b.first; });
   }
   fresh.files.resize(index.files_.size());  // by file for now; those not indexable left out below
-  bool written_all = true;  // every new pack so far is on disk
+  bool written_all = true;                  // every new pack so far is on disk
   // A new pack's bytes written under their digest's name, its stat recorded; false on failure.
   const auto write_pack = [&fs, &dir](const std::string& bytes, CatalogPack& pack) {
     const Digest digest = xxh3_128(bytes);
@@ -555,6 +563,7 @@ Result<RecallIndex> open_recall_index(FileSystem& fs, const std::string& root_te
       part.add(unit.text, std::move(facets));
     }
     f.units = units.units.size();
+    progress::advance(file.stat.size);
     if (unreadable[i]) f.findings.push_back(*unreadable[i]);
     f.findings.insert(f.findings.end(), units.findings.begin(), units.findings.end());
   };
@@ -611,8 +620,8 @@ Result<RecallIndex> open_recall_index(FileSystem& fs, const std::string& root_te
     // Written now, and read from the page cache after: the new packs are never all in memory.
     if (lock && written_all) {
       written_all = write_pack(*bytes, pack);
-      Result<MappedFile> mapped =
-          written_all ? fs.map_file(inside(dir, pack.name)) : Result<MappedFile>(Status(Errc::io, ""));
+      Result<MappedFile> mapped = written_all ? fs.map_file(inside(dir, pack.name))
+                                              : Result<MappedFile>(Status(Errc::io, ""));
       if (mapped && mapped->bytes.size() == bytes->size()) {  // read back by the write
         Result<search::Index> again = search::Index::open(mapped->bytes, mapped->owner, false);
         if (again) part = std::move(again);
@@ -622,14 +631,30 @@ Result<RecallIndex> open_recall_index(FileSystem& fs, const std::string& root_te
     index.packs_.push_back(std::move(part).value());
     ++index.work_.packs_built;
   };
+  // A file of no units, the same as before, stays in no pack; an unchanged file of a kept pack
+  // stays in it; every other one is read, cut and indexed again.
+  const auto no_units_still = [&](std::size_t i) {
+    const std::optional<std::size_t> j = was[i];
+    return j && change[i] == Change::none && old.files[*j].pack == kNoPack && !unreadable[i];
+  };
+  const auto in_kept_pack = [&](std::size_t i) {
+    const std::optional<std::size_t> j = was[i];
+    return j && change[i] == Change::none && keep[old.files[*j].pack];
+  };
+  // Long work is told as it goes (issue 31): the bytes of the files indexed again, of their sum.
+  std::uint64_t to_index = 0;
+  for (const std::size_t i : indexable) {
+    if (!no_units_still(i) && !in_kept_pack(i)) to_index += index.files_[i].stat.size;
+  }
+  const progress::Stage stage("indexing " + root, to_index, progress::Unit::bytes);
   for (const std::size_t i : indexable) {
     const std::optional<std::size_t> j = was[i];
-    if (j && change[i] == Change::none && old.files[*j].pack == kNoPack && !unreadable[i]) {
+    if (no_units_still(i)) {
       fresh.files[i] = old.files[*j];  // a file of no units: the same, in no pack
       fresh.files[i].stat = recorded(index.files_[i]).stat;
       continue;
     }
-    if (j && change[i] == Change::none && keep[old.files[*j].pack]) {
+    if (in_kept_pack(i)) {
       fresh.files[i] = old.files[*j];
       fresh.files[i].stat = recorded(index.files_[i]).stat;
       fresh.files[i].pack = kept_as[old.files[*j].pack];
@@ -721,7 +746,8 @@ void refresh_recall_indexes(FileSystem& fs, const std::string& root) {
     if (catalog) {
       IndexStemming stemming{catalog->stem, nullptr};
       if (!catalog->stem.empty()) {
-        Result<std::shared_ptr<const search::Stemmer>> loaded = load_snowball(catalog->stem, "--stem");
+        Result<std::shared_ptr<const search::Stemmer>> loaded =
+            load_snowball(catalog->stem, "--stem");
         if (loaded) stemming.stemmer = std::move(loaded).value();
       }
       if ((catalog->stem.empty() || stemming.stemmer) &&
