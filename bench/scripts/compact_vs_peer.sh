@@ -19,7 +19,15 @@
 # tombstone in do-not-use.md (H2 `## Tombstone: X` titles and bullets). LF only, shapes both
 # programs read alike (compaction.md §19). No changelog.md, so both write inbox.md only.
 #
+# With INBOX=changelogs the inbox is made of real text instead (issue 31): the bullet items of
+# every changelog under CORPORA (default ../shared/corpora beside the repository; keepachangelog's,
+# the AWS SDK's and others, licences in its SOURCES.md), each with its continuation lines, in
+# rounds until the size is reached, each round's first lines marked " (rN)" so that a round does
+# not repeat the last; about 5% of the items are then exact duplicates of an earlier one.
+#
 # Environment:
+#   INBOX      generated (default) or changelogs
+#   CORPORA    where INBOX=changelogs finds the changelogs
 #   BUILD_DIR  the memkit build (default: build/ in the repository); its src/cli/memkit is used
 #   PEER       the peer checkout (default: $MEMKIT_PEERS_DIR/waittim+MemoryCustodian)
 #   RUNS       timed runs per command (default 3)
@@ -64,13 +72,20 @@ if [[ ${SKIP_PEER:-0} != 1 ]]; then
   "$peer/bin/memory-custodian" --version > /dev/null
 fi
 
+inbox_kind=${INBOX:-generated}
+corpora=${CORPORA:-$repo/../shared/corpora}
+if [[ $inbox_kind == changelogs && ! -d $corpora ]]; then
+  echo "compact_vs_peer.sh: INBOX=changelogs needs the corpora: $corpora is missing (CORPORA)" >&2
+  exit 2
+fi
+
 # gen_tree DIR MIB: a project root with docs/memory/{manifest,do-not-use,inbox}.md.
 gen_tree() {
-  python3 - "$1" "$2" << 'PY'
-import random, sys
+  python3 - "$1" "$2" "$inbox_kind" "$corpora" << 'PY'
+import glob, os, random, re, sys
 from pathlib import Path
 
-root, mib = Path(sys.argv[1]), int(sys.argv[2])
+root, mib, kind, corpora = Path(sys.argv[1]), int(sys.argv[2]), sys.argv[3], sys.argv[4]
 memory = root / "docs" / "memory"
 memory.mkdir(parents=True)
 # The peer's protocol section (0.5): memkit reads it too.
@@ -93,8 +108,45 @@ def variant(lines):
     first = rng.choice([first.upper(), first.lower(), first.title(), first])
     return [rng.choice("-*+") + " " + first + rng.choice(["", "  ", "\t"])] + lines[1:]
 
+def changelog_items():
+    """Every bullet item of the changelogs under `corpora`, with its continuation lines."""
+    items = []
+    for path in sorted(glob.glob(os.path.join(corpora, "**", "*.md"), recursive=True)):
+        if "changelog" not in path.lower():
+            continue
+        item = None
+        for line in open(path, encoding="utf-8", errors="replace").read().split("\n"):
+            if re.match(r"^[-*+] \S", line):
+                if item:
+                    items.append(item)
+                item = ["- " + line[2:].rstrip()]
+            elif item is not None and line[:1] in (" ", "\t") and line.strip():
+                item.append(line.rstrip())
+            elif item is not None:
+                items.append(item)
+                item = None
+        if item:
+            items.append(item)
+    return items
+
 limit = mib * 1024 * 1024
 out = ["# Memory Inbox", "", "Entries are newest first.", ""]
+if kind == "changelogs":
+    items, size, seen, rounds = changelog_items(), 0, [], 0
+    while size < limit:
+        for item in items:
+            if size >= limit:
+                break
+            block = item if rounds == 0 else [item[0] + f" (r{rounds})"] + item[1:]
+            if seen and rng.random() < 0.05:
+                block = variant(rng.choice(seen))  # an exact duplicate of an earlier item
+            else:
+                seen.append(block)
+            out += block
+            size += sum(len(l.encode()) + 1 for l in block)
+        rounds += 1
+    (memory / "inbox.md").write_text("\n".join(out) + "\n", encoding="utf-8")
+    sys.exit(0)
 size = sum(len(l.encode()) + 1 for l in out)
 units, day, n = [], 0, 0
 while size < limit:
@@ -165,6 +217,7 @@ echo "memkit:  $memkit (${build_type:-unknown build type})"
 if [[ ${SKIP_PEER:-0} != 1 ]]; then
   echo "peer:    $peer (MemoryCustodian v0.9.1, $(python3 --version))"
 fi
+echo "inbox:   $inbox_kind"
 echo "timing:  median of $runs runs (python3 time.perf_counter around /usr/bin/time -v);" \
      "peak RSS = largest \"Maximum resident set size\" of those runs; stdout to /dev/null"
 echo
@@ -210,6 +263,9 @@ for mib in "${sizes[@]}"; do
   if [[ ${SKIP_PEER:-0} != 1 ]]; then
     row "$label" "peer --apply" "$pe_apply" "$(mib_of "$pe_apply_rss")" "1.0x"
   fi
+  ratio() { awk -v k="$1" -v b="$bytes" 'BEGIN { printf "%.2f", k * 1024 / b }'; }
+  echo "# peak RSS / inbox size: dry run (text) $(ratio "$mk_text_rss"), (json)" \
+       "$(ratio "$mk_json_rss"), apply $(ratio "$mk_apply_rss")"
   rm -rf "$base" "$work"/*-"$mib" "$work"/*-"$mib".time
 done
 echo

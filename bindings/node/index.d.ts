@@ -315,6 +315,13 @@ export interface CustodianCompactArgs {
   target?: Text | null;
   /** with --target: archive its oldest entries (--archive-oldest, boolean) */
   archiveOldest?: boolean | null;
+  /**
+   * list at most N inbox candidates, in the text and the JSON (a terminal shows 20 unless --all)
+   * (--limit, integer)
+   */
+  limit?: number | bigint | null;
+  /** list every inbox candidate on a terminal too (--all, boolean) */
+  all?: boolean | null;
   /** write the plan (with --confirm-plan) (--apply, boolean) */
   apply?: boolean | null;
   /**

@@ -144,9 +144,8 @@ std::string group_help(const GroupSpec& group) {
     out += "  " + synopsis(c).substr(group.name.size() + 1) + "\n";
     out += wrapped(std::string(c.summary) + (c.effect == CommandEffect::plans
                                                  ? " (a plan: --apply --confirm-plan ID writes it)"
-                                             : c.effect == CommandEffect::reads
-                                                 ? "; writes nothing"
-                                                 : ""),
+                                             : c.effect == CommandEffect::reads ? "; writes nothing"
+                                                                                : ""),
                    6);
   }
   if (!group.notes.empty()) out += "\n" + wrapped(group.notes, 0);
@@ -301,7 +300,8 @@ std::string roff_title(std::string_view page, std::string_view name, std::string
          roff(upper, true) + " 1 \"\" \"memkit " + roff(version(), true) +
          "\" \"memkit manual\"\n"
          // No hyphenation: a word cut at a line's end could be an option's own hyphen.
-         ".nh\n.SH NAME\n" + roff(name, true) + " \\- " + roff(summary) + "\n";
+         ".nh\n.SH NAME\n" +
+         roff(name, true) + " \\- " + roff(summary) + "\n";
 }
 
 // The sections every page ends with.
@@ -395,6 +395,9 @@ The PostgreSQL connection string of \fBmemkit memorybox sync \-\-remote postgres
 .TP
 .B NO_COLOR
 When set, text output has no colour.
+.TP
+.B NO_PROGRESS\fR, \fBMEMKIT_NO_PROGRESS
+When either is set, long work draws no progress line on stderr (as with \fB\-\-quiet\fR).
 .SH FILES
 .TP
 .I .memkit/
@@ -418,8 +421,9 @@ std::string group_man_page(const GroupSpec& group) {
   }
   out += ".SH DESCRIPTION\n" + roff(capitalised(group.summary)) + ".\n";
   if (!group.notes.empty()) out += ".PP\n" + roff(group.notes) + "\n";
-  out += ".PP\nEvery command also takes the global options below; \\fBmemkit\\fR(1) lists the "
-         "groups.\n.SH COMMANDS\n";
+  out +=
+      ".PP\nEvery command also takes the global options below; \\fBmemkit\\fR(1) lists the "
+      "groups.\n.SH COMMANDS\n";
   for (const CommandSpec& c : command_table()) {
     if (c.group != group.name) continue;
     out += ".SS \"" + roff_synopsis(c) + "\"\n" + roff(capitalised(c.summary)) + ". " +

@@ -657,6 +657,16 @@ impl<'w> CustodianCompact<'w> {
         Self(self.0.bool("archive-oldest", value))
     }
 
+    /// `--limit N` (integer): list at most N inbox candidates, in the text and the JSON (a terminal shows 20 unless --all).
+    pub fn limit(self, value: i64) -> Self {
+        Self(self.0.int("limit", value))
+    }
+
+    /// `--all` (boolean): list every inbox candidate on a terminal too.
+    pub fn all(self, value: bool) -> Self {
+        Self(self.0.bool("all", value))
+    }
+
     /// `--apply` (boolean): write the plan (with --confirm-plan).
     pub fn apply(self, value: bool) -> Self {
         Self(self.0.bool("apply", value))
