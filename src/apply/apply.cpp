@@ -209,15 +209,9 @@ Status run_transaction(FileSystem& fs, const ApplyPaths& paths, const Plan& plan
     const std::string backup = "b-" + std::to_string(n);
     const std::string prepared = "p-" + std::to_string(n);
     if (bases[n]) {
-      // The backup is the base file itself under a second name, at no cost: a target is replaced
-      // by a rename (a new file) or removed, never changed in place, so that name keeps the base
-      // (check_bases read it there moments ago). Where the file system has no hard links, the
-      // plan's copy of the base is written instead.
-      if (!fs.link_file(join(paths.memory_dir, op.path), join(dir, backup)).ok()) {
-        if (Status w = write_transaction_file(fs, dir, backup, one_piece(*bases[n]), false);
-            !w.ok()) {
-          return nothing_changed(w);
-        }
+      if (Status w = write_transaction_file(fs, dir, backup, one_piece(*bases[n]), false);
+          !w.ok()) {
+        return nothing_changed(w);
       }
     }
     const bool append = op.kind == OperationKind::append;
@@ -423,7 +417,7 @@ Result<std::vector<std::string>> apply_ordered(FileSystem& fs, const ApplyPaths&
     const std::uint64_t output = op.kind == OperationKind::append   ? op.appended().size()
                                  : op.kind == OperationKind::remove ? 0
                                                                     : op.output.size();
-    total += (record ? base : 0) + (journal ? output : 0) + output;  // backups are links
+    total += (record ? base : 0) + (journal ? base + output : 0) + output;
   }
   const progress::Stage stage("writing " + plan.command(), total, progress::Unit::bytes,
                               progress::Counts::written);

@@ -120,9 +120,6 @@ class FileSystem {
   // fsyncs it: how an append is undone. Refuses to follow a final symbolic link.
   [[nodiscard]] virtual Status truncate_file(const std::string& path, std::uint64_t size) = 0;
   [[nodiscard]] virtual Status set_mode(const std::string& path, std::uint32_t mode) = 0;
-  // Gives the regular file `existing` a second name `name` (a hard link), failing when `name`
-  // exists or the file system has no hard links.
-  [[nodiscard]] virtual Status link_file(const std::string& existing, const std::string& name) = 0;
   // Atomically renames `from` over `to`.
   [[nodiscard]] virtual Status rename_replace(const std::string& from, const std::string& to) = 0;
   // Atomically renames `from` to `to`, failing with Errc::io when `to` exists.

@@ -393,15 +393,6 @@ class PosixFileSystem final : public FileSystem {
     return Status();
   }
 
-  Status link_file(const std::string& existing, const std::string& name) override {
-    // linkat without AT_SYMLINK_FOLLOW links a final symbolic link itself, never what it names.
-    if (::linkat(AT_FDCWD, existing.c_str(), AT_FDCWD, name.c_str(), 0) != 0) {
-      if (errno == EEXIST) return Status(Errc::io, name + ": already exists");
-      return io_error(name, errno);
-    }
-    return Status();
-  }
-
   Status rename_no_replace(const std::string& from, const std::string& to) override {
     // link() fails with EEXIST instead of replacing, which renameat2 needs a newer libc to offer
     // portably; the temporary name is removed afterwards.

@@ -245,27 +245,3 @@ TEST_CASE("shell: an appended file changed after the crash is a conflict, left a
 }
 
 }  // namespace memkit::shell_test
-
-namespace memkit::shell_test {
-
-TEST_CASE("shell: a replaced file's backup is a second name of it, or a copy where links fail") {
-  {
-    Store store;
-    FaultyFileSystem counting;
-    REQUIRE(apply(counting, store, the_plan()).ok());
-    CHECK(store.new_state());
-    CHECK(counting.calls(Op::link_file) == 1);  // note.md's backup: no bytes written for it
-    // Prepared note.md, made.md and log bytes, the journal, note.md, made.md, the committed mark.
-    CHECK(counting.calls(Op::write_temporary) == 7);
-  }
-  {
-    Store store;
-    FaultyFileSystem no_links;
-    no_links.fail_nth(Op::link_file, 1);  // a file system without hard links: one more write
-    REQUIRE(apply(no_links, store, the_plan()).ok());
-    CHECK(store.new_state());
-    CHECK(no_links.calls(Op::write_temporary) == 8);
-  }
-}
-
-}  // namespace memkit::shell_test

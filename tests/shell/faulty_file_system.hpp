@@ -30,9 +30,8 @@ enum class Op : std::uint8_t {
   read_range,
   append_at,
   truncate_file,
-  link_file,
 };
-inline constexpr std::size_t kOpCount = 14;
+inline constexpr std::size_t kOpCount = 13;
 
 inline std::string_view op_name(Op op) noexcept {
   switch (op) {
@@ -62,8 +61,6 @@ inline std::string_view op_name(Op op) noexcept {
       return "append_at";
     case Op::truncate_file:
       return "truncate_file";
-    case Op::link_file:
-      return "link_file";
   }
   return "?";
 }
@@ -212,10 +209,6 @@ class FaultyFileSystem final : public FileSystem {
   }
   Status set_mode(const std::string& path, std::uint32_t mode) override {
     return run(Op::set_mode, path, {}, [&] { return inner_->set_mode(path, mode); });
-  }
-
-  Status link_file(const std::string& existing, const std::string& name) override {
-    return run(Op::link_file, existing, name, [&] { return inner_->link_file(existing, name); });
   }
 
   Status rename_replace(const std::string& from, const std::string& to) override {
