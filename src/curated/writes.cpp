@@ -358,13 +358,34 @@ Write Planner::finish() {
   out.changed = true;
 
   // Row files, in path order (loaded_.files is sorted by path).
-  std::map<std::size_t, std::string> after;  // each row file's new bytes
+  // Of each row file, only the region its splices change, rendered alone: from the start of the
+  // entry the first splice falls in (or the file's) to the start of the first entry after the
+  // last one (or the file's end). An entry starts outside any fence or comment, so the region
+  // parses as the file would there, and a written entry is found without building or parsing
+  // the whole file again.
+  std::map<std::size_t, std::string> after;
   for (auto& [i, splices] : splices_) {
     const LoadedFile& file = loaded_.files[i];
     std::stable_sort(splices.begin(), splices.end(),
                      [](const Splice& a, const Splice& b) { return a.begin < b.begin; });
     out.operations.push_back(plan_write(file.path, file.bytes, file.exists, splices));
-    after[i] = out.operations.back().output.render();
+    const std::string_view base(*file.bytes);
+    std::size_t lo = 0;
+    std::size_t hi = base.size();
+    for (const Entry& entry : file.parsed.entries) {
+      if (entry.begin <= splices.front().begin) lo = entry.begin;
+      if (entry.begin >= splices.back().end) {
+        hi = entry.begin;
+        break;
+      }
+    }
+    std::vector<Splice> shifted;
+    shifted.reserve(splices.size());
+    for (const Splice& splice : splices) {
+      shifted.push_back(
+          Splice{.begin = splice.begin - lo, .end = splice.end - lo, .insert = splice.insert});
+    }
+    after[i] = apply_splices(base.substr(lo, hi - lo), shifted);
   }
   for (const auto& [name, i] : written_) {
     const std::string& bytes = after[i];

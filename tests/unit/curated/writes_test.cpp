@@ -154,6 +154,35 @@ TEST_CASE("curated writes: add inserts a new file and one history line, byte for
   CHECK(store.row("project_a").body == "line");
 }
 
+TEST_CASE("curated writes: the entry a write shows is the one the whole file holds") {
+  // Found in the region the write changes only: mid-file inserts, edits and moves between files,
+  // beside a body whose fence holds what looks like an entry of the same name.
+  Store store;
+  applied(store, plan_add(store.snapshot(), at(kT1),
+                          add("project_a", "project", "```\n## project_b\nType: project\n```")));
+  applied(store, plan_add(store.snapshot(), at(kT1), add("project_c", "project", "c")));
+  const auto shown_as_stored = [&](const Write& write, const std::string& name,
+                                   const std::string& path) {
+    applied(store, write);
+    for (const Entry& entry : parse_row_file(store.at(path), path).entries) {
+      if (entry.row.name == name) {
+        CHECK(write.entries.at(name) ==
+              store.at(path).substr(entry.begin, entry.end - entry.begin));
+        return;
+      }
+    }
+    FAIL("no entry " << name);
+  };
+  shown_as_stored(plan_add(store.snapshot(), at(kT2), add("project_b", "project", "b")),
+                  "project_b", kProject);
+  shown_as_stored(plan_append(store.snapshot(), at(kT3), "project_b", "more"), "project_b",
+                  kProject);
+  AddRequest moved = add("project_b", "user", "b\n\nmore");
+  shown_as_stored(plan_add(store.snapshot(), at(kT3), moved), "project_b", kUser);
+  shown_as_stored(plan_add(store.snapshot(), at(kT3), add("project_d", "project", "d")),
+                  "project_d", kProject);
+}
+
 TEST_CASE("curated writes: add puts new entries in name order, one empty line apart") {
   Store store;
   applied(store, plan_add(store.snapshot(), at(kT1), add("project_c", "project", "c")));
