@@ -55,6 +55,13 @@ class MemoryFileSystem final : public memkit::FileSystem {
     if (it == files.end()) return Status(Errc::io, path + ": no such file");
     return it->second == joined(pieces);
   }
+  Result<std::string> read_range(const std::string& path, std::uint64_t offset,
+                                 std::size_t size) const override {
+    const auto it = files.find(path);
+    if (it == files.end()) return Status(Errc::io, path + ": no such file");
+    if (offset >= it->second.size()) return std::string();
+    return it->second.substr(static_cast<std::size_t>(offset), size);
+  }
   Result<std::vector<std::string>> list_directory(const std::string& path) const override {
     if (!directories.contains(path)) return Status(Errc::io, path + ": not a directory");
     std::set<std::string> names;
@@ -99,6 +106,21 @@ class MemoryFileSystem final : public memkit::FileSystem {
     files[path] += bytes;
     return Status();
   }
+  Status append_at(const std::string& path, std::uint64_t offset,
+                   std::span<const std::string_view> pieces) override {
+    const auto it = files.find(path);
+    if (it == files.end()) return Status(Errc::io, path + ": no such file");
+    if (it->second.size() != offset) return Status(Errc::io, path + ": changed");
+    it->second += joined(pieces);
+    return Status();
+  }
+  Status truncate_file(const std::string& path, std::uint64_t size) override {
+    const auto it = files.find(path);
+    if (it == files.end()) return Status(Errc::io, path + ": no such file");
+    if (it->second.size() < size) return Status(Errc::io, path + ": shorter");
+    it->second.resize(static_cast<std::size_t>(size));
+    return Status();
+  }
   Status set_mode(const std::string&, std::uint32_t) override { return Status(); }
   Status rename_replace(const std::string& from, const std::string& to) override {
     const auto it = files.find(from);
@@ -138,9 +160,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::vector<std::string_view> parts =
       memkit::fuzz::split(memkit::fuzz::as_text(data + 1, size - 1), 2);
   MemoryFileSystem fs;
-  for (const char* dir : {"/r", "/r/docs", "/r/docs/memory", "/r/.memkit", "/r/.memkit/txn",
-                          "/r/.memkit/txn/t1", "/r/.memkit/applied",
-                          "/r/.memkit/applied/0123456789abcdef"}) {
+  for (const char* dir :
+       {"/r", "/r/docs", "/r/docs/memory", "/r/.memkit", "/r/.memkit/txn", "/r/.memkit/txn/t1",
+        "/r/.memkit/applied", "/r/.memkit/applied/0123456789abcdef"}) {
     fs.directories.insert(dir);
   }
   fs.files["/r/docs/memory/manifest.md"] = "# M\n";
