@@ -1498,7 +1498,7 @@ export interface CuratedWorkspace extends Workspace {
    * nothing (writes)
    */
   readonly checkpoint: CommandMethodWithArgs<CuratedCheckpointArgs>;
-  /** `memkit curated batch`: independent operations, each in its own transaction (writes) */
+  /** `memkit curated batch`: independent operations, written as one transaction (writes) */
   readonly batch: CommandMethodWithArgs<CuratedBatchArgs>;
   /**
    * `memkit curated get-relevant`: the live-pending digest, or every live-pending row of one

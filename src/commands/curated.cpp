@@ -227,9 +227,6 @@ void record_reads(CuratedRun& run, curated::ReadKind kind, const std::vector<std
 
 // ---- writes -------------------------------------------------------------------------------------
 
-namespace {
-
-// Whether two reads of the same paths found the same files, byte for byte.
 bool same_files(const Snapshot& a, const Snapshot& b) {
   return std::equal(a.files().begin(), a.files().end(), b.files().begin(), b.files().end(),
                     [](const FileSnapshot& x, const FileSnapshot& y) {
@@ -238,31 +235,13 @@ bool same_files(const Snapshot& a, const Snapshot& b) {
                     });
 }
 
-}  // namespace
+std::optional<Snapshot> read_inputs(CuratedRun& run, const curated::WriteInputs& inputs) {
+  Result<Snapshot> files = run.store.read(inputs.whole, inputs.tails);
+  if (curated_failed(run, files.status())) return std::nullopt;
+  return std::move(files).value();
+}
 
-std::optional<curated::Write> run_write(CuratedRun& run, bool dry_run, const CuratedPlanner& plan,
-                                        bool purge) {
-  const curated::WriteInputs inputs = curated::write_inputs(run.workspace, purge);
-  auto read = [&]() -> std::optional<Snapshot> {
-    Result<Snapshot> files = run.store.read(inputs.whole, inputs.tails);
-    if (curated_failed(run, files.status())) return std::nullopt;
-    return std::move(files).value();
-  };
-  auto finish = [&](curated::Write write) {
-    for (const Finding& f : write.findings) run.reply.findings.push_back(f);
-    return write;
-  };
-  if (dry_run) {
-    const std::optional<Snapshot> files = read();
-    if (!files) return std::nullopt;
-    return finish(plan(*files, run.context()));
-  }
-  if (!writer_allowed(run, "propose the change with --dry-run and let a writer apply it"))
-    return std::nullopt;
-  const std::optional<Snapshot> unlocked = read();
-  if (!unlocked) return std::nullopt;
-  std::optional<curated::Write> first = plan(*unlocked, run.context());
-  if (first->refused()) return finish(std::move(*first));
+std::optional<LockedInputs> lock_and_read(CuratedRun& run, const curated::WriteInputs& inputs) {
   Result<std::unique_ptr<LockHandle>> lock = run.store.lock(run.inv.lock_timeout_seconds);
   if (curated_failed(run, lock.status())) return std::nullopt;
   const Result<Recovery> pending = run.store.recover(false, false);
@@ -271,14 +250,42 @@ std::optional<curated::Write> run_write(CuratedRun& run, bool dry_run, const Cur
     run.reply.findings.push_back(unfinished_transaction("run `memkit curated recover`"));
     return std::nullopt;
   }
-  const std::optional<Snapshot> locked = read();
+  std::optional<Snapshot> files = read_inputs(run, inputs);
+  if (!files) return std::nullopt;
+  return LockedInputs{.lock = std::move(lock).value(), .files = std::move(*files)};
+}
+
+std::optional<curated::Write> run_write(CuratedRun& run, bool dry_run, const CuratedPlanner& plan,
+                                        bool purge) {
+  auto finish = [&](curated::Write write) {
+    for (const Finding& f : write.findings) run.reply.findings.push_back(f);
+    return write;
+  };
+  if (run.staged != nullptr) {
+    curated::Write write = plan(run.staged->files(), run.context());
+    if (!dry_run && !write.refused() && write.changed) run.staged->stage(write.operations);
+    return finish(std::move(write));
+  }
+  const curated::WriteInputs inputs = curated::write_inputs(run.workspace, purge);
+  if (dry_run) {
+    const std::optional<Snapshot> files = read_inputs(run, inputs);
+    if (!files) return std::nullopt;
+    return finish(plan(*files, run.context()));
+  }
+  if (!writer_allowed(run, "propose the change with --dry-run and let a writer apply it"))
+    return std::nullopt;
+  const std::optional<Snapshot> unlocked = read_inputs(run, inputs);
+  if (!unlocked) return std::nullopt;
+  std::optional<curated::Write> first = plan(*unlocked, run.context());
+  if (first->refused()) return finish(std::move(*first));
+  const std::optional<LockedInputs> locked = lock_and_read(run, inputs);
   if (!locked) return std::nullopt;
   // The plan is a pure function of the files (and of the run, the same both times): when the
   // files read under the lock are the ones read before it, byte for byte, the first plan is the
   // plan of the locked files. Only a change in between costs a second plan; comparing the bytes
   // costs far less than parsing and hashing them again.
   std::optional<curated::Write> write = std::move(first);
-  if (!same_files(*unlocked, *locked)) write = plan(*locked, run.context());
+  if (!same_files(*unlocked, locked->files)) write = plan(locked->files, run.context());
   if (write->refused() || !write->changed) return finish(std::move(*write));
   std::vector<PlanOperation> operations = write->operations;
   Result<std::vector<std::string>> done =

@@ -30,9 +30,14 @@ struct CuratedRun {
   curated::Config config;            // config.json, or the defaults
   std::optional<std::string> actor;  // --actor, else MEMKIT_ACTOR; none: the human owner
   CommandReply& reply;
+  // Within a batch (§10): run_write plans over the writes staged so far and stages its own.
+  curated::StagedWrites* staged = nullptr;
 
   [[nodiscard]] curated::WriteContext context() const {
-    return curated::WriteContext{.workspace = workspace, .now = ts, .actor = actor};
+    return curated::WriteContext{.workspace = workspace,
+                                 .now = ts,
+                                 .actor = actor,
+                                 .parsed = staged != nullptr ? &staged->parsed() : nullptr};
   }
 };
 
@@ -100,6 +105,23 @@ void record_reads(CuratedRun& run, curated::ReadKind kind, const std::vector<std
 
 // ---- writes -------------------------------------------------------------------------------------
 
+// The files a write reads (curated::write_inputs), or nullopt with the failure in the reply.
+[[nodiscard]] std::optional<Snapshot> read_inputs(CuratedRun& run,
+                                                  const curated::WriteInputs& inputs);
+
+// .memkit/lock taken, no unfinished transaction (MK-TXN-001 otherwise), and the files read under
+// it; nullopt with the failure in the reply.
+struct LockedInputs {
+  std::unique_ptr<LockHandle> lock;
+  Snapshot files;
+};
+[[nodiscard]] std::optional<LockedInputs> lock_and_read(CuratedRun& run,
+                                                        const curated::WriteInputs& inputs);
+
+// Whether two reads found the very same files, byte for byte: then a plan of the one is the plan
+// of the other.
+[[nodiscard]] bool same_files(const Snapshot& a, const Snapshot& b);
+
 // One planned write of §6: `plan` is pure and may be called twice (unlocked, then under the lock);
 // its last call made the Write returned.
 using CuratedPlanner = std::function<curated::Write(const Snapshot&, const curated::WriteContext&)>;
@@ -110,7 +132,8 @@ using CuratedPlanner = std::function<curated::Write(const Snapshot&, const curat
 // unfinished, a plan from the files read under the lock, and the write as one transaction. The
 // Write's findings are copied into the reply. nullopt: refused before planning or failed (findings
 // in the reply); otherwise the Write (check refused()).
-// `purge`: a hard delete, which reads the logs whole (curated::write_inputs).
+// `purge`: a hard delete, which reads the logs whole (curated::write_inputs). Within a batch
+// (run.staged) it plans over the staged files and stages the write instead.
 [[nodiscard]] std::optional<curated::Write> run_write(CuratedRun& run, bool dry_run,
                                                       const CuratedPlanner& plan,
                                                       bool purge = false);

@@ -280,38 +280,28 @@ void run_curated_checkpoint(CuratedRun& run) {
   }
 }
 
-// §10 batch --file ops.json: each operation in order, in its own transaction (the shape of the
-// file: parse_curated_batch in memkit/curated_json.hpp). A malformed file is MK-ARG-001 and
-// nothing runs. Each operation runs as its command would, from a request built from its keys
-// (a key k is the option --k with "_" as "-"; name, src and dst are the positionals where the
-// command takes them), with a reply of its own: its findings join the batch's (once each), and a
-// refusal, fatal or not, fails that operation only and is kept as an ERROR of the batch, its
-// message naming the operation. A delete needs "yes": true: a batch has no
-// dry run to show, so a delete without it fails (MK-ARG-001) rather than doing nothing unseen.
-// Any failure adds MK-CUR-022 ERROR.
-void run_curated_batch(CuratedRun& run) {
-  if (!positionals(run, 0, "batch")) return;
-  const std::optional<std::string> file = file_argument(run);
-  if (!file) return;
-  const CuratedBatch batch = parse_curated_batch(*file);
-  if (!batch.problem.empty()) {
-    run.reply.findings.push_back(make_fatal(
-        "MK-ARG-001", "", "--file: malformed batch: " + batch.problem,
-        R"(send a JSON array of objects {"op": ..., and the command's options without "--", )"
-        R"("_" for "-", as strings ("hard" and "yes" booleans)}; nothing was run)"));
-    return;
-  }
-  // The writer boundary once for the whole batch (§11), rather than once per operation.
-  if (!writer_allowed(
-          run, "propose the operations one by one with --dry-run and let a writer apply them"))
-    return;
+// What one pass over a batch's operations found: a result per operation, and the findings.
+struct BatchPass {
+  std::vector<CuratedBatchResult> results;
+  std::vector<std::size_t> failed;
+  std::vector<Finding> findings;
+};
+
+// Each operation of `batch` in order, as its command would run, planned over the files as the
+// operations before it left them (`staged`) and staged there. Each runs from a request built from
+// its keys (a key k is the option --k with "_" as "-"; name, src and dst are the positionals where
+// the command takes them), with a reply of its own: its findings join the batch's (once each), and
+// a refusal, fatal or not, fails that operation only and is kept as an ERROR of the batch, its
+// message naming the operation. A delete needs "yes": true: a batch has no dry run to show, so a
+// delete without it fails (MK-ARG-001) rather than doing nothing unseen.
+BatchPass stage_batch(CuratedRun& run, const CuratedBatch& batch,
+                      curated::StagedWrites& staged) {
   static const std::map<std::string, Outcome (*)(CuratedRun&)> kOps = {
       {"add", add_write},      {"append", append_write},
       {"edit", edit_write},    {"reclassify", reclassify_write},
       {"link", link_write},    {"unlink", link_write},
       {"delete", delete_write}};
-  std::vector<CuratedBatchResult> results;
-  std::vector<std::size_t> failed;
+  BatchPass pass;
   for (std::size_t index = 0; index < batch.items.size(); ++index) {
     const CuratedBatchItem& item = batch.items[index];
     CommandRequest request;
@@ -353,7 +343,8 @@ void run_curated_batch(CuratedRun& run) {
                   .workspace = run.workspace,
                   .config = run.config,
                   .actor = run.actor,
-                  .reply = reply};
+                  .reply = reply,
+                  .staged = &staged};
     Outcome write;
     if (item.op == "delete" && !item.yes) {
       op.reply.findings.push_back(make_fatal(
@@ -373,7 +364,7 @@ void run_curated_batch(CuratedRun& run) {
     if (!write || refused != reply.findings.end()) {
       result.result = "failed";
       result.error = refused != reply.findings.end() ? refused->code : "MK-CUR-022";
-      failed.push_back(index);
+      pass.failed.push_back(index);
     } else if (write->changed) {
       result.result = "applied";
       result.files = write->files();
@@ -388,27 +379,88 @@ void run_curated_batch(CuratedRun& run) {
         f.severity = Severity::error;
         f.fatal = false;
       }
-      if (std::find(run.reply.findings.begin(), run.reply.findings.end(), f) ==
-          run.reply.findings.end()) {
-        run.reply.findings.push_back(std::move(f));
+      if (std::find(pass.findings.begin(), pass.findings.end(), f) == pass.findings.end()) {
+        pass.findings.push_back(std::move(f));
       }
     }
-    run.reply.applied = run.reply.applied || reply.applied;
-    results.push_back(std::move(result));
+    pass.results.push_back(std::move(result));
   }
-  if (!failed.empty()) {
+  return pass;
+}
+
+// §10 batch --file ops.json (the shape of the file: parse_curated_batch in
+// memkit/curated_json.hpp). A malformed file is MK-ARG-001 and nothing runs. The operations are
+// staged in order (stage_batch), then the ones that change something are written as one
+// transaction, under the lock, from files read under it (staged again if they changed since):
+// a crash leaves none or all of them. Any failure adds MK-CUR-022 ERROR.
+void run_curated_batch(CuratedRun& run) {
+  if (!positionals(run, 0, "batch")) return;
+  const std::optional<std::string> file = file_argument(run);
+  if (!file) return;
+  const CuratedBatch batch = parse_curated_batch(*file);
+  if (!batch.problem.empty()) {
+    run.reply.findings.push_back(make_fatal(
+        "MK-ARG-001", "", "--file: malformed batch: " + batch.problem,
+        R"(send a JSON array of objects {"op": ..., and the command's options without "--", )"
+        R"("_" for "-", as strings ("hard" and "yes" booleans)}; nothing was run)"));
+    return;
+  }
+  // The writer boundary once for the whole batch (§11), rather than once per operation.
+  if (!writer_allowed(
+          run, "propose the operations one by one with --dry-run and let a writer apply them"))
+    return;
+  // A hard delete rewrites the logs, so a batch with one reads them whole.
+  const bool purge = std::any_of(batch.items.begin(), batch.items.end(),
+                                 [](const CuratedBatchItem& item) { return item.hard; });
+  const curated::WriteInputs inputs = curated::write_inputs(run.workspace, purge);
+  const std::optional<Snapshot> unlocked = read_inputs(run, inputs);
+  if (!unlocked) return;
+  curated::StagedWrites staged(*unlocked, inputs.tails);
+  BatchPass pass = stage_batch(run, batch, staged);
+  if (!staged.empty()) {
+    std::optional<LockedInputs> locked = lock_and_read(run, inputs);
+    if (!locked) return;
+    if (!same_files(*unlocked, locked->files)) {
+      staged = curated::StagedWrites(std::move(locked->files), inputs.tails);
+      pass = stage_batch(run, batch, staged);
+    }
+  }
+  if (!staged.empty()) {
+    Result<std::vector<std::string>> done =
+        run.store.write("curated batch", staged.operations(), run.now);
+    if (done.ok()) {
+      run.reply.applied = true;
+    } else {
+      // Nothing of the batch was written: the operations that would have been are failed too.
+      const Finding why = curated_finding(done.status());
+      for (CuratedBatchResult& result : pass.results) {
+        if (result.result != "applied") continue;
+        result.result = "failed";
+        result.error = why.code;
+        result.files.clear();
+        pass.failed.push_back(result.index);
+      }
+      std::sort(pass.failed.begin(), pass.failed.end());
+      pass.findings.push_back(why);
+    }
+  }
+  for (Finding& f : pass.findings) run.reply.findings.push_back(std::move(f));
+  const std::vector<CuratedBatchResult>& results = pass.results;
+  if (!pass.failed.empty()) {
     std::string which;
-    for (const std::size_t i : failed) which += (which.empty() ? "" : ", ") + std::to_string(i);
+    for (const std::size_t i : pass.failed) {
+      which += (which.empty() ? "" : ", ") + std::to_string(i);
+    }
     run.reply.findings.push_back(make_finding(
         "MK-CUR-022", Severity::error, "",
-        "batch had failures: " + std::to_string(failed.size()) + " of " +
+        "batch had failures: " + std::to_string(pass.failed.size()) + " of " +
             std::to_string(results.size()) + " operations failed (index " + which + ")",
-        "see data.results and the findings; the other operations were applied on their own"));
+        "see data.results and the findings; the other operations were applied"));
   }
   run.reply.data = fixed(curated_batch_json(run.workspace, results));
   if (run.inv.format == OutputFormat::text) {
     std::string text = "batch: " + std::to_string(results.size()) + " operations, " +
-                       std::to_string(failed.size()) + " failed\n";
+                       std::to_string(pass.failed.size()) + " failed\n";
     for (const CuratedBatchResult& r : results) {
       text += "  [" + std::to_string(r.index) + "] " + r.op + " " + r.name + ": " + r.result +
               (r.error.empty() ? "" : " (" + r.error + ")") + "\n";

@@ -539,7 +539,7 @@ std::vector<CommandSpec> curated_commands() {
                 opt("--initiative", "KEY", "every row's initiative"),
                 opt("--project-ref", "REF", "every row's project")} +
            dry},
-      {"curated", "batch", "independent operations, each in its own transaction",
+      {"curated", "batch", "independent operations, written as one transaction",
        CommandEffect::writes,
        writer +
            Args{need(opt("--file", "FILE", "the operations (- for standard input)", T::path))}},

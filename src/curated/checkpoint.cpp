@@ -385,15 +385,15 @@ std::optional<PlannedThreads> plan_threads(const Snapshot& now, const WriteConte
   for (const write_detail::LoadedFile& file : loaded.files) {
     if (file.path == path) {
       target = &file;
-      for (std::size_t i = 0; i < file.parsed.entries.size(); ++i) {
-        here.emplace(file.parsed.entries[i].row.name, i);
+      for (std::size_t i = 0; i < file.parsed->entries.size(); ++i) {
+        here.emplace(file.parsed->entries[i].row.name, i);
       }
     } else {
-      for (const Entry& entry : file.parsed.entries) elsewhere.insert(entry.row.name);
+      for (const Entry& entry : file.parsed->entries) elsewhere.insert(entry.row.name);
     }
   }
   if (target == nullptr || !target->exists || !target->readable || !target->invalid.empty() ||
-      target->parsed.parse_error) {
+      target->parsed->parse_error) {
     return std::nullopt;
   }
   for (const AddRequest& add : adds) {
@@ -406,8 +406,8 @@ std::optional<PlannedThreads> plan_threads(const Snapshot& now, const WriteConte
   }
 
   const std::string_view bytes = *target->bytes;
-  const std::vector<Entry>& entries = target->parsed.entries;
-  const bool crlf = target->parsed.crlf;
+  const std::vector<Entry>& entries = target->parsed->entries;
+  const bool crlf = target->parsed->crlf;
   const std::string t = crlf ? "\r\n" : "\n";
   const std::string header = row_file_header(type, crlf);
   const auto alone = [&](std::string file) {

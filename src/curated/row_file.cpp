@@ -5,8 +5,13 @@
 
 #include <algorithm>
 #include <array>
+#include <cstddef>
+#include <cstdint>
+#include <iterator>
 #include <utility>
+#include <vector>
 
+#include "curated/write_plan.hpp"
 #include "markdown/line_kinds.hpp"
 #include "memkit/curated.hpp"
 #include "memkit/markdown.hpp"
@@ -369,5 +374,80 @@ RowFile parse_row_file(std::string_view bytes, std::string_view path) {
   }
   return file;
 }
+
+namespace write_detail {
+
+namespace {
+
+void shift(Entry& entry, std::ptrdiff_t bytes, std::int64_t lines) {
+  auto moved = [&](std::size_t at) { return static_cast<std::size_t>(at + bytes); };
+  entry.begin = moved(entry.begin);
+  entry.end = moved(entry.end);
+  entry.body_begin = moved(entry.body_begin);
+  entry.line = static_cast<std::uint32_t>(entry.line + lines);
+  for (FieldLine& field : entry.fields) {
+    field.begin = moved(field.begin);
+    field.end = moved(field.end);
+    field.line = static_cast<std::uint32_t>(field.line + lines);
+  }
+}
+
+}  // namespace
+
+bool update_row_file(RowFile& file, std::string_view before, std::string_view after,
+                     const std::vector<Splice>& splices, std::string_view path) {
+  if (splices.empty()) return true;
+  // Findings name lines, which a shift would leave behind: only a clean file is updated.
+  if (!file.findings.empty() || file.parse_error) return false;
+  // The region, as Planner::finish takes it: from the start of the entry the first splice falls
+  // in (or the file's) to the start of the first entry at or after the last splice's end (or the
+  // file's end). Entries are indexed [first, last).
+  std::size_t first = 0;
+  std::size_t last = file.entries.size();
+  std::size_t lo = 0;
+  std::size_t hi = before.size();
+  for (std::size_t i = 0; i < file.entries.size(); ++i) {
+    const Entry& entry = file.entries[i];
+    if (entry.begin <= splices.front().begin) {
+      lo = entry.begin;
+      first = i;
+    }
+    if (entry.begin >= splices.back().end) {
+      hi = entry.begin;
+      last = i;
+      break;
+    }
+  }
+  if (lo == 0) first = 0;
+  const auto delta = static_cast<std::ptrdiff_t>(after.size()) -
+                     static_cast<std::ptrdiff_t>(before.size());
+  const std::string_view region =
+      after.substr(lo, static_cast<std::size_t>(static_cast<std::ptrdiff_t>(hi) + delta) - lo);
+  // The next entry must still start a line of its own.
+  if (hi < before.size() && !region.empty() && region.back() != '\n') return false;
+  RowFile parsed = parse_row_file(region, path);
+  if (!parsed.findings.empty() || parsed.parse_error) return false;
+
+  const std::int64_t line_base = lo == 0 ? 0 : std::int64_t{file.entries[first].line} - 1;
+  const std::string_view old_region = before.substr(lo, hi - lo);
+  const std::int64_t line_delta =
+      static_cast<std::int64_t>(std::count(region.begin(), region.end(), '\n')) -
+      static_cast<std::int64_t>(std::count(old_region.begin(), old_region.end(), '\n'));
+  for (Entry& entry : parsed.entries) shift(entry, static_cast<std::ptrdiff_t>(lo), line_base);
+  for (std::size_t i = last; i < file.entries.size(); ++i) {
+    shift(file.entries[i], delta, line_delta);
+  }
+  const auto at = file.entries.erase(file.entries.begin() + static_cast<std::ptrdiff_t>(first),
+                                     file.entries.begin() + static_cast<std::ptrdiff_t>(last));
+  file.entries.insert(at, std::make_move_iterator(parsed.entries.begin()),
+                      std::make_move_iterator(parsed.entries.end()));
+  // compaction.md §7.2: the first terminated line decides (it may have been in the region).
+  const std::size_t content_begin = bom_size(after);
+  const std::size_t lf = after.find('\n', content_begin);
+  file.crlf = lf != std::string_view::npos && lf > content_begin && after[lf - 1] == '\r';
+  return true;
+}
+
+}  // namespace write_detail
 
 }  // namespace memkit::curated

@@ -78,7 +78,8 @@ namespace {
 // The row files of a workspace read and parsed, and with `rows` its rows: every valid entry, each
 // name once, sorted by name, moved out of the parsed entries (which are then only good for their
 // offsets: read_workspace drops them). The writes plan over the parsed entries and take no rows.
-write_detail::LoadedWorkspace load(const Snapshot& files, std::string_view workspace, bool rows) {
+write_detail::LoadedWorkspace load(const Snapshot& files, std::string_view workspace, bool rows,
+                                   ParsedRowFiles* kept) {
   using write_detail::LoadedFile;
   write_detail::LoadedWorkspace out;
   for (RowType type : kTypes) {
@@ -91,7 +92,10 @@ write_detail::LoadedWorkspace load(const Snapshot& files, std::string_view works
   std::sort(out.files.begin(), out.files.end(),
             [](const LoadedFile& a, const LoadedFile& b) { return a.path < b.path; });
 
-  for (LoadedFile& file : out.files) {
+  // The parses `rows` moves the rows out of (never shared with `kept`).
+  std::vector<std::shared_ptr<RowFile>> owned(out.files.size());
+  for (std::size_t i = 0; i < out.files.size(); ++i) {
+    LoadedFile& file = out.files[i];
     file.file = files.find(file.path);
     file.exists = file.file != nullptr && file.file->exists();
     file.bytes = file.exists ? file.file->bytes : std::make_shared<const std::string>();
@@ -99,7 +103,18 @@ write_detail::LoadedWorkspace load(const Snapshot& files, std::string_view works
       file.readable = false;
       continue;
     }
-    file.parsed = parse_row_file(*file.bytes, file.path);
+    if (kept != nullptr && file.exists) {
+      const auto it = kept->files.find(file.path);
+      if (it != kept->files.end() && it->second.bytes == file.bytes) {
+        file.parsed = it->second.parsed;
+        continue;
+      }
+    }
+    owned[i] = std::make_shared<RowFile>(parse_row_file(*file.bytes, file.path));
+    file.parsed = owned[i];
+    if (kept != nullptr && file.exists) {
+      kept->files[file.path] = ParsedRowFiles::Kept{.bytes = file.bytes, .parsed = owned[i]};
+    }
   }
 
   // Every valid entry by name. The sort is stable, so of the entries sharing a name the first one
@@ -114,7 +129,7 @@ write_detail::LoadedWorkspace load(const Snapshot& files, std::string_view works
   // Per file, per entry: null, or for an entry whose name was read before, that first entry.
   std::vector<std::vector<const Named*>> first_of(out.files.size());
   for (std::size_t i = 0; i < out.files.size(); ++i) {
-    const std::vector<Entry>& entries = out.files[i].parsed.entries;
+    const std::vector<Entry>& entries = out.files[i].parsed->entries;
     first_of[i].assign(entries.size(), nullptr);
     for (std::size_t j = 0; j < entries.size(); ++j) {
       if (!entries[j].valid) continue;
@@ -149,22 +164,22 @@ write_detail::LoadedWorkspace load(const Snapshot& files, std::string_view works
       }
       continue;
     }
-    for (const Finding& finding : file.parsed.findings) {
+    for (const Finding& finding : file.parsed->findings) {
       out.workspace.findings.push_back(finding);
       if (finding.code == "MK-CUR-004") file.invalid.push_back(finding);
     }
     // The entries after an unclosed fence or comment are hidden from every read: say so.
-    if (file.parsed.parse_error) out.workspace.findings.push_back(*file.parsed.parse_error);
-    for (std::size_t j = 0; j < file.parsed.entries.size(); ++j) {
+    if (file.parsed->parse_error) out.workspace.findings.push_back(*file.parsed->parse_error);
+    for (std::size_t j = 0; j < file.parsed->entries.size(); ++j) {
       const Named* first = first_of[i][j];
       if (first == nullptr) continue;
-      const Entry& entry = file.parsed.entries[j];
+      const Entry& entry = file.parsed->entries[j];
       const LoadedFile& first_file = out.files[first->file];
       Finding twice =
           make_finding("MK-CUR-004", Severity::error, file.path,
                        file.path + ":" + std::to_string(entry.line) + ": invalid entry " +
                            entry.row.name + ": the name is already used at " + first_file.path +
-                           ":" + std::to_string(first_file.parsed.entries[first->entry].line),
+                           ":" + std::to_string(first_file.parsed->entries[first->entry].line),
                        "keep one entry of each name: merge or rename the other by hand");
       out.workspace.findings.push_back(twice);
       file.invalid.push_back(std::move(twice));
@@ -172,13 +187,14 @@ write_detail::LoadedWorkspace load(const Snapshot& files, std::string_view works
   }
 
   if (!rows) return out;
+  // REQUIRES: `kept` is null with `rows` (each parse here is owned).
   // The rows, already in name order.
   out.workspace.rows.reserve(named.size());
   for (const Named& n : named) {
     if (first_of[n.file][n.entry] != nullptr) continue;
-    LoadedFile& file = out.files[n.file];
-    Entry& entry = file.parsed.entries[n.entry];
-    out.workspace.rows.push_back(StoredRow{.row = std::move(entry.row), .path = file.path});
+    Entry& entry = owned[n.file]->entries[n.entry];
+    out.workspace.rows.push_back(
+        StoredRow{.row = std::move(entry.row), .path = out.files[n.file].path});
   }
   return out;
 }
@@ -187,14 +203,15 @@ write_detail::LoadedWorkspace load(const Snapshot& files, std::string_view works
 
 namespace write_detail {
 
-LoadedWorkspace load_workspace(const Snapshot& files, std::string_view workspace) {
-  return load(files, workspace, /*rows=*/false);
+LoadedWorkspace load_workspace(const Snapshot& files, std::string_view workspace,
+                               ParsedRowFiles* parsed) {
+  return load(files, workspace, /*rows=*/false, parsed);
 }
 
 }  // namespace write_detail
 
 Workspace read_workspace(const Snapshot& files, std::string_view workspace) {
-  return std::move(load(files, workspace, /*rows=*/true).workspace);
+  return std::move(load(files, workspace, /*rows=*/true, nullptr).workspace);
 }
 
 }  // namespace memkit::curated

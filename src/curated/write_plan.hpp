@@ -29,7 +29,9 @@ struct LoadedFile {
   std::shared_ptr<const std::string> bytes;  // never null; empty for a missing file
   bool exists = false;
   bool readable = true;  // false: a link, not a regular file, or unreadable
-  RowFile parsed;
+  // Never null: the file's parse (empty when it is missing or cannot be read), perhaps shared
+  // with the writes of a batch before (WriteContext::parsed).
+  std::shared_ptr<const RowFile> parsed = std::make_shared<const RowFile>();
   std::vector<Finding> invalid;  // its MK-CUR-004 findings, duplicated names included
 };
 
@@ -39,7 +41,17 @@ struct LoadedWorkspace {
   std::vector<LoadedFile> files;
   Workspace workspace;
 };
-[[nodiscard]] LoadedWorkspace load_workspace(const Snapshot& files, std::string_view workspace);
+// `parsed`, when given, supplies the parses of files read before with the very same bytes, and
+// keeps the new ones.
+[[nodiscard]] LoadedWorkspace load_workspace(const Snapshot& files, std::string_view workspace,
+                                             ParsedRowFiles* parsed = nullptr);
+
+// `file`, the parse of `before`, made the parse of `after` = `before` with `splices` (sorted by
+// begin) applied, by parsing only the region they change and shifting the entries after it;
+// false (and `file` unchanged) where that could differ from parse_row_file(after, path): a file
+// with findings, or a region that does not parse cleanly on its own.
+bool update_row_file(RowFile& file, std::string_view before, std::string_view after,
+                     const std::vector<Splice>& splices, std::string_view path);
 
 // Where a row's entry stands.
 struct Located {
@@ -95,7 +107,7 @@ class Planner final {
   template <class Visit>
   void for_each_entry(Visit visit) const {
     for (std::size_t i = 0; i < loaded_.files.size(); ++i) {
-      for (const Entry& entry : loaded_.files[i].parsed.entries) {
+      for (const Entry& entry : loaded_.files[i].parsed->entries) {
         if (entry.valid) visit(Located{.file = i, .entry = &entry});
       }
     }

@@ -176,7 +176,7 @@ void check_slug(std::string_view option, std::string_view name, std::vector<Find
 // ---- Planner ------------------------------------------------------------------------------------
 
 Planner::Planner(const Snapshot& files, const WriteContext& context)
-    : context_(context), files_(files), loaded_(load_workspace(files, context.workspace)) {
+    : context_(context), files_(files), loaded_(load_workspace(files, context.workspace, context.parsed)) {
   // A row file that cannot be read hides rows: a name's uniqueness cannot be known, so no write.
   for (const LoadedFile& file : loaded_.files) {
     if (file.readable) continue;
@@ -200,7 +200,7 @@ Planner::Planner(const Snapshot& files, const WriteContext& context)
   }
   // §4: unknown fields are reported by every command.
   for (const LoadedFile& file : loaded_.files) {
-    for (const Finding& finding : file.parsed.findings) {
+    for (const Finding& finding : file.parsed->findings) {
       if (finding.code == "MK-CUR-030") write_.findings.push_back(finding);
     }
   }
@@ -211,7 +211,7 @@ std::optional<Located> Planner::find(std::string_view name) {
   std::vector<Finding> problems;
   for (std::size_t i = 0; i < loaded_.files.size(); ++i) {
     const LoadedFile& file = loaded_.files[i];
-    for (const Entry& entry : file.parsed.entries) {
+    for (const Entry& entry : file.parsed->entries) {
       if (entry.row.name != name) continue;
       if (entry.valid && !found) {
         found = Located{.file = i, .entry = &entry};
@@ -245,13 +245,13 @@ void Planner::splice(std::size_t file, std::vector<Splice> splices) {
 void Planner::insert(const Row& row) {
   const std::size_t i = file_of(row.type);
   const LoadedFile& file = loaded_.files[i];
-  splice(i, insert_entry(*file.bytes, file.parsed, row));
+  splice(i, insert_entry(*file.bytes, *file.parsed, row));
   written_.emplace_back(row.name, i);
 }
 
 void Planner::edit(const Located& at, const Row& row) {
   const LoadedFile& file = loaded_.files[at.file];
-  splice(at.file, edit_entry(*file.bytes, file.parsed, *at.entry, row));
+  splice(at.file, edit_entry(*file.bytes, *file.parsed, *at.entry, row));
   written_.emplace_back(row.name, at.file);
 }
 
@@ -263,18 +263,18 @@ void Planner::move(const Located& at, const Row& row) {
   remove(at);
   // The entry's own bytes, edited as a file of its own, so unknown lines travel with it (§4).
   std::string text = entry_text(at);
-  if (!text.ends_with('\n')) text += loaded_.files[at.file].parsed.crlf ? "\r\n" : "\n";
+  if (!text.ends_with('\n')) text += loaded_.files[at.file].parsed->crlf ? "\r\n" : "\n";
   const RowFile alone = parse_row_file(text, loaded_.files[at.file].path);
   const std::string edited = apply_splices(text, edit_entry(text, alone, alone.entries[0], row));
 
   const std::size_t i = file_of(row.type);
   const LoadedFile& file = loaded_.files[i];
-  std::vector<Splice> placed = insert_entry(*file.bytes, file.parsed, row);
+  std::vector<Splice> placed = insert_entry(*file.bytes, *file.parsed, row);
   // insert_entry renders the entry into its splice; put the moved bytes in its place.
-  const std::string rendered = render_entry(row, file.parsed.crlf);
+  const std::string rendered = render_entry(row, file.parsed->crlf);
   Splice& s = placed.front();
   if (const std::size_t at_text = s.insert.find(rendered); at_text != std::string::npos) {
-    s.insert.replace(at_text, rendered.size(), retarget(edited, file.parsed.crlf));
+    s.insert.replace(at_text, rendered.size(), retarget(edited, file.parsed->crlf));
   }
   splice(i, std::move(placed));
   written_.emplace_back(row.name, i);
@@ -302,8 +302,8 @@ void Planner::check_row_files() {
         write_.findings.push_back(std::move(f));
       }
     }
-    if (file.parsed.parse_error) {
-      Finding f = *file.parsed.parse_error;
+    if (file.parsed->parse_error) {
+      Finding f = *file.parsed->parse_error;
       f.severity = Severity::blocker;
       write_.findings.push_back(std::move(f));
     }
@@ -372,7 +372,7 @@ Write Planner::finish() {
     const std::string_view base(*file.bytes);
     std::size_t lo = 0;
     std::size_t hi = base.size();
-    for (const Entry& entry : file.parsed.entries) {
+    for (const Entry& entry : file.parsed->entries) {
       if (entry.begin <= splices.front().begin) lo = entry.begin;
       if (entry.begin >= splices.back().end) {
         hi = entry.begin;

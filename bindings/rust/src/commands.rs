@@ -391,7 +391,7 @@ impl Workspace {
         CuratedCheckpoint(self.request("curated", "checkpoint"))
     }
 
-    /// `memkit curated batch`: independent operations, each in its own transaction.
+    /// `memkit curated batch`: independent operations, written as one transaction.
     ///
     /// Set its arguments on the [`CuratedBatch`] this returns, then `run` it.
     pub fn curated_batch(&self) -> CuratedBatch<'_> {
@@ -2881,7 +2881,7 @@ impl<'w> From<CuratedCheckpoint<'w>> for Request<'w> {
     }
 }
 
-/// `memkit curated batch`: independent operations, each in its own transaction.
+/// `memkit curated batch`: independent operations, written as one transaction.
 ///
 /// Writes directly (all its files or none); [`applied`](crate::CommandResult::applied) says whether it wrote.
 /// Requires `--file FILE` (else a finding in the result).

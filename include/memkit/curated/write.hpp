@@ -5,6 +5,7 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -49,11 +50,23 @@ struct Workspace {
 };
 [[nodiscard]] Workspace read_workspace(const Snapshot& files, std::string_view workspace);
 
+// Row files as parsed, kept between the writes of one batch (§10) so that each write parses only
+// the files the writes before it changed: per path, the bytes parsed (the very string, not a copy)
+// and what they parsed to.
+struct ParsedRowFiles {
+  struct Kept {
+    std::shared_ptr<const std::string> bytes;
+    std::shared_ptr<RowFile> parsed;  // a batch updates it as its writes are staged
+  };
+  std::map<std::string, Kept, std::less<>> files;
+};
+
 // Who writes, and when.
 struct WriteContext {
   std::string workspace;
   std::string now;                   // RFC 3339 UTC with milliseconds
   std::optional<std::string> actor;  // null: the human owner
+  ParsedRowFiles* parsed = nullptr;  // borrowed, may be null: parse every row file afresh
 };
 
 // The outcome of one planned write.
@@ -146,5 +159,41 @@ struct Checkpoint {
                                          std::string_view payload,
                                          const std::optional<std::string>& initiative,
                                          const std::optional<std::string>& project_ref);
+
+// §10 batch: writes staged one after another, each planned over the files as the writes before it
+// left them, then written together as one transaction (from the files as first read to as the
+// last write left them). Pure: the shell reads the files, stages, then writes operations().
+class StagedWrites final {
+ public:
+  // `tails`: the paths of `files` read only at their end (WriteInputs::tails).
+  StagedWrites(Snapshot files, std::vector<std::string> tails);
+
+  // The files as the staged writes leave them. A file read at its end keeps only its last bytes.
+  [[nodiscard]] const Snapshot& files() const noexcept { return files_; }
+  // The parses a write planned over files() may reuse (WriteContext::parsed).
+  [[nodiscard]] ParsedRowFiles& parsed() noexcept { return parsed_; }
+
+  // Stages a planned write's operations, planned over files().
+  void stage(const std::vector<PlanOperation>& operations);
+  [[nodiscard]] bool empty() const noexcept { return changes_.empty(); }
+
+  // One operation per changed file, in commit order (row files by path, then the other files by
+  // path): a file only appended to is one append of everything appended; any other change is a
+  // create, replace or remove from the file as first read to how the last write left it.
+  [[nodiscard]] std::vector<PlanOperation> operations() const;
+
+ private:
+  struct Change {
+    bool rewritten = false;  // created, replaced or removed: `text` is all of it
+    bool exists = true;      // when rewritten
+    std::shared_ptr<const std::string> text;
+    std::string appended;  // since then, or since it was read
+  };
+  Snapshot read_;   // as first read
+  Snapshot files_;  // as staged
+  std::vector<std::string> tails_;
+  ParsedRowFiles parsed_;
+  std::map<std::string, Change> changes_;
+};
 
 }  // namespace memkit::curated

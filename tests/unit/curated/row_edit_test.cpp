@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "curated/write_plan.hpp"
 #include "curated_support.hpp"
 #include "memkit/curated.hpp"
 #include "memkit/edit.hpp"
@@ -510,4 +511,94 @@ TEST_CASE("curated edit: any change reads back exactly, touching only the entry"
     // And back: the hand-written file's row again gives a file that reads as it.
     edited(twice, "project_m", start);
   }
+}
+
+// ---- update_row_file (the parse a batch keeps between its writes) -------------------------------
+
+namespace {
+
+// Everything parse_row_file says of an entry, offsets and lines included.
+void check_same_entry(const Entry& got, const Entry& want) {
+  CAPTURE(want.row.name);
+  CHECK(got.row == want.row);
+  CHECK(got.valid == want.valid);
+  CHECK(got.line == want.line);
+  CHECK(got.begin == want.begin);
+  CHECK(got.end == want.end);
+  CHECK(got.body_begin == want.body_begin);
+  REQUIRE(got.fields.size() == want.fields.size());
+  for (std::size_t i = 0; i < got.fields.size(); ++i) {
+    CHECK(got.fields[i].field == want.fields[i].field);
+    CHECK(got.fields[i].line == want.fields[i].line);
+    CHECK(got.fields[i].begin == want.fields[i].begin);
+    CHECK(got.fields[i].end == want.fields[i].end);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("curated update_row_file: inserts, edits and removals give what a fresh parse gives") {
+  for (const bool crlf : {false, true}) {
+    CAPTURE(crlf);
+    std::string bytes;
+    RowFile file = parse_row_file(bytes, kPath);
+    // Inserts in an order that is not the sorted one, then edits and removals across the file.
+    const std::vector<int> order = {5, 1, 9, 3, 7, 0, 8, 2, 6, 4};
+    std::vector<std::vector<Splice>> steps;
+    int step = 0;
+    auto apply = [&](std::vector<Splice> splices) {
+      CAPTURE(step);
+      std::stable_sort(splices.begin(), splices.end(),
+                       [](const Splice& a, const Splice& b) { return a.begin < b.begin; });
+      const std::string after = apply_splices(bytes, splices);
+      const RowFile want = parse_row_file(after, kPath);
+      const bool updated =
+          memkit::curated::write_detail::update_row_file(file, bytes, after, splices, kPath);
+      CHECK(updated);
+      if (!updated) file = want;
+      CHECK(file.crlf == want.crlf);
+      REQUIRE(file.entries.size() == want.entries.size());
+      for (std::size_t i = 0; i < want.entries.size(); ++i) {
+        check_same_entry(file.entries[i], want.entries[i]);
+      }
+      bytes = after;
+      ++step;
+    };
+    for (const int n : order) {
+      Row row;
+      row.name = "project_" + std::to_string(n);
+      row.body = "line one\n\nline " + std::to_string(n) + "\n```\n## not_an_entry\nType: x\n```";
+      row.created = "2026-11-30T09:00:00.000Z";
+      row.updated = row.created;
+      if (bytes.empty() && crlf) {
+        bytes = row_file_header(RowType::project, true);
+        file = parse_row_file(bytes, kPath);
+      }
+      apply(insert_entry(bytes, file, row));
+    }
+    for (const int n : {0, 4, 9}) {
+      Row row = entry_named(file, "project_" + std::to_string(n)).row;
+      row.description = "now described";
+      row.body += "\nand more";
+      apply(edit_entry(bytes, file, entry_named(file, row.name), row));
+    }
+    for (const int n : {0, 5, 9}) {
+      apply(remove_entry(bytes, entry_named(file, "project_" + std::to_string(n))));
+    }
+  }
+}
+
+TEST_CASE("curated update_row_file: a file with findings is left for a fresh parse") {
+  const std::string bytes =
+      "# Curated memory: project\n\n## project_a\nType: project\nReviewer: ana\n\na\n";
+  RowFile file = parse_row_file(bytes, kPath);
+  REQUIRE_FALSE(file.findings.empty());  // MK-CUR-030: the unknown field
+  Row row;
+  row.name = "project_b";
+  row.body = "b";
+  const std::vector<Splice> splices = insert_entry(bytes, file, row);
+  const std::string after = apply_splices(bytes, splices);
+  const RowFile before = file;
+  CHECK_FALSE(memkit::curated::write_detail::update_row_file(file, bytes, after, splices, kPath));
+  CHECK(file.entries.size() == before.entries.size());
 }
