@@ -17,8 +17,8 @@ between (python3 time.perf_counter around subprocess.run):
   links), and `memkit --version` (process start-up, reads nothing). The median, p99 (nearest
   rank) and max of each; the writes change the store as they go (one more row per add), the reads
   append their access records, as in real use.
-  After the N = 2000 commands, `batch` of --batch-adds adds (default 200; 0 skips it), each its
-  own transaction (§10), into that store and into an empty one: the total and the time per add.
+  After the N = 2000 commands, `batch` of --batch-adds adds (default 200; 0 skips it), written as
+  one transaction (§10), into that store and into an empty one: the total and the time per add.
 
 MEMKIT is the memkit CLI; time a Release build (its CMakeCache.txt, two folders up, is read for
 the build type). Every file is generated in a temporary folder from a fixed seed and removed at
@@ -334,7 +334,7 @@ def bench_size(memkit, work, n, runs, keep):
 
 
 def bench_batch(memkit, work, store, label, adds):
-    """`batch` of `adds` inserts, each its own transaction (§10)."""
+    """`batch` of `adds` inserts, written as one transaction (§10)."""
     rng = random.Random(SEED - adds)
     ops = [{"op": "add", "name": f"decision_batch_{k:05d}", "type": "decision",
             "body": words(rng, 20 + rng.randrange(40)), "description": words(rng, 6),
@@ -373,7 +373,7 @@ def main(argv):
         for n in sizes:
             store = bench_size(memkit, work, n, options.runs, options.keep)
             if options.batch_adds > 0 and n == 2000:
-                print(f"## batch (each add its own transaction, §10)")
+                print(f"## batch (the adds written as one transaction, §10)")
                 bench_batch(memkit, work, store, f"the N = {n} store", options.batch_adds)
                 empty = work / "store-empty"
                 empty.mkdir()

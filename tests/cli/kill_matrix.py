@@ -253,6 +253,22 @@ def curated_day_started(memkit, cwd):
     memkit.run(cwd, case_curated_event(memkit, cwd))
 
 
+# A batch (curated.md §10) writes all its operations as one transaction: inserts into two row
+# files, an edit and a move of rows that exist, and the history's append.
+def curated_batch_ready(memkit, cwd):
+    curated_history_started(memkit, cwd)
+    ops = [{"op": "add", "name": "atom_batch", "type": "atom", "body": "One of a batch."},
+           {"op": "add", "name": "decision_batch", "type": "decision", "body": "Decided."},
+           {"op": "append", "name": "atom_first", "body": "More, in the same batch."},
+           {"op": "link", "src": "atom_batch", "dst": "atom_first", "kind": "relates_to"}]
+    with open(os.path.join(cwd, "ops.json"), "w", encoding="utf-8") as f:
+        json.dump(ops, f)
+
+
+def case_curated_batch(memkit, cwd):
+    return ["curated", "batch", "--store", ".", "--workspace", "billing", "--file", "ops.json"]
+
+
 CASES = {
     "custodian forget": ("project", None, case_custodian_forget, "custodian"),
     "custodian compact": ("project", None, case_custodian_compact, "custodian"),
@@ -271,6 +287,7 @@ CASES = {
     "curated add, appending": ("curated", curated_history_started, case_curated_add, "curated"),
     "curated event add, appending": ("curated", curated_day_started, case_curated_event,
                                      "curated"),
+    "curated batch": ("curated", curated_batch_ready, case_curated_batch, "curated"),
 }
 
 RECOVER = {
