@@ -11,6 +11,7 @@
 #include <functional>
 
 #include "commands/flow.hpp"
+#include "files/progress.hpp"
 #include "memkit/memorybox/sync.hpp"
 #include "memkit/text.hpp"
 #include "parallel/run_both.hpp"
@@ -235,6 +236,7 @@ bool failed(MemoryBoxRun& run, const Status& status) {
 // record stops the pull with nothing written (not even .memkit/); then, under the lock, plans
 // (again, when it planned first) from the files as they are then, with the records pulled.
 void run_pull(MemoryBoxRun& run) {
+  const progress::Stage stage("memorybox sync pull", 0, progress::Unit::items);
   const std::optional<std::string> spec = option(run.inv, "--remote");
   if (!spec) {
     failed(run, Status(Errc::invalid_argument, "--remote: required (dir:PATH or postgres)"));
@@ -407,6 +409,7 @@ void run_pull(MemoryBoxRun& run) {
 }
 
 void run_push(MemoryBoxRun& run) {
+  const progress::Stage stage("memorybox sync push", 0, progress::Unit::items);
   const std::optional<std::string> spec = option(run.inv, "--remote");
   if (!spec) {
     failed(run, Status(Errc::invalid_argument, "--remote: required (dir:PATH or postgres)"));
@@ -514,10 +517,16 @@ void run_push(MemoryBoxRun& run) {
     if (!selection.records.empty()) refused = (*remote)->push(sync.workspace_id, selection.records);
   };
   if (fields && !selection.records.empty() && report.assigned.empty()) {
-    memkit::detail::run_both(write_fields, send);
+    memkit::detail::run_both(write_fields, send);  // the progress line shows the write
   } else {
     write_fields();
-    if (applied) send();
+    if (applied && !selection.records.empty()) {
+      // The remote takes the records at once: the line says how many, and for how long.
+      const progress::Stage sending(fmt::format("memorybox sync push: sending {} entries to {}",
+                                                selection.records.size(), (*remote)->describe()),
+                                    0, progress::Unit::items);
+      send();
+    }
   }
   if (!applied) {
     failed(run, applied.status());

@@ -49,6 +49,31 @@ void written(std::uint64_t amount) noexcept {
 
 void end() noexcept { board().active.store(false, std::memory_order_release); }
 
+Saved save() {
+  Board& b = board();
+  const std::lock_guard<std::mutex> held(b.mutex);
+  return Saved{.active = b.active.load(std::memory_order_acquire),
+               .what = b.what,
+               .total = b.total,
+               .unit = b.unit,
+               .counts = b.writes.load(std::memory_order_relaxed) ? Counts::written
+                                                                  : Counts::reported,
+               .done = b.done.load(std::memory_order_relaxed),
+               .started = b.started};
+}
+
+void restore(Saved saved) {
+  Board& b = board();
+  const std::lock_guard<std::mutex> held(b.mutex);
+  b.what = std::move(saved.what);
+  b.total = saved.total;
+  b.unit = saved.unit;
+  b.started = saved.started;
+  b.done.store(saved.done, std::memory_order_relaxed);
+  b.writes.store(saved.counts == Counts::written, std::memory_order_relaxed);
+  b.active.store(saved.active, std::memory_order_release);
+}
+
 Reading read() {
   Board& b = board();
   Reading out;

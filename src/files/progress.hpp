@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace memkit::progress {
 
@@ -38,15 +39,33 @@ struct Reading {
 };
 [[nodiscard]] Reading read();
 
-// Opens a stage for its scope.
+// The board as it stands, to be put back (a stage opened inside another, such as an apply
+// inside a sync, gives the outer one its place back when it closes).
+struct Saved {
+  bool active = false;
+  std::string what;
+  std::uint64_t total = 0;
+  Unit unit = Unit::bytes;
+  Counts counts = Counts::reported;
+  std::uint64_t done = 0;
+  std::chrono::steady_clock::time_point started{};
+};
+[[nodiscard]] Saved save();
+void restore(Saved saved);
+
+// Opens a stage for its scope; when it closes, the stage it replaced is open again (or none).
 class Stage final {
  public:
-  Stage(std::string_view what, std::uint64_t total, Unit unit, Counts counts = Counts::reported) {
+  Stage(std::string_view what, std::uint64_t total, Unit unit, Counts counts = Counts::reported)
+      : replaced_(save()) {
     begin(what, total, unit, counts);
   }
-  ~Stage() { end(); }
+  ~Stage() { restore(std::move(replaced_)); }
   Stage(const Stage&) = delete;
   Stage& operator=(const Stage&) = delete;
+
+ private:
+  Saved replaced_;
 };
 
 }  // namespace memkit::progress
