@@ -65,8 +65,10 @@ Status append_target(FileSystem& fs, const std::string& target, const PlanOperat
   return Status();
 }
 
-// Writes or deletes one target in place; the read-back is part of write_file_atomically.
-Status write_target(FileSystem& fs, const ApplyPaths& paths, const PlanOperation& op) {
+// Writes or deletes one target in place; the read-back is part of write_file_atomically. A
+// journal's prepared file (`prepared`, when not empty) becomes the target itself where it can.
+Status write_target(FileSystem& fs, const ApplyPaths& paths, const PlanOperation& op,
+                    const std::string& prepared = std::string()) {
   const std::string target = join(paths.memory_dir, op.path);
   if (op.kind == OperationKind::append) return append_target(fs, target, op);
   if (op.kind == OperationKind::remove) {
@@ -77,6 +79,7 @@ Status write_target(FileSystem& fs, const ApplyPaths& paths, const PlanOperation
   if (Status made = detail::create_parent_folders(fs, paths.memory_dir, op.path); !made.ok()) {
     return made;
   }
+  if (!prepared.empty()) return replace_with_file(fs, target, prepared, op.output.pieces());
   return write_file_atomically(fs, target, op.output.pieces(), false);
 }
 
@@ -186,6 +189,23 @@ Status write_transaction_file(FileSystem& fs, const std::string& dir, const std:
   return Status();
 }
 
+// A backup of a target about to be replaced or deleted, named `name` in the transaction folder:
+// a second name of the target's file where the system can link it (the replace gives the target
+// a new file, and a delete removes only its name, so the old bytes stay as they were checked),
+// else a copy of `base`. Its name is made durable by the caller's fsync of the folder.
+Status write_backup(FileSystem& fs, const std::string& target, const std::string& dir,
+                    const std::string& name, std::string_view base) {
+  if (Result<std::string> linked = fs.link_temporary(target, dir); linked) {
+    const Result<FileStat> found = fs.stat(*linked);
+    Status named = found && found->size == base.size()
+                       ? fs.rename_no_replace(*linked, join(dir, name))
+                       : Status(Errc::io, target + ": changed while it was being backed up");
+    if (named.ok()) return named;
+    (void)fs.remove_file(*linked);  // best effort: nothing names it; the copy below decides
+  }
+  return write_transaction_file(fs, dir, name, one_piece(base), false);
+}
+
 // §12.4: backups and prepared bytes first, then the commit, one atomic replace per target.
 // A failure before any target is replaced drops the transaction at once (nothing changed, and no
 // journal is left to block later writes); one after names what was replaced and the command that
@@ -209,7 +229,7 @@ Status run_transaction(FileSystem& fs, const ApplyPaths& paths, const Plan& plan
     const std::string backup = "b-" + std::to_string(n);
     const std::string prepared = "p-" + std::to_string(n);
     if (bases[n]) {
-      if (Status w = write_transaction_file(fs, dir, backup, one_piece(*bases[n]), false);
+      if (Status w = write_backup(fs, join(paths.memory_dir, op.path), dir, backup, *bases[n]);
           !w.ok()) {
         return nothing_changed(w);
       }
@@ -259,8 +279,11 @@ Status run_transaction(FileSystem& fs, const ApplyPaths& paths, const Plan& plan
   if (Status synced = fs.sync_directory(dir); !synced.ok()) {
     return nothing_changed(synced);  // no target has been touched yet, whatever the journal says
   }
-  for (std::size_t i : order) {
-    Status w = write_target(fs, paths, plan.operations()[i]);
+  for (std::size_t n = 0; n < order.size(); ++n) {
+    const PlanOperation& op = plan.operations()[order[n]];
+    // A replaced or created target becomes its prepared file, not a third copy of the bytes.
+    const bool whole = op.kind == OperationKind::replace || op.kind == OperationKind::create;
+    Status w = write_target(fs, paths, op, whole ? join(dir, "p-" + std::to_string(n)) : "");
     if (w.ok()) continue;
     const std::vector<std::string> replaced = replaced_targets(fs, paths, plan, order);
     if (replaced.empty()) return nothing_changed(w);

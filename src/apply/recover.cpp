@@ -115,10 +115,11 @@ Status settle_append(FileSystem& fs, const ApplyPaths& paths, const std::string&
   return Status();
 }
 
-// Gives a target the bytes of `source` in the transaction folder, or deletes it when there is
-// no such file (a delete rolled forward, or a create rolled back).
+// Gives a target the bytes of `source` in the transaction folder, whose SHA-256 must be `digest`
+// (a backup or prepared file changed since it was written is never copied back), or deletes it
+// when there is no such file (a delete rolled forward, or a create rolled back).
 Status restore(FileSystem& fs, const ApplyPaths& paths, const std::string& txn,
-               const JournalTarget& t, const std::string& source) {
+               const JournalTarget& t, const std::string& source, const std::string& digest) {
   const std::string target = join(paths.memory_dir, t.path);
   if (source.empty()) {
     if (Status removed = fs.remove_file(target); !removed.ok()) return removed;
@@ -126,6 +127,9 @@ Status restore(FileSystem& fs, const ApplyPaths& paths, const std::string& txn,
   }
   Result<std::string> bytes = fs.read_file(join(txn, source));
   if (!bytes) return bytes.status();
+  if (sha256_hex(*bytes) != digest) {
+    return Status(Errc::io, join(txn, source) + ": does not hold the bytes its journal names");
+  }
   // A crash can come before the apply made a new file's folders.
   if (Status made = detail::create_parent_folders(fs, paths.memory_dir, t.path); !made.ok()) {
     return made;
@@ -260,9 +264,11 @@ Result<Recovery> recover_transactions(FileSystem& fs, const ApplyPaths& paths, b
             }
             done = settle_append(fs, paths, dir, t, rollback);
           } else if (!rollback && state == TargetState::base) {
-            done = restore(fs, paths, dir, t, t.mode == "delete" ? std::string() : t.prepared);
+            done = restore(fs, paths, dir, t, t.mode == "delete" ? std::string() : t.prepared,
+                           t.output_sha256);
           } else if (rollback && state == TargetState::output) {
-            done = restore(fs, paths, dir, t, t.base_exists ? t.backup : std::string());
+            done = restore(fs, paths, dir, t, t.base_exists ? t.backup : std::string(),
+                           t.base_sha256);
           } else {
             continue;
           }

@@ -9,8 +9,13 @@ Status write_file_atomically(FileSystem& fs, const std::string& path, std::strin
   return write_file_atomically(fs, path, std::span<const std::string_view>(&bytes, 1), create_only);
 }
 
-Status write_file_atomically(FileSystem& fs, const std::string& path,
-                             std::span<const std::string_view> pieces, bool create_only) {
+namespace {
+
+// write_file_atomically, with the bytes already in the file `prepared` when it is not empty: that
+// file gets a second name beside `path` instead of a copy, where the system can link it.
+Status place_atomically(FileSystem& fs, const std::string& path,
+                        std::span<const std::string_view> pieces, bool create_only,
+                        const std::string& prepared) {
   const std::size_t slash = path.find_last_of('/');
   const std::string directory = slash == std::string::npos ? "." : path.substr(0, slash);
   const Result<NodeType> existing = fs.node_type(path);
@@ -30,7 +35,9 @@ Status write_file_atomically(FileSystem& fs, const std::string& path,
     if (!current) return current.status();
     mode = *current;
   }
-  const Result<std::string> temporary = fs.write_temporary(directory, pieces);
+  Result<std::string> temporary = Status(Errc::io, "not linked");
+  if (!prepared.empty()) temporary = fs.link_temporary(prepared, directory);
+  if (!temporary) temporary = fs.write_temporary(directory, pieces);
   if (!temporary) {
     // Named by the file it was for: a temporary's name means nothing to the reader.
     std::string why = temporary.status().message();
@@ -57,6 +64,18 @@ Status write_file_atomically(FileSystem& fs, const std::string& path,
   if (!written) return written.status();
   if (!*written) return Status(Errc::io, path + ": read-back mismatch after the write");
   return Status();
+}
+
+}  // namespace
+
+Status write_file_atomically(FileSystem& fs, const std::string& path,
+                             std::span<const std::string_view> pieces, bool create_only) {
+  return place_atomically(fs, path, pieces, create_only, std::string());
+}
+
+Status replace_with_file(FileSystem& fs, const std::string& path, const std::string& prepared,
+                         std::span<const std::string_view> pieces) {
+  return place_atomically(fs, path, pieces, false, prepared);
 }
 
 }  // namespace memkit

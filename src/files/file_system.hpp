@@ -106,6 +106,15 @@ class FileSystem {
   // fsyncs it, and returns its path. On failure it removes the file itself.
   [[nodiscard]] virtual Result<std::string> write_temporary(
       const std::string& directory, std::span<const std::string_view> pieces) = 0;
+  // Gives the regular file `file` (not a symbolic link) a second, uniquely named name in
+  // `directory`, after fsyncing its bytes, and returns that path: the file's bytes kept without
+  // copying them (a journal's backup of a file about to be replaced by a rename, or a prepared file
+  // about to become its target). Fails where the system has no hard links or `directory` is on
+  // another file system; callers then copy. This one always fails.
+  [[nodiscard]] virtual Result<std::string> link_temporary(const std::string& file,
+                                                           const std::string& directory) {
+    return Status(Errc::io, file + ": not linked into " + directory + ": no hard links here");
+  }
   // Appends `bytes` to a regular file (created, mode 0644, when missing) with one write in append
   // mode, then fsyncs it: concurrent appenders never interleave inside a line. Refuses to follow a
   // final symbolic link.
@@ -150,5 +159,13 @@ class FileSystem {
 [[nodiscard]] Status write_file_atomically(FileSystem& fs, const std::string& path,
                                            std::span<const std::string_view> pieces,
                                            bool create_only);
+
+// write_file_atomically (never create-only) when the file `prepared` already holds `pieces`,
+// fsynced (a journal's prepared file): where the system can, `prepared` gets a second name beside
+// `path` and that name replaces `path`, so the bytes are not written again; elsewhere they are.
+// The read-back is the same.
+[[nodiscard]] Status replace_with_file(FileSystem& fs, const std::string& path,
+                                       const std::string& prepared,
+                                       std::span<const std::string_view> pieces);
 
 }  // namespace memkit

@@ -314,6 +314,35 @@ class PosixFileSystem final : public FileSystem {
     return Status(Errc::io, directory + ": cannot create a temporary file");
   }
 
+  Result<std::string> link_temporary(const std::string& file,
+                                     const std::string& directory) override {
+    FdCloser fd(open_regular(file, O_RDONLY));
+    if (fd.get() < 0) return errno == ENXIO ? not_regular(file) : io_error(file, errno);
+    struct stat st {};
+    if (::fstat(fd.get(), &st) != 0) return io_error(file, errno);
+    if (!S_ISREG(st.st_mode)) return not_regular(file);
+    // The bytes are durable before a second name makes them count (a copy would be fsynced too).
+    if (::fsync(fd.get()) != 0) return io_error(file, errno);
+    for (int attempt = 0; attempt < 16; ++attempt) {
+      const std::string path = directory + "/.memkit-tmp-" + random_suffix();
+      // link(2) does not follow a final symbolic link of `file` on Linux.
+      if (::link(file.c_str(), path.c_str()) != 0) {
+        if (errno == EEXIST) continue;
+        return io_error(path, errno);
+      }
+      // The name must be of the file opened and synced, not of one put in its place since.
+      struct stat linked {};
+      if (::lstat(path.c_str(), &linked) != 0 || linked.st_dev != st.st_dev ||
+          linked.st_ino != st.st_ino) {
+        ::unlink(path.c_str());
+        return Status(Errc::io, file + ": replaced while it was being linked");
+      }
+      progress::written(static_cast<std::uint64_t>(st.st_size));  // as good as written
+      return path;
+    }
+    return Status(Errc::io, directory + ": cannot create a temporary name");
+  }
+
   Status append_file(const std::string& path, std::string_view bytes) override {
     FdCloser fd(open_regular(path, O_WRONLY | O_APPEND | O_CREAT));
     if (fd.get() < 0) return errno == ENXIO ? not_regular(path) : io_error(path, errno);

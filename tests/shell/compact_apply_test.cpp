@@ -130,12 +130,14 @@ TEST_CASE("shell: a fault at any write of a journalled apply leaves each file ol
 TEST_CASE("shell: a failed journalled apply leaves no journal unless a target was replaced") {
   // Every new file (backups, prepared bytes, journal phases, targets) fails in turn, as on a full
   // disk: before the first target is replaced the transaction is dropped at once; after it, the
-  // journal stays and the message names what was replaced and how to finish or undo it.
+  // journal stays and the message names what was replaced and how to finish or undo it. On a file
+  // system without hard links every one of them is written.
   int temporaries = 0;
   {
     TempDir dir;
     make_memory(dir.path(), true);
     FaultyFileSystem counting;
+    counting.without_hard_links();
     Workspace ws = open_at(counting, dir.path());
     const InboxCompaction report = plan_at(ws);
     auto lock = ws.lock();
@@ -150,6 +152,7 @@ TEST_CASE("shell: a failed journalled apply leaves no journal unless a target wa
     TempDir dir;
     make_memory(dir.path(), true);
     FaultyFileSystem faulty;
+    faulty.without_hard_links();
     Workspace ws = open_at(faulty, dir.path());
     const InboxCompaction report = plan_at(ws);
     auto lock = ws.lock();
@@ -181,6 +184,42 @@ TEST_CASE("shell: a failed journalled apply leaves no journal unless a target wa
   }
   CHECK(dropped >= 5);  // two backups, two prepared files, two journal phases, the first target
   CHECK(pending >= 1);  // the second target
+}
+
+TEST_CASE("shell: a link that fails is a copy: the journalled apply gives the same files") {
+  std::string new_inbox;
+  std::string new_changelog;
+  int links = 0;
+  {
+    TempDir dir;
+    make_memory(dir.path(), true);
+    FaultyFileSystem counting;
+    Workspace ws = open_at(counting, dir.path());
+    const InboxCompaction report = plan_at(ws);
+    auto lock = ws.lock();
+    REQUIRE(ws.apply(*report.plan, kNow).ok());
+    links = counting.calls(Op::link_temporary);
+    new_inbox = read_bytes(dir.path() / "docs/memory/inbox.md");
+    new_changelog = read_bytes(dir.path() / "docs/memory/changelog.md");
+  }
+  CHECK(links == 4);  // two backups, two targets
+  for (int nth = 0; nth <= links; ++nth) {
+    CAPTURE(nth);
+    TempDir dir;
+    make_memory(dir.path(), true);
+    FaultyFileSystem faulty;
+    if (nth == 0) faulty.without_hard_links();
+    Workspace ws = open_at(faulty, dir.path());
+    const InboxCompaction report = plan_at(ws);
+    auto lock = ws.lock();
+    if (nth > 0) faulty.fail_nth(Op::link_temporary, nth);
+    REQUIRE(ws.apply(*report.plan, kNow).ok());
+    CHECK(read_bytes(dir.path() / "docs/memory/inbox.md") == new_inbox);
+    CHECK(read_bytes(dir.path() / "docs/memory/changelog.md") == new_changelog);
+    CHECK(fs::hard_link_count(dir.path() / "docs/memory/inbox.md") == 1);
+    CHECK(tree_of(dir.path() / ".memkit/txn").empty());
+    CHECK(temporaries_under(dir.path()).empty());
+  }
 }
 
 TEST_CASE("shell: a file that changed since the plan was built is not overwritten") {

@@ -30,8 +30,9 @@ enum class Op : std::uint8_t {
   read_range,
   append_at,
   truncate_file,
+  link_temporary,
 };
-inline constexpr std::size_t kOpCount = 13;
+inline constexpr std::size_t kOpCount = 14;
 
 inline std::string_view op_name(Op op) noexcept {
   switch (op) {
@@ -61,6 +62,8 @@ inline std::string_view op_name(Op op) noexcept {
       return "append_at";
     case Op::truncate_file:
       return "truncate_file";
+    case Op::link_temporary:
+      return "link_temporary";
   }
   return "?";
 }
@@ -93,6 +96,8 @@ class FaultyFileSystem final : public FileSystem {
   // Makes a struck append_at that fails after its effect write only the first half of its bytes,
   // as a crash in the middle of the write (or a full disk) leaves it.
   void tear_appends() { tear_ = true; }
+  // Makes every link_temporary fail, as on a file system without hard links: writes copy.
+  void without_hard_links() { no_links_ = true; }
   // Fails every read_file, read_range and file_matches of a path that ends with `suffix`.
   void fail_reads_of(std::string suffix) { unreadable_.push_back(std::move(suffix)); }
   // Runs `write` before each of the next `times` reads (read_file) of a path that ends with
@@ -104,7 +109,7 @@ class FaultyFileSystem final : public FileSystem {
   [[nodiscard]] int calls(Op op) const noexcept { return calls_[static_cast<std::size_t>(op)]; }
   [[nodiscard]] bool fault_struck() const noexcept { return struck_; }
   [[nodiscard]] const std::vector<LoggedCall>& log() const noexcept { return log_; }
-  // The temporary files write_temporary handed out, in order.
+  // The temporary files write_temporary and link_temporary handed out, in order.
   [[nodiscard]] const std::vector<std::string>& temporaries() const noexcept {
     return temporaries_;
   }
@@ -179,6 +184,21 @@ class FaultyFileSystem final : public FileSystem {
       return injected(directory);
     }
     Result<std::string> made = inner_->write_temporary(directory, pieces);
+    if (made) temporaries_.push_back(*made);
+    return made;
+  }
+
+  Result<std::string> link_temporary(const std::string& file,
+                                     const std::string& directory) override {
+    log_.push_back({Op::link_temporary, file, directory});
+    // Like write_temporary: a name the caller never learnt of could not be cleaned up, and
+    // FileSystem promises none is left on failure, so only "before".
+    if (strikes(Op::link_temporary)) {
+      crashed_ = crash_;
+      return injected(file);
+    }
+    if (no_links_) return Status(Errc::io, file + ": operation not permitted");
+    Result<std::string> made = inner_->link_temporary(file, directory);
     if (made) temporaries_.push_back(*made);
     return made;
   }
@@ -280,6 +300,7 @@ class FaultyFileSystem final : public FileSystem {
   mutable bool struck_ = false;
   bool crash_ = false;
   bool tear_ = false;
+  bool no_links_ = false;
   mutable bool crashed_ = false;
   std::vector<std::string> unreadable_;
   struct Writer {

@@ -1,5 +1,6 @@
 // `recover` (spec compaction.md §12.5) after an apply interrupted at every possible write.
 #include <doctest/doctest.h>
+#include <sys/stat.h>
 
 #include <chrono>
 #include <string>
@@ -97,6 +98,73 @@ TEST_CASE("shell: recover finishes every interrupted apply, forward or back") {
     }
   }
   CHECK(interrupted > 2);  // prepared and committing phases were both reached
+}
+
+// The inode of a file (which file it is, whatever its name).
+std::uint64_t inode_of(const fs::path& path) {
+  struct stat st {};
+  REQUIRE(::lstat(path.c_str(), &st) == 0);
+  return st.st_ino;
+}
+
+TEST_CASE("shell: a journal keeps a replaced file by a second name, and a target becomes its "
+          "prepared file") {
+  // A crash at the second target's replacement (changelog.md): inbox.md is at its output.
+  TempDir dir;
+  const fs::path memory = dir.path() / "docs/memory";
+  FaultyFileSystem faulty;
+  faulty.crash_on_fault();
+  faulty.fail_nth(Op::rename_replace, 2);
+  write_bytes(memory / "inbox.md", kInbox);
+  const std::uint64_t old_inbox = inode_of(memory / "inbox.md");
+  const Crash crash = crash_apply(faulty, dir.path());
+  REQUIRE(read_bytes(memory / "inbox.md") == crash.new_inbox);
+  REQUIRE(read_bytes(memory / "changelog.md") == kChangelog);
+  const std::vector<std::string> txns = tree_of(dir.path() / ".memkit/txn");
+  REQUIRE_FALSE(txns.empty());
+  const fs::path txn = dir.path() / ".memkit/txn" / txns[0].substr(0, txns[0].find('/'));
+  // Write order: inbox.md (0), then changelog.md (1). No copy of either file was made.
+  CHECK(inode_of(txn / "b-0") == old_inbox);
+  CHECK(read_bytes(txn / "b-0") == kInbox);
+  CHECK(inode_of(txn / "b-1") == inode_of(memory / "changelog.md"));
+  CHECK(inode_of(txn / "p-0") == inode_of(memory / "inbox.md"));
+  CHECK(inode_of(txn / "p-1") != inode_of(memory / "changelog.md"));
+  // Undone, each file is itself again, of one name.
+  const Recovery after = recover_at(dir.path(), true, true);
+  CHECK(after.clean());
+  CHECK(read_bytes(memory / "inbox.md") == kInbox);
+  CHECK(read_bytes(memory / "changelog.md") == kChangelog);
+  CHECK(fs::hard_link_count(memory / "inbox.md") == 1);
+  CHECK(fs::hard_link_count(memory / "changelog.md") == 1);
+}
+
+TEST_CASE("shell: recover copies back no backup or prepared file whose bytes changed") {
+  for (const bool rollback : {false, true}) {
+    CAPTURE(rollback);
+    TempDir dir;
+    const fs::path memory = dir.path() / "docs/memory";
+    FaultyFileSystem faulty;
+    faulty.crash_on_fault();
+    faulty.fail_nth(Op::rename_replace, 2);
+    const Crash crash = crash_apply(faulty, dir.path());
+    const std::vector<std::string> txns = tree_of(dir.path() / ".memkit/txn");
+    REQUIRE_FALSE(txns.empty());
+    const fs::path txn = dir.path() / ".memkit/txn" / txns[0].substr(0, txns[0].find('/'));
+    // Rolled back, inbox.md needs its backup; finished, changelog.md needs its prepared file.
+    write_bytes(txn / (rollback ? "b-0" : "p-1"), "changed in the journal\n");
+    WorkspaceOptions options;
+    options.project_root = dir.path().string();
+    Result<Workspace> ws = Workspace::open(posix_file_system(), custodian_layout(), options);
+    REQUIRE(ws.ok());
+    auto lock = ws->lock();
+    const Result<Recovery> recovery = ws->recover(true, rollback);
+    REQUIRE_FALSE(recovery.ok());
+    CHECK(recovery.status().message().find("does not hold the bytes its journal names") !=
+          std::string::npos);
+    CHECK(read_bytes(memory / "inbox.md") == crash.new_inbox);
+    CHECK(read_bytes(memory / "changelog.md") == kChangelog);
+    CHECK_FALSE(tree_of(dir.path() / ".memkit/txn").empty());
+  }
 }
 
 TEST_CASE("shell: a target changed after the crash is a conflict and keeps its transaction") {
