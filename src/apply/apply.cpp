@@ -192,10 +192,13 @@ Status write_transaction_file(FileSystem& fs, const std::string& dir, const std:
 // A backup of a target about to be replaced or deleted, named `name` in the transaction folder:
 // a second name of the target's file where the system can link it (the replace gives the target
 // a new file, and a delete removes only its name, so the old bytes stay as they were checked),
-// else a copy of `base`. Its name is made durable by the caller's fsync of the folder.
+// else a copy of `base`; always a copy of a file read at its end (`copy`). Its name is made
+// durable by the caller's fsync of the folder.
 Status write_backup(FileSystem& fs, const std::string& target, const std::string& dir,
-                    const std::string& name, std::string_view base) {
-  if (Result<std::string> linked = fs.link_temporary(target, dir); linked) {
+                    const std::string& name, std::string_view base, bool copy) {
+  if (Result<std::string> linked =
+          copy ? Result<std::string>(Status(Errc::io, "copied")) : fs.link_temporary(target, dir);
+      linked) {
     const Result<FileStat> found = fs.stat(*linked);
     Status named = found && found->size == base.size()
                        ? fs.rename_no_replace(*linked, join(dir, name))
@@ -229,7 +232,9 @@ Status run_transaction(FileSystem& fs, const ApplyPaths& paths, const Plan& plan
     const std::string backup = "b-" + std::to_string(n);
     const std::string prepared = "p-" + std::to_string(n);
     if (bases[n]) {
-      if (Status w = write_backup(fs, join(paths.memory_dir, op.path), dir, backup, *bases[n]);
+      const bool copy = paths.read_at_end && paths.read_at_end(op.path);
+      if (Status w =
+              write_backup(fs, join(paths.memory_dir, op.path), dir, backup, *bases[n], copy);
           !w.ok()) {
         return nothing_changed(w);
       }

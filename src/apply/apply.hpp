@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,6 +22,10 @@ namespace memkit {
 struct ApplyPaths {
   std::string memory_dir;
   std::string state_dir;
+  // Whether memkit reads the file at `path` (relative to memory_dir) at its end, where a reader
+  // refuses a file of two names (store/read_entry.hpp), perhaps without the lock: a journal backs
+  // such a file up by a copy, never by a second name. None when empty.
+  std::function<bool(std::string_view path)> read_at_end = {};
 };
 
 // §12.3 step 8: archive/README.md, other archive files (and MemoryBox memory/ARCHIVES/), the

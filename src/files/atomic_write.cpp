@@ -11,8 +11,20 @@ Status write_file_atomically(FileSystem& fs, const std::string& path, std::strin
 
 namespace {
 
+// What follows the rename: the directory fsynced, then the read-back (compaction.md §12.3 step 9),
+// which compares the bytes themselves: the same check as comparing their SHA-256 with the one
+// expected of them, without hashing the file twice.
+Status settle(FileSystem& fs, const std::string& path, const std::string& directory,
+              std::span<const std::string_view> pieces) {
+  if (Status synced = fs.sync_directory(directory); !synced.ok()) return synced;
+  const Result<bool> written = fs.file_matches(path, pieces);
+  if (!written) return written.status();
+  if (!*written) return Status(Errc::io, path + ": read-back mismatch after the write");
+  return Status();
+}
+
 // write_file_atomically, with the bytes already in the file `prepared` when it is not empty: that
-// file gets a second name beside `path` instead of a copy, where the system can link it.
+// file is renamed over `path` where the system can (else the bytes are written as usual).
 Status place_atomically(FileSystem& fs, const std::string& path,
                         std::span<const std::string_view> pieces, bool create_only,
                         const std::string& prepared) {
@@ -35,9 +47,19 @@ Status place_atomically(FileSystem& fs, const std::string& path,
     if (!current) return current.status();
     mode = *current;
   }
-  Result<std::string> temporary = Status(Errc::io, "not linked");
-  if (!prepared.empty()) temporary = fs.link_temporary(prepared, directory);
-  if (!temporary) temporary = fs.write_temporary(directory, pieces);
+  // The prepared file is moved into place, never given a second name (a reader at the file's end
+  // refuses a file of two names, store/read_entry.hpp, and may read without the lock); from
+  // another file system its bytes are written instead.
+  if (!prepared.empty()) {
+    const Result<FileStat> from = fs.stat(prepared);
+    const Result<FileStat> to = fs.stat(directory);
+    if (from && to && from->device == to->device) {
+      if (Status moved = fs.set_mode(prepared, mode); !moved.ok()) return moved;
+      if (Status moved = fs.rename_replace(prepared, path); !moved.ok()) return moved;
+      return settle(fs, path, directory, pieces);
+    }
+  }
+  const Result<std::string> temporary = fs.write_temporary(directory, pieces);
   if (!temporary) {
     // Named by the file it was for: a temporary's name means nothing to the reader.
     std::string why = temporary.status().message();
@@ -57,13 +79,7 @@ Status place_atomically(FileSystem& fs, const std::string& path,
     (void)fs.remove_file(*temporary);  // best effort: the target is untouched either way
     return status;
   }
-  if (Status synced = fs.sync_directory(directory); !synced.ok()) return synced;
-  // The read-back (compaction.md §12.3 step 9) compares the bytes themselves: the same check as
-  // comparing their SHA-256 with the one expected of them, without hashing the file twice.
-  const Result<bool> written = fs.file_matches(path, pieces);
-  if (!written) return written.status();
-  if (!*written) return Status(Errc::io, path + ": read-back mismatch after the write");
-  return Status();
+  return settle(fs, path, directory, pieces);
 }
 
 }  // namespace

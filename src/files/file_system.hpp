@@ -108,9 +108,9 @@ class FileSystem {
       const std::string& directory, std::span<const std::string_view> pieces) = 0;
   // Gives the regular file `file` (not a symbolic link) a second, uniquely named name in
   // `directory`, after fsyncing its bytes, and returns that path: the file's bytes kept without
-  // copying them (a journal's backup of a file about to be replaced by a rename, or a prepared file
-  // about to become its target). Fails where the system has no hard links or `directory` is on
-  // another file system; callers then copy. This one always fails.
+  // copying them (a journal's backup of a file about to be replaced by a rename). Fails where the
+  // system has no hard links or `directory` is on another file system; callers then copy. This one
+  // always fails.
   [[nodiscard]] virtual Result<std::string> link_temporary(const std::string& file,
                                                            const std::string& directory) {
     return Status(Errc::io, file + ": not linked into " + directory + ": no hard links here");
@@ -161,9 +161,9 @@ class FileSystem {
                                            bool create_only);
 
 // write_file_atomically (never create-only) when the file `prepared` already holds `pieces`,
-// fsynced (a journal's prepared file): where the system can, `prepared` gets a second name beside
-// `path` and that name replaces `path`, so the bytes are not written again; elsewhere they are.
-// The read-back is the same.
+// fsynced (a journal's prepared file): where the system can, `prepared` itself is renamed over
+// `path` (and is gone from where it was), so the bytes are not written again; elsewhere (another
+// file system) they are. The read-back is the same.
 [[nodiscard]] Status replace_with_file(FileSystem& fs, const std::string& path,
                                        const std::string& prepared,
                                        std::span<const std::string_view> pieces);

@@ -8,6 +8,18 @@
 #include "text/shown_text.hpp"
 
 namespace memkit {
+namespace {
+
+// The apply paths of the store: its logs and floor day files are read at their end (read()'s
+// tails), its row files whole.
+ApplyPaths curated_apply_paths(const std::string& root, std::string state_dir) {
+  ApplyPaths paths{root, std::move(state_dir)};
+  paths.read_at_end = [](std::string_view path) { return !path.starts_with("rows/"); };
+  return paths;
+}
+
+}  // namespace
+
 
 Result<CuratedStore> CuratedStore::open(FileSystem& fs, std::string root) {
   if (root.empty()) return Status(Errc::invalid_argument, "--store: empty path");
@@ -144,7 +156,7 @@ Result<std::unique_ptr<LockHandle>> CuratedStore::lock(double timeout_seconds) {
 
 Result<Recovery> CuratedStore::recover(bool apply, bool rollback) {
   Result<Recovery> recovery =
-      recover_transactions(*fs_, ApplyPaths{root_, absolute(".memkit")}, apply, rollback);
+      recover_transactions(*fs_, curated_apply_paths(root_, absolute(".memkit")), apply, rollback);
   if (!recovery) return relative(recovery.status());
   return recovery;
 }
@@ -157,7 +169,7 @@ Result<std::vector<std::string>> CuratedStore::write(const std::string& command,
     if (Status way = folders_to(op.path, &exists); !way.ok()) return way;
   }
   Result<std::vector<std::string>> written = detail::write_in_commit_order(
-      *fs_, ApplyPaths{root_, absolute(".memkit")}, command, std::move(operations), now);
+      *fs_, curated_apply_paths(root_, absolute(".memkit")), command, std::move(operations), now);
   if (!written) return relative(written.status());
   return written;
 }
@@ -168,7 +180,7 @@ Result<std::vector<std::string>> CuratedStore::apply(const Plan& plan, const Clo
     if (Status way = folders_to(op.path, &exists); !way.ok()) return way;
   }
   Result<std::vector<std::string>> written = apply_plan(
-      *fs_, ApplyPaths{root_, absolute(".memkit")}, plan, now, new_transaction_id(), false);
+      *fs_, curated_apply_paths(root_, absolute(".memkit")), plan, now, new_transaction_id(), false);
   if (!written) return relative(written.status());
   refresh_recall_indexes(*fs_, root_);  // what the plan removed leaves them
   return written;

@@ -12,6 +12,18 @@
 #include "text/shown_text.hpp"
 
 namespace memkit {
+namespace {
+
+// The apply paths of the workspace: its day logs and notes are read at their end (read()'s
+// tails); its files are small, so every backup is a copy.
+ApplyPaths tiers_apply_paths(const std::string& root, std::string state_dir) {
+  ApplyPaths paths{root, std::move(state_dir)};
+  paths.read_at_end = [](std::string_view) { return true; };
+  return paths;
+}
+
+}  // namespace
+
 
 Result<TiersWorkspace> TiersWorkspace::open(FileSystem& fs, std::string workspace) {
   if (workspace.empty()) return Status(Errc::invalid_argument, "--workspace: empty path");
@@ -176,7 +188,7 @@ Result<std::unique_ptr<LockHandle>> TiersWorkspace::lock(double timeout_seconds)
 
 Result<Recovery> TiersWorkspace::recover(bool apply, bool rollback) {
   Result<Recovery> recovery =
-      recover_transactions(*fs_, ApplyPaths{root_, absolute(".memkit")}, apply, rollback);
+      recover_transactions(*fs_, tiers_apply_paths(root_, absolute(".memkit")), apply, rollback);
   if (!recovery) return relative(recovery.status());
   return recovery;
 }
@@ -188,7 +200,7 @@ Result<std::vector<std::string>> TiersWorkspace::write(const std::string& comman
     if (Status way = folders_to(op.path); !way.ok()) return way;
   }
   Result<std::vector<std::string>> written = detail::write_in_commit_order(
-      *fs_, ApplyPaths{root_, absolute(".memkit")}, command, std::move(operations), now);
+      *fs_, tiers_apply_paths(root_, absolute(".memkit")), command, std::move(operations), now);
   if (!written) return relative(written.status());
   return written;
 }
@@ -198,7 +210,7 @@ Result<std::vector<std::string>> TiersWorkspace::apply(const Plan& plan, const C
     if (Status way = folders_to(op.path); !way.ok()) return way;
   }
   Result<std::vector<std::string>> written = apply_plan(
-      *fs_, ApplyPaths{root_, absolute(".memkit")}, plan, now, new_transaction_id(), false);
+      *fs_, tiers_apply_paths(root_, absolute(".memkit")), plan, now, new_transaction_id(), false);
   if (!written) return relative(written.status());
   refresh_recall_indexes(*fs_, root_);  // what the plan removed leaves them
   return written;

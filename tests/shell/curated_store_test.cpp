@@ -156,4 +156,44 @@ TEST_CASE("shell: a row file and its history are written together, or recovery f
   CHECK(interrupted > 0);
 }
 
+TEST_CASE("shell: a journal backs a log up by a copy, and a row file by a second name") {
+  // A reader at a log's end, without the lock, refuses a file of two names: while a rewrite of
+  // history.jsonl is under way, its backup must not be one. A crash at the second replacement
+  // (history.jsonl, after project.md) shows both backups.
+  const std::string rows_before = "# Curated memory: project\n";
+  const std::string rows_after = "# Curated memory: project\n\n## project_a\nType: project\n\nx\n";
+  const std::string history_before = "{\"op\":\"insert\"}\n";
+  TempDir dir;
+  const fs::path root = dir.path() / "store";
+  write_bytes(root / "rows/ws1/project.md", rows_before);
+  write_bytes(root / "log/ws1/history.jsonl", history_before);
+  FaultyFileSystem faulty;
+  faulty.crash_on_fault();
+  CuratedStore store = open_store(faulty, root);
+  {
+    Result<std::unique_ptr<LockHandle>> lock = store.lock(1.0);
+    REQUIRE(lock.ok());
+    faulty.fail_nth(Op::rename_replace, 2);
+    REQUIRE_FALSE(store
+                      .write("curated delete",
+                             {replace("rows/ws1/project.md", rows_before, rows_after),
+                              replace("log/ws1/history.jsonl", history_before, "")},
+                             at_nine())
+                      .ok());
+  }
+  REQUIRE(read_bytes(root / "rows/ws1/project.md") == rows_after);
+  const std::vector<std::string> txns = tree_of(root / ".memkit/txn");
+  REQUIRE_FALSE(txns.empty());
+  const fs::path txn = root / ".memkit/txn" / txns[0].substr(0, txns[0].find('/'));
+  // Commit order: rows/ first (0), then the log (1).
+  CHECK(read_bytes(txn / "b-0") == rows_before);
+  CHECK(fs::hard_link_count(txn / "b-0") == 1);  // project.md's old file: its only name now
+  CHECK(read_bytes(txn / "b-1") == history_before);
+  CHECK(fs::hard_link_count(root / "log/ws1/history.jsonl") == 1);
+  const Result<Snapshot> read =
+      open_store(posix_file_system(), root).read({}, {"log/ws1/history.jsonl"});
+  REQUIRE(read.ok());
+  CHECK(read->find("log/ws1/history.jsonl")->state == EntryState::file);
+}
+
 }  // namespace memkit::shell_test
