@@ -320,7 +320,7 @@ export interface CustodianCompactArgs {
    * (--limit, integer)
    */
   limit?: number | bigint | null;
-  /** list every inbox candidate on a terminal too (--all, boolean) */
+  /** list every one of the inbox candidates on a terminal too (--all, boolean) */
   all?: boolean | null;
   /** write the plan (with --confirm-plan) (--apply, boolean) */
   apply?: boolean | null;
@@ -501,6 +501,13 @@ export interface MemoryboxCompactArgs {
   file?: Text | null;
   /** apply a rule below its threshold (--force, boolean) */
   force?: boolean | null;
+  /**
+   * list at most N actions, in the text and the JSON (a terminal shows 20 unless --all) (--limit,
+   * integer)
+   */
+  limit?: number | bigint | null;
+  /** list every one of the actions on a terminal too (--all, boolean) */
+  all?: boolean | null;
   /** write the plan (with --confirm-plan) (--apply, boolean) */
   apply?: boolean | null;
   /**

@@ -109,6 +109,26 @@ Result<std::uint64_t> count_option(const CommandRequest& inv, std::string_view n
   return value;
 }
 
+std::optional<ListLimits> list_limits(const CommandRequest& inv, const CommandEnvironment& env,
+                                      CommandReply& reply) {
+  const bool all = has_flag(inv, "--all");
+  if (all && option(inv, "--limit")) {
+    reply.findings.push_back(
+        finding_from(Status(Errc::invalid_argument, "--limit, --all: give one of them")));
+    return std::nullopt;
+  }
+  if (option(inv, "--limit")) {
+    const Result<std::uint64_t> limit = count_option(inv, "--limit", 0);
+    if (!limit) {
+      reply.findings.push_back(finding_from(limit.status()));
+      return std::nullopt;
+    }
+    return ListLimits{*limit, *limit};
+  }
+  if (!all && env.stdout_is_terminal) return ListLimits{kTerminalListItems, std::nullopt};
+  return ListLimits{};
+}
+
 namespace {
 Status no_positionals(const CommandRequest& inv) {
   if (inv.positionals.empty()) return Status();

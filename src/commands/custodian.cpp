@@ -47,40 +47,10 @@ PlanWriter writer_of(Workspace& ws, const ClockReading& now) {
   return writer;
 }
 
-// How many inbox candidates a report lists (§8, memkit note): --limit N in the text and the JSON;
-// otherwise every one, but on a terminal, where the text lists kTerminalCandidates unless --all.
-constexpr std::uint64_t kTerminalCandidates = 20;
-
-struct CandidateLimits {
-  std::optional<std::uint64_t> text;
-  std::optional<std::uint64_t> json;
-};
-
-std::optional<CandidateLimits> candidate_limits(const CommandRequest& inv,
-                                                const CommandEnvironment& env,
-                                                CommandReply& reply) {
-  const bool all = has_flag(inv, "--all");
-  if (all && option(inv, "--limit")) {
-    reply.findings.push_back(
-        finding_from(Status(Errc::invalid_argument, "--limit, --all: give one of them")));
-    return std::nullopt;
-  }
-  if (option(inv, "--limit")) {
-    const Result<std::uint64_t> limit = count_option(inv, "--limit", 0);
-    if (!limit) {
-      reply.findings.push_back(finding_from(limit.status()));
-      return std::nullopt;
-    }
-    return CandidateLimits{*limit, *limit};
-  }
-  if (!all && env.stdout_is_terminal) return CandidateLimits{kTerminalCandidates, std::nullopt};
-  return CandidateLimits{};
-}
-
 // §8 and §9: inbox mode, or target mode with --target.
 void run_compact(const CommandRequest& inv, const CommandEnvironment& env, const ClockReading& now,
                  Workspace& ws, CommandReply& reply) {
-  const std::optional<CandidateLimits> limits = candidate_limits(inv, env, reply);
+  const std::optional<ListLimits> limits = list_limits(inv, env, reply);
   if (!limits) return;
   const bool archive_oldest = has_flag(inv, "--archive-oldest");
   std::optional<std::string> target;

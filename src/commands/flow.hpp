@@ -39,6 +39,19 @@ namespace memkit::commands_detail {
 [[nodiscard]] Result<std::uint64_t> count_option(const CommandRequest& inv, std::string_view name,
                                                  std::uint64_t fallback);
 
+// How many items of a long list a report shows (compaction.md §8's candidates, memorybox.md §7's
+// actions): --limit N in the text and the JSON; otherwise every one, but on a terminal, where the
+// text shows kTerminalListItems unless --all. --limit with --all is MK-ARG-001 (in `reply`, and
+// nullopt).
+inline constexpr std::uint64_t kTerminalListItems = 20;
+struct ListLimits {
+  std::optional<std::uint64_t> text;
+  std::optional<std::uint64_t> json;
+};
+[[nodiscard]] std::optional<ListLimits> list_limits(const CommandRequest& inv,
+                                                    const CommandEnvironment& env,
+                                                    CommandReply& reply);
+
 // What every command checks first: no stray positional (unless it takes some), and the clock;
 // every command reads it, so a bad --now fails the same way everywhere. On failure the finding is
 // in `reply` and the result is nullopt.

@@ -94,6 +94,8 @@ void run_memorybox_compact(MemoryBoxRun& run) {
     }
   }
   request.force = has_flag(run.inv, "--force");
+  const std::optional<ListLimits> limits = list_limits(run.inv, run.env, run.reply);
+  if (!limits) return;
   const view::Style style = run.style;
   run_planned_moves(run, [&](const memorybox::Inputs& inputs) -> Result<PlannedRun> {
     auto compaction = std::make_shared<const memorybox::Compaction>(
@@ -101,11 +103,13 @@ void run_memorybox_compact(MemoryBoxRun& run) {
     PlannedRun made;
     made.findings = compaction->findings;
     made.plan = compaction->plan;
-    made.data = [compaction](bool applied, const std::vector<std::string>& written) {
-      return fixed(memorybox_compact_json(*compaction, applied, written));
+    made.data = [compaction, limit = limits->json](bool applied,
+                                                   const std::vector<std::string>& written) {
+      return fixed(memorybox_compact_json(*compaction, applied, written, limit));
     };
-    made.text = [compaction, style](bool applied, const std::vector<std::string>& written) {
-      return fixed(view::memorybox_compact_text(*compaction, applied, written, style));
+    made.text = [compaction, style, limit = limits->text](bool applied,
+                                                          const std::vector<std::string>& written) {
+      return fixed(view::memorybox_compact_text(*compaction, applied, written, style, limit));
     };
     return made;
   });

@@ -114,6 +114,16 @@ const Args& plan_confirm() {
                                 "nothing (MK-PLAN-001)")};
   return args;
 }
+// How many items of a long report's list to show (commands/flow.hpp ListLimits).
+Args list_limit(std::string_view items) {
+  static std::deque<std::string> docs;  // kept where views stay valid
+  const std::string& limit = docs.emplace_back("list at most N " + std::string(items) +
+                                               ", in the text and the JSON (a terminal shows 20 "
+                                               "unless --all)");
+  const std::string& all = docs.emplace_back("list every one of the " + std::string(items) +
+                                             " on a terminal too");
+  return Args{opt("--limit", "N", limit, T::integer), flag("--all", all)};
+}
 // What a search takes: its query and how many hits to show.
 A search_query() {
   return pos("QUERY",
@@ -187,13 +197,8 @@ std::vector<CommandSpec> custodian_commands() {
        CommandEffect::plans,
        root +
            Args{opt("--target", "FILE", "a budgeted file to compact instead of the inbox"),
-                flag("--archive-oldest", "with --target: archive its oldest entries"),
-                opt("--limit", "N",
-                    "list at most N inbox candidates, in the text and the JSON (a terminal shows "
-                    "20 unless --all)",
-                    T::integer),
-                flag("--all", "list every inbox candidate on a terminal too")} +
-           plan_confirm()},
+                flag("--archive-oldest", "with --target: archive its oldest entries")} +
+           list_limit("inbox candidates") + plan_confirm()},
       {"custodian", "add", "write one entry where its type belongs; applied directly",
        CommandEffect::writes,
        Args{pos("MESSAGE", "the entry's text")} + root +
@@ -346,7 +351,7 @@ std::vector<CommandSpec> memorybox_commands() {
        root +
            Args{opt("--file", "FILE", "only this rule's file (or memory/daily)"),
                 flag("--force", "apply a rule below its threshold")} +
-           plan_confirm()},
+           list_limit("actions") + plan_confirm()},
       {"memorybox", "promote", "a plan that moves a pattern verbatim to SOP_LIBRARY.md",
        CommandEffect::plans,
        root + Args{need(opt("--entry", "ENTRY_ID", "the pattern"))} + plan_confirm()},

@@ -387,15 +387,22 @@ std::string memorybox_plan_outcome(const std::optional<Plan>& plan, bool applied
 }
 
 std::string memorybox_compact_text(const memorybox::Compaction& compaction, bool applied,
-                                   const std::vector<std::string>& written, Style style) {
+                                   const std::vector<std::string>& written, Style style,
+                                   std::optional<std::uint64_t> limit) {
   std::vector<std::vector<std::string>> rows = {{"RULE", "STATE", "VALUE", "THRESHOLD", "FILE"}};
   for (const memorybox::RuleCheck& r : compaction.rules) {
     rows.push_back({std::string(memorybox::bloat_rule_name(r.rule)), r.breached ? "BREACHED" : "OK",
                     std::to_string(r.value), std::to_string(r.threshold), one_line(r.file)});
   }
+  // The rules and the plan first: a person reads them without scrolling past the actions.
   std::string out = table_text(rows, style);
-  out += compaction.actions.empty() ? "\nActions: none\n" : "\nActions:\n";
-  for (const memorybox::CompactAction& a : compaction.actions) {
+  out += "\n" + memorybox_plan_outcome(compaction.plan, applied, written);
+  const std::size_t total = compaction.actions.size();
+  const std::size_t shown = limit ? static_cast<std::size_t>(std::min<std::uint64_t>(*limit, total))
+                                  : total;
+  out += total == 0 ? "\nActions: none\n" : fmt::format("\nActions ({}):\n", total);
+  for (std::size_t i = 0; i < shown; ++i) {
+    const memorybox::CompactAction& a = compaction.actions[i];
     const std::string_view kind = memorybox::action_kind_name(a.kind);
     out += fmt::format("- {}: {} {}", memorybox::bloat_rule_name(a.rule), kind, one_line(a.path));
     if (a.kind == memorybox::ActionKind::list) {
@@ -406,7 +413,11 @@ std::string memorybox_compact_text(const memorybox::Compaction& compaction, bool
       out += " -> " + one_line(a.detail) + "\n";
     }
   }
-  return out + "\n" + memorybox_plan_outcome(compaction.plan, applied, written);
+  if (shown < total) {
+    out += fmt::format("... and {} more: --all lists every one, --limit N the first N\n",
+                       total - shown);
+  }
+  return out;
 }
 
 std::string memorybox_move_text(const memorybox::EntryMove& move, bool applied,

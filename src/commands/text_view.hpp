@@ -56,12 +56,14 @@ void write_compaction_text(const InboxCompaction& report, bool applied,
 [[nodiscard]] std::string memorybox_plan_outcome(const std::optional<Plan>& plan, bool applied,
                                                  const std::vector<std::string>& written);
 
-// memorybox.md §7 `compact`, and the moves of one entry (§6 `--resolve archive`, §11 `promote`):
-// what moves where, then the plan (its budget results in lines) or what was written.
+// memorybox.md §7 `compact`: the rules, the plan (its budget results in lines) or what was
+// written, then what moves where: at most `limit` actions and a line counting the rest. The moves
+// of one entry (§6 `--resolve archive`, §11 `promote`): what moves where, then the plan.
 [[nodiscard]] std::string memorybox_compact_text(const memorybox::Compaction& compaction,
                                                  bool applied,
                                                  const std::vector<std::string>& written,
-                                                 Style style);
+                                                 Style style,
+                                                 std::optional<std::uint64_t> limit = std::nullopt);
 [[nodiscard]] std::string memorybox_move_text(const memorybox::EntryMove& move, bool applied,
                                               const std::vector<std::string>& written);
 

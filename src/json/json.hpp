@@ -3,7 +3,9 @@
 // so no front end can drift.
 #pragma once
 
+#include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -140,10 +142,12 @@ void write_inbox_compaction_json(const InboxCompaction& report, bool applied,
 [[nodiscard]] std::string memorybox_sync_resolve_json(const memorybox::Resolution& resolution,
                                                       const std::vector<std::string>& written);
 
-// `memorybox compact` data (memorybox.md §7): {"actions","applied","plan","rules","written"}.
+// `memorybox compact` data (memorybox.md §7): {"actions","actions_total","applied","plan","rules",
+// "written"}, at most `limit` actions.
 [[nodiscard]] std::string memorybox_compact_json(const memorybox::Compaction& compaction,
                                                  bool applied,
-                                                 const std::vector<std::string>& written);
+                                                 const std::vector<std::string>& written,
+                                                 std::optional<std::uint64_t> limit = std::nullopt);
 
 // `memorybox promote` data (memorybox.md §11): {"applied","plan","written"}.
 [[nodiscard]] std::string memorybox_promote_json(const memorybox::EntryMove& move, bool applied,

@@ -15,7 +15,8 @@ using nlohmann::json;
 }  // namespace
 
 std::string memorybox_compact_json(const memorybox::Compaction& compaction, bool applied,
-                                   const std::vector<std::string>& written) {
+                                   const std::vector<std::string>& written,
+                                   std::optional<std::uint64_t> limit) {
   json rules = json::array();
   for (const memorybox::RuleCheck& r : compaction.rules) {
     rules.push_back(json{{"rule", std::string(memorybox::bloat_rule_name(r.rule))},
@@ -26,6 +27,7 @@ std::string memorybox_compact_json(const memorybox::Compaction& compaction, bool
   }
   json actions = json::array();
   for (const memorybox::CompactAction& a : compaction.actions) {
+    if (limit && actions.size() >= *limit) break;
     actions.push_back(json{{"rule", std::string(memorybox::bloat_rule_name(a.rule))},
                            {"kind", std::string(memorybox::action_kind_name(a.kind))},
                            {"path", utf8(a.path)},
@@ -33,6 +35,7 @@ std::string memorybox_compact_json(const memorybox::Compaction& compaction, bool
   }
   return detail::canonical_dump(json{{"rules", rules},
                                      {"actions", actions},
+                                     {"actions_total", compaction.actions.size()},
                                      {"plan", plan_or_null(compaction.plan)},
                                      {"applied", applied},
                                      {"written", utf8_array(written)}});

@@ -9,6 +9,10 @@ pseudo-terminal, beside the same command into a pipe.
     --limit is given;
   * the Plan ID is the same whatever is listed.
 
+`memorybox compact` on a root with 25 old daily files (50 actions) the same way: the rules and
+the Plan ID first, 20 actions and the count of the rest on a terminal, every one into a pipe;
+--limit N in the JSON, whose actions_total says how many there are.
+
 And the progress line (stderr on a pseudo-terminal), on a dry run of a 300 MB inbox that takes
 over a second: "memkit: planning custodian compact (1 s)" redrawn in place and wiped at the end;
 none with --quiet, NO_PROGRESS, MEMKIT_NO_PROGRESS or --format json, and none when stderr is a
@@ -152,6 +156,43 @@ def main():
               data["tombstone_matches"] == CANDIDATES, text)
 
         check("one Plan ID whatever is listed", len(ids) == 1 and None not in ids, repr(ids))
+
+    with tempfile.TemporaryDirectory(prefix="memkit-terminal-") as cwd:
+        root = os.path.join(cwd, "agent")
+        done = subprocess.run([memkit, "memorybox", "init", "--root", root],
+                              capture_output=True, env=environment())
+        check("memorybox init", done.returncode == 0, done.stderr.decode())
+        for day in range(1, 26):
+            with open(os.path.join(root, "memory", "daily", "2026-01-%02d.md" % day), "w") as f:
+                f.write("# 2026-01-%02d\n\nnotes %d\n" % (day, day))
+        compact = ["memorybox", "compact", "--root", root]
+
+        def actions(text):
+            return len(re.findall(r"^- daily: ", text, re.M))
+
+        code, shown = on_terminal(memkit, cwd, compact)
+        check("memorybox terminal: 20 actions listed", code == 0 and actions(shown) == 20, shown)
+        check("memorybox terminal: the rest counted in one line",
+              "... and 30 more: --all lists every one, --limit N the first N\n" in shown, shown)
+        check("memorybox terminal: the Plan ID before the actions",
+              plan_id(shown) is not None and
+              shown.index("Plan ID:") < shown.index("Actions (50):"), shown)
+        ids = {plan_id(shown)}
+        code, shown = on_terminal(memkit, cwd, compact + ["--all"])
+        check("memorybox terminal --all: 50 listed", code == 0 and actions(shown) == 50, shown)
+        code, text = piped(memkit, cwd, compact)
+        check("memorybox pipe: every action", code == 0 and actions(text) == 50, text)
+        ids.add(plan_id(text))
+        code, text = piped(memkit, cwd, compact + ["--format", "json", "--limit", "3"])
+        data = json.loads(text)["data"]
+        check("memorybox pipe json --limit 3: three of 50",
+              len(data["actions"]) == 3 and data["actions_total"] == 50, text)
+        ids.add(data["plan"]["plan_id"])
+        code, text = piped(memkit, cwd, compact + ["--limit", "3", "--all", "--format", "json"])
+        check("memorybox --limit with --all: refused, naming both",
+              code == 2 and "--limit, --all: give one of them" in text, text)
+        check("memorybox: one Plan ID whatever is listed", len(ids) == 1 and None not in ids,
+              repr(ids))
 
     with tempfile.TemporaryDirectory(prefix="memkit-progress-") as cwd:
         project(cwd, big_items())

@@ -662,7 +662,7 @@ impl<'w> CustodianCompact<'w> {
         Self(self.0.int("limit", value))
     }
 
-    /// `--all` (boolean): list every inbox candidate on a terminal too.
+    /// `--all` (boolean): list every one of the inbox candidates on a terminal too.
     pub fn all(self, value: bool) -> Self {
         Self(self.0.bool("all", value))
     }
@@ -1233,6 +1233,16 @@ impl<'w> MemoryboxCompact<'w> {
     /// `--force` (boolean): apply a rule below its threshold.
     pub fn force(self, value: bool) -> Self {
         Self(self.0.bool("force", value))
+    }
+
+    /// `--limit N` (integer): list at most N actions, in the text and the JSON (a terminal shows 20 unless --all).
+    pub fn limit(self, value: i64) -> Self {
+        Self(self.0.int("limit", value))
+    }
+
+    /// `--all` (boolean): list every one of the actions on a terminal too.
+    pub fn all(self, value: bool) -> Self {
+        Self(self.0.bool("all", value))
     }
 
     /// `--apply` (boolean): write the plan (with --confirm-plan).
