@@ -120,9 +120,7 @@ class Plan final {
   [[nodiscard]] const std::string& id() const;
   [[nodiscard]] const std::string& command() const noexcept { return command_; }
   [[nodiscard]] const PlanArguments& arguments() const noexcept { return arguments_; }
-  [[nodiscard]] const std::vector<PlanOperation>& operations() const noexcept {
-    return operations_;
-  }
+  [[nodiscard]] const std::vector<PlanOperation>& operations() const noexcept;
   [[nodiscard]] const std::vector<BudgetResult>& budget_results() const noexcept {
     return budget_results_;
   }
@@ -140,7 +138,9 @@ class Plan final {
   std::shared_ptr<Id> id_ = std::make_shared<Id>();
   std::string command_;
   PlanArguments arguments_;
-  std::vector<PlanOperation> operations_;
+  // Shared by copies (a plan never changes once made): copying a plan of a large file's
+  // thousands of splices costs nothing.
+  std::shared_ptr<const std::vector<PlanOperation>> operations_;
   std::vector<BudgetResult> budget_results_;
   bool sensitive_ = false;
 };

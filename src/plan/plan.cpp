@@ -28,15 +28,20 @@ Plan Plan::create(std::string command, PlanArguments arguments,
   Plan plan;
   plan.command_ = std::move(command);
   plan.arguments_ = std::move(arguments);
-  plan.operations_ = std::move(operations);
   plan.budget_results_ = std::move(budget_results);
   plan.sensitive_ = sensitive;
   // A plan rule, not an encoding rule: these two arrays are sorted bytewise by path.
-  std::stable_sort(plan.operations_.begin(), plan.operations_.end(),
+  std::stable_sort(operations.begin(), operations.end(),
                    [](const PlanOperation& a, const PlanOperation& b) { return a.path < b.path; });
+  plan.operations_ = std::make_shared<const std::vector<PlanOperation>>(std::move(operations));
   std::stable_sort(plan.budget_results_.begin(), plan.budget_results_.end(),
                    [](const BudgetResult& a, const BudgetResult& b) { return a.path < b.path; });
   return plan;
+}
+
+const std::vector<PlanOperation>& Plan::operations() const noexcept {
+  static const std::vector<PlanOperation> kNone;  // a plan moved from
+  return operations_ ? *operations_ : kNone;
 }
 
 const std::string& Plan::id() const {
@@ -74,7 +79,7 @@ std::string Plan::canonical_json() const {
                        {"state", std::string(budget_state_name(b.state))}});
   }
   nlohmann::json operations = nlohmann::json::array();
-  for (const PlanOperation& op : operations_) {
+  for (const PlanOperation& op : this->operations()) {
     nlohmann::json row = {{"path", detail::utf8(op.path)},
                           {"operation", std::string(operation_kind_name(op.kind))},
                           {"base_sha256", to_hex(op.base_sha256())},
