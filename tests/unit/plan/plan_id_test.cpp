@@ -117,3 +117,18 @@ TEST_CASE(
   CHECK(make(base).id() == ids[0]);
   CHECK(make(std::make_shared<const std::string>(text + "\n")).id() != ids[0]);
 }
+
+TEST_CASE("plan: a copy shares the operations, and a moved-from plan has none") {
+  // A 100 MiB inbox's plan holds tens of thousands of splices: a copy (into a reply, a run) must
+  // not hold them twice.
+  std::vector<PlanOperation> ops;
+  ops.push_back(plan_write("inbox.md", std::make_shared<const std::string>("# Inbox\n- a\n- a\n"),
+                           true, {Splice{12, 16, {}}}));
+  Plan plan = Plan::create("custodian compact", {{"target", "inbox.md"}}, std::move(ops), {});
+  const Plan copy = plan;  // NOLINT(performance-unnecessary-copy-initialization): the point
+  CHECK(&copy.operations() == &plan.operations());
+  CHECK(copy.id() == plan.id());
+  const Plan moved = std::move(plan);
+  CHECK(moved.operations().size() == 1);
+  CHECK(plan.operations().empty());  // NOLINT(bugprone-use-after-move): what it holds then
+}
