@@ -1,10 +1,11 @@
 // The `memkit` executable's memory: every block lies in memory the kernel may back with 2 MiB
-// pages. A block of 2 MiB or more is made of whole 2 MiB pages (aligned, its size rounded up) and
-// advised (MADV_HUGEPAGE) before it is first touched; smaller blocks come from malloc's one heap,
-// which grows in steps of 256 MiB, each advised by the operator new whose malloc made it, before
-// the block is handed out (malloc has written only the headers of the block and of the top's rest:
-// the 2 MiB page holding the latter stays in 4 KiB pages, one page per step). Set-up grows the
-// heap once and skips the partial 2 MiB page where the advised heap starts (below).
+// pages. A block of 2 MiB or more is a mapping of its own, of whole 2 MiB pages (aligned, its
+// size rounded up), advised (MADV_HUGEPAGE) before it is first touched and unmapped when deleted;
+// smaller blocks come from malloc's one heap, which grows in steps of 256 MiB, each advised by the
+// operator new whose malloc made it, before the block is handed out (malloc has written only the
+// headers of the block and of the top's rest: the 2 MiB page holding the latter stays in 4 KiB
+// pages, one page per step). Set-up grows the heap once and skips the partial 2 MiB page where the
+// advised heap starts (below).
 //
 // Why: at 100,000 entries a sync command holds tens of megabytes read and built once (the root's
 // files, the base, the entries laid out), and on a kernel where transparent huge pages are
@@ -34,6 +35,7 @@
 #include <atomic>
 #include <cstdint>
 #include <cstdlib>
+#include <mutex>
 #include <new>
 
 namespace {
@@ -100,9 +102,67 @@ void skip_partial_huge_page() {
   return true;
 }();
 
+// Blocks of 2 MiB or more: each its own mapping of whole 2 MiB pages, aligned, advised, and given
+// back to the system when deleted. Nothing else lies in those pages: a block carved from the heap
+// with aligned_alloc has malloc's header just before it, in a 2 MiB page of its own that the
+// header alone then makes resident (a 100 MiB inbox's dry run held four such pages, 8 MiB, for
+// its four large blocks). The live mappings are listed here, so that delete knows them.
+constexpr std::size_t kMappedSlots = 1024;
+struct Mapped {
+  std::uintptr_t at = 0;
+  std::size_t size = 0;
+};
+std::mutex mapped_mutex;
+Mapped mapped[kMappedSlots];  // at == 0: free
+
+void* map_block(std::size_t whole) {
+  void* raw = ::mmap(nullptr, whole + kHugePage, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (raw == MAP_FAILED) return nullptr;
+  const auto start = reinterpret_cast<std::uintptr_t>(raw);
+  const std::uintptr_t aligned = (start + kHugePage - 1) & ~(kHugePage - 1);
+  // The unaligned ends go back at once: the block is [aligned, aligned + whole).
+  if (aligned > start) ::munmap(raw, aligned - start);
+  if (const std::uintptr_t end = start + whole + kHugePage; end > aligned + whole) {
+    ::munmap(reinterpret_cast<void*>(aligned + whole), end - aligned - whole);
+  }
+  void* block = reinterpret_cast<void*>(aligned);
+  {
+    const std::lock_guard<std::mutex> held(mapped_mutex);
+    for (Mapped& m : mapped) {
+      if (m.at != 0) continue;
+      m = Mapped{aligned, whole};
+      (void)::madvise(block, whole, MADV_HUGEPAGE);
+      return block;
+    }
+  }
+  ::munmap(block, whole);  // every slot taken: the heap serves it
+  return nullptr;
+}
+
+// Unmaps `block` if it is a mapping of map_block's; false otherwise.
+bool unmap_block(void* block) noexcept {
+  const auto at = reinterpret_cast<std::uintptr_t>(block);
+  if ((at & (kHugePage - 1)) != 0) return false;  // never one of ours
+  std::size_t size = 0;
+  {
+    const std::lock_guard<std::mutex> held(mapped_mutex);
+    for (Mapped& m : mapped) {
+      if (m.at != at) continue;
+      size = m.size;
+      m = Mapped{};
+      break;
+    }
+  }
+  if (size == 0) return false;
+  ::munmap(block, size);
+  return true;
+}
+
 }  // namespace
 
-// The other forms of new (arrays, nothrow) call this one; delete stays the library's (free).
+// The other forms of new (arrays, nothrow) call this one, and the other forms of delete call the
+// one below.
 void* operator new(std::size_t size) {
   for (;;) {
     if (size < kHugePage) {
@@ -113,6 +173,7 @@ void* operator new(std::size_t size) {
     } else if (size <= SIZE_MAX - kHugePage) {
       // Whole huge pages, so that no 4 KiB page at either end is faulted on its own.
       const std::size_t whole = (size + kHugePage - 1) & ~(kHugePage - 1);
+      if (void* block = map_block(whole)) return block;
       if (void* block = std::aligned_alloc(kHugePage, whole)) {
         (void)::madvise(block, whole, MADV_HUGEPAGE);
         return block;
@@ -123,5 +184,11 @@ void* operator new(std::size_t size) {
     handler();
   }
 }
+
+void operator delete(void* block) noexcept {
+  if (block != nullptr && !unmap_block(block)) std::free(block);
+}
+
+void operator delete(void* block, std::size_t) noexcept { operator delete(block); }
 
 #endif

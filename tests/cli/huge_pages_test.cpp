@@ -51,4 +51,20 @@ TEST_CASE("cli allocator: blocks large and small lie in memory that huge pages m
   CHECK(thp_eligible(after.get()) == 1);
 }
 
+TEST_CASE("cli allocator: a large block is a mapping of its own, given back when deleted") {
+  // Nothing else shares its 2 MiB pages: carved from the heap, malloc's header before it made a
+  // whole huge page resident (a 100 MiB inbox's dry run held 8 MiB of such pages).
+  const std::size_t size = (std::size_t{6} << 20) + 100;
+  char* block = new char[size];
+  block[0] = 1;
+  block[size - 1] = 2;
+  const auto at = reinterpret_cast<std::uintptr_t>(block);
+  CHECK(at % (std::size_t{2} << 20) == 0);
+  const memkit::test::Mapping own = memkit::test::mapping_of(block);
+  CHECK(own.begin == at);
+  CHECK(own.end == at + (std::size_t{8} << 20));  // whole 2 MiB pages
+  delete[] block;
+  CHECK(memkit::test::mapping_of(reinterpret_cast<const void*>(at)).begin != at);
+}
+
 #endif
