@@ -66,7 +66,7 @@ Status append_target(FileSystem& fs, const std::string& target, const PlanOperat
 }
 
 // Writes or deletes one target in place; the read-back is part of write_file_atomically. A
-// journal's prepared file (`prepared`, when not empty) becomes the target itself where it can.
+// journal's prepared file (`prepared`, when not empty) is renamed into place where it can be.
 Status write_target(FileSystem& fs, const ApplyPaths& paths, const PlanOperation& op,
                     const std::string& prepared = std::string()) {
   const std::string target = join(paths.memory_dir, op.path);
@@ -196,14 +196,13 @@ Status write_transaction_file(FileSystem& fs, const std::string& dir, const std:
 // durable by the caller's fsync of the folder.
 Status write_backup(FileSystem& fs, const std::string& target, const std::string& dir,
                     const std::string& name, std::string_view base, bool copy) {
-  if (Result<std::string> linked =
-          copy ? Result<std::string>(Status(Errc::io, "copied")) : fs.link_temporary(target, dir);
-      linked) {
+  if (Result<std::string> linked = copy ? Result<std::string>(Status(Errc::io, "a copy"))
+                                         : fs.link_temporary(target, dir)) {
     const Result<FileStat> found = fs.stat(*linked);
-    Status named = found && found->size == base.size()
-                       ? fs.rename_no_replace(*linked, join(dir, name))
-                       : Status(Errc::io, target + ": changed while it was being backed up");
-    if (named.ok()) return named;
+    if (found && found->size == base.size() &&
+        fs.rename_no_replace(*linked, join(dir, name)).ok()) {
+      return Status();
+    }
     (void)fs.remove_file(*linked);  // best effort: nothing names it; the copy below decides
   }
   return write_transaction_file(fs, dir, name, one_piece(base), false);
@@ -286,7 +285,7 @@ Status run_transaction(FileSystem& fs, const ApplyPaths& paths, const Plan& plan
   }
   for (std::size_t n = 0; n < order.size(); ++n) {
     const PlanOperation& op = plan.operations()[order[n]];
-    // A replaced or created target becomes its prepared file, not a third copy of the bytes.
+    // A replaced or created target is its prepared file moved, not a third copy of the bytes.
     const bool whole = op.kind == OperationKind::replace || op.kind == OperationKind::create;
     Status w = write_target(fs, paths, op, whole ? join(dir, "p-" + std::to_string(n)) : "");
     if (w.ok()) continue;
