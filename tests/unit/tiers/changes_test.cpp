@@ -111,26 +111,13 @@ TEST_CASE("tiers persist-turn: the §15 second turn at 14:30:00 appends to both 
 }
 
 // The shell reads the L1 log and the L2 note a turn appends to at their end only (issue 31).
-Snapshot with_tails(const std::map<std::string, std::string>& files, std::size_t tail) {
-  std::vector<FileSnapshot> snaps;
-  for (const auto& [path, bytes] : files) {
-    FileSnapshot file;
-    file.path = path;
-    file.state = EntryState::file;
-    file.offset = bytes.size() > tail ? bytes.size() - tail : 0;
-    file.bytes = std::make_shared<const std::string>(bytes.substr(file.offset));
-    snaps.push_back(std::move(file));
-  }
-  return Snapshot(std::move(snaps));
-}
-
 TEST_CASE("tiers persist-turn: a log and a note read at their end are appended to") {
   PersistTurn second;
   second.raw_content = "second";
   second.extracted_content = "second note";
   second.theme = "decision";
   Written written;
-  const Change change = plan_persist_turn(with_tails({{kL1, kSpecL1}, {kL2, kSpecL2}}, 10), second,
+  const Change change = plan_persist_turn(snapshot({{kL1, kSpecL1}, {kL2, kSpecL2}}, 10), second,
                                           at("2026-03-07T14:30:00+00:00"), written);
   CHECK(change.findings.empty());
   REQUIRE(paths_of(change.operations) == Strings{kL1, kL2});
@@ -148,13 +135,13 @@ TEST_CASE("tiers persist-turn: the end of a log is checked for UTF-8 from a char
   PersistTurn turn;
   turn.raw_content = "x";
   Written written;
-  const Change fine = plan_persist_turn(with_tails({{kL1, log}}, tail), turn, spec_now(), written);
+  const Change fine = plan_persist_turn(snapshot({{kL1, log}}, tail), turn, spec_now(), written);
   CHECK(fine.findings.empty());
   CHECK(fine.operations.size() == 1);
   // An ill-formed byte in the end read refuses the turn, named by its byte offset in the file.
   const std::string bad = log + "\xFF";
   const Change refused =
-      plan_persist_turn(with_tails({{kL1, bad}}, tail + 1), turn, spec_now(), written);
+      plan_persist_turn(snapshot({{kL1, bad}}, tail + 1), turn, spec_now(), written);
   CHECK(refused.operations.empty());
   const Finding* f = finding(refused.findings, "MK-UTF8-001");
   REQUIRE(f != nullptr);

@@ -24,14 +24,18 @@ inline memkit::ClockReading at(std::string_view rfc3339) {
 // The §15 clock: 2026-03-07 14:05:09 local time.
 inline memkit::ClockReading spec_now() { return at("2026-03-07T14:05:09+00:00"); }
 
-inline memkit::Snapshot snapshot(const std::map<std::string, std::optional<std::string>>& files) {
+// `tail`: each file read only at its end, as a write reads what it appends to (at most `tail`
+// bytes, FileSnapshot::offset saying where they begin).
+inline memkit::Snapshot snapshot(const std::map<std::string, std::optional<std::string>>& files,
+                                 std::optional<std::size_t> tail = std::nullopt) {
   std::vector<memkit::FileSnapshot> snaps;
   for (const auto& [path, bytes] : files) {
     memkit::FileSnapshot file;
     file.path = path;
     if (bytes) {
       file.state = memkit::EntryState::file;
-      file.bytes = std::make_shared<const std::string>(*bytes);
+      file.offset = tail && bytes->size() > *tail ? bytes->size() - *tail : 0;
+      file.bytes = std::make_shared<const std::string>(bytes->substr(file.offset));
     }
     snaps.push_back(std::move(file));
   }
