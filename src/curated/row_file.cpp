@@ -380,7 +380,8 @@ namespace write_detail {
 namespace {
 
 void shift(Entry& entry, std::ptrdiff_t bytes, std::int64_t lines) {
-  auto moved = [&](std::size_t at) { return static_cast<std::size_t>(at + bytes); };
+  // Modular arithmetic: a negative shift wraps back to the smaller offset.
+  auto moved = [&](std::size_t at) { return at + static_cast<std::size_t>(bytes); };
   entry.begin = moved(entry.begin);
   entry.end = moved(entry.end);
   entry.body_begin = moved(entry.body_begin);
