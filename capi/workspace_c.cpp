@@ -41,6 +41,10 @@ mk_workspace_options default_workspace_options() {
   return opts;
 }
 
+// Thrown by mk_result_write_json's sink when the callback stops the writer, so that nothing more
+// is built. (A type of its own, outside extern "C": an empty struct there means another size in C.)
+struct Stopped {};
+
 }  // namespace
 
 extern "C" {
@@ -164,8 +168,6 @@ mk_status mk_result_json(mk_buf* out, const mk_result* result) {
 }
 
 mk_status mk_result_write_json(const mk_result* result, mk_write_fn write, void* payload) {
-  // Thrown by the sink when the callback stops the writer, so that nothing more is built.
-  struct Stopped {};
   mk_status stopped = MK_OK;
   const mk_status status = memkit::capi::guard([&]() -> Status {
     if (result == nullptr) return null_argument("result");

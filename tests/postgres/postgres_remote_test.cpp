@@ -166,7 +166,7 @@ TEST_CASE("postgres: opens racing on an empty database all succeed and create th
         ready.fetch_add(1);
         while (ready.load() < kOpens) std::this_thread::yield();
         const Result<std::unique_ptr<Remote>> remote = sync::open_postgres_remote(db.conninfo);
-        if (!remote.ok()) failures[i] = remote.status().message();
+        if (!remote.ok()) failures[static_cast<std::size_t>(i)] = remote.status().message();
       });
     }
     for (std::thread& t : threads) t.join();

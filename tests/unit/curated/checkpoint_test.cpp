@@ -126,12 +126,12 @@ TEST_CASE(
   CHECK(record.row_class == RowClass::anchor);
   CHECK_FALSE(record.memory_status);
   CHECK_FALSE(record.dst);
-  for (std::size_t i : {1, 2}) {
+  for (std::size_t i : {std::size_t{1}, std::size_t{2}}) {
     CHECK(cp.operations[i].action == "inserted");
     CHECK(cp.operations[i].row_class == RowClass::thread);
     CHECK(cp.operations[i].memory_status == RowStatus::carry_forward);
   }
-  for (std::size_t i : {3, 4}) {
+  for (std::size_t i : {std::size_t{3}, std::size_t{4}}) {
     CHECK(cp.operations[i].dst == "project_r");
     CHECK_FALSE(cp.operations[i].action);
     CHECK_FALSE(cp.operations[i].row_class);

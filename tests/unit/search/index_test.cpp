@@ -237,7 +237,7 @@ TEST_CASE("search index: a top-k that skips postings gives what scoring every ma
     }
   }
   for (const std::string& query : queries) {
-    for (const std::size_t limit : {1, 10, 100}) {
+    for (const std::size_t limit : {std::size_t{1}, std::size_t{10}, std::size_t{100}}) {
       const std::vector<memkit::search::Hit> skipping = index.search(*parse_query(query), limit);
       const std::vector<memkit::search::Hit> every =
           index.search(*parse_query(query + " layout:tiers"), limit);
@@ -391,7 +391,7 @@ TEST_CASE("search index in parts: the hits of one index holding every part's doc
     for (const std::string& text : all) {
       const auto q = parse_query(text);
       REQUIRE(q);
-      for (const std::size_t limit : {1, 10, 2000}) {
+      for (const std::size_t limit : {std::size_t{1}, std::size_t{10}, std::size_t{2000}}) {
         CHECK_MESSAGE(memkit::search::search(views, *q, limit) == whole.search(*q, limit),
                       text << " in " << parts.size() << " parts, top " << limit);
       }
@@ -453,7 +453,7 @@ TEST_CASE("search index in parts: documents no segment covers do not count, numb
   for (const std::string& query : all) {
     const auto q = parse_query(query);
     REQUIRE(q);
-    for (const std::size_t limit : {1, 10, 1200}) {
+    for (const std::size_t limit : {std::size_t{1}, std::size_t{10}, std::size_t{1200}}) {
       CHECK_MESSAGE(memkit::search::search(views, *q, limit) == whole.search(*q, limit),
                     query << ", top " << limit);
     }

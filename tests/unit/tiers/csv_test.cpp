@@ -194,7 +194,7 @@ TEST_CASE("tiers manifest: a new manifest, the entry's keys in the fixed order, 
 }
 
 TEST_CASE("tiers manifest: a manifest nested deeper than the JSON limit is refused, not rewritten") {
-  for (const std::size_t depth : {20000, 100000}) {
+  for (const std::size_t depth : {std::size_t{20000}, std::size_t{100000}}) {
     CAPTURE(depth);
     const std::string deep = R"({"old.csv": )" + std::string(depth, '[') + std::string(depth, ']') + "}";
     const Result<std::string> manifest = manifest_with(std::string_view(deep), spec_entry());
