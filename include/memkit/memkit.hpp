@@ -6,6 +6,7 @@
 
 #include "memkit/add.hpp"
 #include "memkit/audit.hpp"
+#include "memkit/bench.hpp"
 #include "memkit/budget.hpp"
 #include "memkit/clock.hpp"
 #include "memkit/compact.hpp"
