@@ -41,6 +41,7 @@ LAYOUTS = {"custodian": "Custodian", "memorybox": "MemoryBox", "tiers": "Tiers",
 EVERY_LAYOUT = "any"
 NO_WORKSPACE = "none"
 SERVER = "server"  # the CLI alone runs it (mcp): no door of a library has it
+CLI_ONLY = "cli"  # the CLI alone runs it (bench: it times memkit processes)
 
 RUST_KEYWORDS = set("""as async await break const continue crate dyn else enum extern false fn for
     gen if impl in let loop match mod move mut pub ref return self Self static struct super trait
@@ -203,13 +204,13 @@ def builder(group, command, layout):
 def layout_of(group):
     """The Layout variant of a group's `workspace`, None for "any", or False for "none"."""
     workspace = group.get("workspace")
-    if workspace in (NO_WORKSPACE, SERVER):
+    if workspace in (NO_WORKSPACE, SERVER, CLI_ONLY):
         return False
     if workspace == EVERY_LAYOUT:
         return None
     if workspace not in LAYOUTS:
         raise SystemExit(f"group {group['name']}: workspace {workspace!r} is no layout this "
-                         f"generator knows ({', '.join(LAYOUTS)}, {EVERY_LAYOUT}, {NO_WORKSPACE}, {SERVER})")
+                         f"generator knows ({', '.join(LAYOUTS)}, {EVERY_LAYOUT}, {NO_WORKSPACE}, {SERVER}, {CLI_ONLY})")
     return LAYOUTS[workspace]
 
 
@@ -218,7 +219,7 @@ def generate(table):
     for group in table["groups"]:
         layout = layout_of(group)
         if layout is False:
-            continue  # no workspace runs it (markdown, mcp)
+            continue  # no workspace runs it (markdown, mcp, bench)
         for command in group["commands"]:
             method, struct, constructor, body = builder(group["name"], command, layout)
             for name in (method, struct):

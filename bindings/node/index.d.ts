@@ -89,7 +89,7 @@ export interface CommandEntry {
 /** A group of the table. */
 export interface CommandGroup {
   name: string;
-  /** The layout whose workspace runs it, 'any' (every layout), 'none' or 'server'. */
+  /** The layout whose workspace runs it, 'any' (every layout), 'none', or 'server' or 'cli' (the CLI's alone). */
   workspace: string;
   summary: string;
   notes: string;

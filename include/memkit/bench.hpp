@@ -4,8 +4,10 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "memkit/result.hpp"
 
@@ -26,5 +28,35 @@ struct GrownInbox {
 // `target` is returned as it is. Fails with Errc::parse when a fence or comment is left open, and
 // Errc::invalid_argument when the inbox holds no bullet item.
 [[nodiscard]] Result<GrownInbox> grow_inbox(std::string_view inbox, std::uint64_t target);
+
+// What `memkit bench compaction` measured of one phase over its timed runs: wall time (median,
+// min, max), CPU time of every thread and page faults (medians), and the inbox's bytes over the
+// median wall time.
+struct PhaseFigures {
+  std::string phase;  // "read", "plan", "hash", "report", "apply"
+  std::int64_t wall_median_us = 0;
+  std::int64_t wall_min_us = 0;
+  std::int64_t wall_max_us = 0;
+  std::int64_t cpu_median_us = 0;
+  std::int64_t page_faults_median = 0;
+  std::int64_t bytes_per_second = 0;
+};
+
+// One size: the grown inbox, its Plan ID (the same in every run; none when nothing is removable),
+// the process's peak RSS once its runs were done, and its phases in order.
+struct SizeFigures {
+  std::uint64_t size = 0;  // as asked for
+  std::uint64_t bytes = 0;
+  std::uint64_t items = 0;
+  std::uint32_t rounds = 0;
+  std::optional<std::string> plan_id;
+  std::int64_t peak_rss_kib = 0;
+  std::vector<PhaseFigures> phases;
+};
+
+struct CompactionFigures {
+  std::uint64_t runs = 0;  // timed runs of each size, after one untimed run
+  std::vector<SizeFigures> sizes;
+};
 
 }  // namespace memkit::bench

@@ -73,6 +73,7 @@ int serve_mcp(const Invocation& inv, const Environment& env, std::ostream& out, 
     return emit(reply, inv, env, out, err);
   }
   Environment served = env;
+  served.cli = false;  // an agent runs what every door has
   if (inv.now) served.memkit_now = inv.now;                  // --now: every command's clock
   options->lock_timeout_seconds = inv.lock_timeout_seconds;  // --lock-timeout: every write's
   mcp::serve(*mcp::stdio_channel(), *options, served);

@@ -41,6 +41,8 @@ int main(int argc, char** argv) {
     if (std::cin.bad()) return memkit::Status(memkit::Errc::io, "standard input: cannot be read");
     return text;
   };
+  env.cli = true;
+  if (const char* tmp = std::getenv("TMPDIR"); tmp != nullptr) env.temporary_directory = tmp;
   env.stdout_is_terminal = isatty(STDOUT_FILENO) == 1;
   env.stderr_is_terminal = isatty(STDERR_FILENO) == 1;
   env.no_progress =

@@ -158,6 +158,7 @@ namespace {
 
 using commands_detail::run_curated;
 using commands_detail::run_context;
+using commands_detail::run_bench;
 using commands_detail::run_agent_init;
 using commands_detail::run_search;
 using commands_detail::run_custodian;
@@ -280,6 +281,11 @@ CommandReply execute(const CommandRequest& request, const CommandEnvironment& en
         Errc::invalid_argument, reply.command + ": a server the CLI runs (`memkit " +
                                     reply.command + "`), on its standard input and output")));
     return reply;
+  } else if (group != nullptr && group->workspace == "cli" && !env.cli) {
+    reply.findings.push_back(finding_from(Status(
+        Errc::invalid_argument,
+        reply.command + ": the CLI's alone (`memkit " + reply.command + "`): it times memkit")));
+    return reply;
   }
   if (Status taken = check_arguments(**spec, request.options, request.flags); !taken.ok()) {
     reply.findings.push_back(finding_from(taken));
@@ -303,6 +309,8 @@ CommandReply execute(const CommandRequest& request, const CommandEnvironment& en
       run_context(request, env, reply);
     } else if (request.group == "agent") {
       run_agent_init(request, env, reply);
+    } else if (request.group == "bench") {
+      run_bench(request, env, reply);
     } else {
       run_markdown_units(request, env, reply);
     }

@@ -58,6 +58,8 @@ struct CommandEnvironment {
   bool stderr_is_terminal = false;
   bool no_colour = false;                      // NO_COLOR is set
   bool no_progress = false;                    // NO_PROGRESS or MEMKIT_NO_PROGRESS is set
+  bool cli = false;  // the memkit program runs it: the commands only it has (bench) run too
+  std::string temporary_directory;  // TMPDIR (empty: /tmp), where `bench` makes its scratch folder
   std::function<ClockReading()> system_clock;  // the system clock and local zone
   std::string current_directory;               // absolute; for `markdown units` paths
   // `curated`: MEMKIT_STORE, MEMKIT_WORKSPACE and MEMKIT_ACTOR (curated.md §2, §11), each used

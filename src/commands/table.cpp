@@ -273,6 +273,20 @@ std::vector<CommandSpec> mcp_commands() {
                     T::path, "docs/memory")}}};
 }
 
+std::vector<CommandSpec> bench_commands() {
+  return {{"bench", "compaction",
+           "inbox compaction on your inbox grown to each size from its own items: the time, CPU, "
+           "page faults and throughput of each phase, and the Plan ID of each size",
+           CommandEffect::reads,
+           custodian_root() +
+               Args{opt("--sizes", "SIZES",
+                        "the inbox sizes, comma-separated, each a number of bytes with an optional "
+                        "K, M or G (powers of 1024)",
+                        T::string, "1M,10M"),
+                    opt("--runs", "N", "timed runs of each size after one untimed run",
+                        T::integer, "3")}}};
+}
+
 std::vector<CommandSpec> markdown_commands() {
   return {{"markdown", "units", "the units and sections that partition a file's lines",
            CommandEffect::reads, Args{pos("FILE", "the Markdown file", T::path)}}};
@@ -713,6 +727,10 @@ const std::vector<GroupSpec>& command_groups() {
        "--root defaults to the current directory.", "any"},
       {"mcp", "memkit as an agent's MCP server (docs/agents.md)",
        "The CLI's alone: it serves on standard input and output.", "server"},
+      {"bench", "measure memkit on your own memory (docs/benchmarks.md)",
+       "The CLI's alone. Everything it writes stays in a scratch folder under TMPDIR (else /tmp), "
+       "removed at the end.",
+       "cli"},
   };
   return groups;
 }
@@ -722,7 +740,7 @@ const std::vector<CommandSpec>& command_table() {
     std::vector<CommandSpec> all;
     for (auto* group : {&custodian_commands, &memorybox_commands, &tiers_commands,
                         &curated_commands, &search_commands, &context_commands, &markdown_commands,
-                        &agent_commands, &mcp_commands}) {
+                        &agent_commands, &mcp_commands, &bench_commands}) {
       for (CommandSpec& c : (*group)()) all.push_back(std::move(c));
     }
     return all;

@@ -61,8 +61,9 @@ struct GroupSpec {
   std::string_view notes;  // what the group's options default to; empty when nothing
   // The workspace its commands run on, in the C ABI and the bindings: a layout ("custodian",
   // "memorybox", "tiers", "curated"), "any" (a workspace of every layout: search), "none"
-  // (markdown: it reads the one file it is given), or "server" (mcp: the CLI alone runs it, as a
-  // server on its standard input and output; no other door has it).
+  // (markdown: it reads the one file it is given), "server" (mcp: the CLI alone runs it, as a
+  // server on its standard input and output; no other door has it) or "cli" (bench: the CLI alone
+  // runs it, since it times memkit processes; no other door has it).
   std::string_view workspace;
 };
 

@@ -12,6 +12,7 @@
 
 #include "memkit/add.hpp"
 #include "memkit/audit.hpp"
+#include "memkit/bench.hpp"
 #include "memkit/compact.hpp"
 #include "memkit/findings.hpp"
 #include "memkit/forget.hpp"
@@ -141,6 +142,11 @@ void write_inbox_compaction_json(const InboxCompaction& report, bool applied,
 // `memorybox sync resolve` data: {"file","id","plan","take","written"}.
 [[nodiscard]] std::string memorybox_sync_resolve_json(const memorybox::Resolution& resolution,
                                                       const std::vector<std::string>& written);
+
+// `bench compaction` data (docs/benchmarks.md): {"command":"compaction","runs","sizes":[{"size",
+// "bytes","items","rounds","plan_id","peak_rss_kib","phases":[{"phase","wall_us":{"median","min",
+// "max"},"cpu_us","page_faults","bytes_per_second"}]}]}.
+[[nodiscard]] std::string bench_compaction_json(const bench::CompactionFigures& figures);
 
 // `memorybox compact` data (memorybox.md §7): {"actions","actions_total","applied","plan","rules",
 // "written"}, at most `limit` actions.

@@ -136,7 +136,7 @@ const std::vector<Tool>& tools() {
     std::vector<Tool> out;
     for (const CommandSpec& spec : command_table()) {
       const GroupSpec* group = find_group(spec.group);
-      if (group == nullptr || group->workspace == "server") continue;
+      if (group == nullptr || group->workspace == "server" || group->workspace == "cli") continue;
       std::string name = spec.name();
       std::replace(name.begin(), name.end(), ' ', '_');
       out.push_back({&spec, std::move(name)});

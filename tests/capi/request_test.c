@@ -101,6 +101,13 @@ int main(void) {
   result = NULL;
   EXPECT(mk_workspace_run(&result, ws, &now, tiers) == MK_E_ARG && result == NULL);
   EXPECT(mk_workspace_run(&result, ws, &now, NULL) == MK_E_ARG);
+  /* A command the CLI alone runs (it times memkit processes): no workspace runs it. */
+  mk_request* bench = NULL;
+  if (mk_request_create(&bench, "bench", "compaction") == MK_OK) {
+    result = NULL;
+    EXPECT(mk_workspace_run(&result, ws, &now, bench) == MK_E_ARG && result == NULL);
+    mk_request_destroy(bench);
+  }
 
   /* A two-word verb, and an integer argument, on a MemoryBox root. */
   mk_workspace_options options;

@@ -208,6 +208,14 @@ ARGUMENTS = [
     ("search --root", ["search", "x", "--root", "@V@"], "--root", root_values(), []),
     ("agent init --root", ["agent", "init", "--agent", "all", "--root", "@V@"], "--root",
      root_values(), []),
+    # bench: refused before its scratch folder is made
+    ("bench compaction --project-root",
+     ["bench", "compaction", "--sizes", "1K", "--runs", "1", "--project-root", "@V@"],
+     "--project-root", root_values(), []),
+    ("bench compaction --memory-dir",
+     ["bench", "compaction", "--sizes", "1K", "--runs", "1", "--project-root", "proj",
+      "--memory-dir", "@V@"], "--memory-dir",
+     [v for v in inner_values("proj") if v[0] not in ("fifo", "directory")], []),
     # mcp: refused before it serves (its standard input is empty here)
     ("mcp --root", ["mcp", "--root", "@V@"], "--root", root_values(), []),
     ("mcp --memory-dir", ["mcp", "--root", "proj", "--memory-dir", "@V@"], "--memory-dir",

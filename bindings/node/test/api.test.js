@@ -81,9 +81,9 @@ test('commands: the command table describes every command', () => {
   assert.equal(table.table_version, 1);
   assert.deepEqual(table.groups.map((g) => g.name),
     ['custodian', 'memorybox', 'tiers', 'curated', 'search', 'context', 'markdown', 'agent',
-      'mcp']);
+      'mcp', 'bench']);
   assert.deepEqual(table.groups.map((g) => g.workspace),
-    ['custodian', 'memorybox', 'tiers', 'curated', 'any', 'any', 'none', 'any', 'server']);
+    ['custodian', 'memorybox', 'tiers', 'curated', 'any', 'any', 'none', 'any', 'server', 'cli']);
   const log = table.groups.flatMap((g) => g.commands).find((c) => c.name === 'memorybox log');
   const text = log.arguments.find((a) => a.name === '--text');
   assert.deepEqual([text.type, text.required, log.effect], ['string', true, 'writes']);

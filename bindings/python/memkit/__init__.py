@@ -66,8 +66,8 @@ def commands() -> dict:
     """mk_commands_json(): the command table, parsed; a fresh copy on every call.
 
     {"global_options", "groups", "table_version"}: each group {name, workspace, summary, notes,
-    commands} (workspace: the layout whose workspace runs it, "any", "none", or "server": the
-    CLI's alone), each command {name, verb, summary, effect, arguments}, each argument {name
+    commands} (workspace: the layout whose workspace runs it, "any", "none", or "server" or
+    "cli": the CLI's alone), each command {name, verb, summary, effect, arguments}, each argument {name
     ("--confirm-plan" or a positional's "MESSAGE"), type, positional, required, default,
     choices, doc, ...}."""
     buf = _capi.mk_buf()

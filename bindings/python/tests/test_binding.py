@@ -30,7 +30,7 @@ class VersionTests(TempDirTestCase):
         self.assertEqual(table["table_version"], 1)
         self.assertEqual([g["name"] for g in table["groups"]],
                          ["custodian", "memorybox", "tiers", "curated", "search", "context",
-                          "markdown", "agent", "mcp"])
+                          "markdown", "agent", "mcp", "bench"])
         log = next(c for g in table["groups"] for c in g["commands"] if c["name"] == "memorybox log")
         text = next(a for a in log["arguments"] if a["name"] == "--text")
         self.assertEqual((text["type"], text["required"]), ("string", True))

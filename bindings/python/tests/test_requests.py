@@ -46,7 +46,7 @@ class MethodTests(TempDirTestCase):
     def test_every_group_names_the_workspace_that_runs_it(self):
         table = memkit.commands()
         for group in table["groups"]:
-            self.assertIn(group["workspace"], LAYOUTS + ("any", "none", "server"), group["name"])
+            self.assertIn(group["workspace"], LAYOUTS + ("any", "none", "server", "cli"), group["name"])
         for layout in LAYOUTS:
             self.assertEqual(group_of(table, layout)["workspace"], layout)
         self.assertEqual(group_of(table, "search")["workspace"], "any")

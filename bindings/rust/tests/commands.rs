@@ -40,7 +40,7 @@ const LAYOUTS: [(&str, Layout); 4] = [
 fn layouts_of(group: &Json) -> Vec<Layout> {
     match group.get("workspace").and_then(Json::as_str) {
         Some("any") => LAYOUTS.iter().map(|(_, layout)| *layout).collect(),
-        Some("none") | Some("server") => Vec::new(),
+        Some("none") | Some("server") | Some("cli") => Vec::new(),
         Some(name) => match LAYOUTS.iter().find(|(known, _)| *known == name) {
             Some((_, layout)) => vec![*layout],
             None => panic!("workspace {:?}: teach this test the new layout", name),
