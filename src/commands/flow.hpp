@@ -117,8 +117,11 @@ void run_memorybox(const CommandRequest& inv, const CommandEnvironment& env, Com
 void run_tiers(const CommandRequest& inv, const CommandEnvironment& env, CommandReply& reply);
 void run_curated(const CommandRequest& inv, const CommandEnvironment& env, CommandReply& reply);
 void run_search(const CommandRequest& inv, const CommandEnvironment& env, CommandReply& reply);
-// `memkit bench compaction` (bench.cpp; docs/benchmarks.md): the CLI's alone.
+// `memkit bench compaction` (bench.cpp) and `bench recall` (bench_recall.cpp; docs/benchmarks.md):
+// the CLI's alone.
 void run_bench(const CommandRequest& inv, const CommandEnvironment& env, CommandReply& reply);
+void run_bench_recall(const CommandRequest& inv, const CommandEnvironment& env,
+                      CommandReply& reply);
 // `search` over the root that `root_option` names, of one layout only when `only` is set
 // (`tiers search`).
 void run_search_in(const CommandRequest& inv, const CommandEnvironment& env, CommandReply& reply,

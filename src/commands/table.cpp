@@ -274,17 +274,46 @@ std::vector<CommandSpec> mcp_commands() {
 }
 
 std::vector<CommandSpec> bench_commands() {
+  const A runs = opt("--runs", "N", "timed runs of each size after one untimed run", T::integer,
+                       "3");
+  const A report = opt("--report", "FILE",
+                         "also write the figures as one self-contained HTML page, with plots",
+                         T::path);
   return {{"bench", "compaction",
-           "inbox compaction on your inbox grown to each size from its own items: the time, CPU, "
-           "page faults and throughput of each phase, and the Plan ID of each size",
+           "inbox compaction on your inbox (or the bundled example's) grown to each size from its "
+           "own items: each phase in-process and whole CLI processes, with time, CPU, page faults, "
+           "throughput and peak memory, and the Plan ID of each size",
            CommandEffect::reads,
-           custodian_root() +
-               Args{opt("--sizes", "SIZES",
-                        "the inbox sizes, comma-separated, each a number of bytes with an optional "
-                        "K, M or G (powers of 1024)",
-                        T::string, "1M,10M"),
-                    opt("--runs", "N", "timed runs of each size after one untimed run",
-                        T::integer, "3")}}};
+           Args{root(opt("--project-root", "DIR",
+                         "the project whose memory to measure; without it, the current "
+                         "directory's, or the bundled example when it has none",
+                         T::path)),
+                opt("--memory-dir", "DIR", "the custodian's memory folder, relative to the root",
+                    T::path, "docs/memory"),
+                opt("--sizes", "SIZES",
+                    "the inbox sizes, comma-separated, each a number of bytes with an optional "
+                    "K, M or G (powers of 1024)",
+                    T::string, "1M,10M"),
+                runs,
+                opt("--vs", "COMMAND",
+                    "a command to compare, run by /bin/sh on identical copies alternating with "
+                    "memkit's dry run, {dir} replaced by the copy's project root"),
+                opt("--vs-timeout", "SECONDS", "the time limit of each run of the --vs command",
+                    T::integer, "600"),
+                report}},
+          {"bench", "recall",
+           "recall on your memory: index build, incremental update after one changed file, and "
+           "query latency percentiles",
+           CommandEffect::reads,
+           Args{root(opt("--root", "DIR",
+                         "the folder whose memory to measure: every layout found under it",
+                         T::path, ".")),
+                opt("--synthetic", "ENTRIES",
+                    "measure a generated store of this many entries instead of the root",
+                    T::integer),
+                opt("--queries", "N", "queries timed for the latency percentiles", T::integer,
+                    "1000"),
+                runs}}};
 }
 
 std::vector<CommandSpec> markdown_commands() {

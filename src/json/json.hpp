@@ -147,6 +147,12 @@ void write_inbox_compaction_json(const InboxCompaction& report, bool applied,
 // "bytes","items","rounds","plan_id","peak_rss_kib","phases":[{"phase","wall_us":{"median","min",
 // "max"},"cpu_us","page_faults","bytes_per_second"}]}]}.
 [[nodiscard]] std::string bench_compaction_json(const bench::CompactionFigures& figures);
+// `bench recall` data (docs/benchmarks.md): {"command":"recall","input","synthetic_entries","runs",
+// "files","units","memory_bytes","index_bytes","packs","peak_rss_kib","build":{"wall_us":{"median",
+// "min","max"},"cpu_us","page_faults","bytes_per_second"},"updates":[{"change","file","wall_us",
+// "cpu_us","page_faults","packs_kept","packs_built","files_read"}],"queries":{"count","limit",
+// "latency_us":{"p50","p90","p99","max"},"queries_per_second","cold":{"queries","wall_us",...}}}.
+[[nodiscard]] std::string bench_recall_json(const bench::RecallFigures& figures);
 
 // `memorybox compact` data (memorybox.md §7): {"actions","actions_total","applied","plan","rules",
 // "written"}, at most `limit` actions.

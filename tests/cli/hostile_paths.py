@@ -178,6 +178,19 @@ def input_values():
     ]
 
 
+# Hostile values of an output file named anywhere (bench --report): never through a link, never
+# into something that is not a file, never into a folder that does not exist.
+def output_values():
+    return [
+        ("symlink to outside", "lnk", plant_symlink, "lnk"),
+        ("fifo", "fifo", plant_fifo, "fifo"),
+        ("directory", "adir", plant_directory, "adir"),
+        ("missing folder", "no/such/report.html", plant_nothing, None),
+        ("line feed", "x\ny/report.html", plant_nothing, None),
+        ("escape sequence", "x\x1b[2J/report.html", plant_nothing, None),
+    ]
+
+
 # (label, argv with @V@ for the value, the argument's name, its values, setup commands)
 MAVEN = [["memorybox", "init", "--root", "box", "--profile", "maven"]]
 ARGUMENTS = [
@@ -216,6 +229,13 @@ ARGUMENTS = [
      ["bench", "compaction", "--sizes", "1K", "--runs", "1", "--project-root", "proj",
       "--memory-dir", "@V@"], "--memory-dir",
      [v for v in inner_values("proj") if v[0] not in ("fifo", "directory")], []),
+    ("bench compaction --report",
+     ["bench", "compaction", "--sizes", "1K", "--runs", "1", "--project-root", "proj",
+      "--report", "@V@"], "--report", output_values(),
+     [["custodian", "init", "--project-root", "proj"]]),
+    ("bench recall --root",
+     ["bench", "recall", "--runs", "1", "--queries", "1", "--root", "@V@"], "--root",
+     root_values(), []),
     # mcp: refused before it serves (its standard input is empty here)
     ("mcp --root", ["mcp", "--root", "@V@"], "--root", root_values(), []),
     ("mcp --memory-dir", ["mcp", "--root", "proj", "--memory-dir", "@V@"], "--memory-dir",

@@ -1,0 +1,175 @@
+#!/usr/bin/env python3
+"""`memkit bench recall` (issue 32) on copies of the bundled examples, with TMPDIR a fresh folder:
+
+  * --format json on each example root: the sizes (files and units as `memkit search` counts them
+    on another copy, memory and index bytes), the build's wall min <= median <= max, the two
+    updates ("grew", "changed") of one file, with packs kept after the growth of a file of a root
+    of several files, and the query latencies in order (p50 <= p90 <= p99 <= max);
+  * text: a row per step and the percentiles;
+  * --synthetic 2000: 2,000 entries and the brief's in 4 files;
+  * the root is byte for byte as it was and has no .memkit/, and no scratch folder is left;
+  * refusals (exit 2, the argument named, nothing left in TMPDIR): a root without memory,
+    --synthetic 0, a store too large for the disk, --queries 0, --runs 0, --root with
+    --synthetic, a root that is no folder.
+
+usage: bench_recall.py MEMKIT
+"""
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cli_environment import environment  # noqa: E402
+
+EXAMPLES = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                                         "examples"))
+NOW = "2026-03-07T10:00:00+00:00"
+
+
+def tree_digest(root):
+    out = []
+    for folder, dirs, files in sorted(os.walk(root)):
+        for name in sorted(dirs):
+            out.append((os.path.relpath(os.path.join(folder, name), root), "dir"))
+        for name in sorted(files):
+            path = os.path.join(folder, name)
+            with open(path, "rb") as f:
+                out.append((os.path.relpath(path, root), hashlib.sha256(f.read()).hexdigest()))
+    return out
+
+
+def main():
+    memkit = os.path.abspath(sys.argv[1])
+    failures = []
+
+    def check(label, condition, text=""):
+        if not condition:
+            failures.append(label + ("\n" + text[:3000] if text else ""))
+
+    with tempfile.TemporaryDirectory(prefix="memkit-bench-recall-test-") as work:
+        scratch = os.path.join(work, "tmp")
+        os.mkdir(scratch)
+        env = dict(environment(), TMPDIR=scratch)
+
+        def bench(*args, timeout=300):
+            done = subprocess.run([memkit, "bench", "recall", "--now", NOW] + list(args), env=env,
+                                  capture_output=True, text=True, timeout=timeout)
+            return done.returncode, done.stdout, done.stderr
+
+        for example in ["project", "memorybox", "tiers"]:
+            root = os.path.join(work, example)
+            shutil.copytree(os.path.join(EXAMPLES, example), root)
+            before = tree_digest(root)
+            # What `search` counts, on a copy of its own (a search keeps its index in the root).
+            other = os.path.join(work, example + "-search")
+            shutil.copytree(os.path.join(EXAMPLES, example), other)
+            searched = json.loads(subprocess.run(
+                [memkit, "search", "a", "--root", other, "--format", "json", "--now", NOW],
+                env=env, capture_output=True, text=True).stdout)["data"]
+
+            code, out, err = bench("--root", root, "--runs", "1", "--queries", "50", "--format",
+                                   "json")
+            check("%s: exit 0" % example, code == 0, out + err)
+            if code != 0:
+                continue
+            data = json.loads(out)["data"]
+            label = example + ": "
+            check(label + "command and runs", data["command"] == "recall" and data["runs"] == 1
+                  and data["synthetic_entries"] is None and data["input"] == root, out)
+            check(label + "files and units as search counts them",
+                  data["files"] == searched["files"] and data["units"] == searched["units"]
+                  and data["units"] > 0, out + json.dumps(searched))
+            check(label + "sizes", data["memory_bytes"] > 0 and data["index_bytes"] > 0
+                  and data["packs"] >= 1 and data["peak_rss_kib"] > 0, out)
+            wall = data["build"]["wall_us"]
+            check(label + "build: min <= median <= max",
+                  0 <= wall["min"] <= wall["median"] <= wall["max"], out)
+            check(label + "build: counts", data["build"]["cpu_us"] >= 0
+                  and data["build"]["page_faults"] >= 0 and data["build"]["bytes_per_second"] >= 0,
+                  out)
+            check(label + "two updates of one file",
+                  [u["change"] for u in data["updates"]] == ["grew", "changed"]
+                  and len({u["file"] for u in data["updates"]}) == 1, out)
+            for u in data["updates"]:
+                check(label + u["change"] + ": timing", 0 <= u["wall_us"]["min"]
+                      <= u["wall_us"]["median"] <= u["wall_us"]["max"], out)
+                check(label + u["change"] + ": a pack built and the file read",
+                      u["packs_built"] >= 1 and u["files_read"] >= 1, out)
+            if data["files"] > 1:
+                check(label + "grew: the other files' pack kept",
+                      data["updates"][0]["packs_kept"] > 0, out)
+            q = data["queries"]
+            lat = q["latency_us"]
+            check(label + "queries: the count and the limit", q["count"] == 50 and q["limit"] == 10,
+                  out)
+            check(label + "queries: p50 <= p90 <= p99 <= max",
+                  0 <= lat["p50"] <= lat["p90"] <= lat["p99"] <= lat["max"], out)
+            check(label + "queries: per second", q["queries_per_second"] > 0, out)
+            cold = q["cold"]
+            check(label + "cold: min <= median <= max", cold["queries"] == 50
+                  and 0 <= cold["wall_us"]["min"] <= cold["wall_us"]["median"]
+                  <= cold["wall_us"]["max"], out)
+            check(label + "the root is untouched", tree_digest(root) == before)
+            check(label + "no index in the root", not os.path.exists(os.path.join(root, ".memkit")))
+            check(label + "the scratch folder is gone", os.listdir(scratch) == [],
+                  repr(os.listdir(scratch)))
+
+        root = os.path.join(work, "project")
+        code, text, err = bench("--root", root, "--runs", "1", "--queries", "20")
+        check("text: exit 0", code == 0, text + err)
+        for step in ["build \\(no index\\)", "update: \\S+ grew", "update: \\S+ changed",
+                     "open \\+ query"]:
+            check("text: a row for " + step, re.search(r"^%s" % step, text, re.M), text)
+        check("text: the percentiles", re.search(r"p50 [0-9.]+ us, p90 [0-9.]+ us, p99 [0-9.]+ "
+                                                 r"us, max [0-9.]+ us", text), text)
+
+        code, out, err = bench("--synthetic", "2000", "--runs", "1", "--queries", "50",
+                               "--format", "json")
+        check("synthetic: exit 0", code == 0, out + err)
+        if code == 0:
+            data = json.loads(out)["data"]
+            # brief.md's bullet, manifest.md (its route, no unit), then two files of notes
+            check("synthetic: entries, files, units",
+                  data["synthetic_entries"] == 2000 and data["files"] == 4
+                  and data["units"] == 2001, out)
+            check("synthetic: a pack kept when a file grew",
+                  data["updates"][0]["packs_kept"] > 0, out)
+            lat = data["queries"]["latency_us"]
+            check("synthetic: p50 <= p90 <= p99 <= max",
+                  lat["p50"] <= lat["p90"] <= lat["p99"] <= lat["max"], out)
+        check("synthetic: the scratch folder is gone", os.listdir(scratch) == [],
+              repr(os.listdir(scratch)))
+
+        empty = os.path.join(work, "empty")
+        os.mkdir(empty)
+        os.mkdir(os.path.join(empty, "docs"))
+        for args, named, what in [
+                (["--root", empty], "--root", "no memory"),
+                (["--synthetic", "0"], "--synthetic", "at least 1"),
+                (["--synthetic", "1000000000000"], "--synthetic", "free"),
+                (["--synthetic", "many"], "--synthetic", "integer"),
+                (["--queries", "0", "--root", root], "--queries", "1 to"),
+                (["--runs", "0", "--root", root], "--runs", "1 to"),
+                (["--root", root, "--synthetic", "10"], "--synthetic", "not both"),
+                (["--root", os.path.join(work, "nowhere")], "--root", "no such directory")]:
+            code, out, err = bench(*(args + ["--format", "json"]), timeout=60)
+            check("refused %s: exit 2, naming %s" % (args, named),
+                  code == 2 and named in out and what in out, out + err)
+        check("refusals leave nothing in TMPDIR", os.listdir(scratch) == [],
+              repr(os.listdir(scratch)))
+        check("refusals write nothing in the root", os.listdir(empty) == ["docs"],
+              repr(os.listdir(empty)))
+
+    for f in failures:
+        print("FAIL " + f)
+    print("%d failure(s)" % len(failures))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
