@@ -205,6 +205,8 @@ struct RecallQueryFigures {
 };
 
 struct RecallFigures {
+  std::string command;  // the command line as run
+  Machine machine;
   std::string input;  // the root measured, or "a generated store of N entries"
   std::optional<std::uint64_t> synthetic_entries;  // --synthetic
   std::uint64_t runs = 0;                          // timed runs of each step, after one untimed run

@@ -399,26 +399,6 @@ std::string size_text(const bench::SizeFigures& f) {
   return out + "\n";
 }
 
-// The command line as given, for the report: options in the table's order of names, quoted for
-// a shell where needed.
-std::string command_line(const CommandRequest& inv) {
-  const auto quoted = [](const std::string& word) {
-    if (!word.empty() && word.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                                "0123456789-_./,:=+@%") == std::string::npos) {
-      return word;
-    }
-    std::string out = "'";
-    for (const char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return out + "'";
-  };
-  std::string line = "memkit bench " + inv.command;
-  for (const auto& [name, value] : inv.options) line += " " + name + " " + quoted(value);
-  for (const std::string& flag : inv.flags) line += " " + flag;
-  if (inv.now) line += " --now " + quoted(*inv.now);
-  if (inv.format == OutputFormat::json) line += " --format json";
-  return line;
-}
-
 // Where `memkit` itself is, for the whole-process runs.
 Result<std::string> this_executable() {
   std::string path(4096, '\0');
@@ -554,7 +534,7 @@ void run_bench(const CommandRequest& inv, const CommandEnvironment& env, Command
                        vs,
                        static_cast<std::int64_t>(*vs_timeout) * 1000};
   bench::CompactionFigures figures;
-  figures.command = command_line(inv);
+  figures.command = bench_command_line(inv);
   figures.input = example ? std::string("the bundled example (examples/project/docs/memory)")
                           : join(options.project_root.empty() ? "." : options.project_root,
                                  inputs->memory_dir);

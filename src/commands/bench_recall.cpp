@@ -598,6 +598,8 @@ void run_bench_recall(const CommandRequest& inv, const CommandEnvironment& env,
 
   const RecallBench bench{fs, copy, *runs, *query_count};
   bench::RecallFigures figures;
+  figures.command = bench_command_line(inv);
+  figures.machine = this_machine();
   figures.input = store ? fmt::format("a generated store of {} entries", *synthetic) : root;
   figures.synthetic_entries = synthetic;
   figures.runs = *runs;

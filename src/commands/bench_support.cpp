@@ -91,6 +91,24 @@ std::int64_t peak_rss_kib() {
   return usage.ru_maxrss;
 }
 
+std::string bench_command_line(const CommandRequest& inv) {
+  const auto quoted = [](const std::string& word) {
+    if (!word.empty() && word.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                                "0123456789-_./,:=+@%") == std::string::npos) {
+      return word;
+    }
+    std::string out = "'";
+    for (const char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return out + "'";
+  };
+  std::string line = "memkit bench " + inv.command;
+  for (const auto& [name, value] : inv.options) line += " " + name + " " + quoted(value);
+  for (const std::string& flag : inv.flags) line += " " + flag;
+  if (inv.now) line += " --now " + quoted(*inv.now);
+  if (inv.format == OutputFormat::json) line += " --format json";
+  return line;
+}
+
 bench::Machine this_machine() {
   bench::Machine m;
   std::ifstream cpuinfo("/proc/cpuinfo");

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "commands/commands.hpp"
 #include "files/file_system.hpp"
 #include "memkit/bench.hpp"
 #include "memkit/result.hpp"
@@ -78,6 +79,10 @@ Sample measure(Work&& work) {
 
 // The process's peak resident set so far, in KiB.
 [[nodiscard]] std::int64_t peak_rss_kib();
+
+// `memkit bench ...` as given, for the report and the JSON: options in name order, quoted for a
+// shell where needed.
+[[nodiscard]] std::string bench_command_line(const CommandRequest& inv);
 
 // The machine this runs on: /proc/cpuinfo's model name, the CPUs online, the memory, uname, and
 // the compiler and build type memkit was built with.

@@ -1,6 +1,7 @@
 // JSON of `memkit bench compaction` (docs/bench-compaction.schema.json): times in microseconds,
 // integers but for the comparison's median ratio.
 #include "codec/canonical.hpp"
+#include "json/bench_machine.hpp"
 #include "json/json.hpp"
 
 namespace memkit {
@@ -57,20 +58,12 @@ std::string bench_compaction_json(const bench::CompactionFigures& figures) {
                      {"processes", processes},
                      {"vs", vs}});
   }
-  const bench::Machine& m = figures.machine;
-  const json machine = {{"cpu", detail::utf8(m.cpu)},
-                        {"cores", m.cores},
-                        {"memory_bytes", m.memory_bytes},
-                        {"kernel", detail::utf8(m.kernel)},
-                        {"compiler", m.compiler},
-                        {"build_type", m.build_type},
-                        {"memkit_version", m.memkit_version}};
   return detail::canonical_dump(json{{"schema", "memkit-bench-compaction/1"},
                                      {"command", "compaction"},
                                      {"command_line", detail::utf8(figures.command)},
                                      {"input", detail::utf8(figures.input)},
                                      {"vs_command", detail::text_or_null(figures.vs_command)},
-                                     {"machine", machine},
+                                     {"machine", json_detail::bench_machine_json(figures.machine)},
                                      {"runs", figures.runs},
                                      {"sizes", sizes}});
 }

@@ -1,6 +1,7 @@
-// JSON of `memkit bench recall` (docs/benchmarks.md): integers only, times in microseconds, sizes
-// in bytes.
+// JSON of `memkit bench recall` (docs/schemas/bench-recall.schema.json): integers only, times in
+// microseconds (a query's latency in nanoseconds), sizes in bytes.
 #include "codec/canonical.hpp"
+#include "json/bench_machine.hpp"
 #include "json/json.hpp"
 
 namespace memkit {
@@ -12,9 +13,6 @@ nlohmann::json recall_timing_json(const bench::RecallTiming& t) {
       {"cpu_us", t.cpu_median_us},
       {"page_faults", t.page_faults_median}};
 }
-
-// Nanoseconds as whole microseconds, to the nearest: the order of percentiles is kept.
-std::int64_t recall_micros(std::int64_t ns) { return (ns + 500) / 1000; }
 
 }  // namespace
 
@@ -37,16 +35,15 @@ std::string bench_recall_json(const bench::RecallFigures& figures) {
   cold["queries"] = q.cold_queries;
   const json queries = {{"count", q.queries},
                         {"limit", q.limit},
-                        {"latency_us",
-                         {{"p50", recall_micros(q.p50_ns)},
-                          {"p90", recall_micros(q.p90_ns)},
-                          {"p99", recall_micros(q.p99_ns)},
-                          {"max", recall_micros(q.max_ns)}}},
+                        {"latency_ns",
+                         {{"p50", q.p50_ns}, {"p90", q.p90_ns}, {"p99", q.p99_ns}, {"max", q.max_ns}}},
                         {"queries_per_second", q.queries_per_second},
                         {"cold", cold}};
   return detail::canonical_dump(
       json{{"schema", "memkit-bench-recall/1"},
            {"command", "recall"},
+           {"command_line", detail::utf8(figures.command)},
+           {"machine", json_detail::bench_machine_json(figures.machine)},
            {"input", detail::utf8(figures.input)},
            {"synthetic_entries",
             figures.synthetic_entries ? json(*figures.synthetic_entries) : json(nullptr)},

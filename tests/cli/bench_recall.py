@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """`memkit bench recall` (issue 32) on copies of the bundled examples, with TMPDIR a fresh folder:
 
-  * --format json on each example root: the sizes (files and units as `memkit search` counts them
+  * --format json conforms to docs/schemas/bench-recall.schema.json (its machine to
+    bench-compaction.schema.json's); on each example root: the sizes (files and units as `memkit search` counts them
     on another copy, memory and index bytes), the build's wall min <= median <= max, the two
     updates ("grew", "changed") of one file, with packs kept after the growth of a file of a root
     of several files, and the query latencies in order (p50 <= p90 <= p99 <= max);
@@ -25,6 +26,15 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cli_environment import environment  # noqa: E402
+from json_schema import errors as schema_errors  # noqa: E402
+
+SCHEMAS = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                                        "docs", "schemas"))
+
+
+def schema(name):
+    with open(os.path.join(SCHEMAS, name), encoding="utf-8") as f:
+        return json.load(f)
 
 EXAMPLES = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
                                          "examples"))
@@ -78,6 +88,9 @@ def main():
             if code != 0:
                 continue
             data = json.loads(out)["data"]
+            problems = schema_errors(data, schema("bench-recall.schema.json"),
+                                     [schema("bench-compaction.schema.json")])
+            check("json: conforms to the schema", problems == [], "\n".join(problems))
             label = example + ": "
             check(label + "command and runs", data["command"] == "recall" and data["runs"] == 1
                   and data["synthetic_entries"] is None and data["input"] == root, out)
@@ -104,7 +117,7 @@ def main():
                 check(label + "grew: the other files' pack kept",
                       data["updates"][0]["packs_kept"] > 0, out)
             q = data["queries"]
-            lat = q["latency_us"]
+            lat = q["latency_ns"]
             check(label + "queries: the count and the limit", q["count"] == 50 and q["limit"] == 10,
                   out)
             check(label + "queries: p50 <= p90 <= p99 <= max",
@@ -133,13 +146,16 @@ def main():
         check("synthetic: exit 0", code == 0, out + err)
         if code == 0:
             data = json.loads(out)["data"]
+            problems = schema_errors(data, schema("bench-recall.schema.json"),
+                                     [schema("bench-compaction.schema.json")])
+            check("json: conforms to the schema", problems == [], "\n".join(problems))
             # brief.md's bullet, manifest.md (its route, no unit), then two files of notes
             check("synthetic: entries, files, units",
                   data["synthetic_entries"] == 2000 and data["files"] == 4
                   and data["units"] == 2001, out)
             check("synthetic: a pack kept when a file grew",
                   data["updates"][0]["packs_kept"] > 0, out)
-            lat = data["queries"]["latency_us"]
+            lat = data["queries"]["latency_ns"]
             check("synthetic: p50 <= p90 <= p99 <= max",
                   lat["p50"] <= lat["p90"] <= lat["p99"] <= lat["max"], out)
         check("synthetic: the scratch folder is gone", os.listdir(scratch) == [],
