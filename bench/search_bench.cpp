@@ -32,10 +32,18 @@ namespace {
 
 constexpr std::size_t kVocabulary = 50'000;
 
+// At least 2,000: the update and rewrite benchmarks index a file of 1,000 entries beside others.
 std::size_t entry_count() {
   const char* given = std::getenv("MEMKIT_BENCH_SEARCH_ENTRIES");
-  return given != nullptr ? static_cast<std::size_t>(std::strtoull(given, nullptr, 10)) : 1'000'000;
+  const std::size_t n =
+      given != nullptr ? static_cast<std::size_t>(std::strtoull(given, nullptr, 10)) : 1'000'000;
+  return std::max<std::size_t>(n, 2'000);
 }
+
+// A file's entries in the update and rewrite benchmarks (100 KB), and the entries of the pack the
+// rewrite makes again: 80,000 (8 MiB, the store's pack size), fewer when fewer were generated.
+constexpr std::size_t kFileEntries = 1'000;
+std::size_t pack_entries() { return std::min<std::size_t>(80'000, entry_count() - kFileEntries); }
 
 // The word of each rank: "w" and the rank in base 26 letters, so every word is one term.
 std::string word(std::size_t rank) {
@@ -218,9 +226,10 @@ BENCHMARK(BM_memkit_open)->Unit(benchmark::kMillisecond);
 // entries stay in their pack, no longer counting.
 void BM_memkit_update(benchmark::State& state) {
   (void)entries();  // generated before the clock runs
+  const std::size_t first = std::min<std::size_t>(10'000, entries().size() - kFileEntries);
   for (auto _ : state) {
     memkit::search::Index grown;
-    for (std::size_t i = 10'000; i < 11'000; ++i) grown.add(entries()[i]);
+    for (std::size_t i = first; i < first + kFileEntries; ++i) grown.add(entries()[i]);
     const auto bytes = std::make_shared<const std::string>(grown.serialize());
     const memkit::Result<memkit::search::Index> pack =
         memkit::search::Index::open(*bytes, bytes, false);
@@ -234,15 +243,19 @@ BENCHMARK(BM_memkit_update)->Unit(benchmark::kMillisecond);
 // copied from the old pack (search::serialize of runs). Deletion is real: no pack keeps what the
 // change removed.
 void BM_memkit_rewrite(benchmark::State& state) {
+  const std::size_t n = pack_entries();
   memkit::search::Index pack;
-  for (std::size_t i = 0; i < 80'000; ++i) pack.add(entries()[i]);
+  for (std::size_t i = 0; i < n; ++i) pack.add(entries()[i]);
   const auto bytes = std::make_shared<const std::string>(pack.serialize());
   for (auto _ : state) {
     const memkit::Result<memkit::search::Index> old = memkit::search::Index::open(*bytes, bytes, false);
     memkit::search::Index changed;
-    for (std::size_t i = 80'000; i < 81'000; ++i) changed.add(entries()[i]);
+    for (std::size_t i = n; i < n + kFileEntries; ++i) changed.add(entries()[i]);
+    // The changed file sat mid-pack: the entries before it and after it copied around its new ones.
+    const std::size_t before = (n - kFileEntries) / 2;
     const std::vector<memkit::search::Run> runs = {
-        {&*old, 0, 40'000}, {&changed, 0, 1'000}, {&*old, 41'000, 39'000}};
+        {&*old, 0, before}, {&changed, 0, kFileEntries},
+        {&*old, before + kFileEntries, n - before - kFileEntries}};
     benchmark::DoNotOptimize(memkit::search::serialize(runs).size());
   }
   state.counters["MiB"] = static_cast<double>(bytes->size()) / (1 << 20);

@@ -2,16 +2,18 @@
 """Binding overhead (issue 27): the same command called in a loop through the C ABI and through
 each binding, in one process each, on the same workspace and clock.
 
-Usage: binding_overhead.py BUILD_DIR [--calls N] [--mib M] [--rounds R]
+Usage: binding_overhead.py BUILD_DIR [--calls N] [--mib M] [--rounds R] [--json FILE]
 
 Two workloads: `custodian status` on a copy of examples/project (small: the overhead per call,
 goal < 50 µs) and a `custodian compact` dry run on an inbox of M MiB (goal: overhead < 2 % of the
 call). The C figure comes from bench/scripts/capi_calls.c, compiled here against BUILD_DIR's
 libmemkit; Python and Node run their binding from this tree; Rust runs its `call_overhead`
 example (`cargo run --release --offline`). Each figure is the median of R rounds of mean
-microseconds per call. Standard library only; needs cc, node and cargo on PATH.
+microseconds per call. --json FILE also writes the rows to FILE, for bench/scripts/benchmarks_md.py.
+Standard library only; needs cc, node and cargo on PATH.
 """
 import argparse
+import json
 import os
 import shutil
 import statistics
@@ -126,13 +128,16 @@ def main():
     parser.add_argument("--calls", type=int, default=2000)
     parser.add_argument("--mib", type=int, default=10)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--json", help="also write the rows to this file")
     args = parser.parse_args()
+    rows = []
     build = args.build_dir.resolve()
     library = (build / "capi" / "libmemkit.so").resolve()  # the build's own, not a stale one
     env = dict(os.environ, MEMKIT_LIBRARY=str(library), MEMKIT_LIB_DIR=str(build / "capi"),
                LD_LIBRARY_PATH=str(build / "capi"), PYTHONPATH=str(REPO / "bindings" / "python"),
                PYTHONDONTWRITEBYTECODE="1")
-    for line in machine_lines(str(build / "src" / "cli" / "memkit"), NOW)[:-1]:
+    machine = machine_lines(str(build / "src" / "cli" / "memkit"), NOW)[:-1]
+    for line in machine:
         print(line)
     print(f"timing:  mean wall time per call inside one process, median of {args.rounds} rounds")
     with tempfile.TemporaryDirectory() as tmp:
@@ -152,10 +157,10 @@ def main():
         inbox_project(large, args.mib)
         print("\n| workload | calls | C program | door | raw layer | binding | binding's code |")
         print("|---|---|---|---|---|---|---|")
-        for name, root, verb, calls in (("custodian status, examples/project", small, "status",
-                                         args.calls),
-                                        (f"custodian compact, {args.mib} MiB inbox", large,
-                                         "compact", max(3, args.calls // 200))):
+        for key, name, root, verb, calls in (("status", "custodian status, examples/project",
+                                              small, "status", args.calls),
+                                             ("compact", f"custodian compact, {args.mib} MiB inbox",
+                                              large, "compact", max(3, args.calls // 200))):
             c = timed([str(capi), str(root), "custodian", "custodian", verb, str(calls)], env,
                       args.rounds)[0]
             doors = [("Python", [sys.executable, "-c", PYTHON, str(root), verb, str(calls)]),
@@ -166,8 +171,20 @@ def main():
             for door, argv in doors:
                 figures = timed(argv, env, args.rounds)
                 raw, binding = (c, figures[0]) if len(figures) == 1 else figures
-                print(f"| {name} | {calls} | {c:.1f} µs | {door} | {raw:.1f} µs | {binding:.1f} µs "
+                print(f"| {name} | {calls} | {c:.1f} µs | {door} | {raw:.1f} µs "
+                      f"| {binding:.1f} µs "
                       f"| {binding - raw:+.1f} µs ({(binding - raw) / raw * 100:+.1f} %) |")
+                rows.append({"workload": key, "label": name, "calls": calls, "door": door,
+                             "c_us": c, "raw_us": raw, "binding_us": binding,
+                             "raw_layer": len(figures) > 1})
+    if args.json:
+        versions = {"python": sys.version.split()[0],
+                    "node": subprocess.run(["node", "--version"], capture_output=True,
+                                           text=True).stdout.strip()}
+        with open(args.json, "w", encoding="utf-8") as f:
+            f.write(json.dumps({"now": NOW, "machine": machine, "rounds": args.rounds,
+                                "mib": args.mib, "versions": versions, "rows": rows},
+                               indent=1, ensure_ascii=False) + "\n")
 
 if __name__ == "__main__":
     main()

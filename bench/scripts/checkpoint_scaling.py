@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""checkpoint_scaling.py MEMKIT [--sizes 250,500,1000,2000] [--max-ratio R]
+"""checkpoint_scaling.py MEMKIT [--sizes 250,500,1000,2000] [--max-ratio R] [--json FILE]
 
 How `memkit curated checkpoint` (curated.md §10) grows with the number of pending items (issue 24,
 defect 13): for each N of --sizes, a payload of one record and N pending threads (new names, one
@@ -11,7 +11,8 @@ consecutive sizes: about 2 when the checkpoint is linear, about 4 when it is qua
 
 With --max-ratio R it exits 1 when a ratio between the last two sizes exceeds R (a linear
 checkpoint passes --max-ratio 3), so that a quadratic checkpoint coming back can be caught without
-an absolute timing. Standard library only.
+an absolute timing. --json FILE also writes the times (seconds) to FILE, for
+bench/scripts/benchmarks_md.py. Standard library only.
 """
 import argparse
 import json
@@ -65,17 +66,24 @@ def main():
     parser.add_argument("memkit")
     parser.add_argument("--sizes", default="250,500,1000,2000")
     parser.add_argument("--max-ratio", type=float)
+    parser.add_argument("--json", help="also write the times to this file")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     previous = None
     ratios = None
+    rows = []
     for n in sizes:
         times = seconds(os.path.abspath(args.memkit), n)
+        rows.append({"pending": n, "new_s": times[0], "carried_forward_s": times[1]})
         ratios = [a / b for a, b in zip(times, previous)] if previous else None
         print("N = %6d: new threads %8.3f s%s, carried forward %8.3f s%s" % (
             n, times[0], "" if ratios is None else " (x%.2f)" % ratios[0],
             times[1], "" if ratios is None else " (x%.2f)" % ratios[1]))
         previous = times
+    if args.json:
+        with open(args.json, "w") as f:
+            f.write(json.dumps({"now": "2026-11-30T10:00:00+00:00", "sizes": rows}, indent=1)
+                    + "\n")
     if args.max_ratio is not None and ratios is not None and max(ratios) > args.max_ratio:
         print("the last ratio %.2f exceeds %.2f: not linear" % (max(ratios), args.max_ratio))
         return 1

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# compact_vs_peer.sh [SIZE_MIB...]: whole-command times and peak memory of inbox compaction,
-# `memkit custodian compact` beside the MemoryCustodian v0.9.1 peer's `compact`, on generated
-# inboxes of 1, 10 and 100 MiB (default) on this machine.
+# compact_vs_peer.sh [--json FILE] [SIZE_MIB...]: whole-command times and peak memory of inbox
+# compaction, `memkit custodian compact` beside the MemoryCustodian v0.9.1 peer's `compact`, on
+# generated inboxes of 1, 10 and 100 MiB (default) on this machine.
 #
 # For each size the same generated tree is copied to each side. Timed, each the median of RUNS
 # runs (stdout discarded, no shell in between, page cache warm):
@@ -32,6 +32,9 @@
 #   PEER       the peer checkout (default: $MEMKIT_PEERS_DIR/waittim+MemoryCustodian)
 #   RUNS       timed runs per command (default 3)
 #   SKIP_PEER  set to 1 to time memkit alone (the peer's 100 MiB runs take minutes)
+#
+# --json FILE also writes every row (seconds, KiB) and the machine to FILE, for
+# bench/scripts/benchmarks_md.py.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -39,7 +42,18 @@ repo=$(cd "$here/../.." && pwd)
 build=$(cd "${BUILD_DIR:-$repo/build}" && pwd)
 memkit=$build/src/cli/memkit
 runs=${RUNS:-3}
-sizes=("$@")
+json_out=
+sizes=()
+while [[ $# -gt 0 ]]; do
+  if [[ $1 == --json ]]; then
+    [[ $# -ge 2 ]] || { echo "compact_vs_peer.sh: --json needs a FILE" >&2; exit 2; }
+    json_out=$2
+    shift 2
+  else
+    sizes+=("$1")
+    shift
+  fi
+done
 [[ ${#sizes[@]} -gt 0 ]] || sizes=(1 10 100)
 now=2026-03-07T14:05:09+00:00
 
@@ -66,6 +80,8 @@ fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/memkit-compact-vs-peer.XXXXXX")
 trap 'rm -rf "$work"' EXIT
+figures=$work/figures.tsv  # size, key, value... lines for --json
+: > "$figures"
 # The peer's bytecode is cached here, never in its checkout; one untimed call compiles it.
 export PYTHONPYCACHEPREFIX=$work/pycache
 if [[ ${SKIP_PEER:-0} != 1 ]]; then
@@ -249,8 +265,19 @@ for mib in "${sizes[@]}"; do
       "$peer/bin/memory-custodian" compact --project-root "$work/peer-apply-$mib" --apply)
   fi
   speedup() { [[ -n ${2:-} ]] && awk -v p="$2" -v m="$1" 'BEGIN { printf "%.1fx", p / m }' || echo "-"; }
-  echo "# $label: inbox.md $bytes bytes; $("$memkit" custodian compact --project-root \
-    "$work/mk-$mib" --now "$now" | grep -E '^(Inbox items|Exact)' | tr '\n' ';' | sed 's/;$//')"
+  counts=$("$memkit" custodian compact --project-root "$work/mk-$mib" --now "$now" |
+    grep -E '^(Inbox items|Exact)' | tr '\n' ';' | sed 's/;$//')
+  echo "# $label: inbox.md $bytes bytes; $counts"
+  {
+    printf '%s\tinbox\t%s\t%s\n' "$mib" "$bytes" "$counts"
+    printf '%s\tmemkit_dry_text\t%s\t%s\n' "$mib" "$mk_text" "$mk_text_rss"
+    printf '%s\tmemkit_dry_json\t%s\t%s\n' "$mib" "$mk_json" "$mk_json_rss"
+    printf '%s\tmemkit_apply\t%s\t%s\n' "$mib" "$mk_apply" "$mk_apply_rss"
+    if [[ ${SKIP_PEER:-0} != 1 ]]; then
+      printf '%s\tpeer_dry\t%s\t%s\n' "$mib" "$pe_dry" "$pe_dry_rss"
+      printf '%s\tpeer_apply\t%s\t%s\n' "$mib" "$pe_apply" "$pe_apply_rss"
+    fi
+  } >> "$figures"
   row "$label" "memkit dry run (text)" "$mk_text" "$(mib_of "$mk_text_rss")" \
     "$(speedup "$mk_text" "${pe_dry:-}")"
   row "$label" "memkit dry run (--format json)" "$mk_json" "$(mib_of "$mk_json_rss")" \
@@ -270,3 +297,31 @@ for mib in "${sizes[@]}"; do
 done
 echo
 echo "speed-up = peer median / memkit median for the same mode (dry run or apply)."
+
+if [[ -n $json_out ]]; then
+  peer_version=
+  if [[ ${SKIP_PEER:-0} != 1 ]]; then
+    peer_version=$("$peer/bin/memory-custodian" --version 2>&1 | head -n 1)
+  fi
+  python3 - "$figures" "$json_out" "$inbox_kind" "$runs" "$peer_version" "$build_type" \
+    "${cpu_model:-unknown CPU}" << 'PY'
+import json, re, sys
+figures, out, inbox, runs, peer_version, build_type, cpu = sys.argv[1:8]
+sizes = {}
+for line in open(figures, encoding="utf-8"):
+    mib, key, *values = line.rstrip("\n").split("\t")
+    size = sizes.setdefault(mib, {"mib": int(mib), "commands": {}})
+    if key == "inbox":
+        size["bytes"] = int(values[0])
+        counts = dict(part.split(": ", 1) for part in values[1].split(";") if ": " in part)
+        size["items"] = int(counts.get("Inbox items", 0))
+        size["duplicates"] = int(counts.get("Exact duplicates removable", 0))
+        size["tombstone_matches"] = int(counts.get("Exact tombstone matches removable", 0))
+    else:
+        size["commands"][key] = {"median_s": float(values[0]), "peak_rss_kib": int(values[1])}
+with open(out, "w", encoding="utf-8") as f:
+    json.dump({"inbox": inbox, "runs": int(runs), "peer": peer_version or None,
+               "build_type": build_type, "cpu": cpu, "sizes": list(sizes.values())}, f, indent=1)
+    f.write("\n")
+PY
+fi

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""curated_commands.py MEMKIT [--sizes 100,2000,20000] [--runs N] [--batch-adds N] [--keep DIR]
+"""curated_commands.py MEMKIT [--sizes 100,2000,20000] [--runs N] [--batch-adds N[,N]] [--keep DIR]
+                            [--json FILE]
 
 Whole-command wall times of `memkit curated` (spec curated.md) on this machine, every command
 with the fixed clock --now 2026-11-30T09:00:00Z, --format json, stdout discarded, no shell in
@@ -19,10 +20,13 @@ between (python3 time.perf_counter around subprocess.run):
   append their access records, as in real use.
   After the N = 2000 commands, `batch` of --batch-adds adds (default 200; 0 skips it), written as
   one transaction (§10), into that store and into an empty one: the total and the time per add.
+  Several counts (--batch-adds 500,2000) each add into a copy of that store and a new empty one.
 
 MEMKIT is the memkit CLI; time a Release build (its CMakeCache.txt, two folders up, is read for
 the build type). Every file is generated in a temporary folder from a fixed seed and removed at
-the end (--keep DIR copies each store there once its commands ran). Standard library only.
+the end (--keep DIR copies each store there once its commands ran). --json FILE also writes every
+figure printed (times in seconds, sizes in bytes) to FILE, for bench/scripts/benchmarks_md.py.
+Standard library only.
 """
 import argparse
 import datetime
@@ -311,6 +315,11 @@ def bench_size(memkit, work, n, runs, keep):
     write_store(store, rows, rng)
     built = time.perf_counter() - build_start
     files = {p.name: p.stat().st_size for p in store.rglob("*") if p.is_file()}
+    row_bytes = sum(p.stat().st_size for p in (store / "rows").rglob("*.md"))
+    figures = {"rows": n, "runs": runs, "store_bytes": store_bytes(store),
+               "row_files_bytes": row_bytes, "project_md_bytes": files.get("project.md", 0),
+               "history_bytes": files["history.jsonl"], "access_bytes": files["access.jsonl"],
+               "commands": {}}
     print(f"## N = {n} rows: {store_bytes(store)} bytes on disk (project.md "
           f"{files.get('project.md', 0)}, history.jsonl {files['history.jsonl']}, access.jsonl "
           f"{files['access.jsonl']}), built from Python in {built:.1f} s; {runs} runs each")
@@ -323,20 +332,29 @@ def bench_size(memkit, work, n, runs, keep):
         results[label] = times
         print(f"   {label:<30} {ms(statistics.median(times)):>10} "
               f"{ms(quantile(times, 0.99)):>8} {ms(times[-1]):>8}  {seen}")
+        name = args_per_run[0][0]
+        if name == "get-relevant" and "--initiative" in args_per_run[0]:
+            name += " --initiative"
+        figures["commands"][name] = {
+            "label": label, "median_s": statistics.median(times),
+            "p99_s": quantile(times, 0.99), "max_s": times[-1], "checked": seen}
     run(memkit, store, ["--version"], curated=False)
     times = sorted(run(memkit, store, ["--version"], curated=False)[0] for _ in range(runs))
     print(f"   {'memkit --version (start-up)':<30} {ms(statistics.median(times)):>10} "
           f"{ms(quantile(times, 0.99)):>8} {ms(times[-1]):>8}")
+    figures["commands"]["--version"] = {
+        "label": "memkit --version (start-up)", "median_s": statistics.median(times),
+        "p99_s": quantile(times, 0.99), "max_s": times[-1], "checked": ""}
     print()
     if keep:
         shutil.copytree(store, Path(keep) / store.name, dirs_exist_ok=True)
-    return store
+    return store, figures
 
 
 def bench_batch(memkit, work, store, label, adds):
     """`batch` of `adds` inserts, written as one transaction (§10)."""
     rng = random.Random(SEED - adds)
-    ops = [{"op": "add", "name": f"decision_batch_{k:05d}", "type": "decision",
+    ops = [{"op": "add", "name": f"decision_batch{adds}_{k:05d}", "type": "decision",
             "body": words(rng, 20 + rng.randrange(40)), "description": words(rng, 6),
             "class": "anchor", "initiative": "batch"} for k in range(adds)]
     ops_file = work / f"ops-{adds}.json"
@@ -346,6 +364,7 @@ def bench_batch(memkit, work, store, label, adds):
     applied = sum(1 for r in results if r["result"] == "applied")
     print(f"   batch of {adds} adds into {label}: {seconds:.2f} s, "
           f"{ms(seconds / adds)} ms per add ({applied} applied)")
+    return {"adds": adds, "seconds": seconds, "applied": applied}
 
 
 def main(argv):
@@ -353,33 +372,49 @@ def main(argv):
     parser.add_argument("memkit", help="the memkit CLI (a Release build)")
     parser.add_argument("--sizes", default="100,2000,20000")
     parser.add_argument("--runs", type=int, default=20)
-    parser.add_argument("--batch-adds", type=int, default=200)
+    parser.add_argument("--batch-adds", default="200",
+                        help="adds per batch, or several counts: 500,2000 (0 skips it)")
     parser.add_argument("--keep", help="copy the generated stores into this folder")
+    parser.add_argument("--json", help="also write the figures to this file")
     options = parser.parse_args(argv[1:])
     memkit = shutil.which(options.memkit) or options.memkit
     if not os.access(memkit, os.X_OK):
         print(f"curated_commands.py: {memkit} is not an executable", file=sys.stderr)
         return 2
     sizes = [int(s) for s in options.sizes.split(",") if s]
+    batch_adds = [int(s) for s in options.batch_adds.split(",") if s and int(s) > 0]
     if options.runs < 1 or any(n < 10 for n in sizes):
         print("curated_commands.py: --runs must be at least 1 and every size at least 10",
               file=sys.stderr)
         return 2
-    for line in machine_lines(memkit, NOW):
+    machine = machine_lines(memkit, NOW)
+    for line in machine:
         print(line)
     print()
+    figures = {"now": NOW, "machine": machine, "sizes": [], "batch": []}
     with tempfile.TemporaryDirectory(prefix="memkit-curated-commands.") as scratch:
         work = Path(scratch)
         for n in sizes:
-            store = bench_size(memkit, work, n, options.runs, options.keep)
-            if options.batch_adds > 0 and n == 2000:
+            store, size_figures = bench_size(memkit, work, n, options.runs, options.keep)
+            figures["sizes"].append(size_figures)
+            if batch_adds and n == 2000:
                 print(f"## batch (the adds written as one transaction, §10)")
-                bench_batch(memkit, work, store, f"the N = {n} store", options.batch_adds)
-                empty = work / "store-empty"
-                empty.mkdir()
-                bench_batch(memkit, work, empty, "an empty store", options.batch_adds)
+                for adds in batch_adds:
+                    into = store
+                    if len(batch_adds) > 1:  # each count into the same store as it was
+                        into = work / f"store-{n}-batch-{adds}"
+                        shutil.copytree(store, into)
+                    done = bench_batch(memkit, work, into, f"the N = {n} store", adds)
+                    figures["batch"].append(dict(done, into_rows=n))
+                    empty = work / f"store-empty-{adds}"
+                    empty.mkdir()
+                    done = bench_batch(memkit, work, empty, "an empty store", adds)
+                    figures["batch"].append(dict(done, into_rows=0))
                 print()
             shutil.rmtree(store)
+    if options.json:
+        Path(options.json).write_text(json.dumps(figures, indent=1, ensure_ascii=False) + "\n",
+                                      encoding="utf-8")
     return 0
 
 

@@ -4,6 +4,8 @@
 // on a small custodian root. Medians; the SDK comes from tests/mcp (scripts/bootstrap).
 //
 // usage: node bench/scripts/mcp_round_trip.mjs build-bench/src/cli/memkit [--runs 200]
+//          [--json FILE]
+// --json FILE also writes the medians (seconds) to FILE, for bench/scripts/benchmarks_md.py.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -16,8 +18,10 @@ import { StdioClientTransport } from '../../tests/mcp/node_modules/@modelcontext
 const memkit = path.resolve(process.argv[2] ?? '');
 const runsAt = process.argv.indexOf('--runs');
 const runs = runsAt > 0 ? Number(process.argv[runsAt + 1]) : 200;
+const jsonAt = process.argv.indexOf('--json');
+const jsonOut = jsonAt > 0 ? process.argv[jsonAt + 1] : null;
 if (!fs.existsSync(memkit)) {
-  console.error('usage: mcp_round_trip.mjs MEMKIT [--runs N]');
+  console.error('usage: mcp_round_trip.mjs MEMKIT [--runs N] [--json FILE]');
   process.exit(2);
 }
 
@@ -68,3 +72,11 @@ console.log(`memkit: ${memkit}; node ${process.version}; ${os.cpus().length} CPU
 console.log('| spawn to initialize answered | ping | tools/call search | tools/call custodian_add |');
 console.log('|---|---|---|---|');
 console.log(`| ${ms(median(starts))} | ${ms(ping)} | ${ms(search)} | ${ms(add)} |`);
+if (jsonOut) {
+  const seconds = (x) => x / 1000;
+  fs.writeFileSync(jsonOut, JSON.stringify({
+    node: process.version, runs, notes: 200, spawn_runs: starts.length,
+    spawn_to_initialize_s: seconds(median(starts)), ping_s: seconds(ping),
+    search_s: seconds(search), custodian_add_s: seconds(add),
+  }, null, 1) + '\n');
+}

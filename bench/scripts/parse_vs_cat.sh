@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# parse_vs_cat.sh [FLAVOUR [MIB]]: memkit's parse throughput beside what `cat` reads from the page
-# cache, on one synthetic memory file, on this machine (the issue's goal: parse >= 1 GB/s on one
-# core). Prints the machine, each command and its GB/s (10^9 bytes per second), the median of
+# parse_vs_cat.sh [--json FILE] [FLAVOUR [MIB]]: memkit's parse throughput beside what `cat` reads
+# from the page cache, on one synthetic memory file, on this machine (the issue's goal: parse >=
+# 1 GB/s on one core). Prints the machine, each command and its GB/s (10^9 bytes per second), the median of
 # RUNS runs.
 #
 #   FLAVOUR   ascii, mixed_utf8 (default) or crlf; see bench/synthetic_memory.hpp
@@ -13,6 +13,9 @@
 #   PIN_CPU    the CPU every command is pinned to with taskset (default: the last one; "none" to
 #              leave scheduling alone)
 #
+# --json FILE also writes the figures (seconds, bytes per second) to FILE, for
+# bench/scripts/benchmarks_md.py.
+#
 # The file is written by write_synthetic_memory, so it holds exactly the bytes the benchmarks
 # time at that flavour and size. Commands are timed with hyperfine when it is installed, else with
 # median_seconds.py (python3 time.perf_counter); both spawn the command without a shell.
@@ -21,8 +24,20 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 build=$(cd "${BUILD_DIR:-$repo/build}" && pwd)
-flavour=${1:-mixed_utf8}
-mib=${2:-100}
+json_out=
+positional=()
+while [[ $# -gt 0 ]]; do
+  if [[ $1 == --json ]]; then
+    [[ $# -ge 2 ]] || { echo "parse_vs_cat.sh: --json needs a FILE" >&2; exit 2; }
+    json_out=$2
+    shift 2
+  else
+    positional+=("$1")
+    shift
+  fi
+done
+flavour=${positional[0]:-mixed_utf8}
+mib=${positional[1]:-100}
 runs=${RUNS:-5}
 
 writer=$build/bench/write_synthetic_memory
@@ -70,7 +85,9 @@ print(result["median"] if "median" in result else statistics.median(result["time
   fi
 }
 
-gbps() { python3 -c 'import sys; print(f"{int(sys.argv[1]) / float(sys.argv[2]) / 1e9:.2f}")' "$@"; }
+gbps() {  # gbps BYTES SECONDS
+  python3 -c 'import sys; print(f"{float(sys.argv[1]) / float(sys.argv[2]) / 1e9:.2f}")' "$@"
+}
 
 # The parse benchmark reads the file through MEMKIT_CORPORA_DIR, so it parses the same bytes cat
 # reads; its figure is the median of RUNS repetitions as Google Benchmark measures them.
@@ -81,10 +98,11 @@ parse_gbps() {
   python3 - "$work/parse.json" << 'PY'
 import json, sys
 runs = json.load(open(sys.argv[1]))["benchmarks"]
-median = next(r for r in runs if r.get("aggregate_name") == "median")
+# With RUNS=1 there are no aggregates: the one run is the median.
+median = next((r for r in runs if r.get("aggregate_name") == "median"), runs[0])
 if median.get("error_occurred"):
     sys.exit("parse benchmark failed: " + median.get("error_message", "?"))
-print(f"{median['bytes_per_second'] / 1e9:.2f}")
+print(median['bytes_per_second'])
 PY
 }
 
@@ -104,15 +122,34 @@ row() { printf '%-54s %10s %7s\n' "$1" "$2" "$3"; }
 row "command" "median s" "GB/s"
 
 # What starting a process costs, for scale: every whole-command time below includes it.
-seconds=$(median_seconds "${pin[@]}" true)
-row "true (process start-up alone)" "$seconds" "-"
-seconds=$(median_seconds "${pin[@]}" cat "$file")
-row "cat FILE > /dev/null" "$seconds" "$(gbps "$bytes" "$seconds")"
-row "markdown_bench BM_parse_markdown_corpora (parse only)" "-" "$(parse_gbps)"
+true_s=$(median_seconds "${pin[@]}" true)
+row "true (process start-up alone)" "$true_s" "-"
+cat_s=$(median_seconds "${pin[@]}" cat "$file")
+row "cat FILE > /dev/null" "$cat_s" "$(gbps "$bytes" "$cat_s")"
+parse=$(parse_gbps)
+row "markdown_bench BM_parse_markdown_corpora (parse only)" "-" "$(gbps "$parse" 1)"
+cli_s=
 if [[ -x $cli ]]; then
-  seconds=$(median_seconds "${pin[@]}" "$cli" markdown units "$file" --format json)
-  row "memkit markdown units FILE --format json > /dev/null" "$seconds" \
-    "$(gbps "$bytes" "$seconds")"
+  cli_s=$(median_seconds "${pin[@]}" "$cli" markdown units "$file" --format json)
+  row "memkit markdown units FILE --format json > /dev/null" "$cli_s" \
+    "$(gbps "$bytes" "$cli_s")"
 else
   echo "(no $cli: the CLI row is skipped)"
+fi
+
+if [[ -n $json_out ]]; then
+  python3 - "$json_out" "$flavour" "$mib" "$bytes" "$runs" "$timer" "$pinned" "$true_s" \
+    "$cat_s" "$parse" "$cli_s" << 'PY'
+import json, sys
+out, flavour, mib, size, runs, timer, pinned, true_s, cat_s, parse, cli_s = sys.argv[1:12]
+size = int(size)
+figures = {"flavour": flavour, "mib": int(mib), "bytes": size, "runs": int(runs),
+           "timer": timer, "pinned": pinned, "true_s": float(true_s), "cat_s": float(cat_s),
+           "cat_bytes_per_second": size / float(cat_s),
+           "parse_bytes_per_second": float(parse),
+           "cli_markdown_units_s": float(cli_s) if cli_s else None,
+           "cli_bytes_per_second": size / float(cli_s) if cli_s else None}
+with open(out, "w", encoding="utf-8") as f:
+    f.write(json.dumps(figures, indent=1) + "\n")
+PY
 fi

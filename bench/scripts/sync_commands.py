@@ -4,6 +4,7 @@ are a full initial push of 100,000 entries in under 10 s and an incremental sync
 entries in under 100 ms.
 
 usage: sync_commands.py MEMKIT dir|postgres [--entries N] [--changes K] [--repeat R] [--rounds C]
+                        [--json FILE]
 
 `postgres` reads the connection string from MEMKIT_SYNC_CONNINFO (start a throwaway server with
 `tests/postgres/pg_server.py start DIR` and use DIR/conninfo). Each run uses a new workspace id, so
@@ -20,8 +21,10 @@ runs do not see each other. Timed, each R times (fresh roots each time) with the
                each followed by the pull)
   push, nothing changed   a push that finds nothing to send: the cost of finding out
   status (local only)     `sync status` without a remote: the scan of the root alone
+--json FILE also writes the figures (seconds) to FILE, for bench/scripts/benchmarks_md.py.
 Standard library only.
 """
+import json
 import os
 import shutil
 import statistics
@@ -62,7 +65,6 @@ def sync(memkit, verb, root, remote, *extra):
 
 
 def one_run(memkit, remote, entries, changes, rounds, base):
-    import json
     a, b = os.path.join(base, "a"), os.path.join(base, "b")
     os.makedirs(a)
     os.makedirs(b)
@@ -133,7 +135,9 @@ def main():
     entries, changes, repeat = value("--entries", 100000), value("--changes", 100), value(
         "--repeat", 3)
     rounds = value("--rounds", 5)
-    for line in machine_lines(memkit, NOW):
+    json_out = args[args.index("--json") + 1] if "--json" in args else None
+    machine = machine_lines(memkit, NOW)
+    for line in machine:
         print(line)
     results = {}
     for _ in range(repeat):
@@ -155,6 +159,15 @@ def main():
     for name, values in results.items():
         print(f"  {name:24} {statistics.median(values) * 1000:10.1f} ms   "
               f"(min {min(values) * 1000:.1f}, max {max(values) * 1000:.1f}, n={len(values)})")
+    if json_out:
+        figures = {"now": NOW, "machine": machine, "remote": kind, "entries": entries,
+                   "changes": changes, "repeat": repeat, "rounds": rounds,
+                   "results": {name: {"median_s": statistics.median(values),
+                                      "min_s": min(values), "max_s": max(values),
+                                      "n": len(values)}
+                               for name, values in results.items()}}
+        with open(json_out, "w", encoding="utf-8") as f:
+            f.write(json.dumps(figures, indent=1) + "\n")
 
 
 if __name__ == "__main__":

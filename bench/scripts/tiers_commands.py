@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""tiers_commands.py MEMKIT [--turns N] [--runs N] [--big-log-mib N]
+"""tiers_commands.py MEMKIT [--turns N] [--runs N] [--big-log-mib N] [--json FILE]
 
 Whole-command wall times of `memkit tiers` (spec tiers3.md) on this machine, every command with
 the fixed clock --now 2026-03-07T14:05:09+00:00 and --format json, stdout discarded, no shell in
@@ -22,7 +22,8 @@ between (python3 time.perf_counter around subprocess.run):
 
 MEMKIT is the memkit CLI; time a Release build (its CMakeCache.txt, two folders up, is read for
 the build type). Every file is generated in a temporary folder from a fixed seed and removed at
-the end. Standard library only.
+the end. --json FILE also writes every figure printed (times in seconds, sizes in bytes) to FILE,
+for bench/scripts/benchmarks_md.py. Standard library only.
 """
 import argparse
 import datetime
@@ -98,7 +99,13 @@ def bench_persist_turns(memkit, work, turns):
     print(f"   at the end: L1 {l1.relative_to(workspace)} {l1.stat().st_size} bytes; "
           f"{len(l2)} L2 notes of {sum(p.stat().st_size for p in l2)} bytes in all")
     print()
+    figures = {"turns": turns, "median_s": statistics.median(times),
+               "p90_s": quantile(ordered, 0.90), "p99_s": quantile(ordered, 0.99),
+               "max_s": ordered[-1], "total_s": sum(times), "first_100_median_s": head,
+               "last_100_median_s": tail, "l1_bytes": l1.stat().st_size, "l2_notes": len(l2),
+               "l2_bytes": sum(p.stat().st_size for p in l2)}
     shutil.rmtree(workspace)
+    return figures
 
 
 def session_log_bytes(rng, date, entries):
@@ -160,6 +167,8 @@ def bench_big_log(memkit, work, mib, runs):
           f"median {ms(rewrite)} ms; the turn costs {turn / rewrite:.1f}x that")
     print()
     shutil.rmtree(workspace)
+    return {"log_bytes": size, "mib": mib, "runs": runs, "median_s": turn, "min_s": min(times),
+            "max_s": max(times), "rewrite_median_s": rewrite}
 
 
 def make_read_workspace(memkit, workspace):
@@ -220,6 +229,8 @@ def bench_reads(memkit, work, runs):
           f"median of {runs} runs")
     print(f"   {'command':<45} {'median ms':>10} {'min ms':>8} {'max ms':>8} {'stdout':>9}  "
           f"checked")
+    figures = {"runs": runs, "log_bytes": logs, "notes": notes,
+               "global_bytes": (workspace / "memory" / "global.md").stat().st_size, "commands": {}}
     for label, args in cases:
         _, out = run(memkit, workspace, args, capture=True)  # untimed, checked
         data = json.loads(out)["data"]
@@ -237,8 +248,12 @@ def bench_reads(memkit, work, runs):
         times = [run(memkit, workspace, args)[0] for _ in range(runs)]
         print(f"   {label:<45} {ms(statistics.median(times)):>10} {ms(min(times)):>8} "
               f"{ms(max(times)):>8} {len(out):>9}  {seen}")
+        figures["commands"][" ".join(args)] = {
+            "label": label, "median_s": statistics.median(times), "min_s": min(times),
+            "max_s": max(times), "stdout_bytes": len(out), "checked": seen}
     print()
     shutil.rmtree(workspace)
+    return figures
 
 
 def main(argv):
@@ -247,6 +262,7 @@ def main(argv):
     parser.add_argument("--turns", type=int, default=1000)
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--big-log-mib", type=int, default=16)
+    parser.add_argument("--json", help="also write the figures to this file")
     options = parser.parse_args(argv[1:])
     memkit = shutil.which(options.memkit) or options.memkit
     if not os.access(memkit, os.X_OK):
@@ -256,15 +272,19 @@ def main(argv):
         print("tiers_commands.py: --turns must be at least 100 and --runs at least 1",
               file=sys.stderr)
         return 2
-    for line in machine_lines(memkit, NOW):
+    machine = machine_lines(memkit, NOW)
+    for line in machine:
         print(line)
     print()
+    figures = {"now": NOW, "machine": machine}
     with tempfile.TemporaryDirectory(prefix="memkit-tiers-commands.") as scratch:
         work = Path(scratch)
-        bench_persist_turns(memkit, work, options.turns)
+        figures["persist_turns"] = bench_persist_turns(memkit, work, options.turns)
         if options.big_log_mib > 0:
-            bench_big_log(memkit, work, options.big_log_mib, options.runs)
-        bench_reads(memkit, work, options.runs)
+            figures["big_log"] = bench_big_log(memkit, work, options.big_log_mib, options.runs)
+        figures["reads"] = bench_reads(memkit, work, options.runs)
+    if options.json:
+        Path(options.json).write_text(json.dumps(figures, indent=1) + "\n", encoding="utf-8")
     return 0
 
 
