@@ -4,15 +4,23 @@
 #include <doctest/doctest.h>
 
 #include <cctype>
-#include <cmath>
 #include <string>
 #include <vector>
 
 #include "bench/report_text.hpp"
 #include "memkit/bench.hpp"
+#include "report_checks.hpp"
 
 namespace memkit::bench {
 namespace {
+
+using report_checks::check_well_formed_plots;
+using report_checks::count_of;
+using report_checks::example_machine;
+using report_checks::group_of;
+using report_checks::lower;
+using report_checks::points_of;
+using report_checks::svgs_of;
 
 const std::vector<std::string> kPhases = {"read", "plan", "hash", "report", "apply"};
 const std::string kHostile = "<script>alert(1)</script> & \"x\" 'y'";
@@ -24,13 +32,7 @@ CompactionFigures figures_of(std::size_t sizes, bool processes, bool compared) {
   CompactionFigures f;
   f.command = "memkit bench compaction --sizes 64K,256K --report r.html";
   f.input = "the bundled example";
-  f.machine.cpu = "Example CPU @ 3.0GHz";
-  f.machine.cores = 8;
-  f.machine.memory_bytes = 16ULL << 30;
-  f.machine.kernel = "Linux 6.1.0-18-amd64 x86_64";
-  f.machine.compiler = "GCC 12.2.0";
-  f.machine.build_type = "Release";
-  f.machine.memkit_version = "0.9.0";
+  f.machine = example_machine();
   f.runs = 3;
   if (compared) f.vs_command = "python3 other.py {dir}";
   for (std::size_t i = 0; i < sizes; ++i) {
@@ -59,87 +61,6 @@ CompactionFigures figures_of(std::size_t sizes, bool processes, bool compared) {
     f.sizes.push_back(s);
   }
   return f;
-}
-
-std::size_t count_of(const std::string& text, const std::string& what) {
-  std::size_t n = 0;
-  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
-  return n;
-}
-
-std::string lower(std::string text) {
-  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return text;
-}
-
-// The <svg> elements of the page, in order.
-std::vector<std::string> svgs_of(const std::string& html) {
-  std::vector<std::string> out;
-  for (std::size_t at = html.find("<svg"); at != std::string::npos;
-       at = html.find("<svg", at + 1)) {
-    const std::size_t end = html.find("</svg>", at);
-    REQUIRE(end != std::string::npos);
-    out.push_back(html.substr(at, end + 6 - at));
-  }
-  return out;
-}
-
-// What `svg` draws for `series` (empty when it draws nothing for it).
-std::string group_of(const std::string& svg, const std::string& series) {
-  const std::size_t group = svg.find("data-series=\"" + series + "\"");
-  if (group == std::string::npos) return "";
-  return svg.substr(group, svg.find("</g>", group) - group);
-}
-
-// The number of points of the line drawn for `series` in `svg` (0 when it has no line).
-std::size_t points_of(const std::string& svg, const std::string& series) {
-  const std::string group = group_of(svg, series);
-  const std::size_t line = group.find("<polyline points=\"");
-  if (line == std::string::npos) return 0;
-  const std::size_t begin = line + 18;
-  return count_of(group.substr(begin, group.find('"', begin) - begin), ",");
-}
-
-// Every coordinate attribute (x, y, cx, cy, x1...y2, width, height and the line's points) holds
-// a finite number inside the drawing.
-void check_coordinates(const std::string& svg) {
-  for (const std::string name : {" x=\"", " y=\"", " cx=\"", " cy=\"", " x1=\"", " x2=\"", " y1=\"",
-                                 " y2=\"", " points=\""}) {
-    for (std::size_t at = svg.find(name); at != std::string::npos; at = svg.find(name, at + 1)) {
-      const std::size_t begin = at + name.size();
-      std::string value = svg.substr(begin, svg.find('"', begin) - begin);
-      for (char& c : value) c = c == ',' ? ' ' : c;
-      std::size_t used = 0;
-      while (used < value.size()) {
-        std::size_t length = 0;
-        const double v = std::stod(value.substr(used), &length);
-        CHECK(std::isfinite(v));
-        CHECK(v >= -1);
-        CHECK(v <= 881);
-        used += length;
-        while (used < value.size() && value[used] == ' ') ++used;
-      }
-    }
-  }
-}
-
-void check_well_formed_plots(const std::string& html) {
-  CHECK(count_of(html, "<svg") == count_of(html, "</svg>"));
-  CHECK(count_of(html, "<g ") + count_of(html, "<g>") == count_of(html, "</g>"));
-  CHECK(count_of(html, "<text ") == count_of(html, "</text>"));
-  for (const std::string& svg : svgs_of(html)) {
-    const std::string tag = svg.substr(0, svg.find('>'));
-    CHECK(tag.find(" width=\"880\"") != std::string::npos);
-    CHECK(tag.find(" height=\"400\"") != std::string::npos);
-    CHECK(tag.find(" viewBox=\"0 0 880 400\"") != std::string::npos);
-    CHECK(tag.find(" role=\"img\"") != std::string::npos);
-    CHECK(tag.find(" aria-label=\"") != std::string::npos);
-    CHECK(svg.find("<title>") != std::string::npos);
-    check_coordinates(svg);
-  }
-  const std::string text = lower(html);
-  CHECK(text.find("nan") == std::string::npos);
-  CHECK(text.find("inf") == std::string::npos);
 }
 
 }  // namespace
