@@ -7,6 +7,7 @@
 #include <array>
 #include <cmath>
 #include <string_view>
+#include <utility>
 
 #include "bench/report_text.hpp"
 
@@ -62,6 +63,8 @@ std::array<double, 2> chart_default_range(ChartUnit unit) {
       return {1e6, 1e9};
     case ChartUnit::ratio:
       return {0.5, 2};
+    case ChartUnit::count:
+      return {1, 100};
   }
   return {1, 10};
 }
@@ -82,6 +85,7 @@ ChartAxis chart_axis_over(const std::vector<double>& values, ChartUnit unit, dou
     low = range[0];
     high = range[1];
   }
+  if (unit == ChartUnit::count) low = std::min(low, 1.0);
   double low_log = std::log10(low);
   double high_log = std::log10(high);
   if (high_log - low_log < 1) {
@@ -159,7 +163,24 @@ ChartTicks chart_decimal_ticks(const ChartAxis& axis) {
 }
 
 ChartTicks chart_ticks(const ChartAxis& axis, ChartUnit unit) {
-  return unit == ChartUnit::bytes ? chart_binary_ticks(axis) : chart_decimal_ticks(axis);
+  if (unit == ChartUnit::bytes) return chart_binary_ticks(axis);
+  ChartTicks ticks = chart_decimal_ticks(axis);
+  if (unit == ChartUnit::count) {  // no half a match
+    const auto fraction = [](double v) { return v < 1 - 1e-9; };
+    std::erase_if(ticks.major, fraction);
+    std::erase_if(ticks.minor, fraction);
+  }
+  return ticks;
+}
+
+// "1", "20", "500", "1k", "10k", "2.5M": a count as a tick shows it, in SI multiples.
+std::string chart_count_label(double value) {
+  static constexpr std::array<std::pair<double, std::string_view>, 4> kMultiples{
+      {{1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"}}};
+  for (const auto& [scale, name] : kMultiples) {
+    if (value >= scale * 0.9995) return format_significant(value / scale) + std::string(name);
+  }
+  return format_significant(value);
 }
 
 std::string chart_tick_label(double value, ChartUnit unit) {
@@ -172,6 +193,8 @@ std::string chart_tick_label(double value, ChartUnit unit) {
       return format_rate(value);
     case ChartUnit::ratio:
       return format_ratio(value);
+    case ChartUnit::count:
+      return chart_count_label(value);
   }
   return format_significant(value);
 }
@@ -201,6 +224,11 @@ std::string chart_marker(ChartMarker marker, double cx, double cy, std::string_v
       return fmt::format(R"(<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="{}" stroke-width="3" )"
                          R"(stroke-linecap="round">{}</line>)",
                          chart_px(cx - 15), y, chart_px(cx + 15), y, color, title);
+    case ChartMarker::diamond:
+      return fmt::format(R"(<polygon points="{},{} {},{} {},{} {},{}" fill="{}" stroke="#ffffff" )"
+                         R"(stroke-width="1.5">{}</polygon>)",
+                         x, chart_px(cy - 6), chart_px(cx + 6), y, x, chart_px(cy + 6),
+                         chart_px(cx - 6), y, color, title);
   }
   return "";
 }
@@ -232,6 +260,15 @@ void chart_draw_grid(std::string& out, const ChartAxis& x_axis, const ChartTicks
                      chart_px(kPlotLeft), chart_px(kPlotTop), chart_px(kPlotRight - kPlotLeft),
                      chart_px(kPlotBottom - kPlotTop));
   out += fmt::format(R"(<g class="ticks" font-size="12" fill="{}">)", kMutedColor);
+  // A count's zeros sit on its floor, which is then theirs (chart_axis_over keeps 1 above it).
+  if (x_unit == ChartUnit::count) {
+    out += fmt::format(R"(<text x="{}" y="{}" text-anchor="middle">0</text>)",
+                       chart_px(x_axis.px_low), chart_px(kPlotBottom + 20));
+  }
+  if (y_unit == ChartUnit::count) {
+    out += fmt::format(R"(<text x="{}" y="{}" text-anchor="end">0</text>)", chart_px(kPlotLeft - 9),
+                       chart_px(y_axis.px_low + 4));
+  }
   for (const double v : x_ticks.major) {
     out +=
         fmt::format(R"(<text x="{}" y="{}" text-anchor="middle">{}</text>)", chart_px(x_axis.at(v)),

@@ -11,9 +11,11 @@ namespace memkit::bench::detail {
 
 // What an axis measures, which decides its tick marks and their labels: sizes in binary units at
 // powers of two (the sizes are asked for in K and M), everything else at powers of ten or 1-2-5.
-enum class ChartUnit : std::uint8_t { bytes, microseconds, bytes_per_second, ratio };
+// A count's axis reaches down to 1 at least, so that its zeros, on the floor (labelled 0), stand
+// apart from its ones; its ticks are whole numbers, labelled 1, 10, 100, 1k, 10k, 1M.
+enum class ChartUnit : std::uint8_t { bytes, microseconds, bytes_per_second, ratio, count };
 
-enum class ChartMarker : std::uint8_t { none, circle, square, dot, bar };
+enum class ChartMarker : std::uint8_t { none, circle, square, dot, bar, diamond };
 
 struct ChartPoint {
   double x = 0;
