@@ -466,16 +466,8 @@ void run_bench(const CommandRequest& inv, const CommandEnvironment& env, Command
   FileSystem& fs = posix_file_system();
   const std::optional<std::string> report_path = option(inv, "--report");
   if (report_path) {
-    // Checked before the runs, so a long run does not end in a report it cannot write.
-    const std::size_t slash = report_path->rfind('/');
-    const std::string folder = slash == std::string::npos ? "." : report_path->substr(0, slash + 1);
-    const Result<NodeType> parent = fs.node_type(folder);
-    const Result<NodeType> itself = fs.node_type(*report_path);
-    if (!parent || *parent != NodeType::directory || !itself ||
-        (*itself != NodeType::none && *itself != NodeType::file)) {
-      return refuse(Status(Errc::invalid_argument,
-                           "--report: " + *report_path +
-                               ": not a file that can be written (its folder must exist)"));
+    if (Status writable = check_report_path(fs, *report_path); !writable.ok()) {
+      return refuse(writable);
     }
   }
   const Result<std::string> executable = this_executable();

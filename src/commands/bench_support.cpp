@@ -66,6 +66,19 @@ Scratch::~Scratch() {
   if (!path_.empty()) (void)remove_tree(*fs_, path_);
 }
 
+Status check_report_path(FileSystem& fs, const std::string& path) {
+  const std::size_t slash = path.rfind('/');
+  const std::string folder = slash == std::string::npos ? "." : path.substr(0, slash + 1);
+  const Result<NodeType> parent = fs.node_type(folder);
+  const Result<NodeType> itself = fs.node_type(path);
+  if (!parent || *parent != NodeType::directory || !itself ||
+      (*itself != NodeType::none && *itself != NodeType::file)) {
+    return Status(Errc::invalid_argument,
+                  "--report: " + path + ": not a file that can be written (its folder must exist)");
+  }
+  return Status();
+}
+
 std::string scratch_parent(const std::string& temporary_directory) {
   return temporary_directory.empty() ? "/tmp" : temporary_directory;
 }

@@ -42,6 +42,11 @@ class Scratch final {
   std::string path_;
 };
 
+// Refuses (Errc::invalid_argument, naming --report) a report path that cannot be written: its
+// folder missing, or the path something other than a file (a link, a folder, a FIFO). Checked
+// before the runs, so that a long run does not end in a report it cannot write.
+[[nodiscard]] Status check_report_path(FileSystem& fs, const std::string& path);
+
 // The scratch folders' parent: the environment's TMPDIR, else /tmp.
 [[nodiscard]] std::string scratch_parent(const std::string& temporary_directory);
 
