@@ -188,6 +188,30 @@ struct RecallUpdateFigures {
   std::uint64_t files_read = 0;
 };
 
+// The shapes of the queries `bench recall` draws: one word, two or three ANDed, two or three ORed.
+inline constexpr std::string_view kRecallOneWord = "one word";
+inline constexpr std::string_view kRecallAllOf = "all of";
+inline constexpr std::string_view kRecallAnyOf = "any of";
+
+// One query of the timed pass: its text, its shape, its latency and the units it matches (counted
+// outside the timed region).
+struct RecallQueryTiming {
+  std::string query;
+  std::string shape;  // kRecallOneWord, kRecallAllOf, kRecallAnyOf
+  std::int64_t ns = 0;
+  std::uint64_t matches = 0;
+};
+
+// The latencies of the queries of one shape (nearest-rank percentiles).
+struct RecallShapeFigures {
+  std::string shape;
+  std::uint64_t queries = 0;
+  std::int64_t p50_ns = 0;
+  std::int64_t p90_ns = 0;
+  std::int64_t p99_ns = 0;
+  std::int64_t max_ns = 0;
+};
+
 // Queries of one to three of the memory's own words (ANDed or ORed, drawn from a fixed seed), each
 // parsed and answered (the best `limit` by BM25) with the index open, after an untimed pass over
 // them all; and the cold path: the index opened from disk, brought up to date and one query
@@ -200,6 +224,8 @@ struct RecallQueryFigures {
   std::int64_t p99_ns = 0;
   std::int64_t max_ns = 0;
   std::int64_t queries_per_second = 0;
+  std::vector<RecallShapeFigures> shapes;  // the shapes drawn, in the order of kRecall* above
+  std::vector<RecallQueryTiming> each;     // in the order they were asked
   std::uint64_t cold_queries = 0;
   RecallTiming cold;
 };
@@ -218,6 +244,8 @@ struct RecallFigures {
   std::int64_t peak_rss_kib = 0;            // the bench process's, at the end
   RecallTiming build;                       // from nothing: no .memkit/index/
   std::int64_t build_bytes_per_second = 0;  // memory_bytes over the build's median wall time
+  std::uint64_t build_packs_built = 0;      // by the last build
+  std::uint64_t build_files_read = 0;
   std::vector<RecallUpdateFigures> updates;
   RecallQueryFigures queries;
 };

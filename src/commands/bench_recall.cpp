@@ -307,6 +307,29 @@ std::int64_t recall_percentile(const std::vector<std::int64_t>& sorted, double p
   return sorted[std::min(sorted.size(), std::max<std::size_t>(rank, 1)) - 1];
 }
 
+// The percentiles of `latencies` under the name `shape`.
+bench::RecallShapeFigures recall_spread(std::string_view shape,
+                                        std::vector<std::int64_t> latencies) {
+  std::sort(latencies.begin(), latencies.end());
+  bench::RecallShapeFigures out;
+  out.shape = std::string(shape);
+  out.queries = latencies.size();
+  out.p50_ns = recall_percentile(latencies, 0.50);
+  out.p90_ns = recall_percentile(latencies, 0.90);
+  out.p99_ns = recall_percentile(latencies, 0.99);
+  out.max_ns = latencies.empty() ? 0 : latencies.back();
+  return out;
+}
+
+// What the parse made of a drawn query: two or three words ANDed or ORed, else one word.
+std::string_view recall_shape_of(const search::Query& query) {
+  const search::Query::Node* root = query.root();
+  if (root == nullptr || root->children.size() < 2) return bench::kRecallOneWord;
+  if (root->kind == search::Query::Node::Kind::all_of) return bench::kRecallAllOf;
+  if (root->kind == search::Query::Node::Kind::any_of) return bench::kRecallAnyOf;
+  return bench::kRecallOneWord;
+}
+
 // What the bench works on: the memory below the scratch folder, copied or generated.
 struct RecallBench {
   FileSystem& fs;
@@ -387,8 +410,9 @@ Result<std::vector<bench::RecallUpdateFigures>> time_recall_updates(const Recall
   return out;
 }
 
-// The queries answered with the index open (after an untimed pass over them all), then the cold
-// path: the index opened and one query answered with its hits' units, as `search` does.
+// The queries answered with the index open (after an untimed pass over them all), each kept with
+// its shape and matches, then the cold path: the index opened and one query answered with its
+// hits' units, as `search` does.
 Result<bench::RecallQueryFigures> time_recall_queries(const RecallBench& bench,
                                                       const std::vector<std::string>& queries) {
   bench::RecallQueryFigures out;
@@ -415,15 +439,32 @@ Result<bench::RecallQueryFigures> time_recall_queries(const RecallBench& bench,
     }
     std::int64_t total = 0;
     for (const std::int64_t ns : latencies) total += ns;
-    std::sort(latencies.begin(), latencies.end());
-    out.p50_ns = recall_percentile(latencies, 0.50);
-    out.p90_ns = recall_percentile(latencies, 0.90);
-    out.p99_ns = recall_percentile(latencies, 0.99);
-    out.max_ns = latencies.empty() ? 0 : latencies.back();
+    const bench::RecallShapeFigures all = recall_spread("", latencies);
+    out.p50_ns = all.p50_ns;
+    out.p90_ns = all.p90_ns;
+    out.p99_ns = all.p99_ns;
+    out.max_ns = all.max_ns;
     out.queries_per_second = total > 0
                                  ? static_cast<std::int64_t>(static_cast<double>(latencies.size()) *
                                                              1e9 / static_cast<double>(total))
                                  : 0;
+    // Each query's shape and matches, after the timed pass so that counting disturbs none of it.
+    out.each.reserve(queries.size());
+    for (std::size_t i = 0; i < queries.size(); ++i) {
+      const Result<search::Query> query = search::parse_query(queries[i]);
+      if (!query) return query.status();
+      out.each.push_back(bench::RecallQueryTiming{queries[i], std::string(recall_shape_of(*query)),
+                                                  latencies[i],
+                                                  search::count(index->parts(), *query)});
+    }
+    for (const std::string_view shape :
+         {bench::kRecallOneWord, bench::kRecallAllOf, bench::kRecallAnyOf}) {
+      std::vector<std::int64_t> of_shape;
+      for (const bench::RecallQueryTiming& q : out.each) {
+        if (q.shape == shape) of_shape.push_back(q.ns);
+      }
+      if (!of_shape.empty()) out.shapes.push_back(recall_spread(shape, std::move(of_shape)));
+    }
   }
   out.cold_queries = std::min<std::uint64_t>(queries.size(), kRecallColdQueries);
   std::vector<Sample> cold;
@@ -449,7 +490,7 @@ std::string recall_us(std::int64_t ns) {
   return fmt::format("{:.1f}", static_cast<double>(ns) / 1000);
 }
 
-std::string recall_text(const bench::RecallFigures& f, const RecallIndexWork& build_work) {
+std::string recall_text(const bench::RecallFigures& f) {
   std::string out = fmt::format(
       "recall on {}: {} files, {} units, {} of memory; index {} on disk in {} pack(s)\n"
       "{} timed run(s) of each step after an untimed one; peak RSS {}\n\n",
@@ -466,8 +507,8 @@ std::string recall_text(const bench::RecallFigures& f, const RecallIndexWork& bu
                     std::to_string(t.page_faults_median), std::move(kept), std::move(built),
                     std::move(read)});
   };
-  row("build (no index)", f.build, "0", std::to_string(build_work.packs_built),
-      std::to_string(build_work.files_read));
+  row("build (no index)", f.build, "0", std::to_string(f.build_packs_built),
+      std::to_string(f.build_files_read));
   for (const bench::RecallUpdateFigures& u : f.updates) {
     row("update: " + shown_text(u.file) + " " + u.change, u.time, std::to_string(u.packs_kept),
         std::to_string(u.packs_built), std::to_string(u.files_read));
@@ -480,6 +521,13 @@ std::string recall_text(const bench::RecallFigures& f, const RecallIndexWork& bu
       "p90 {} us, p99 {} us, max {} us; {} queries/s\n",
       static_cast<double>(f.build_bytes_per_second) / 1e6, q.queries, q.limit, recall_us(q.p50_ns),
       recall_us(q.p90_ns), recall_us(q.p99_ns), recall_us(q.max_ns), q.queries_per_second);
+  std::vector<std::vector<std::string>> shapes = {
+      {"SHAPE", "QUERIES", "P50 us", "P90 us", "P99 us", "MAX us"}};
+  for (const bench::RecallShapeFigures& shape : q.shapes) {
+    shapes.push_back({shape.shape, std::to_string(shape.queries), recall_us(shape.p50_ns),
+                      recall_us(shape.p90_ns), recall_us(shape.p99_ns), recall_us(shape.max_ns)});
+  }
+  out += "\n" + view::table_text(shapes, view::Style{});
   return out;
 }
 
@@ -607,6 +655,8 @@ void run_bench_recall(const CommandRequest& inv, const CommandEnvironment& env,
   const Result<std::vector<Sample>> build = time_recall_build(bench, build_work);
   if (!build) return refuse(build.status());
   figures.build = recall_timing(*build);
+  figures.build_packs_built = build_work.packs_built;
+  figures.build_files_read = build_work.files_read;
   figures.index_bytes = recall_tree_bytes(fs, join(copy, ".memkit/index"));
   std::vector<RecallFile> files;
   {
@@ -646,7 +696,7 @@ void run_bench_recall(const CommandRequest& inv, const CommandEnvironment& env,
   figures.peak_rss_kib = peak_rss_kib();
 
   reply.data = fixed(bench_recall_json(figures));
-  if (inv.format == OutputFormat::text) reply.text = fixed(recall_text(figures, build_work));
+  if (inv.format == OutputFormat::text) reply.text = fixed(recall_text(figures));
 }
 
 }  // namespace memkit::commands_detail

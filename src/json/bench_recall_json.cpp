@@ -14,12 +14,19 @@ nlohmann::json recall_timing_json(const bench::RecallTiming& t) {
       {"page_faults", t.page_faults_median}};
 }
 
+nlohmann::json recall_latency_json(std::int64_t p50, std::int64_t p90, std::int64_t p99,
+                                   std::int64_t max) {
+  return {{"p50", p50}, {"p90", p90}, {"p99", p99}, {"max", max}};
+}
+
 }  // namespace
 
 std::string bench_recall_json(const bench::RecallFigures& figures) {
   using nlohmann::json;
   json build = recall_timing_json(figures.build);
   build["bytes_per_second"] = figures.build_bytes_per_second;
+  build["packs_built"] = figures.build_packs_built;
+  build["files_read"] = figures.build_files_read;
   json updates = json::array();
   for (const bench::RecallUpdateFigures& u : figures.updates) {
     json update = recall_timing_json(u.time);
@@ -33,11 +40,26 @@ std::string bench_recall_json(const bench::RecallFigures& figures) {
   const bench::RecallQueryFigures& q = figures.queries;
   json cold = recall_timing_json(q.cold);
   cold["queries"] = q.cold_queries;
+  json shapes = json::array();
+  for (const bench::RecallShapeFigures& shape : q.shapes) {
+    shapes.push_back({{"shape", shape.shape},
+                      {"queries", shape.queries},
+                      {"latency_ns", recall_latency_json(shape.p50_ns, shape.p90_ns, shape.p99_ns,
+                                                         shape.max_ns)}});
+  }
+  json each = json::array();
+  for (const bench::RecallQueryTiming& query : q.each) {
+    each.push_back({{"query", detail::utf8(query.query)},
+                    {"shape", query.shape},
+                    {"ns", query.ns},
+                    {"matches", query.matches}});
+  }
   const json queries = {{"count", q.queries},
                         {"limit", q.limit},
-                        {"latency_ns",
-                         {{"p50", q.p50_ns}, {"p90", q.p90_ns}, {"p99", q.p99_ns}, {"max", q.max_ns}}},
+                        {"latency_ns", recall_latency_json(q.p50_ns, q.p90_ns, q.p99_ns, q.max_ns)},
                         {"queries_per_second", q.queries_per_second},
+                        {"shapes", shapes},
+                        {"each", each},
                         {"cold", cold}};
   return detail::canonical_dump(
       json{{"schema", "memkit-bench-recall/1"},

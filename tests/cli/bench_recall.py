@@ -6,6 +6,8 @@
     on another copy, memory and index bytes), the build's wall min <= median <= max, the two
     updates ("grew", "changed") of one file, with packs kept after the growth of a file of a root
     of several files, and the query latencies in order (p50 <= p90 <= p99 <= max);
+  * the queries one by one (`queries.each`: text, shape, latency, matches as `memkit search`
+    totals them) and the percentiles of each shape (`queries.shapes`), in the text too;
   * text: a row per step and the percentiles;
   * --synthetic 2000: 2,000 entries and the brief's in 4 files;
   * the root is byte for byte as it was and has no .memkit/, and no scratch folder is left;
@@ -53,6 +55,9 @@ def tree_digest(root):
     return out
 
 
+SHAPES = ["one word", "all of", "any of"]
+
+
 def main():
     memkit = os.path.abspath(sys.argv[1])
     failures = []
@@ -60,6 +65,28 @@ def main():
     def check(label, condition, text=""):
         if not condition:
             failures.append(label + ("\n" + text[:3000] if text else ""))
+
+    def check_each(label, q, out):
+        """Every query of the timed pass, and the percentiles of each shape made from them."""
+        each = q["each"]
+        check(label + "each: one per query", len(each) == q["count"], out[:3000])
+        check(label + "each: the slowest is the max",
+              max((e["ns"] for e in each), default=0) == q["latency_ns"]["max"], out[:3000])
+        check(label + "each: a shape from its words",
+              all(e["shape"] == ("any of" if " OR " in e["query"] else
+                                 "all of" if " " in e["query"] else "one word") for e in each),
+              out[:3000])
+        names = [s["shape"] for s in q["shapes"]]
+        check(label + "shapes: those drawn, in order",
+              names == [n for n in SHAPES if any(e["shape"] == n for e in each)], repr(names))
+        for shape in q["shapes"]:
+            ns = sorted(e["ns"] for e in each if e["shape"] == shape["shape"])
+            lat = shape["latency_ns"]
+            nearest = lambda p: ns[max(1, -(-p * len(ns) // 100)) - 1]  # noqa: E731
+            check(label + shape["shape"] + ": its queries and percentiles",
+                  shape["queries"] == len(ns) and lat["p50"] == nearest(50)
+                  and lat["p90"] == nearest(90) and lat["p99"] == nearest(99)
+                  and lat["max"] == ns[-1], repr(shape))
 
     with tempfile.TemporaryDirectory(prefix="memkit-bench-recall-test-") as work:
         scratch = os.path.join(work, "tmp")
@@ -123,6 +150,14 @@ def main():
             check(label + "queries: p50 <= p90 <= p99 <= max",
                   0 <= lat["p50"] <= lat["p90"] <= lat["p99"] <= lat["max"], out)
             check(label + "queries: per second", q["queries_per_second"] > 0, out)
+            check_each(label, q, out)
+            # A query's matches are the total `memkit search` gives for it.
+            for each in q["each"][:12]:
+                total = json.loads(subprocess.run(
+                    [memkit, "search", each["query"], "--root", other, "--format", "json",
+                     "--now", NOW], env=env, capture_output=True, text=True).stdout)["data"]["total"]
+                check(label + "matches of %r as search counts them" % each["query"],
+                      each["matches"] == total, "%r: %d, search %d" % (each, each["matches"], total))
             cold = q["cold"]
             check(label + "cold: min <= median <= max", cold["queries"] == 50
                   and 0 <= cold["wall_us"]["min"] <= cold["wall_us"]["median"]
@@ -140,6 +175,9 @@ def main():
             check("text: a row for " + step, re.search(r"^%s" % step, text, re.M), text)
         check("text: the percentiles", re.search(r"p50 [0-9.]+ us, p90 [0-9.]+ us, p99 [0-9.]+ "
                                                  r"us, max [0-9.]+ us", text), text)
+        check("text: a row per shape", all(re.search(r"^%s +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +"
+                                                     r"[0-9.]+$" % s, text, re.M)
+                                           for s in SHAPES), text)
 
         code, out, err = bench("--synthetic", "2000", "--runs", "1", "--queries", "50",
                                "--format", "json")
@@ -158,6 +196,9 @@ def main():
             lat = data["queries"]["latency_ns"]
             check("synthetic: p50 <= p90 <= p99 <= max",
                   lat["p50"] <= lat["p90"] <= lat["p99"] <= lat["max"], out)
+            check_each("synthetic: ", data["queries"], out)
+            check("synthetic: every shape drawn",
+                  [s["shape"] for s in data["queries"]["shapes"]] == SHAPES, out[:3000])
         check("synthetic: the scratch folder is gone", os.listdir(scratch) == [],
               repr(os.listdir(scratch)))
 
