@@ -250,4 +250,9 @@ struct RecallFigures {
   RecallQueryFigures queries;
 };
 
+// The report of `memkit bench recall --report FILE.html`, a page like compaction_report_html's:
+// what was measured, the steps, the latency of each query shape, each query's latency against its
+// matches on log-log axes, the machine and the command.
+[[nodiscard]] std::string recall_report_html(const RecallFigures& figures);
+
 }  // namespace memkit::bench

@@ -1,8 +1,9 @@
 // `memkit bench recall` (issue 32; docs/benchmarks.md): recall measured on a copy of the memory of
 // a root's layouts, or on a generated store (--synthetic), in a scratch folder removed at the end:
 // the index built from nothing, brought up to date after one file grew or changed, and queries of
-// the memory's own words answered with the index open and from disk. The root is only read: its
-// index lives in its .memkit/, which the bench never makes. The CLI's alone.
+// the memory's own words answered with the index open and from disk; with --report, the page of
+// those figures (bench::recall_report_html). The root is only read: its index lives in its
+// .memkit/, which the bench never makes. The CLI's alone.
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -490,7 +491,7 @@ std::string recall_us(std::int64_t ns) {
   return fmt::format("{:.1f}", static_cast<double>(ns) / 1000);
 }
 
-std::string recall_text(const bench::RecallFigures& f) {
+std::string recall_text(const bench::RecallFigures& f, const std::optional<std::string>& report) {
   std::string out = fmt::format(
       "recall on {}: {} files, {} units, {} of memory; index {} on disk in {} pack(s)\n"
       "{} timed run(s) of each step after an untimed one; peak RSS {}\n\n",
@@ -528,6 +529,7 @@ std::string recall_text(const bench::RecallFigures& f) {
                       recall_us(shape.p90_ns), recall_us(shape.p99_ns), recall_us(shape.max_ns)});
   }
   out += "\n" + view::table_text(shapes, view::Style{});
+  if (report) out += "report: " + shown_text(*report) + "\n";
   return out;
 }
 
@@ -567,6 +569,12 @@ void run_bench_recall(const CommandRequest& inv, const CommandEnvironment& env,
     synthetic = *entries;
   }
   FileSystem& fs = posix_file_system();
+  const std::optional<std::string> report_path = option(inv, "--report");
+  if (report_path) {
+    if (Status writable = check_report_path(fs, *report_path); !writable.ok()) {
+      return refuse(writable);
+    }
+  }
   const std::string parent = scratch_parent(env.temporary_directory);
   const std::optional<std::uint64_t> free = free_bytes(parent);
 
@@ -695,8 +703,15 @@ void run_bench_recall(const CommandRequest& inv, const CommandEnvironment& env,
   figures.queries = *queries;
   figures.peak_rss_kib = peak_rss_kib();
 
+  if (report_path) {
+    if (Status w = write_file_atomically(fs, *report_path, bench::recall_report_html(figures),
+                                         false);
+        !w.ok()) {
+      refuse(w);
+    }
+  }
   reply.data = fixed(bench_recall_json(figures));
-  if (inv.format == OutputFormat::text) reply.text = fixed(recall_text(figures));
+  if (inv.format == OutputFormat::text) reply.text = fixed(recall_text(figures, report_path));
 }
 
 }  // namespace memkit::commands_detail

@@ -313,7 +313,7 @@ std::vector<CommandSpec> bench_commands() {
                     T::integer),
                 opt("--queries", "N", "queries timed for the latency percentiles", T::integer,
                     "1000"),
-                runs}}};
+                runs, report}}};
 }
 
 std::vector<CommandSpec> markdown_commands() {

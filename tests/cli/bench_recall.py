@@ -9,6 +9,10 @@
   * the queries one by one (`queries.each`: text, shape, latency, matches as `memkit search`
     totals them) and the percentiles of each shape (`queries.shapes`), in the text too;
   * text: a row per step and the percentiles;
+  * --report FILE: one self-contained HTML page written there (on the project and on
+    --synthetic 2000), and "report: FILE" in the text; a report path in a folder that does not
+    exist, a folder or a symbolic link is refused first (exit 2), with nothing written and no
+    scratch folder left;
   * --synthetic 2000: 2,000 entries and the brief's in 4 files;
   * the root is byte for byte as it was and has no .memkit/, and no scratch folder is left;
   * refusals (exit 2, the argument named, nothing left in TMPDIR): a root without memory,
@@ -178,6 +182,58 @@ def main():
         check("text: a row per shape", all(re.search(r"^%s +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +"
                                                      r"[0-9.]+$" % s, text, re.M)
                                            for s in SHAPES), text)
+        check("text: no report line without --report", "report:" not in text, text)
+
+        # --report: the page, where asked, on the project and on a generated store.
+        pages = os.path.join(work, "pages")
+        os.mkdir(pages)
+        for label, args in [("project", ["--root", root]), ("synthetic", ["--synthetic", "2000"])]:
+            page_path = os.path.join(pages, label + ".html")
+            code, text, err = bench(*args, "--runs", "1", "--queries", "30", "--report", page_path)
+            check("report %s: exit 0" % label, code == 0, text + err)
+            check("report %s: named in the text" % label,
+                  re.search(r"^report: %s$" % re.escape(page_path), text, re.M), text)
+            if not check("report %s: written" % label, os.path.isfile(page_path)):
+                continue
+            with open(page_path, encoding="utf-8") as f:
+                page = f.read()
+            check("report %s: one self-contained page with its plot" % label,
+                  page.startswith("<!doctype html>") and page.count("<svg") == 1
+                  and all('data-series="%s"' % s in page for s in SHAPES)
+                  and not re.search(r"<script|<link|<img|@import|url\(", page, re.I)
+                  and set(re.findall(r"https?://[^\s\"'<>)]*", page))
+                  <= {"http://www.w3.org/2000/svg"}, page[:2000])
+            check("report %s: the command and the input" % label,
+                  "memkit bench recall" in page and "--report" in page
+                  and ("generated store of 2000" in page if label == "synthetic" else root in page))
+        check("report: nothing else written", sorted(os.listdir(pages)) == ["project.html",
+                                                                           "synthetic.html"],
+              repr(os.listdir(pages)))
+        check("report: the scratch folder is gone", os.listdir(scratch) == [],
+              repr(os.listdir(scratch)))
+
+        # Refused before any work: nothing written, no scratch folder.
+        target = os.path.join(work, "target.html")
+        with open(target, "w", encoding="utf-8") as f:
+            f.write("not a report\n")
+        link = os.path.join(pages, "link.html")
+        os.symlink(target, link)
+        folder = os.path.join(pages, "folder.html")
+        os.mkdir(folder)
+        for label, path in [("a missing folder", os.path.join(work, "no-such", "r.html")),
+                            ("a folder", folder), ("a symbolic link", link)]:
+            code, out, err = bench("--root", root, "--runs", "1", "--queries", "5", "--report",
+                                   path, "--format", "json")
+            check("report into %s: refused, exit 2, naming --report" % label,
+                  code == 2 and "--report" in out, out + err)
+            check("report into %s: no scratch folder left" % label, os.listdir(scratch) == [],
+                  repr(os.listdir(scratch)))
+        with open(target, encoding="utf-8") as f:
+            check("report: not through the link", f.read() == "not a report\n")
+        check("report: the refusals wrote nothing",
+              sorted(os.listdir(pages)) == ["folder.html", "link.html", "project.html",
+                                            "synthetic.html"] and os.listdir(folder) == []
+              and not os.path.exists(os.path.join(work, "no-such")), repr(os.listdir(pages)))
 
         code, out, err = bench("--synthetic", "2000", "--runs", "1", "--queries", "50",
                                "--format", "json")

@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
-"""The HTML report of `memkit bench compaction --report` (issue 32), as a browser draws it.
+"""The HTML reports of `memkit bench compaction --report` and `bench recall --report` (issue 32),
+as a browser draws them.
 
-  * the CLI writes the page beside its JSON: one self-contained page, an <svg> per plot (time,
-    throughput, memory), nothing fetched;
-  * headless Chromium renders the page twice at the same size: as it is, and with each <svg>
+  * the CLI writes each page beside its JSON: one self-contained page, an <svg> per plot
+    (compaction: time, throughput, memory; recall: latency against matches), nothing fetched;
+  * headless Chromium renders each page twice at the same size: as it is, and with each <svg>
     replaced by a magenta block of the same width and height. The blocks say where each plot is
     on the first screenshot (and that nothing else moved), and each plot must be drawn there:
-    ink on the white, and the colour of every phase and process as a line across its plot area,
-    from the smaller size to the larger.
+    ink on the white; in compaction's, the colour of every phase and process as a line across
+    its plot area, from the smaller size to the larger; in recall's, the marks of every shape of
+    query.
 
 Reads the screenshots with the standard library (zlib and struct). Exits 77 (skipped) when
 Chromium is not installed; scripts/bootstrap installs it.
@@ -33,11 +35,13 @@ EXAMPLE = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__
                                         "examples", "project"))
 WINDOW = (1100, 3600)  # the three plots of two sizes end near y = 2300
 MAGENTA = (255, 0, 255)
-# The colours of src/bench/report_html.cpp: the phases, the whole processes, the bench process.
+# The colours of src/bench/report_plots.cpp: the phases, the whole processes, the bench process;
+# and of src/bench/report_recall.cpp: the shapes of query.
 PHASE_COLORS = {"read": "#4e79a7", "plan": "#f28e2b", "hash": "#59a14f", "report": "#b07aa1",
                 "apply": "#e15759"}
 PROCESS_COLORS = {"dry run": "#24292f", "apply": "#9c755f"}
 BENCH_PROCESS_COLOR = "#0969da"
+SHAPE_COLORS = {"one word": "#4e79a7", "all of": "#f28e2b", "any of": "#59a14f"}
 
 
 def rgb(color):
@@ -194,6 +198,163 @@ def colours_in(rows, bpp, box, wanted, tolerance=18):
     return ink, found
 
 
+def render(chromium, work, name, report, check):
+    """Screenshots of the page as it is and with each plot a magenta block: (the drawn rows, their
+    bytes per pixel, the plots' boxes), or None when that could not be made out."""
+    with open(report, encoding="utf-8") as f:
+        page = f.read()
+    check("%s page: nothing fetched" % name,
+          set(re.findall(r"https?://[^\s\"'<>)]*", page)) <= {"http://www.w3.org/2000/svg"} and
+          not re.search(r"<script|<link|<img|@import|url\(", page, re.I))
+    # The same page with each plot a magenta block of its size.
+    sizes = []
+
+    def block(match):
+        width = int(re.search(r'\bwidth="(\d+)"', match.group(0)).group(1))
+        height = int(re.search(r'\bheight="(\d+)"', match.group(0)).group(1))
+        sizes.append((width, height))
+        return ('<div style="display:block;width:%dpx;height:%dpx;background:#ff00ff"></div>' %
+                (width, height))
+
+    blocked = re.sub(r"<svg\b.*?</svg>", block, page, flags=re.S)
+    blocked_path = os.path.join(work, name + "-blocked.html")
+    with open(blocked_path, "w", encoding="utf-8") as f:
+        f.write(blocked)
+
+    shots = {}
+    renders = []
+    for kind, path in (("drawn", report), ("blocked", blocked_path)):
+        png = os.path.join(work, "%s-%s.png" % (name, kind))
+        profile = os.path.join(work, "chromium-%s-%s" % (name, kind))
+        os.mkdir(profile)
+        renders.append((kind, png, screenshot(chromium, path, png, profile)))
+    for kind, png, process in renders:
+        try:
+            output = process.communicate(timeout=60)[0].decode("utf-8", "replace")
+        except subprocess.TimeoutExpired:
+            process.kill()
+            output = process.communicate()[0].decode("utf-8", "replace")
+        if check("chromium: %s %s rendered" % (name, kind), process.returncode == 0 and
+                 os.path.isfile(png), output):
+            shots[kind] = read_png(png)
+    if len(shots) < 2:
+        return None
+
+    width, height, bpp, drawn = shots["drawn"]
+    _, _, blocked_bpp, blocked_rows = shots["blocked"]
+    check("%s screenshot: the window's size" % name, (width, height) == WINDOW,
+          repr((width, height)))
+    blocks = magenta_blocks(width, blocked_bpp, blocked_rows)
+    if not check("%s screenshot: a block where each plot is" % name,
+                 [(r - l, b - t) for l, t, r, b in blocks] == sizes,
+                 "blocks %r, plots %r (past the bottom of the window?)" % (blocks, sizes)):
+        return None
+    check("%s screenshot: no magenta where the plots are drawn" % name,
+          not magenta_blocks(width, bpp, drawn))
+    covered = set()
+    for _, top, _, bottom in blocks:
+        covered.update(range(top, bottom))
+    moved = [y for y in range(height) if y not in covered and drawn[y] != blocked_rows[y]]
+    check("%s screenshot: nothing but the plots differs" % name, not moved,
+          "rows %r..." % moved[:10])
+    return drawn, bpp, blocks
+
+
+def plot_area(box):
+    """The plot area: right of the y axis's labels, above the x axis's, left of the legend."""
+    left, top, right, bottom = box
+    w, h = right - left, bottom - top
+    return (left + w * 10 // 100, top, left + w * 74 // 100, top + h * 86 // 100)
+
+
+def compaction_report(memkit, chromium, work, check):
+    project = os.path.join(work, "project")
+    shutil.copytree(EXAMPLE, project)
+    scratch = os.path.join(work, "tmp")
+    os.mkdir(scratch)
+    report = os.path.join(work, "report.html")
+    done = subprocess.run([memkit, "bench", "compaction", "--project-root", project, "--sizes",
+                           "64K,256K", "--runs", "1", "--report", report, "--format", "json"],
+                          env=dict(environment(), TMPDIR=scratch), capture_output=True,
+                          text=True, timeout=120)
+    if not check("compaction cli: exit 0", done.returncode == 0, done.stdout + done.stderr):
+        return
+    data = json.loads(done.stdout)["data"]
+    check("compaction cli: two sizes", [s["size"] for s in data["sizes"]] == [65536, 262144],
+          done.stdout)
+    if not check("compaction cli: the report written", os.path.isfile(report)):
+        return
+    with open(report, encoding="utf-8") as f:
+        page = f.read()
+    svgs = re.findall(r"<svg\b[^>]*>", page)
+    check("compaction page: three plots", len(svgs) == 3, "\n".join(svgs))
+    check("compaction page: the command", "memkit bench compaction" in page and "64K,256K" in page)
+    rendered = render(chromium, work, "compaction", report, check)
+    if rendered is None:
+        return
+    drawn, bpp, blocks = rendered
+
+    processes = [p["step"] for p in data["sizes"][0]["processes"]]
+    phase_and_process = dict({"%s" % k: rgb(v) for k, v in PHASE_COLORS.items()},
+                             **{"%s process" % k: rgb(PROCESS_COLORS[k]) for k in processes})
+    memory = dict({"bench process": rgb(BENCH_PROCESS_COLOR)},
+                  **{"%s process" % k: rgb(PROCESS_COLORS[k]) for k in processes})
+    for box, title, wanted in zip(blocks, ("time", "throughput", "memory"),
+                                  (phase_and_process, phase_and_process, memory)):
+        area = plot_area(box)
+        ink, found = colours_in(drawn, bpp, area, wanted)
+        pixels = (area[2] - area[0]) * (area[3] - area[1])
+        check("%s: drawn (%d of %d pixels not white)" % (title, ink, pixels),
+              ink >= pixels * 2 // 100)
+        hidden = []
+        for name, xs in found.items():
+            # Markers at 64 KiB and at 256 KiB (two octaves of an axis of about five apart),
+            # and the line between them, away from either marker.
+            first, last = (min(xs), max(xs)) if xs else (0, 0)
+            between = sum(1 for x in xs if first + 15 < x < last - 15)
+            check("%s: %s drawn (%d pixels)" % (title, name, len(xs)), len(xs) >= 5)
+            if last - first < (area[2] - area[0]) // 4 or between < 20:
+                hidden.append("%s (%d pixels, x %d to %d, %d between its markers)" %
+                              (name, len(xs), first, last, between))
+        # Two phases that took the same time at both sizes draw one line over the other (one
+        # timed run is noisy enough for that to happen now and then): one line mostly
+        # hidden is allowed per plot, no more.
+        check("%s: a line from size to size for each series" % title, len(hidden) <= 1,
+              ", ".join(hidden))
+
+
+def recall_report(memkit, chromium, work, check):
+    scratch = os.path.join(work, "recall-tmp")
+    os.mkdir(scratch)
+    report = os.path.join(work, "recall.html")
+    done = subprocess.run([memkit, "bench", "recall", "--synthetic", "2000", "--runs", "1",
+                           "--queries", "300", "--report", report, "--format", "json"],
+                          env=dict(environment(), TMPDIR=scratch), capture_output=True,
+                          text=True, timeout=120)
+    if not check("recall cli: exit 0", done.returncode == 0, done.stdout + done.stderr):
+        return
+    shapes = [s["shape"] for s in json.loads(done.stdout)["data"]["queries"]["shapes"]]
+    check("recall cli: every shape drawn", shapes == list(SHAPE_COLORS), repr(shapes))
+    if not check("recall cli: the report written", os.path.isfile(report)):
+        return
+    rendered = render(chromium, work, "recall", report, check)
+    if rendered is None:
+        return
+    drawn, bpp, blocks = rendered
+    if not check("recall: one plot", len(blocks) == 1, repr(blocks)):
+        return
+    area = plot_area(blocks[0])
+    ink, found = colours_in(drawn, bpp, area, {k: rgb(v) for k, v in SHAPE_COLORS.items()})
+    pixels = (area[2] - area[0]) * (area[3] - area[1])
+    check("recall latency: drawn (%d of %d pixels not white)" % (ink, pixels),
+          ink >= pixels * 2 // 100)
+    for shape, xs in found.items():
+        # 300 queries, a third of each shape: marks of nine pixels across, some of them apart.
+        check("recall latency: marks of %s (%d pixels over x %d to %d)" %
+              (shape, len(xs), min(xs, default=0), max(xs, default=0)),
+              len(xs) >= 200 and max(xs) - min(xs) >= (area[2] - area[0]) // 10)
+
+
 def main():
     memkit = os.path.abspath(sys.argv[1])
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -208,113 +369,8 @@ def main():
         return condition
 
     with tempfile.TemporaryDirectory(prefix="memkit-bench-report-") as work:
-        project = os.path.join(work, "project")
-        shutil.copytree(EXAMPLE, project)
-        scratch = os.path.join(work, "tmp")
-        os.mkdir(scratch)
-        report = os.path.join(work, "report.html")
-        done = subprocess.run([memkit, "bench", "compaction", "--project-root", project, "--sizes",
-                               "64K,256K", "--runs", "1", "--report", report, "--format", "json"],
-                              env=dict(environment(), TMPDIR=scratch), capture_output=True,
-                              text=True, timeout=120)
-        if not check("cli: exit 0", done.returncode == 0, done.stdout + done.stderr):
-            return report_failures(failures)
-        data = json.loads(done.stdout)["data"]
-        check("cli: two sizes", [s["size"] for s in data["sizes"]] == [65536, 262144], done.stdout)
-        if not check("cli: the report written", os.path.isfile(report)):
-            return report_failures(failures)
-        with open(report, encoding="utf-8") as f:
-            page = f.read()
-
-        svgs = re.findall(r"<svg\b[^>]*>", page)
-        check("page: three plots", len(svgs) == 3, "\n".join(svgs))
-        check("page: nothing fetched",
-              set(re.findall(r"https?://[^\s\"'<>)]*", page)) <= {"http://www.w3.org/2000/svg"} and
-              not re.search(r"<script|<link|<img|@import|url\(", page, re.I))
-        check("page: the command", "memkit bench compaction" in page and "64K,256K" in page)
-
-        # The same page with each plot a magenta block of its size.
-        sizes = []
-
-        def block(match):
-            width = int(re.search(r'\bwidth="(\d+)"', match.group(0)).group(1))
-            height = int(re.search(r'\bheight="(\d+)"', match.group(0)).group(1))
-            sizes.append((width, height))
-            return ('<div style="display:block;width:%dpx;height:%dpx;background:#ff00ff"></div>' %
-                    (width, height))
-
-        blocked = re.sub(r"<svg\b.*?</svg>", block, page, flags=re.S)
-        blocked_path = os.path.join(work, "blocked.html")
-        with open(blocked_path, "w", encoding="utf-8") as f:
-            f.write(blocked)
-
-        shots = {}
-        renders = []
-        for name, path in (("drawn", report), ("blocked", blocked_path)):
-            png = os.path.join(work, name + ".png")
-            profile = os.path.join(work, "chromium-" + name)
-            os.mkdir(profile)
-            renders.append((name, png, screenshot(chromium, path, png, profile)))
-        for name, png, process in renders:
-            try:
-                output = process.communicate(timeout=60)[0].decode("utf-8", "replace")
-            except subprocess.TimeoutExpired:
-                process.kill()
-                output = process.communicate()[0].decode("utf-8", "replace")
-            if check("chromium: %s rendered" % name, process.returncode == 0 and
-                     os.path.isfile(png), output):
-                shots[name] = read_png(png)
-        if len(shots) < 2:
-            return report_failures(failures)
-
-        width, height, bpp, drawn = shots["drawn"]
-        _, _, blocked_bpp, blocked_rows = shots["blocked"]
-        check("screenshot: the window's size", (width, height) == WINDOW, repr((width, height)))
-        blocks = magenta_blocks(width, blocked_bpp, blocked_rows)
-        if not check("screenshot: a block where each plot is", [(r - l, b - t) for l, t, r, b in
-                                                                 blocks] == sizes,
-                     "blocks %r, plots %r (past the bottom of the window?)" % (blocks, sizes)):
-            return report_failures(failures)
-        check("screenshot: no magenta where the plots are drawn",
-              not magenta_blocks(width, bpp, drawn))
-        covered = set()
-        for _, top, _, bottom in blocks:
-            covered.update(range(top, bottom))
-        moved = [y for y in range(height) if y not in covered and
-                 drawn[y] != blocked_rows[y]]
-        check("screenshot: nothing but the plots differs", not moved,
-              "rows %r..." % moved[:10])
-
-        processes = [p["step"] for p in data["sizes"][0]["processes"]]
-        phase_and_process = dict({"%s" % k: rgb(v) for k, v in PHASE_COLORS.items()},
-                                 **{"%s process" % k: rgb(PROCESS_COLORS[k]) for k in processes})
-        memory = dict({"bench process": rgb(BENCH_PROCESS_COLOR)},
-                      **{"%s process" % k: rgb(PROCESS_COLORS[k]) for k in processes})
-        for (left, top, right, bottom), title, wanted in zip(
-                blocks, ("time", "throughput", "memory"), (phase_and_process, phase_and_process,
-                                                          memory)):
-            # The plot area: right of the y axis's labels, above the x axis's, left of the legend.
-            w, h = right - left, bottom - top
-            area = (left + w * 10 // 100, top, left + w * 74 // 100, top + h * 86 // 100)
-            ink, found = colours_in(drawn, bpp, area, wanted)
-            pixels = (area[2] - area[0]) * (area[3] - area[1])
-            check("%s: drawn (%d of %d pixels not white)" % (title, ink, pixels),
-                  ink >= pixels * 2 // 100)
-            hidden = []
-            for name, xs in found.items():
-                # Markers at 64 KiB and at 256 KiB (two octaves of an axis of about five apart),
-                # and the line between them, away from either marker.
-                first, last = (min(xs), max(xs)) if xs else (0, 0)
-                between = sum(1 for x in xs if first + 15 < x < last - 15)
-                check("%s: %s drawn (%d pixels)" % (title, name, len(xs)), len(xs) >= 5)
-                if last - first < (area[2] - area[0]) // 4 or between < 20:
-                    hidden.append("%s (%d pixels, x %d to %d, %d between its markers)" %
-                                  (name, len(xs), first, last, between))
-            # Two phases that took the same time at both sizes draw one line over the other (one
-            # timed run is noisy enough for that to happen now and then): one line mostly
-            # hidden is allowed per plot, no more.
-            check("%s: a line from size to size for each series" % title, len(hidden) <= 1,
-                  ", ".join(hidden))
+        compaction_report(memkit, chromium, work, check)
+        recall_report(memkit, chromium, work, check)
     return report_failures(failures)
 
 

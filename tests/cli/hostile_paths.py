@@ -236,6 +236,9 @@ ARGUMENTS = [
     ("bench recall --root",
      ["bench", "recall", "--runs", "1", "--queries", "1", "--root", "@V@"], "--root",
      root_values(), []),
+    ("bench recall --report",
+     ["bench", "recall", "--runs", "1", "--queries", "1", "--root", "proj", "--report", "@V@"],
+     "--report", output_values(), []),
     # mcp: refused before it serves (its standard input is empty here)
     ("mcp --root", ["mcp", "--root", "@V@"], "--root", root_values(), []),
     ("mcp --memory-dir", ["mcp", "--root", "proj", "--memory-dir", "@V@"], "--memory-dir",
