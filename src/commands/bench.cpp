@@ -544,11 +544,15 @@ void run_bench(const CommandRequest& inv, const CommandEnvironment& env, Command
     }
   }
   if (vs_failure) refuse(Status(Errc::invalid_argument, *vs_failure));
+  // The text names the report only once it is written; a failed write is a finding instead.
+  bool written = false;
   if (report_path) {
     if (Status w = write_file_atomically(fs, *report_path, bench::compaction_report_html(figures),
                                          false);
         !w.ok()) {
       refuse(w);
+    } else {
+      written = true;
     }
   }
   std::string text = fmt::format(
@@ -558,7 +562,7 @@ void run_bench(const CommandRequest& inv, const CommandEnvironment& env, Command
       figures.machine.memory_bytes >> 20, figures.machine.kernel, figures.machine.memkit_version,
       figures.machine.compiler, figures.machine.build_type);
   for (const bench::SizeFigures& f : figures.sizes) text += size_text(f);
-  if (report_path) text += "report: " + *report_path + "\n";
+  if (written) text += "report: " + shown_text(*report_path) + "\n";
   reply.data = fixed(bench_compaction_json(figures));
   if (inv.format == OutputFormat::text) reply.text = fixed(std::move(text));
 }

@@ -703,15 +703,19 @@ void run_bench_recall(const CommandRequest& inv, const CommandEnvironment& env,
   figures.queries = *queries;
   figures.peak_rss_kib = peak_rss_kib();
 
+  // The text names the report only once it is written; a failed write is a finding instead.
+  std::optional<std::string> written;
   if (report_path) {
     if (Status w = write_file_atomically(fs, *report_path, bench::recall_report_html(figures),
                                          false);
         !w.ok()) {
       refuse(w);
+    } else {
+      written = report_path;
     }
   }
   reply.data = fixed(bench_recall_json(figures));
-  if (inv.format == OutputFormat::text) reply.text = fixed(recall_text(figures, report_path));
+  if (inv.format == OutputFormat::text) reply.text = fixed(recall_text(figures, written));
 }
 
 }  // namespace memkit::commands_detail

@@ -235,6 +235,25 @@ def main():
                                             "synthetic.html"] and os.listdir(folder) == []
               and not os.path.exists(os.path.join(work, "no-such")), repr(os.listdir(pages)))
 
+        # A report that passes the check but cannot be written at the end (its folder made
+        # immutable, which even root cannot write into): a finding naming it, a non-zero exit, and
+        # the text does not claim it was written. Where chattr is not available, not checked.
+        locked = os.path.join(work, "locked")
+        os.mkdir(locked)
+        if subprocess.run(["chattr", "+i", locked], capture_output=True).returncode == 0:
+            try:
+                page_path = os.path.join(locked, "r.html")
+                code, out, err = bench("--root", root, "--runs", "1", "--queries", "5",
+                                       "--report", page_path)
+                check("report that cannot be written: exit non-zero, naming the file",
+                      code != 0 and page_path in out + err, out + err)
+                check("report that cannot be written: not claimed",
+                      not re.search(r"^report: ", out, re.M), out)
+                check("report that cannot be written: no scratch folder left",
+                      os.listdir(scratch) == [], repr(os.listdir(scratch)))
+            finally:
+                subprocess.run(["chattr", "-i", locked], capture_output=True)
+
         code, out, err = bench("--synthetic", "2000", "--runs", "1", "--queries", "50",
                                "--format", "json")
         check("synthetic: exit 0", code == 0, out + err)
