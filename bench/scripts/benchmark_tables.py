@@ -82,6 +82,7 @@ def view_bench_recall(r):
     for size in r["sizes"]:
         size = dict(size)
         size["updates"] = by_key(size["updates"], "change")
+        size["shapes"] = by_key(size["queries"].get("shapes", []), "shape")
         sizes.append(size)
     return {"sizes": by_key(sizes, "synthetic_entries"), "largest": sizes[-1],
             "smallest": sizes[0]}
