@@ -9,8 +9,9 @@
 #include <deque>
 #include <limits>
 #include <memory>
-#include <span>
+#include <numeric>
 #include <optional>
+#include <span>
 
 #include "codec/binary.hpp"
 #include "memkit/search.hpp"
@@ -37,6 +38,23 @@ struct BlockBound {
   std::uint32_t most;      // the largest frequency in the block
   std::uint32_t shortest;  // the fewest terms of a document in the block
 };
+
+// The first of `list`'s postings from `from` on whose document is not below `document` (the
+// list's size when none is), by galloping: steps that double, then a binary search inside the
+// last, so a search that moves a few postings costs a few comparisons.
+std::size_t forward(std::span<const Posting> list, std::size_t from, std::uint64_t document) {
+  if (from >= list.size() || list[from].document >= document) return from;
+  std::size_t below = from;  // list[below].document < document
+  std::size_t step = 1;
+  while (below + step < list.size() && list[below + step].document < document) {
+    below += step;
+    step *= 2;
+  }
+  const auto end = list.begin() + static_cast<std::ptrdiff_t>(std::min(list.size(), below + step));
+  const auto at = std::lower_bound(list.begin() + static_cast<std::ptrdiff_t>(below + 1), end, document,
+                                   [](const Posting& p, std::uint64_t d) { return p.document < d; });
+  return static_cast<std::size_t>(at - list.begin());
+}
 
 // A scoring unit's occurrences: (document, frequency), sorted by document.
 using Frequencies = std::vector<std::pair<std::uint32_t, std::uint32_t>>;
@@ -729,12 +747,9 @@ struct Index::Data {
           break;
         }
         Leaf& leaf = all[i];
-        const auto next = std::lower_bound(
-            leaf.list.begin() + static_cast<std::ptrdiff_t>(leaf.at), leaf.list.end(), document,
-            [](const Posting& p, std::uint32_t d) { return p.document < d; });
-        leaf.at = static_cast<std::size_t>(next - leaf.list.begin());
-        if (next != leaf.list.end() && next->document == document) {
-          added[leaf.index] = term_score(leaf.idf, next->count, length(document), average);
+        leaf.at = forward(leaf.list, leaf.at, document);
+        if (leaf.at < leaf.list.size() && leaf.list[leaf.at].document == document) {
+          added[leaf.index] = term_score(leaf.idf, leaf.list[leaf.at].count, length(document), average);
           sum += added[leaf.index];
         }
       }
@@ -745,41 +760,88 @@ struct Index::Data {
     }
   }
 
-  // The best documents holding every one of the terms into `best`: the shortest list leads and the
-  // others are searched forward for each of its documents (no list is copied), each match scored
-  // with its contributions added in leaf order, as the general path adds them.
+  // The best documents holding every one of the terms into `best`: the shortest list leads, a
+  // block of kBlock of its postings at a time (block-max AND). The other lists are searched
+  // forward (galloping: no list is copied) to the block's first document; a block none of whose
+  // documents another list can hold is passed over, and so is one whose bound (its own block's
+  // and, for each other list, the most of the blocks that overlap its documents) is below the
+  // k-th best score so far. Each match is scored with its contributions added in leaf order, as
+  // the general path adds them.
   void top_of_all(const std::vector<const Node*>& leaves, const std::vector<double>& idf,
                   const Scale& scale, Best& best, const Live& live) const {
     std::vector<std::span<const Posting>> lists;
+    std::vector<std::span<const BlockBound>> bounds;
     for (const Node* leaf : leaves) {
       const std::optional<std::uint32_t> id = id_of(leaf->terms[0]);
       if (!id) return;
       lists.push_back(list(*id));
+      bounds.push_back(blocks(*id));
     }
-    std::size_t lead = 0;
-    for (std::size_t i = 1; i < lists.size(); ++i) {
-      if (lists[i].size() < lists[lead].size()) lead = i;
-    }
+    // The lists from the shortest: the first leads, the others are searched in that order, so a
+    // document that one of them lacks is passed over soonest.
+    std::vector<std::size_t> order(lists.size());
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return lists[a].size() < lists[b].size(); });
+    const std::size_t lead = order[0];
+    const std::span<const Posting> led = lists[lead];
+    // The most list i can add to a document among its postings [from, to): its blocks' bounds
+    // (a damaged list without a bound for every block: no bound at all).
+    const auto most = [&](std::size_t i, std::size_t from, std::size_t to) {
+      double out = 0;
+      for (std::size_t b = from / kBlock; b <= (to - 1) / kBlock; ++b) {
+        if (b >= bounds[i].size()) return std::numeric_limits<double>::infinity();
+        out = std::max(out, term_score(idf[i], bounds[i][b].most, bounds[i][b].shortest, scale.average));
+      }
+      return out;
+    };
     std::vector<std::size_t> at(lists.size(), 0);
     std::vector<std::uint32_t> tf(lists.size(), 0);
-    for (const Posting& p : lists[lead]) {
-      const std::optional<std::size_t> number = live.number(p.document);
-      if (!number) continue;
-      bool all = true;
-      for (std::size_t i = 0; i < lists.size() && all; ++i) {
-        const auto next = std::lower_bound(
-            lists[i].begin() + static_cast<std::ptrdiff_t>(at[i]), lists[i].end(), p.document,
-            [](const Posting& q, std::uint32_t d) { return q.document < d; });
-        at[i] = static_cast<std::size_t>(next - lists[i].begin());
-        all = next != lists[i].end() && next->document == p.document;
-        if (all) tf[i] = next->count;
+    for (std::size_t block = 0; block * kBlock < led.size(); ++block) {
+      const std::size_t first = block * kBlock;
+      const std::size_t end = std::min(led.size(), first + kBlock);
+      const std::uint32_t low = led[first].document;
+      const std::uint32_t high = led[end - 1].document;
+      bool held = true;  // whether every other list has a document in [low, high]
+      // The most the other lists can add to one of the block's documents (unbounded until there
+      // are k hits to beat: their blocks are not read).
+      const bool bounded = best.threshold().has_value();
+      double others = bounded ? 0 : std::numeric_limits<double>::infinity();
+      for (std::size_t n = 1; n < order.size() && held; ++n) {
+        const std::size_t i = order[n];
+        at[i] = forward(lists[i], at[i], low);
+        held = at[i] < lists[i].size() && lists[i][at[i]].document <= high;
+        if (held && bounded) {
+          others += most(i, at[i], forward(lists[i], at[i], high + std::uint64_t{1}));
+        }
       }
-      if (!all) continue;
-      double score = 0;
-      for (std::size_t i = 0; i < lists.size(); ++i) {
-        score += term_score(idf[i], tf[i], length(p.document), scale.average);
+      // A hair of slack: a posting below the bound in exact arithmetic stays below it rounded.
+      const auto below = [&](double bound) {
+        return best.threshold() && bound * (1 + 1e-12) < *best.threshold();
+      };
+      if (!held || below(most(lead, first, end) + others)) continue;
+      for (std::size_t k = first; k < end; ++k) {
+        const Posting& p = led[k];
+        const std::optional<std::size_t> number = live.number(p.document);
+        if (!number) continue;
+        // The lead's own score and the others' bound: below the k-th best, nothing else is read.
+        const std::uint32_t terms = length(p.document);
+        if (below(term_score(idf[lead], p.count, terms, scale.average) + others)) continue;
+        tf[lead] = p.count;
+        bool all = true;
+        for (std::size_t n = 1; n < order.size() && all; ++n) {
+          const std::size_t i = order[n];
+          at[i] = forward(lists[i], at[i], p.document);
+          all = at[i] < lists[i].size() && lists[i][at[i]].document == p.document;
+          if (all) tf[i] = lists[i][at[i]].count;
+        }
+        if (!all) continue;
+        double score = 0;
+        for (std::size_t i = 0; i < lists.size(); ++i) {
+          score += term_score(idf[i], tf[i], terms, scale.average);
+        }
+        best.offer({*number, score});
       }
-      best.offer({*number, score});
     }
   }
 

@@ -211,20 +211,41 @@ TEST_CASE("search index: top hits equal an exhaustive reference on random docume
 
 TEST_CASE("search index: a top-k that skips postings gives what scoring every match gives") {
   // 3,000 documents: common terms span many blocks of postings. A one-term query (block-max),
-  // terms ORed (MaxScore) and terms ANDed (led by the shortest list) skip postings; the same query
-  // with a filter every document passes takes the path that scores every match. Both give the
-  // same hits, scores equal to the bit.
-  Index index;
+  // terms ORed (MaxScore) and terms ANDed (block-max, led by the shortest list) skip postings;
+  // the same query with a filter every document passes takes the path that scores every match.
+  // Both give the same hits, scores equal to the bit. Then 20,000 whose words come and go in runs
+  // of documents: ANDed lists that share no document over whole blocks.
   std::uint64_t seed = 99;
   const auto next = [&](std::size_t n) {
     seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
     return static_cast<std::size_t>((seed >> 33) % n);
   };
   const std::vector<std::string> words = {"alpha", "beta", "gamma", "delta", "epsilon"};
+  Index mixed;
   for (int d = 0; d < 3000; ++d) {
     std::string text;
     for (std::size_t w = 0, n = 1 + next(40); w < n; ++w) text += words[next(next(5) + 1)] + " ";
-    index.add(text, {{"layout", "tiers"}});
+    mixed.add(text, {{"layout", "tiers"}});
+  }
+  Index runs;
+  for (std::size_t d = 0; d < 20000; ++d) {
+    std::string text;
+    for (std::size_t w = 0; w < words.size(); ++w) {
+      if ((d / (300 + 170 * w)) % (w + 2) != 0) continue;  // word w in some runs of documents
+      for (std::size_t n = next(4); n > 0; --n) text += words[w] + " ";
+    }
+    for (std::size_t n = next(30); n > 0; --n) text += "filler ";
+    runs.add(text + "end", {{"layout", "tiers"}});
+  }
+  // And 20,000 of 42 words where one in 1,002 holds beta more often the later it comes, the rest
+  // once: beta's blocks bound differently, and a block of alpha (every third document, scoring
+  // alike in all) overlaps three of them, the best possibly in the first.
+  Index spikes;
+  for (std::size_t d = 0; d < 20000; ++d) {
+    const std::size_t beta = d % 1002 == 501 ? 2 + d / 1002 : 1;
+    std::string text = d % 3 == 0 ? "alpha" : "other";
+    for (std::size_t n = 0; n < 41; ++n) text += n < beta ? " beta" : " filler";
+    spikes.add(text, {{"layout", "tiers"}});
   }
   std::vector<std::string> queries = words;
   for (std::size_t a = 0; a < words.size(); ++a) {
@@ -236,13 +257,15 @@ TEST_CASE("search index: a top-k that skips postings gives what scoring every ma
       if (b + 1 < words.size()) queries.push_back(words[b + 1] + " " + words[a] + " " + words[b]);
     }
   }
-  for (const std::string& query : queries) {
-    for (const std::size_t limit : {std::size_t{1}, std::size_t{10}, std::size_t{100}}) {
-      const std::vector<memkit::search::Hit> skipping = index.search(*parse_query(query), limit);
-      const std::vector<memkit::search::Hit> every =
-          index.search(*parse_query(query + " layout:tiers"), limit);
-      CHECK_MESSAGE(skipping == every, query << " top " << limit);
-      CHECK(skipping.size() == std::min(limit, index.count(*parse_query(query))));
+  for (const Index* index : {&mixed, &runs, &spikes}) {
+    for (const std::string& query : queries) {
+      for (const std::size_t limit : {std::size_t{1}, std::size_t{10}, std::size_t{100}}) {
+        const std::vector<memkit::search::Hit> skipping = index->search(*parse_query(query), limit);
+        const std::vector<memkit::search::Hit> every =
+            index->search(*parse_query(query + " layout:tiers"), limit);
+        CHECK_MESSAGE(skipping == every, query << " top " << limit << " of " << index->size());
+        CHECK(skipping.size() == std::min(limit, index->count(*parse_query(query))));
+      }
     }
   }
 }
