@@ -208,6 +208,18 @@ void BM_memkit_query(benchmark::State& state) {
 }
 BENCHMARK(BM_memkit_query)->DenseRange(0, 4)->Unit(benchmark::kMicrosecond);
 
+// Counting every match (what `memkit search` prints beside its top hits).
+void BM_memkit_count(benchmark::State& state) {
+  const auto& [name, text] = query_classes()[static_cast<std::size_t>(state.range(0))];
+  const memkit::search::Query q = *memkit::search::parse_query(text);
+  const memkit::search::Index& index = memkit_index();
+  std::size_t matches = 0;
+  for (auto _ : state) benchmark::DoNotOptimize(matches = index.count(q));
+  state.SetLabel(name);
+  state.counters["matches"] = static_cast<double>(matches);
+}
+BENCHMARK(BM_memkit_count)->DenseRange(0, 4)->Unit(benchmark::kMicrosecond);
+
 // The index as bytes (what .memkit/index/ is to hold): serialize it, then open the bytes in place
 // (every offset and posting checked) and answer a mid-frequency query, as a fresh process would.
 void BM_memkit_open(benchmark::State& state) {

@@ -569,7 +569,7 @@ def run_search(ctx):
     entries = str(ctx.pick(1_000_000, 100_000))  # BM_memkit_rewrite reads 81,000 of them
     return {"parts": {
         "main": gbench(ctx, "search_bench",
-                       "^BM_(memkit|fts5)_(build|query|open|update|rewrite)(/|$)",
+                       "^BM_(memkit|fts5)_(build|query|count|open|update|rewrite)(/|$)",
                        env={"MEMKIT_BENCH_SEARCH_ENTRIES": entries}),
         "agreement": gbench(ctx, "search_bench", "^BM_agreement(/|$)", repetitions=1,
                             env={"MEMKIT_BENCH_SEARCH_ENTRIES": str(ctx.pick(100_000, 5_000))}),

@@ -450,6 +450,8 @@ def table_search(v):
         for i in range(5):
             row.append(v.show(f"search.main.BM_{side}_query/{i}.seconds", "time"))
         rows.append(row)
+    rows.append(["memkit, every match counted", ""] +
+                [v.show(f"search.main.BM_memkit_count/{i}.seconds", "time") for i in range(5)])
     header = ["", "build"]
     for i, name in enumerate(SEARCH_QUERIES):
         matches = v.get(f"search.main.BM_memkit_query/{i}.matches")

@@ -845,6 +845,45 @@ struct Index::Data {
     }
   }
 
+  // How many documents that count hold every one of the terms of `node` (ANDed) or any of them
+  // (ORed): their lists walked side by side, none copied. ANDed, the shortest leads.
+  std::size_t count_terms(const Node& node, const Live& live) const {
+    std::vector<std::span<const Posting>> lists;
+    for (const Node& term : node.children) {
+      const std::optional<std::span<const Posting>> one = list_of(term.terms[0]);
+      if (one) {
+        lists.push_back(*one);
+      } else if (node.kind == Node::Kind::all_of) {
+        return 0;
+      }
+    }
+    std::sort(lists.begin(), lists.end(), [](const auto& a, const auto& b) { return a.size() < b.size(); });
+    std::vector<std::size_t> at(lists.size(), 0);
+    std::size_t n = 0;
+    if (node.kind == Node::Kind::all_of) {
+      for (const Posting& p : lists[0]) {
+        bool all = true;
+        for (std::size_t i = 1; i < lists.size() && all; ++i) {
+          at[i] = forward(lists[i], at[i], p.document);
+          all = at[i] < lists[i].size() && lists[i][at[i]].document == p.document;
+        }
+        n += all && live.number(p.document) ? 1 : 0;
+      }
+      return n;
+    }
+    while (true) {  // ORed: the least document under the lists' cursors, each advanced past it
+      std::uint32_t document = std::numeric_limits<std::uint32_t>::max();
+      for (std::size_t i = 0; i < lists.size(); ++i) {
+        if (at[i] < lists[i].size()) document = std::min(document, lists[i][at[i]].document);
+      }
+      if (document == std::numeric_limits<std::uint32_t>::max()) return n;
+      for (std::size_t i = 0; i < lists.size(); ++i) {
+        while (at[i] < lists[i].size() && lists[i][at[i]].document == document) ++at[i];
+      }
+      n += live.number(document) ? 1 : 0;
+    }
+  }
+
   bool passes(std::uint32_t document, const std::vector<Filter>& filters) const {
     for (const Filter& f : filters) {
       const std::optional<std::string_view> found = facet(document, f.facet);
@@ -879,6 +918,14 @@ void scoring_leaves(const Node& node, std::vector<const Node*>& out) {
     return;
   }
   for (const Node& child : node.children) scoring_leaves(child, out);
+}
+
+// Whether a query is terms joined by one operator (`kind`), no filter: those take the paths that
+// walk posting lists side by side.
+bool terms_only(const Query& query, Node::Kind kind) {
+  return query.root()->kind == kind && query.filters().empty() &&
+         std::all_of(query.root()->children.begin(), query.root()->children.end(),
+                     [](const Node& child) { return child.kind == Node::Kind::term; });
 }
 
 }  // namespace
@@ -961,6 +1008,10 @@ std::size_t count(std::span<const Part> parts, const Query& query) {
       n += list ? live[p].holding(*list) : 0;
       continue;
     }
+    if (terms_only(query, Node::Kind::all_of) || terms_only(query, Node::Kind::any_of)) {
+      n += d.count_terms(*query.root(), live[p]);
+      continue;
+    }
     const Documents found = d.matches(*query.root());
     n += static_cast<std::size_t>(std::count_if(found.begin(), found.end(), [&](std::uint32_t doc) {
       return live[p].number(doc) && d.passes(doc, query.filters());
@@ -1004,14 +1055,9 @@ std::vector<Hit> search(std::span<const Part> parts, const Query& query, std::si
   }
   std::vector<const Node*> leaves;
   scoring_leaves(*query.root(), leaves);
-  const auto terms_only = [&query](Node::Kind kind) {
-    return query.root()->kind == kind && query.filters().empty() &&
-           std::all_of(query.root()->children.begin(), query.root()->children.end(),
-                       [](const Node& child) { return child.kind == Node::Kind::term; });
-  };
   const bool one_term = query.root()->kind == Node::Kind::term && query.filters().empty();
   Best best(limit);  // not every match sorted; one for every part, so each prunes the next
-  if (one_term || terms_only(Node::Kind::any_of) || terms_only(Node::Kind::all_of)) {
+  if (one_term || terms_only(query, Node::Kind::any_of) || terms_only(query, Node::Kind::all_of)) {
     // Each term's idf from the lists of every part.
     std::vector<double> idf;
     for (const Node* leaf : leaves) {
