@@ -795,6 +795,11 @@ struct Index::Data {
       }
       return out;
     };
+    // Whether a bound is below the k-th best score so far, with a hair of slack: a posting below
+    // the bound in exact arithmetic stays below it rounded.
+    const auto below = [&best](double bound) {
+      return best.threshold() && bound * (1 + 1e-12) < *best.threshold();
+    };
     std::vector<std::size_t> at(lists.size(), 0);
     std::vector<std::uint32_t> tf(lists.size(), 0);
     for (std::size_t block = 0; block * kBlock < led.size(); ++block) {
@@ -815,10 +820,6 @@ struct Index::Data {
           others += most(i, at[i], forward(lists[i], at[i], high + std::uint64_t{1}));
         }
       }
-      // A hair of slack: a posting below the bound in exact arithmetic stays below it rounded.
-      const auto below = [&](double bound) {
-        return best.threshold() && bound * (1 + 1e-12) < *best.threshold();
-      };
       if (!held || below(most(lead, first, end) + others)) continue;
       for (std::size_t k = first; k < end; ++k) {
         const Posting& p = led[k];
